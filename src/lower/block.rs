@@ -1,0 +1,788 @@
+//! Composes the instructions of one asm statement into one C++ block.
+//!
+//! The block reproduces inline-asm semantics: every input is read once before anything is
+//! written, `.reg` temporaries become locals scoped like the PTX `{ }` they were declared in, `@p`
+//! becomes `if`, forward and backward branches become `if` and `do/while`, and outputs are
+//! written back once at the end — an output that some path does not write keeps its old value.
+//! A single unguarded instruction is emitted in a direct form (`i = (uint32_t)j + (uint32_t)k;`)
+//! because that is what a careful human would write and it is semantically identical there.
+
+use std::collections::HashSet;
+
+use crate::ptx::{self, Immediate, Instruction, Item, Reg};
+use crate::scan::AsmStatement;
+
+use super::rules::{Bindings, OperandKind, Rule, RuleSet, TypeRef};
+use super::template;
+use super::types::{constraint_register, convert, widen_into, CType, PtxType};
+use super::{Target, Unsupported};
+
+/// One line of generated code at a nesting depth.
+pub type Line = (usize, String);
+
+/// How an asm operand takes part in the statement.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum OpKind {
+    Output,
+    InOut,
+    Input,
+    /// `"n"`: a compile-time integer.
+    Immediate,
+}
+
+#[derive(Debug, Clone)]
+struct AsmOp {
+    kind: OpKind,
+    /// Register class from the constraint letter (absent for `n`).
+    reg: Option<CType>,
+    expr: String,
+    name: Option<String>,
+    /// C local holding the operand in block mode.
+    local: String,
+    used_as_source: bool,
+    written: bool,
+    written_unconditionally: bool,
+}
+
+#[derive(Debug, Clone)]
+struct Local {
+    ptx: String,
+    c_name: String,
+    ty: CType,
+}
+
+/// Result of lowering one statement's instructions.
+pub struct Lowered {
+    pub lines: Vec<Line>,
+    pub rules: Vec<String>,
+}
+
+pub struct Lowerer<'a> {
+    rules: &'a RuleSet,
+    target: Target,
+    ops: Vec<AsmOp>,
+    scopes: Vec<Vec<Local>>,
+    taken: HashSet<String>,
+    rule_codes: Vec<String>,
+    direct: bool,
+    touches_memory: bool,
+    temps: usize,
+    /// Nesting of `if`/loops around the instruction being lowered (for definite-write tracking).
+    conditional_depth: usize,
+}
+
+impl<'a> Lowerer<'a> {
+    pub fn new(stmt: &AsmStatement, rules: &'a RuleSet, target: Target) -> Result<Self, Unsupported> {
+        let mut taken = HashSet::new();
+        let mut ops = Vec::new();
+        for (i, op) in stmt.operands().enumerate() {
+            let c = op.constraint.as_str();
+            let (kind, letters) = if let Some(rest) = c.strip_prefix('=') {
+                (OpKind::Output, rest.trim_start_matches('&'))
+            } else if let Some(rest) = c.strip_prefix('+') {
+                (OpKind::InOut, rest.trim_start_matches('&'))
+            } else {
+                (OpKind::Input, c)
+            };
+            let (kind, reg) = match letters {
+                "n" | "i" if kind == OpKind::Input => (OpKind::Immediate, None),
+                "C" => (OpKind::Immediate, None),
+                l if l.chars().count() == 1 => {
+                    let letter = l.chars().next().unwrap_or(' ');
+                    match constraint_register(letter) {
+                        Some(CType::Uint(128)) => {
+                            return Err(Unsupported::new(format!(
+                                "operand %{i} uses the 128-bit \"q\" constraint, which ptx2hip does not translate yet"
+                            )))
+                        }
+                        Some(r) => (kind, Some(r)),
+                        None => {
+                            return Err(Unsupported::new(format!(
+                                "operand %{i} has constraint \"{c}\", which is not an NVIDIA PTX register constraint (h r l q f d n C)"
+                            )))
+                        }
+                    }
+                }
+                _ => {
+                    return Err(Unsupported::new(format!(
+                        "operand %{i} has constraint \"{c}\": exactly one constraint letter is allowed"
+                    )))
+                }
+            };
+            let local = unique_name(&mut taken, &operand_local_name(op.name.as_deref(), &op.expr, i));
+            ops.push(AsmOp {
+                kind,
+                reg,
+                expr: op.expr.trim().to_string(),
+                name: op.name.clone(),
+                local,
+                used_as_source: false,
+                written: false,
+                written_unconditionally: false,
+            });
+        }
+        Ok(Lowerer {
+            rules,
+            target,
+            ops,
+            scopes: vec![Vec::new()],
+            taken,
+            rule_codes: Vec::new(),
+            direct: false,
+            touches_memory: false,
+            temps: 0,
+            conditional_depth: 0,
+        })
+    }
+
+    /// Lowers a parsed template into a C++ block (or a single statement in direct form).
+    pub fn lower(mut self, block: &ptx::Block, stmt: &AsmStatement) -> Result<Lowered, Unsupported> {
+        let flat = single_instruction(block);
+        self.direct = flat.is_some_and(|ins| self.direct_form_allowed(ins));
+        let mut body = Vec::new();
+        if self.direct {
+            let ins = flat.expect("checked above");
+            self.instruction(ins, 0, &mut body)?;
+        } else {
+            self.block_items(&block.items, 1, &mut body)?;
+        }
+        let barrier = stmt.has_clobber("memory") || (stmt.is_volatile() && self.touches_memory);
+        let mut lines = Vec::new();
+        if self.direct {
+            let multi = body.len() > 1 || barrier;
+            let depth = usize::from(multi);
+            if multi {
+                lines.push((0, "{".to_string()));
+            }
+            if barrier {
+                lines.push((depth, COMPILER_BARRIER.to_string()));
+            }
+            lines.extend(body.into_iter().map(|(d, l)| (d + depth, l)));
+            if barrier {
+                lines.push((depth, COMPILER_BARRIER.to_string()));
+            }
+            if multi {
+                lines.push((0, "}".to_string()));
+            }
+        } else {
+            lines.push((0, "{".to_string()));
+            if barrier {
+                lines.push((1, COMPILER_BARRIER.to_string()));
+            }
+            for op in &self.ops {
+                let Some(reg) = op.reg else { continue };
+                match op.kind {
+                    OpKind::Input | OpKind::InOut if op.used_as_source || op.kind == OpKind::InOut => {
+                        if op.used_as_source || op.written {
+                            lines.push((1, format!("{reg} {} = ({reg})({});", op.local, op.expr)));
+                        }
+                    }
+                    OpKind::Input => {
+                        if !is_simple_expr(&op.expr) {
+                            lines.push((1, format!("(void)({});", op.expr)));
+                        }
+                    }
+                    OpKind::Output if op.written_unconditionally => {
+                        lines.push((1, format!("{reg} {};", op.local)));
+                    }
+                    OpKind::Output if op.written => {
+                        // A path may skip the write: the output keeps its value.
+                        lines.push((1, format!("{reg} {} = ({reg})({});", op.local, op.expr)));
+                    }
+                    _ => {}
+                }
+            }
+            lines.extend(body);
+            for op in &self.ops {
+                if matches!(op.kind, OpKind::Output | OpKind::InOut) && op.written {
+                    lines.push((1, format!("{} = {};", op.expr, op.local)));
+                }
+            }
+            if barrier {
+                lines.push((1, COMPILER_BARRIER.to_string()));
+            }
+            lines.push((0, "}".to_string()));
+        }
+        Ok(Lowered { lines, rules: self.rule_codes })
+    }
+
+    /// Direct form is exact when there is one unguarded instruction and reading an input
+    /// expression in place cannot evaluate it twice or after an output was written.
+    fn direct_form_allowed(&self, ins: &Instruction) -> bool {
+        if ins.guard.is_some() || ins.opcode == "bra" {
+            return false;
+        }
+        let mut uses = vec![0usize; self.ops.len()];
+        let mut count = |r: &Reg| {
+            if let Some(i) = self.asm_index(r) {
+                uses[i] += 1;
+            }
+        };
+        for op in &ins.operands {
+            visit_regs(op, &mut count);
+        }
+        self.ops.iter().zip(&uses).all(|(op, &n)| n <= 1 || is_simple_expr(&op.expr))
+    }
+
+    fn block_items(&mut self, items: &[Item], depth: usize, out: &mut Vec<Line>) -> Result<(), Unsupported> {
+        let mut i = 0;
+        while i < items.len() {
+            match &items[i] {
+                Item::RegDecl(decl) => self.declare(decl, depth, out)?,
+                Item::Scope { block, .. } => {
+                    out.push((depth, "{".to_string()));
+                    self.scopes.push(Vec::new());
+                    self.block_items(&block.items, depth + 1, out)?;
+                    self.scopes.pop();
+                    out.push((depth, "}".to_string()));
+                }
+                Item::Label { name, span } => {
+                    // A label some later `bra` jumps back to opens a loop.
+                    if let Some(end) = backward_branch(items, i, name) {
+                        let Item::Instruction(bra) = &items[end] else { unreachable!() };
+                        out.push((depth, "do {".to_string()));
+                        self.conditional_depth += 1;
+                        self.block_items(&items[i + 1..end], depth + 1, out)?;
+                        self.conditional_depth -= 1;
+                        let cond = match &bra.guard {
+                            Some(g) => self.guard_condition(g)?,
+                            None => "true".to_string(),
+                        };
+                        out.push((depth, format!("}} while ({cond});")));
+                        i = end + 1;
+                        continue;
+                    }
+                    if is_branch_target(items, name) {
+                        return Err(Unsupported::at(
+                            format!("label `{name}` is reached by a branch ptx2hip cannot turn into structured control flow"),
+                            span.start,
+                        ));
+                    }
+                }
+                Item::Instruction(ins) if ins.opcode == "bra" => {
+                    let target = branch_target(ins).ok_or_else(|| {
+                        Unsupported::at("`bra` without a label target".to_string(), ins.span.start)
+                    })?;
+                    let Some(label_at) = label_index(items, target).filter(|&j| j > i) else {
+                        return Err(Unsupported::at(
+                            format!("branch to `{target}` crosses a `{{ }}` scope or jumps backwards into a loop ptx2hip cannot structure"),
+                            ins.span.start,
+                        ));
+                    };
+                    if items[i + 1..label_at].iter().any(|it| matches!(it, Item::Label { .. })) {
+                        return Err(Unsupported::at(
+                            format!("branch to `{target}` skips over another label"),
+                            ins.span.start,
+                        ));
+                    }
+                    // Forward branch: the skipped items run only when the branch is not taken.
+                    if let Some(g) = &ins.guard {
+                        let cond = self.guard_condition(g)?;
+                        out.push((depth, format!("if (!({cond})) {{")));
+                        self.conditional_depth += 1;
+                        self.block_items(&items[i + 1..label_at], depth + 1, out)?;
+                        self.conditional_depth -= 1;
+                        out.push((depth, "}".to_string()));
+                    }
+                    i = label_at + 1;
+                    continue;
+                }
+                Item::Instruction(ins) => self.instruction(ins, depth, out)?,
+            }
+            i += 1;
+        }
+        Ok(())
+    }
+
+    fn declare(&mut self, decl: &ptx::RegDecl, depth: usize, out: &mut Vec<Line>) -> Result<(), Unsupported> {
+        if decl.space != "reg" {
+            return Err(Unsupported::at(
+                format!("`.{}` variables inside asm are not translated (only `.reg`)", decl.space),
+                decl.span.start,
+            ));
+        }
+        if decl.vector.is_some() {
+            return Err(Unsupported::at("vector `.reg` declarations are not translated yet".into(), decl.span.start));
+        }
+        let ty = PtxType::parse(&decl.ty).ok_or_else(|| {
+            Unsupported::at(format!("`.reg .{}` has a type ptx2hip does not model", decl.ty), decl.span.start)
+        })?;
+        let cty = ty.c_type();
+        for name in &decl.names {
+            let c_name = unique_name(&mut self.taken, &format!("p2h_{}", sanitize(name)));
+            out.push((depth, format!("{cty} {c_name};")));
+            self.scopes.last_mut().expect("scope stack never empty").push(Local {
+                ptx: name.clone(),
+                c_name,
+                ty: cty,
+            });
+        }
+        Ok(())
+    }
+
+    fn instruction(&mut self, ins: &Instruction, depth: usize, out: &mut Vec<Line>) -> Result<(), Unsupported> {
+        let (rule, bindings) = self.find_rule(ins)?;
+        let guarded = ins.guard.is_some();
+        if guarded {
+            self.conditional_depth += 1;
+        }
+        let result = self.expand_rule(rule, &bindings, ins);
+        if guarded {
+            self.conditional_depth -= 1;
+        }
+        let (code, post) = result?;
+        if rule.memory {
+            self.touches_memory = true;
+        }
+        if !self.rule_codes.contains(&rule.code) {
+            self.rule_codes.push(rule.code.clone());
+        }
+        let mut stmts: Vec<String> = code.lines().map(|l| l.trim_end().to_string()).filter(|l| !l.is_empty()).collect();
+        stmts.extend(post);
+        match &ins.guard {
+            Some(g) => {
+                let cond = self.guard_condition(g)?;
+                out.push((depth, format!("if ({cond}) {{")));
+                out.extend(stmts.into_iter().map(|s| (depth + 1, s)));
+                out.push((depth, "}".to_string()));
+            }
+            None => out.extend(stmts.into_iter().map(|s| (depth, s))),
+        }
+        Ok(())
+    }
+
+    fn find_rule(&self, ins: &Instruction) -> Result<(&'a Rule, Bindings), Unsupported> {
+        let form = ins.form();
+        let mut shape_mismatch = None;
+        for rule in self.rules.rules_for(&ins.opcode) {
+            if let Some(b) = rule.match_modifiers(&ins.modifiers) {
+                if operands_fit(rule, &ins.operands) {
+                    return Ok((rule, b));
+                }
+                shape_mismatch.get_or_insert(rule);
+            }
+        }
+        let at = ins.span.start;
+        if let Some(reason) = self.rules.unsupported_reason(&ins.opcode, &ins.modifiers) {
+            return Err(Unsupported::at(format!("`{form}`: {reason}"), at).with_instruction(&form));
+        }
+        if let Some(rule) = shape_mismatch {
+            return Err(Unsupported::at(
+                format!("`{form}` has operands of a shape rule {} does not translate ({})", rule.code, rule.operands.join(", ")),
+                at,
+            )
+            .with_instruction(&form));
+        }
+        let known = self.rules.rules_for(&ins.opcode).next().is_some();
+        let msg = if known {
+            format!("no rule translates `{form}` (this combination of modifiers is not in the rule table)")
+        } else {
+            format!("unknown instruction `{}`: no rule in the table", ins.opcode)
+        };
+        Err(Unsupported::at(msg, at).with_instruction(&form))
+    }
+
+    /// Expands a rule's template for one instruction; returns the code and the statements that
+    /// move converted destination temporaries into their registers.
+    fn expand_rule(&mut self, rule: &Rule, bindings: &Bindings, ins: &Instruction) -> Result<(String, Vec<String>), Unsupported> {
+        let at = ins.span.start;
+        let mut values: Vec<(String, Option<String>, String)> = Vec::new();
+        let mut pre: Vec<String> = Vec::new();
+        let mut post: Vec<String> = Vec::new();
+        let specs = rule.operand_specs();
+        // Destinations are the leading operands the rule names `d`/`p` or marks as written by a
+        // leading position; by convention a spec whose name starts with `d` or `p`... is written.
+        for (spec, op) in specs.iter().zip(&ins.operands) {
+            let writes = spec.name.starts_with('d') || spec.name == "p" || spec.name == "q";
+            match &spec.kind {
+                OperandKind::Address => {
+                    let addr = self.address(op, at)?;
+                    values.push((spec.name.clone(), None, addr));
+                }
+                OperandKind::Scalar(t) => {
+                    let ty = self.type_of(rule, t, bindings, at)?;
+                    let v = if writes { self.dest(op, ty, &mut pre, &mut post, at)? } else { self.source(op, ty, at)? };
+                    values.push((spec.name.clone(), None, v));
+                }
+                OperandKind::Vector(n, t) => {
+                    let ty = self.type_of(rule, t, bindings, at)?;
+                    let ptx::Operand::Vector(elems) = op else { unreachable!("shape checked") };
+                    if elems.len() as u32 != *n {
+                        return Err(Unsupported::at(format!("vector operand has {} elements, `{}` needs {n}", elems.len(), ins.form()), at));
+                    }
+                    for (k, e) in elems.iter().enumerate() {
+                        let v = if writes { self.dest(e, ty, &mut pre, &mut post, at)? } else { self.source(e, ty, at)? };
+                        values.push((spec.name.clone(), Some(k.to_string()), v));
+                    }
+                }
+            }
+        }
+        let code = template::expand(rule.template(self.target), |name, attr| {
+            if let Some((_, _, v)) = values.iter().find(|(n, a, _)| n == name && a.as_deref() == attr) {
+                return Some(v.clone());
+            }
+            if let (Some(l), None) = (rule.lookup.get(name), attr) {
+                let key = bindings.get(&l.slot)?.clone().unwrap_or_default();
+                return l.values.get(&key).cloned();
+            }
+            let bound = bindings.get(name)?;
+            let raw = bound.clone().unwrap_or_default();
+            match (PtxType::parse(&raw), attr) {
+                (Some(t), None) => Some(t.c_type().to_string()),
+                (Some(t), Some("u")) => Some(t.c_type().unsigned().to_string()),
+                (Some(t), Some("s")) => Some(t.c_type().signed().to_string()),
+                (Some(t), Some("arith")) => Some(t.c_type().arith().to_string()),
+                (Some(t), Some("bits")) => Some(t.bits().to_string()),
+                (_, Some("name")) => Some(raw),
+                (None, None) => Some(raw),
+                _ => None,
+            }
+        })
+        .map_err(|e| Unsupported::at(format!("rule {} is malformed: {e}", rule.code), at))?;
+        let mut code_lines = pre;
+        code_lines.push(code);
+        Ok((code_lines.join("\n"), post))
+    }
+
+    fn type_of(&self, rule: &Rule, t: &TypeRef, bindings: &Bindings, at: usize) -> Result<CType, Unsupported> {
+        rule.resolve_type(t, bindings)
+            .map(|t| t.c_type())
+            .ok_or_else(|| Unsupported::at(format!("rule {} has an operand type it cannot resolve", rule.code), at))
+    }
+
+    /// A source operand as a C++ expression of type `want`.
+    fn source(&mut self, op: &ptx::Operand, want: CType, at: usize) -> Result<String, Unsupported> {
+        match op {
+            ptx::Operand::Reg(r) => self.read_reg(r, want, at),
+            ptx::Operand::NotReg(r) if want == CType::Bool => Ok(format!("!{}", self.read_reg(r, want, at)?)),
+            ptx::Operand::Imm(imm) => immediate(imm, want).ok_or_else(|| {
+                Unsupported::at(format!("immediate `{imm:?}` cannot be used as a {want} operand"), at)
+            }),
+            other => Err(Unsupported::at(format!("`{other:?}` cannot be a source operand here"), at)),
+        }
+    }
+
+    fn read_reg(&mut self, r: &Reg, want: CType, at: usize) -> Result<String, Unsupported> {
+        if let Some(i) = self.asm_index(r) {
+            let direct = self.direct;
+            let op = &mut self.ops[i];
+            let Some(reg) = op.reg else {
+                // "n" immediate: an integer constant expression.
+                return if want.is_integer() || want == CType::Bool {
+                    Ok(format!("({want})({})", op.expr))
+                } else {
+                    Err(Unsupported::at(format!("immediate operand %{i} used as a {want} value"), at))
+                };
+            };
+            if op.kind == OpKind::Output && !op.written {
+                return Err(Unsupported::at(format!("output operand %{i} is read before it is written"), at));
+            }
+            op.used_as_source = true;
+            let base = if direct { format!("({reg})({})", op.expr) } else { op.local.clone() };
+            return convert(&base, reg, want).ok_or_else(|| operand_mismatch(i, reg, want, at));
+        }
+        let (name, ty) = self.resolve_ident(r, at)?;
+        convert(&name, ty, want).ok_or_else(|| {
+            Unsupported::at(format!("register `{}` holds {ty} but the instruction reads {want}", reg_text(r)), at)
+        })
+    }
+
+    /// A destination operand as an lvalue of type `want`; conversions into the register go to
+    /// `post`, temporaries to `pre`.
+    fn dest(&mut self, op: &ptx::Operand, want: CType, pre: &mut Vec<String>, post: &mut Vec<String>, at: usize) -> Result<String, Unsupported> {
+        let (lvalue, reg) = match op {
+            ptx::Operand::Discard => {
+                let t = self.temp();
+                pre.push(format!("{want} {t};"));
+                return Ok(t);
+            }
+            ptx::Operand::Reg(r) => match self.asm_index(r) {
+                Some(i) => {
+                    let conditional = self.conditional_depth > 0;
+                    let direct = self.direct;
+                    let op = &mut self.ops[i];
+                    let Some(reg) = op.reg else {
+                        return Err(Unsupported::at(format!("operand %{i} is an immediate but is written"), at));
+                    };
+                    if op.kind == OpKind::Input {
+                        return Err(Unsupported::at(format!("input operand %{i} is written by the template"), at));
+                    }
+                    op.written = true;
+                    op.written_unconditionally |= !conditional;
+                    let lv = if direct { op.expr.clone() } else { op.local.clone() };
+                    (lv, reg)
+                }
+                None => {
+                    if let Reg::Ident { name, .. } = r {
+                        if self.local(name).is_none() {
+                            return Err(Unsupported::at(format!("`{}` is not a writable register (declare it with `.reg`)", reg_text(r)), at));
+                        }
+                    }
+                    self.resolve_ident(r, at)?
+                }
+            },
+            other => return Err(Unsupported::at(format!("`{other:?}` cannot be a destination"), at)),
+        };
+        if reg == want {
+            return Ok(lvalue);
+        }
+        let t = self.temp();
+        pre.push(format!("{want} {t};"));
+        let conv = widen_into(&t, want, reg).ok_or_else(|| {
+            Unsupported::at(format!("a {want} result cannot be written to a {reg} register"), at)
+        })?;
+        post.push(format!("{lvalue} = {conv};"));
+        Ok(t)
+    }
+
+    fn address(&mut self, op: &ptx::Operand, at: usize) -> Result<String, Unsupported> {
+        let ptx::Operand::Memory { base: Some(base), offset } = op else {
+            return Err(Unsupported::at("only `[register]` and `[register+offset]` addresses are translated".into(), at));
+        };
+        let reg_ty = match self.asm_index(base) {
+            Some(i) => self.ops[i].reg,
+            None => Some(self.resolve_ident(base, at)?.1),
+        };
+        if reg_ty.map(|t| t.bits()) != Some(64) {
+            return Err(Unsupported::at(
+                "address register is not 64-bit: only 64-bit generic addresses are translated".into(),
+                at,
+            ));
+        }
+        let base = self.read_reg(base, CType::Uint(64), at)?;
+        Ok(match offset {
+            0 => format!("(uintptr_t)({base})"),
+            o if *o > 0 => format!("((uintptr_t)({base}) + {o})"),
+            o => format!("((uintptr_t)({base}) - {})", o.unsigned_abs()),
+        })
+    }
+
+    fn guard_condition(&mut self, g: &ptx::Guard) -> Result<String, Unsupported> {
+        let v = self.read_reg(&g.reg, CType::Bool, 0)?;
+        Ok(if g.negated { format!("!{v}") } else { v })
+    }
+
+    fn resolve_ident(&mut self, r: &Reg, at: usize) -> Result<(String, CType), Unsupported> {
+        let Reg::Ident { name, component } = r else {
+            return Err(Unsupported::at(format!("operand `{}` does not exist in this statement", reg_text(r)), at));
+        };
+        if component.is_none() {
+            if let Some(l) = self.local(name) {
+                return Ok((l.c_name.clone(), l.ty));
+            }
+        }
+        let full = match component {
+            Some(c) => format!("{name}.{c}"),
+            None => name.clone(),
+        };
+        if let Some(sr) = self.rules.specials.get(&full) {
+            let ty = PtxType::parse(&sr.ty).map(|t| t.c_type()).unwrap_or(CType::Uint(32));
+            let expr = match self.target {
+                Target::Amd => sr.amd.clone().unwrap_or_else(|| sr.portable.clone()),
+                Target::Portable => sr.portable.clone(),
+            };
+            return Ok((expr, ty));
+        }
+        Err(Unsupported::at(
+            if name.starts_with('%') {
+                format!("special register `{full}` has no translation")
+            } else {
+                format!("register `{full}` is not declared with `.reg` in this statement")
+            },
+            at,
+        ))
+    }
+
+    fn local(&self, ptx_name: &str) -> Option<&Local> {
+        self.scopes.iter().rev().flat_map(|s| s.iter().rev()).find(|l| l.ptx == ptx_name)
+    }
+
+    fn asm_index(&self, r: &Reg) -> Option<usize> {
+        match r {
+            Reg::AsmOperand(i) if *i < self.ops.len() => Some(*i),
+            Reg::AsmNamed(n) => self.ops.iter().position(|o| o.name.as_deref() == Some(n.as_str())),
+            _ => None,
+        }
+    }
+
+    fn temp(&mut self) -> String {
+        self.temps += 1;
+        unique_name(&mut self.taken, &format!("p2h_t{}", self.temps))
+    }
+}
+
+/// The compiler barrier that keeps a `volatile`/`"memory"` statement's ordering; an empty asm is
+/// portable to every compiler ptx2hip targets.
+pub const COMPILER_BARRIER: &str = "asm volatile(\"\" ::: \"memory\");";
+
+fn single_instruction(block: &ptx::Block) -> Option<&Instruction> {
+    match block.items.as_slice() {
+        [Item::Instruction(i)] => Some(i),
+        [Item::Scope { block, .. }] => single_instruction(block),
+        _ => None,
+    }
+}
+
+fn operands_fit(rule: &Rule, operands: &[ptx::Operand]) -> bool {
+    let specs = rule.operand_specs();
+    specs.len() == operands.len()
+        && specs.iter().zip(operands).all(|(s, o)| match (&s.kind, o) {
+            (OperandKind::Address, ptx::Operand::Memory { .. }) => true,
+            (OperandKind::Vector(n, _), ptx::Operand::Vector(v)) => v.len() as u32 == *n,
+            (OperandKind::Scalar(_), ptx::Operand::Reg(_) | ptx::Operand::Imm(_) | ptx::Operand::NotReg(_) | ptx::Operand::Discard) => true,
+            _ => false,
+        })
+}
+
+fn visit_regs(op: &ptx::Operand, f: &mut impl FnMut(&Reg)) {
+    match op {
+        ptx::Operand::Reg(r) | ptx::Operand::NotReg(r) => f(r),
+        ptx::Operand::Vector(v) => v.iter().for_each(|o| visit_regs(o, f)),
+        ptx::Operand::Memory { base: Some(r), .. } => f(r),
+        ptx::Operand::PredPair(a, b) => {
+            f(a);
+            f(b)
+        }
+        _ => {}
+    }
+}
+
+fn branch_target(ins: &Instruction) -> Option<&str> {
+    match ins.operands.as_slice() {
+        [ptx::Operand::Label(l)] => Some(l),
+        [ptx::Operand::Reg(Reg::Ident { name, component: None })] => Some(name),
+        _ => None,
+    }
+}
+
+fn label_index(items: &[Item], name: &str) -> Option<usize> {
+    items.iter().position(|it| matches!(it, Item::Label { name: n, .. } if n == name))
+}
+
+/// The index of the last `bra` after `label_at` (same block) that jumps back to `name`.
+fn backward_branch(items: &[Item], label_at: usize, name: &str) -> Option<usize> {
+    (label_at + 1..items.len()).rev().find(|&k| {
+        matches!(&items[k], Item::Instruction(ins) if ins.opcode == "bra" && branch_target(ins) == Some(name))
+    })
+}
+
+fn is_branch_target(items: &[Item], name: &str) -> bool {
+    items.iter().any(|it| match it {
+        Item::Instruction(ins) => ins.opcode == "bra" && branch_target(ins) == Some(name),
+        Item::Scope { block, .. } => is_branch_target(&block.items, name),
+        _ => false,
+    })
+}
+
+/// An expression that can be evaluated any number of times with the same result and no effects:
+/// an identifier, member access, or a literal.
+pub fn is_simple_expr(e: &str) -> bool {
+    let e = e.trim();
+    let path = e.replace("->", ".").replace("::", ".");
+    !e.is_empty()
+        && !e.starts_with(|c: char| c == '.')
+        && path.split('.').all(|part| {
+            !part.is_empty() && part.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+        })
+}
+
+fn sanitize(s: &str) -> String {
+    let mut out = String::new();
+    for c in s.chars() {
+        if c.is_ascii_alphanumeric() {
+            out.push(c);
+        } else if !out.ends_with('_') && !out.is_empty() {
+            out.push('_');
+        }
+    }
+    out.trim_end_matches('_').chars().take(24).collect()
+}
+
+fn operand_local_name(name: Option<&str>, expr: &str, index: usize) -> String {
+    let base = name.map(sanitize).filter(|s| !s.is_empty()).unwrap_or_else(|| {
+        let s = sanitize(expr);
+        if s.is_empty() || s.starts_with(|c: char| c.is_ascii_digit()) { format!("op{index}") } else { s }
+    });
+    format!("p2h_{base}")
+}
+
+fn unique_name(taken: &mut HashSet<String>, base: &str) -> String {
+    let mut name = base.to_string();
+    let mut n = 2;
+    while !taken.insert(name.clone()) {
+        name = format!("{base}_{n}");
+        n += 1;
+    }
+    name
+}
+
+fn reg_text(r: &Reg) -> String {
+    match r {
+        Reg::AsmOperand(i) => format!("%{i}"),
+        Reg::AsmNamed(n) => format!("%[{n}]"),
+        Reg::Ident { name, component: Some(c) } => format!("{name}.{c}"),
+        Reg::Ident { name, component: None } => name.clone(),
+        Reg::UniqueId => "%=".into(),
+    }
+}
+
+fn operand_mismatch(i: usize, reg: CType, want: CType, at: usize) -> Unsupported {
+    Unsupported::at(
+        format!("operand %{i} is a {reg} register but the instruction needs a {want} value (constraint/type mismatch)"),
+        at,
+    )
+}
+
+/// Renders a PTX immediate as a C++ expression of type `want`.
+fn immediate(imm: &Immediate, want: CType) -> Option<String> {
+    match (imm, want) {
+        (Immediate::Int(v), t) if t.is_integer() => {
+            let bits = t.bits();
+            let fits = if t.bits() >= 128 { true } else {
+                let min = -(1i128 << (bits - 1));
+                let max = (1i128 << bits) - 1;
+                (min..=max).contains(v)
+            };
+            fits.then(|| int_literal(*v, t))
+        }
+        (Immediate::Int(v), CType::Bool) => Some(if *v != 0 { "true".into() } else { "false".into() }),
+        (Immediate::F32Bits(b), CType::Float) => Some(f32_literal(*b)),
+        (Immediate::F32Bits(b), CType::Uint(32) | CType::Int(32)) => Some(format!("({want})0x{b:08x}u")),
+        (Immediate::F64Bits(b), CType::Double) => Some(f64_literal(*b)),
+        (Immediate::F64Bits(b), CType::Uint(64) | CType::Int(64)) => Some(format!("({want})0x{b:016x}ull")),
+        (Immediate::Float(s), CType::Double) => s.parse::<f64>().ok().map(|d| f64_literal(d.to_bits())),
+        (Immediate::Float(s), CType::Float) => s.parse::<f64>().ok().map(|d| f32_literal((d as f32).to_bits())),
+        _ => None,
+    }
+}
+
+fn int_literal(v: i128, t: CType) -> String {
+    let bits = t.bits();
+    let mask = if bits >= 128 { u128::MAX } else { (1u128 << bits) - 1 };
+    let pattern = (v as u128) & mask;
+    if (0..=0x7fff_ffff).contains(&v) {
+        if bits > 32 { format!("({t}){v}ull") } else { format!("({t}){v}") }
+    } else if bits > 32 {
+        format!("({t})0x{pattern:x}ull")
+    } else {
+        format!("({t})0x{pattern:x}u")
+    }
+}
+
+fn f32_literal(bits: u32) -> String {
+    let f = f32::from_bits(bits);
+    if f.is_finite() {
+        format!("{f:e}f")
+    } else {
+        format!("ptx2hip_f32_from_bits(0x{bits:08x}u)")
+    }
+}
+
+fn f64_literal(bits: u64) -> String {
+    let f = f64::from_bits(bits);
+    if f.is_finite() {
+        format!("{f:e}")
+    } else {
+        format!("ptx2hip_f64_from_bits(0x{bits:016x}ull)")
+    }
+}

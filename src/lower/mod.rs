@@ -1,0 +1,337 @@
+//! Lowering: from a scanned asm statement to C++ code, through the rule table.
+//!
+//! A statement is translated whole or not at all: if any instruction has no rule, an operand
+//! cannot be typed, or the control flow cannot be structured, the result is an [`Unsupported`]
+//! with the precise reason, and the statement stays as written.
+
+mod block;
+pub mod rules;
+pub mod template;
+pub mod types;
+
+use std::fmt;
+
+use crate::ptx;
+use crate::scan::{AsmStatement, Template};
+
+pub use block::{is_simple_expr, Line, COMPILER_BARRIER};
+pub use rules::RuleSet;
+
+/// What the generated code may use.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Target {
+    /// HIP functions and `__builtin_amdgcn_*` allowed.
+    Amd,
+    /// Standard C++ plus device code accepted by both nvcc and HIP compilers.
+    Portable,
+}
+
+impl fmt::Display for Target {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Target::Amd => "amd",
+            Target::Portable => "portable",
+        })
+    }
+}
+
+/// Where in the source a problem is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Position {
+    /// Byte offset in the statement's template text.
+    Template(usize),
+    /// Byte offset in the file.
+    File(usize),
+    /// The statement as a whole.
+    Statement,
+}
+
+/// Why a statement is not translated.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Unsupported {
+    pub message: String,
+    pub position: Position,
+    /// The instruction form the reason is about, when it is about one.
+    pub instruction: Option<String>,
+}
+
+impl Unsupported {
+    pub fn new(message: String) -> Self {
+        Unsupported { message, position: Position::Statement, instruction: None }
+    }
+
+    pub fn at(message: String, template_offset: usize) -> Self {
+        Unsupported { message, position: Position::Template(template_offset), instruction: None }
+    }
+
+    pub fn with_instruction(mut self, form: &str) -> Self {
+        self.instruction = Some(form.to_string());
+        self
+    }
+
+    /// File byte offset of the problem.
+    pub fn file_offset(&self, stmt: &AsmStatement) -> usize {
+        match self.position {
+            Position::Template(t) => stmt.template.file_offset(t).unwrap_or(stmt.span.start),
+            Position::File(f) => f,
+            Position::Statement => stmt.span.start,
+        }
+    }
+}
+
+/// A translation of one statement.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Translation {
+    /// Code lines with nesting depth; depth 0 is the statement's own indentation.
+    pub lines: Vec<Line>,
+    /// Helper functions the code calls, requirements first.
+    pub helpers: Vec<String>,
+    /// Codes of the rules used, in first-use order.
+    pub rules: Vec<String>,
+}
+
+/// Everything ptx2hip knows about one statement.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Analysis {
+    /// Instruction forms as written (`add.s32`, `ld.global.v4.u32`), in order.
+    pub instructions: Vec<String>,
+    pub outcome: Result<Translation, Unsupported>,
+}
+
+/// Analyses and, where every instruction has a rule, translates one statement.
+pub fn analyze(stmt: &AsmStatement, rules: &RuleSet, target: Target) -> Analysis {
+    let text = match &stmt.template {
+        Template::Known { text, .. } => text.as_str(),
+        Template::Unresolved { reason, at } => {
+            return Analysis {
+                instructions: Vec::new(),
+                outcome: Err(Unsupported {
+                    message: format!("the asm template cannot be read: {reason}"),
+                    position: Position::File(*at),
+                    instruction: None,
+                }),
+            }
+        }
+    };
+    let variants = match string_operand_variants(stmt, text) {
+        Ok(v) => v,
+        Err(u) => return Analysis { instructions: Vec::new(), outcome: Err(u) },
+    };
+    let mut instructions = Vec::new();
+    let mut lowered = Vec::new();
+    let mut failure = None;
+    for variant in &variants {
+        match ptx::parse(&variant.text) {
+            Ok(block) => {
+                collect_forms(&block.items, &mut instructions);
+                if failure.is_some() {
+                    continue;
+                }
+                let result = block::Lowerer::new(stmt, rules, target).and_then(|l| l.lower(&block, stmt));
+                match result {
+                    Ok(l) => lowered.push((variant, l)),
+                    Err(mut u) => {
+                        if variants.len() > 1 {
+                            u.message = format!("{} (with {})", u.message, variant.describe());
+                            u.position = if variant.substituted { Position::Statement } else { u.position };
+                        }
+                        failure = Some(u);
+                    }
+                }
+            }
+            Err(e) => {
+                if failure.is_none() {
+                    let position = if variant.substituted {
+                        Position::Statement
+                    } else {
+                        Position::Template(e.span.start)
+                    };
+                    failure = Some(Unsupported {
+                        message: format!("PTX syntax error: {}", e.message),
+                        position,
+                        instruction: None,
+                    });
+                }
+            }
+        }
+    }
+    instructions.dedup();
+    if let Some(u) = failure {
+        return Analysis { instructions, outcome: Err(u) };
+    }
+    let (lines, rule_codes) = compose_variants(stmt, lowered);
+    let helpers = helpers_used(rules, &lines);
+    Analysis { instructions, outcome: Ok(Translation { lines, helpers, rules: rule_codes }) }
+}
+
+/// One concrete template text: the statement's own, or one choice of strings for its `"C"`
+/// operands.
+struct Variant {
+    text: String,
+    /// `(operand expression, chosen string)` for every `"C"` operand.
+    choices: Vec<(String, String)>,
+    substituted: bool,
+}
+
+impl Variant {
+    fn describe(&self) -> String {
+        self.choices.iter().map(|(e, s)| format!("{e} = \"{s}\"")).collect::<Vec<_>>().join(", ")
+    }
+}
+
+/// Expands `"C"` operands: every combination of the strings each can denote, substituted into
+/// the template where `%N` references it.
+fn string_operand_variants(stmt: &AsmStatement, text: &str) -> Result<Vec<Variant>, Unsupported> {
+    const MAX_VARIANTS: usize = 64;
+    let mut variants = vec![Variant { text: text.to_string(), choices: Vec::new(), substituted: false }];
+    for (i, op) in stmt.operands().enumerate() {
+        if op.constraint != "C" {
+            continue;
+        }
+        if op.c_strings.is_empty() {
+            return Err(Unsupported::new(format!(
+                "operand %{i} \"C\"({}) names a string ptx2hip cannot find as a constant array in this file",
+                op.expr.trim()
+            )));
+        }
+        let mut next = Vec::new();
+        for v in &variants {
+            for s in &op.c_strings {
+                let mut choices = v.choices.clone();
+                choices.push((op.expr.trim().to_string(), s.clone()));
+                next.push(Variant { text: substitute_operand(&v.text, i, s), choices, substituted: true });
+            }
+        }
+        if next.len() > MAX_VARIANTS {
+            return Err(Unsupported::new(format!(
+                "the \"C\" operands allow more than {MAX_VARIANTS} template texts"
+            )));
+        }
+        variants = next;
+    }
+    Ok(variants)
+}
+
+/// Replaces `%index` (not `%%`, not a longer number) with `value`.
+fn substitute_operand(text: &str, index: usize, value: &str) -> String {
+    let bytes = text.as_bytes();
+    let mut out = String::with_capacity(text.len());
+    let mut i = 0;
+    let mut copied = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%' {
+            if bytes.get(i + 1) == Some(&b'%') {
+                i += 2;
+                continue;
+            }
+            let digits = bytes[i + 1..].iter().take_while(|b| b.is_ascii_digit()).count();
+            if digits > 0 && text[i + 1..i + 1 + digits].parse::<usize>() == Ok(index) {
+                out.push_str(&text[copied..i]);
+                out.push_str(value);
+                i += 1 + digits;
+                copied = i;
+                continue;
+            }
+        }
+        i += 1;
+    }
+    out.push_str(&text[copied..]);
+    out
+}
+
+fn compose_variants(stmt: &AsmStatement, lowered: Vec<(&Variant, block::Lowered)>) -> (Vec<Line>, Vec<String>) {
+    let mut codes: Vec<String> = Vec::new();
+    for (_, l) in &lowered {
+        for c in &l.rules {
+            if !codes.contains(c) {
+                codes.push(c.clone());
+            }
+        }
+    }
+    if lowered.len() == 1 && !lowered[0].0.substituted {
+        let (_, l) = lowered.into_iter().next().expect("one variant");
+        return (l.lines, codes);
+    }
+    let _ = stmt;
+    let condition = |v: &Variant| {
+        v.choices
+            .iter()
+            .map(|(e, s)| format!("ptx2hip_streq({e}, \"{}\")", escape_c(s)))
+            .collect::<Vec<_>>()
+            .join(" && ")
+    };
+    let all: Vec<String> = lowered.iter().map(|(v, _)| format!("({})", condition(v))).collect();
+    let mut lines = vec![
+        (0, "{".to_string()),
+        (1, format!("static_assert({}, \"ptx2hip: this \\\"C\\\" operand string was not translated\");", all.join(" || "))),
+    ];
+    for (k, (v, l)) in lowered.iter().enumerate() {
+        let kw = if k == 0 { "if constexpr" } else { "} else if constexpr" };
+        lines.push((1, format!("{kw} ({}) {{", condition(v))));
+        lines.extend(l.lines.iter().map(|(d, s)| (d + 2, s.clone())));
+    }
+    lines.push((1, "}".to_string()));
+    lines.push((0, "}".to_string()));
+    (lines, codes)
+}
+
+fn escape_c(s: &str) -> String {
+    s.replace('\\', "\\\\").replace('"', "\\\"")
+}
+
+/// Helpers whose names the code mentions, with their requirements.
+fn helpers_used(rules: &RuleSet, lines: &[Line]) -> Vec<String> {
+    let mut used = Vec::new();
+    for name in &rules.helper_order {
+        if lines.iter().any(|(_, l)| contains_word(l, name)) {
+            used.push(name.clone());
+        }
+    }
+    rules.helper_closure(used.iter())
+}
+
+fn contains_word(hay: &str, word: &str) -> bool {
+    let is_ident = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    hay.match_indices(word).any(|(i, _)| {
+        let before = hay[..i].chars().next_back();
+        let after = hay[i + word.len()..].chars().next();
+        !before.is_some_and(is_ident) && !after.is_some_and(is_ident)
+    })
+}
+
+fn collect_forms(items: &[ptx::Item], out: &mut Vec<String>) {
+    for it in items {
+        match it {
+            ptx::Item::Instruction(i) => {
+                let f = i.form();
+                if !out.contains(&f) {
+                    out.push(f);
+                }
+            }
+            ptx::Item::Scope { block, .. } => collect_forms(&block.items, out),
+            _ => {}
+        }
+    }
+}
+
+/// Renders code lines: `first` is prepended to the first line only (the statement's own column),
+/// every following line gets `indent` plus one `unit` per depth.
+pub fn render(lines: &[Line], indent: &str, unit: &str) -> Vec<String> {
+    lines.iter().map(|(d, l)| format!("{indent}{}{l}", unit.repeat(*d))).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn operand_substitution_skips_escaped_percent_and_longer_numbers() {
+        assert_eq!(substitute_operand("add.f32%1 %0,%2,%10; mov %%1", 1, ".rn"), "add.f32.rn %0,%2,%10; mov %%1");
+    }
+
+    #[test]
+    fn helper_detection_is_by_whole_word() {
+        assert!(contains_word("x = ptx2hip_prmt(a);", "ptx2hip_prmt"));
+        assert!(!contains_word("x = ptx2hip_prmt_f4e(a);", "ptx2hip_prmt"));
+    }
+}

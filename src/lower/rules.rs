@@ -1,0 +1,483 @@
+//! The rule table: data in `rules/*.toml`, embedded in the binary, validated at start.
+//!
+//! A rule names a root opcode and the modifier *slots* it accepts. A slot is a set of modifier
+//! values (`rnd = rn|rz|rm|rp`, `T = @int`); an instruction matches a rule when every modifier it
+//! carries fills a distinct slot and every required slot is filled, in whatever order the modifiers
+//! were written. Slots are tried in declaration order, so two type slots with overlapping values
+//! (`cvt.D.S`) are filled positionally. One rule therefore covers a whole family of forms, and
+//! [`Rule::forms`] enumerates them for documentation and hardware verification.
+
+use std::collections::{BTreeMap, HashMap};
+
+use serde::Deserialize;
+
+use super::types::PtxType;
+
+/// The rule files compiled into the binary, so the tool runs from anywhere.
+pub const EMBEDDED: &[(&str, &str)] = &[
+    ("core.toml", include_str!("../../rules/core.toml")),
+    ("integer.toml", include_str!("../../rules/integer.toml")),
+    ("float.toml", include_str!("../../rules/float.toml")),
+    ("convert.toml", include_str!("../../rules/convert.toml")),
+    ("memory.toml", include_str!("../../rules/memory.toml")),
+    ("special.toml", include_str!("../../rules/special.toml")),
+];
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RuleFile {
+    family: String,
+    #[serde(default)]
+    #[allow(dead_code)]
+    description: String,
+    #[serde(default, rename = "rule")]
+    rules: Vec<Rule>,
+    #[serde(default, rename = "unsupported")]
+    unsupported: Vec<UnsupportedForm>,
+    #[serde(default, rename = "helper")]
+    helpers: Vec<Helper>,
+    #[serde(default, rename = "special")]
+    specials: Vec<SpecialRegister>,
+}
+
+/// One translation rule.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Rule {
+    /// Stable identifier shown in reports (`I001`).
+    pub code: String,
+    /// Short kebab-case name (`integer-add`).
+    pub name: String,
+    /// One line: what the instruction computes.
+    pub summary: String,
+    /// Exact semantics, edge cases and an example, in Markdown.
+    pub doc: String,
+    pub opcode: String,
+    #[serde(default)]
+    pub slots: Vec<Slot>,
+    /// Operand specs in PTX order: `name:TYPE` where TYPE is a slot name, a PTX type (`u32`,
+    /// `pred`), `addr` (a memory operand `[reg+imm]`), or `vN:TYPE` (a vector `{a, b, ...}`).
+    pub operands: Vec<String>,
+    /// C++ statement(s) computing the result with plain C++ accepted by nvcc and HIP compilers.
+    pub portable: String,
+    /// C++ using HIP and `__builtin_amdgcn_*`; the portable code is used when absent.
+    #[serde(default)]
+    pub amd: Option<String>,
+    /// Helper functions the templates call (names of `[[helper]]` entries).
+    #[serde(default)]
+    pub helpers: Vec<String>,
+    /// The instruction reads or writes memory: a `volatile` statement keeps its ordering through
+    /// compiler barriers around the translation.
+    #[serde(default)]
+    pub memory: bool,
+    /// Results are approximations by design and are checked within `approximate` ulp-style bounds.
+    #[serde(default)]
+    pub approximate: bool,
+    /// Why golden vectors cannot check this rule (a clock, a fence), when that is so.
+    #[serde(default)]
+    pub unverifiable: Option<String>,
+    /// Forms of the family this rule does not claim, as `slot=value` lists, e.g. `["rnd=rni", "S=u8"]`
+    /// excludes every form with both.
+    #[serde(default)]
+    pub exclude: Vec<Vec<String>>,
+    /// Named values chosen by a slot's modifier: `{ op = { slot = "cmp", values = { eq = "==" } } }`
+    /// makes `{op}` expand to `==` for `setp.eq`. An absent optional slot looks up the key `""`.
+    #[serde(default)]
+    pub lookup: BTreeMap<String, Lookup>,
+    /// A complete example statement for `explain` and the documentation.
+    pub example: Example,
+    #[serde(skip)]
+    pub family: String,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Slot {
+    pub name: String,
+    /// Accepted modifier values; `@class` entries expand (see [`expand_class`]).
+    pub values: Vec<String>,
+    #[serde(default)]
+    pub optional: bool,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Lookup {
+    pub slot: String,
+    pub values: BTreeMap<String, String>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Example {
+    pub ptx: String,
+    /// Constraints of the example's operands in `%N` order, comma separated (`=r,r,r`).
+    pub constraints: String,
+}
+
+/// A form that is recognised but deliberately not translated, with the reason users see.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct UnsupportedForm {
+    pub opcode: String,
+    /// The reason applies when the instruction carries all of these modifiers (empty: always).
+    #[serde(default)]
+    pub modifiers: Vec<String>,
+    pub reason: String,
+}
+
+/// A helper function emitted once per file (guarded against double definition).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Helper {
+    pub name: String,
+    /// Definition valid for nvcc and HIP compilers.
+    pub portable: String,
+    /// Definition used for `--target amd`, if it differs.
+    #[serde(default)]
+    pub amd: Option<String>,
+    #[serde(default)]
+    pub requires: Vec<String>,
+}
+
+/// A special register readable as a source operand (`%clock`, `%tid.x`).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SpecialRegister {
+    /// Name with `%`, and `.x` etc. for components.
+    pub name: String,
+    /// PTX type of the value.
+    #[serde(rename = "type")]
+    pub ty: String,
+    pub portable: String,
+    #[serde(default)]
+    pub amd: Option<String>,
+    pub doc: String,
+}
+
+/// Which slot took which modifier value in a matched instruction.
+pub type Bindings = BTreeMap<String, Option<String>>;
+
+/// Parsed operand spec of a rule.
+#[derive(Debug, Clone, PartialEq)]
+pub struct OperandSpec {
+    pub name: String,
+    pub kind: OperandKind,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum OperandKind {
+    /// A scalar of a slot's type or a fixed PTX type.
+    Scalar(TypeRef),
+    /// `[reg]`, `[reg+imm]`
+    Address,
+    /// `{a, b, ...}` of `n` elements.
+    Vector(u32, TypeRef),
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum TypeRef {
+    Slot(String),
+    Fixed(PtxType),
+}
+
+/// The validated rule table.
+#[derive(Debug, Clone)]
+pub struct RuleSet {
+    pub rules: Vec<Rule>,
+    pub unsupported: Vec<UnsupportedForm>,
+    pub helpers: HashMap<String, Helper>,
+    /// Helper names in definition order (emission order is dependency order within it).
+    pub helper_order: Vec<String>,
+    pub specials: HashMap<String, SpecialRegister>,
+    by_opcode: HashMap<String, Vec<usize>>,
+}
+
+/// Expands a `@class` slot value into modifier values.
+pub fn expand_class(value: &str) -> Option<&'static [&'static str]> {
+    Some(match value {
+        "@uint" => &["u8", "u16", "u32", "u64"],
+        "@sint" => &["s8", "s16", "s32", "s64"],
+        "@int" => &["u8", "u16", "u32", "u64", "s8", "s16", "s32", "s64"],
+        "@int16+" => &["u16", "u32", "u64", "s16", "s32", "s64"],
+        "@bits" => &["b8", "b16", "b32", "b64"],
+        "@float" => &["f32", "f64"],
+        "@rnd" => &["rn", "rz", "rm", "rp"],
+        "@rndi" => &["rni", "rzi", "rmi", "rpi"],
+        _ => return None,
+    })
+}
+
+impl Rule {
+    /// Every value a slot accepts, classes expanded.
+    pub fn slot_values(slot: &Slot) -> Vec<String> {
+        let mut out = Vec::new();
+        for v in &slot.values {
+            match expand_class(v) {
+                Some(vals) => out.extend(vals.iter().map(|s| s.to_string())),
+                None => out.push(v.clone()),
+            }
+        }
+        out
+    }
+
+    /// Assigns modifiers to slots; `None` when the modifiers do not form one of this rule's forms.
+    pub fn match_modifiers(&self, modifiers: &[String]) -> Option<Bindings> {
+        let mut bound: Vec<Option<String>> = vec![None; self.slots.len()];
+        for m in modifiers {
+            let slot = self.slots.iter().enumerate().position(|(i, s)| {
+                bound[i].is_none() && Rule::slot_values(s).iter().any(|v| v == m)
+            })?;
+            bound[slot] = Some(m.clone());
+        }
+        if self.slots.iter().zip(&bound).any(|(s, b)| !s.optional && b.is_none()) {
+            return None;
+        }
+        let bindings: Bindings =
+            self.slots.iter().zip(bound).map(|(s, b)| (s.name.clone(), b)).collect();
+        if self.is_excluded(&bindings) {
+            return None;
+        }
+        Some(bindings)
+    }
+
+    fn is_excluded(&self, bindings: &Bindings) -> bool {
+        self.exclude.iter().any(|conds| {
+            conds.iter().all(|cond| {
+                let (slot, value) = cond.split_once('=').unwrap_or((cond, ""));
+                match bindings.get(slot) {
+                    Some(Some(v)) => v == value,
+                    Some(None) => value.is_empty(),
+                    None => false,
+                }
+            })
+        })
+    }
+
+    pub fn operand_specs(&self) -> Vec<OperandSpec> {
+        self.operands.iter().map(|s| parse_operand_spec(s).expect("validated at load")).collect()
+    }
+
+    /// Every concrete form (`opcode.mod...` in slot order, plus its bindings) this rule claims.
+    pub fn forms(&self) -> Vec<(String, Bindings)> {
+        let mut combos: Vec<Vec<(String, Option<String>)>> = vec![Vec::new()];
+        for slot in &self.slots {
+            let mut choices: Vec<Option<String>> =
+                Rule::slot_values(slot).into_iter().map(Some).collect();
+            if slot.optional {
+                choices.insert(0, None);
+            }
+            combos = combos
+                .into_iter()
+                .flat_map(|prefix| {
+                    choices.iter().map(move |c| {
+                        let mut p = prefix.clone();
+                        p.push((slot.name.clone(), c.clone()));
+                        p
+                    })
+                })
+                .collect();
+        }
+        combos
+            .into_iter()
+            .map(|combo| {
+                let mut form = self.opcode.clone();
+                for (_, v) in &combo {
+                    if let Some(v) = v {
+                        form.push('.');
+                        form.push_str(v);
+                    }
+                }
+                (form, combo.into_iter().collect::<Bindings>())
+            })
+            .filter(|(_, b)| !self.is_excluded(b))
+            .collect()
+    }
+
+    /// The PTX type a type reference denotes under some bindings.
+    pub fn resolve_type(&self, ty: &TypeRef, bindings: &Bindings) -> Option<PtxType> {
+        match ty {
+            TypeRef::Fixed(t) => Some(*t),
+            TypeRef::Slot(s) => PtxType::parse(bindings.get(s)?.as_deref()?),
+        }
+    }
+
+    /// The template for a target.
+    pub fn template(&self, target: super::Target) -> &str {
+        match target {
+            super::Target::Amd => self.amd.as_deref().unwrap_or(&self.portable),
+            super::Target::Portable => &self.portable,
+        }
+    }
+}
+
+pub fn parse_operand_spec(spec: &str) -> Result<OperandSpec, String> {
+    let mut parts = spec.split(':');
+    let name = parts.next().filter(|n| !n.is_empty()).ok_or("empty operand name")?.to_string();
+    let rest: Vec<&str> = parts.collect();
+    let type_ref = |t: &str| -> TypeRef {
+        match PtxType::parse(t) {
+            Some(p) => TypeRef::Fixed(p),
+            None => TypeRef::Slot(t.to_string()),
+        }
+    };
+    let kind = match rest.as_slice() {
+        ["addr"] => OperandKind::Address,
+        [v, t] if v.starts_with('v') => {
+            let n: u32 = v[1..].parse().map_err(|_| format!("bad vector width in `{spec}`"))?;
+            OperandKind::Vector(n, type_ref(t))
+        }
+        [t] => OperandKind::Scalar(type_ref(t)),
+        _ => return Err(format!("operand spec `{spec}` is not `name:TYPE`")),
+    };
+    Ok(OperandSpec { name, kind })
+}
+
+impl RuleSet {
+    /// Loads the rule files embedded in the binary.
+    pub fn embedded() -> Result<RuleSet, String> {
+        RuleSet::from_sources(EMBEDDED.iter().map(|(n, s)| (n.to_string(), s.to_string())))
+    }
+
+    /// Loads and validates rule files given as `(file name, TOML text)`.
+    pub fn from_sources(files: impl IntoIterator<Item = (String, String)>) -> Result<RuleSet, String> {
+        let mut set = RuleSet {
+            rules: Vec::new(),
+            unsupported: Vec::new(),
+            helpers: HashMap::new(),
+            helper_order: Vec::new(),
+            specials: HashMap::new(),
+            by_opcode: HashMap::new(),
+        };
+        for (name, text) in files {
+            let file: RuleFile =
+                toml::from_str(&text).map_err(|e| format!("rules/{name}: {e}"))?;
+            for mut rule in file.rules {
+                rule.family = file.family.clone();
+                set.rules.push(rule);
+            }
+            set.unsupported.extend(file.unsupported);
+            for h in file.helpers {
+                if set.helpers.contains_key(&h.name) {
+                    return Err(format!("rules/{name}: helper `{}` defined twice", h.name));
+                }
+                set.helper_order.push(h.name.clone());
+                set.helpers.insert(h.name.clone(), h);
+            }
+            for s in file.specials {
+                set.specials.insert(s.name.clone(), s);
+            }
+        }
+        set.validate()?;
+        for (i, r) in set.rules.iter().enumerate() {
+            set.by_opcode.entry(r.opcode.clone()).or_default().push(i);
+        }
+        Ok(set)
+    }
+
+    fn validate(&self) -> Result<(), String> {
+        let mut codes = HashMap::new();
+        for r in &self.rules {
+            if let Some(other) = codes.insert(r.code.clone(), r.name.clone()) {
+                return Err(format!("rule code {} used by `{}` and `{}`", r.code, other, r.name));
+            }
+            for slot in &r.slots {
+                for v in &slot.values {
+                    if v.starts_with('@') && expand_class(v).is_none() {
+                        return Err(format!("{}: unknown modifier class `{v}`", r.code));
+                    }
+                }
+            }
+            for spec in &r.operands {
+                let spec = parse_operand_spec(spec).map_err(|e| format!("{}: {e}", r.code))?;
+                let ty = match &spec.kind {
+                    OperandKind::Scalar(t) | OperandKind::Vector(_, t) => Some(t),
+                    OperandKind::Address => None,
+                };
+                if let Some(TypeRef::Slot(s)) = ty {
+                    if !r.slots.iter().any(|sl| &sl.name == s) {
+                        return Err(format!("{}: operand type `{s}` is neither a PTX type nor a slot", r.code));
+                    }
+                }
+            }
+            for (name, l) in &r.lookup {
+                let Some(slot) = r.slots.iter().find(|s| s.name == l.slot) else {
+                    return Err(format!("{}: lookup `{name}` uses unknown slot `{}`", r.code, l.slot));
+                };
+                for v in Rule::slot_values(slot) {
+                    if !l.values.contains_key(&v) {
+                        return Err(format!("{}: lookup `{name}` has no value for `{v}`", r.code));
+                    }
+                }
+            }
+            for h in &r.helpers {
+                if !self.helpers.contains_key(h) {
+                    return Err(format!("{}: unknown helper `{h}`", r.code));
+                }
+            }
+        }
+        for h in self.helpers.values() {
+            for req in &h.requires {
+                if !self.helpers.contains_key(req) {
+                    return Err(format!("helper {}: requires unknown helper `{req}`", h.name));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Rules for a root opcode, in table order.
+    pub fn rules_for(&self, opcode: &str) -> impl Iterator<Item = &Rule> {
+        self.by_opcode.get(opcode).into_iter().flatten().map(|&i| &self.rules[i])
+    }
+
+    pub fn rule(&self, code: &str) -> Option<&Rule> {
+        self.rules.iter().find(|r| r.code.eq_ignore_ascii_case(code))
+    }
+
+    /// A deliberate "not translated" entry covering this instruction, if any.
+    pub fn unsupported_reason(&self, opcode: &str, modifiers: &[String]) -> Option<&str> {
+        self.unsupported
+            .iter()
+            .filter(|u| u.opcode == opcode && u.modifiers.iter().all(|m| modifiers.contains(m)))
+            .max_by_key(|u| u.modifiers.len())
+            .map(|u| u.reason.as_str())
+    }
+
+    /// Helper names with every transitive requirement, in a definition order that compiles
+    /// (requirements first).
+    pub fn helper_closure<'a>(&self, names: impl IntoIterator<Item = &'a String>) -> Vec<String> {
+        let mut needed = std::collections::HashSet::new();
+        let mut stack: Vec<String> = names.into_iter().cloned().collect();
+        while let Some(n) = stack.pop() {
+            if needed.insert(n.clone()) {
+                if let Some(h) = self.helpers.get(&n) {
+                    stack.extend(h.requires.iter().cloned());
+                }
+            }
+        }
+        let mut ordered = Vec::new();
+        let mut placed = std::collections::HashSet::new();
+        fn place(
+            set: &RuleSet,
+            n: &str,
+            needed: &std::collections::HashSet<String>,
+            placed: &mut std::collections::HashSet<String>,
+            out: &mut Vec<String>,
+        ) {
+            if !needed.contains(n) || !placed.insert(n.to_string()) {
+                return;
+            }
+            if let Some(h) = set.helpers.get(n) {
+                for r in &h.requires {
+                    place(set, r, needed, placed, out);
+                }
+            }
+            out.push(n.to_string());
+        }
+        for n in &self.helper_order {
+            place(self, n, &needed, &mut placed, &mut ordered);
+        }
+        ordered
+    }
+}

@@ -1,0 +1,77 @@
+//! Placeholder expansion in rule templates.
+//!
+//! A placeholder is `{name}` or `{name.attr}` where both parts are identifiers; every other brace
+//! is C++ and stays as written. Unknown placeholders are errors, so a typo in a rule is caught by
+//! the rule-table tests rather than emitted.
+
+/// Expands the placeholders of `template` through `lookup(name, attr)`.
+pub fn expand(
+    template: &str,
+    mut lookup: impl FnMut(&str, Option<&str>) -> Option<String>,
+) -> Result<String, String> {
+    let mut out = String::with_capacity(template.len() + 32);
+    let mut rest = template;
+    while let Some(open) = rest.find('{') {
+        out.push_str(&rest[..open]);
+        let after = &rest[open + 1..];
+        match placeholder(after) {
+            Some((name, attr, len)) => {
+                let value = lookup(name, attr).ok_or_else(|| match attr {
+                    Some(a) => format!("unknown placeholder {{{name}.{a}}}"),
+                    None => format!("unknown placeholder {{{name}}}"),
+                })?;
+                out.push_str(&value);
+                rest = &after[len + 1..];
+            }
+            None => {
+                out.push('{');
+                rest = after;
+            }
+        }
+    }
+    out.push_str(rest);
+    Ok(out)
+}
+
+/// Parses `name}` or `name.attr}` at the start of `s`; returns the parts and the length before `}`.
+fn placeholder(s: &str) -> Option<(&str, Option<&str>, usize)> {
+    let end = s.find('}')?;
+    let inner = &s[..end];
+    let (name, attr) = match inner.split_once('.') {
+        Some((n, a)) => (n, Some(a)),
+        None => (inner, None),
+    };
+    let ident = |t: &str, first_alpha: bool| {
+        !t.is_empty()
+            && t.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+            && (!first_alpha || t.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_'))
+    };
+    if ident(name, true) && attr.is_none_or(|a| ident(a, false)) {
+        Some((name, attr, end))
+    } else {
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn placeholders_expand_and_cpp_braces_stay() {
+        let t = "{ uint4 v = *(const uint4*)({a}); {d.0} = v.x; }";
+        let out = expand(t, |n, a| match (n, a) {
+            ("a", None) => Some("p".into()),
+            ("d", Some("0")) => Some("x".into()),
+            _ => None,
+        })
+        .unwrap();
+        assert_eq!(out, "{ uint4 v = *(const uint4*)(p); x = v.x; }");
+    }
+
+    #[test]
+    fn unknown_placeholder_is_an_error() {
+        assert_eq!(expand("{d} = {zz};", |n, _| (n == "d").then(|| "x".into())).unwrap_err(),
+            "unknown placeholder {zz}");
+    }
+}
