@@ -93,7 +93,10 @@ impl<'a> Lexer<'a> {
     }
 
     fn err(&self, message: impl Into<String>, start: usize, end: usize) -> PtxError {
-        PtxError { message: message.into(), span: start..end }
+        PtxError {
+            message: message.into(),
+            span: start..end,
+        }
     }
 
     /// Skips whitespace and comments; an unterminated `/*` is an error.
@@ -136,7 +139,11 @@ impl<'a> Lexer<'a> {
         self.skip_trivia()?;
         let start = self.pos;
         let Some(c) = self.byte(start) else {
-            return Ok(Token { kind: Tok::Eof, start, end: start });
+            return Ok(Token {
+                kind: Tok::Eof,
+                start,
+                end: start,
+            });
         };
         let single = |kind| Some(kind);
         let punct = match c {
@@ -158,7 +165,11 @@ impl<'a> Lexer<'a> {
         };
         if let Some(kind) = punct {
             self.pos += 1;
-            return Ok(Token { kind, start, end: self.pos });
+            return Ok(Token {
+                kind,
+                start,
+                end: self.pos,
+            });
         }
         let kind = match c {
             b'%' => self.lex_percent(start)?,
@@ -178,7 +189,11 @@ impl<'a> Lexer<'a> {
                 return Err(self.err(format!("unexpected character {ch:?}"), start, end));
             }
         };
-        Ok(Token { kind, start, end: self.pos })
+        Ok(Token {
+            kind,
+            start,
+            end: self.pos,
+        })
     }
 
     /// Everything that starts with `%`: asm escapes and `%`-identifiers.
@@ -214,7 +229,10 @@ impl<'a> Lexer<'a> {
             }
             Some(b'[') => {
                 let mut i = start + 2;
-                while self.byte(i).is_some_and(|c| c.is_ascii_alphanumeric() || c == b'_') {
+                while self
+                    .byte(i)
+                    .is_some_and(|c| c.is_ascii_alphanumeric() || c == b'_')
+                {
                     i += 1;
                 }
                 if i == start + 2 || self.byte(start + 2).is_some_and(|c| c.is_ascii_digit()) {
@@ -270,12 +288,16 @@ impl<'a> Lexer<'a> {
         }
         let prefixed = {
             let t = &self.src.as_bytes()[start..self.pos];
-            t.len() >= 2 && t[0] == b'0' && matches!(t[1], b'x' | b'X' | b'b' | b'B' | b'f' | b'F' | b'd' | b'D')
+            t.len() >= 2
+                && t[0] == b'0'
+                && matches!(t[1], b'x' | b'X' | b'b' | b'B' | b'f' | b'F' | b'd' | b'D')
         };
         if prefixed {
             return Tok::Number;
         }
-        if self.byte(self.pos) == Some(b'.') && self.byte(self.pos + 1).is_some_and(|c| c.is_ascii_digit()) {
+        if self.byte(self.pos) == Some(b'.')
+            && self.byte(self.pos + 1).is_some_and(|c| c.is_ascii_digit())
+        {
             self.pos += 1;
             while self.byte(self.pos).is_some_and(alnum) {
                 self.pos += 1;

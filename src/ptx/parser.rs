@@ -31,7 +31,11 @@ pub fn parse(template: &str) -> Result<Block> {
     let mut p = Parser {
         src: template,
         lex: Lexer::new(template),
-        tok: Token { kind: Tok::Eof, start: 0, end: 0 },
+        tok: Token {
+            kind: Tok::Eof,
+            start: 0,
+            end: 0,
+        },
         lex_error: None,
         prev_end: 0,
         depth: 0,
@@ -54,7 +58,10 @@ struct Parser<'a> {
 }
 
 fn err<T>(message: impl Into<String>, span: std::ops::Range<usize>) -> Result<T> {
-    Err(PtxError { message: message.into(), span })
+    Err(PtxError {
+        message: message.into(),
+        span,
+    })
 }
 
 /// `%%name` → `%name`; other spellings are already the PTX name.
@@ -71,7 +78,11 @@ impl<'a> Parser<'a> {
         match self.lex.next_token() {
             Ok(t) => t,
             Err(e) => {
-                let t = Token { kind: Tok::Error, start: e.span.start, end: e.span.end };
+                let t = Token {
+                    kind: Tok::Error,
+                    start: e.span.start,
+                    end: e.span.end,
+                };
                 self.lex_error = Some(e);
                 t
             }
@@ -95,7 +106,11 @@ impl<'a> Parser<'a> {
     /// The token after the current one (an error shows as [`Tok::Error`]).
     fn peek2(&self) -> Result<Token> {
         let mut lex = self.lex.clone();
-        Ok(lex.next_token().unwrap_or(Token { kind: Tok::Error, start: 0, end: 0 }))
+        Ok(lex.next_token().unwrap_or(Token {
+            kind: Tok::Error,
+            start: 0,
+            end: 0,
+        }))
     }
 
     /// An error at `span`; if `span` is the current token and that token failed to lex, the
@@ -123,7 +138,10 @@ impl<'a> Parser<'a> {
         if self.tok.kind == kind {
             self.bump()
         } else {
-            self.fail(format!("expected {what}, found {}", self.describe()), self.tok.span())
+            self.fail(
+                format!("expected {what}, found {}", self.describe()),
+                self.tok.span(),
+            )
         }
     }
 
@@ -156,7 +174,10 @@ impl<'a> Parser<'a> {
                     let block = self.block(Some(o))?;
                     self.depth -= 1;
                     let close = self.bump()?;
-                    items.push(Item::Scope { block, span: o.start..close.end });
+                    items.push(Item::Scope {
+                        block,
+                        span: o.start..close.end,
+                    });
                 }
                 Tok::DotWord => items.push(Item::RegDecl(self.decl()?)),
                 Tok::Ident if self.peek2()?.kind == Tok::Colon => {
@@ -187,7 +208,10 @@ impl<'a> Parser<'a> {
     fn decl(&mut self) -> Result<RegDecl> {
         let dir = self.bump()?;
         let space = &self.src[dir.start + 1..dir.end];
-        if !matches!(space, "reg" | "local" | "shared" | "const" | "global" | "param") {
+        if !matches!(
+            space,
+            "reg" | "local" | "shared" | "const" | "global" | "param"
+        ) {
             return self.fail(format!("unsupported directive '.{space}'"), dir.span());
         }
         let mut vector = None;
@@ -196,7 +220,10 @@ impl<'a> Parser<'a> {
             let t = self.bump()?;
             let word = &self.src[t.start + 1..t.end];
             if ty.is_some() {
-                return self.fail(format!("unexpected '.{word}' after the declared type"), t.span());
+                return self.fail(
+                    format!("unexpected '.{word}' after the declared type"),
+                    t.span(),
+                );
             }
             match word {
                 "v2" | "v4" | "v8" if vector.is_none() => vector = word[1..].parse().ok(),
@@ -207,7 +234,10 @@ impl<'a> Parser<'a> {
         }
         let Some(ty) = ty else {
             return self.fail(
-                format!("expected a type such as '.u32' in declaration, found {}", self.describe()),
+                format!(
+                    "expected a type such as '.u32' in declaration, found {}",
+                    self.describe()
+                ),
                 self.tok.span(),
             );
         };
@@ -222,7 +252,10 @@ impl<'a> Parser<'a> {
                     (Tok::Number, Ok(c)) => c,
                     _ => {
                         return self.fail(
-                            format!("unknown register range: expected a count, found {}", self.describe()),
+                            format!(
+                                "unknown register range: expected a count, found {}",
+                                self.describe()
+                            ),
                             n.span(),
                         )
                     }
@@ -247,11 +280,20 @@ impl<'a> Parser<'a> {
                 }
                 Tok::Semi => {
                     let semi = self.bump()?;
-                    return Ok(RegDecl { space: space.to_string(), vector, ty, names, span: dir.start..semi.end });
+                    return Ok(RegDecl {
+                        space: space.to_string(),
+                        vector,
+                        ty,
+                        names,
+                        span: dir.start..semi.end,
+                    });
                 }
                 _ => {
                     return self.fail(
-                        format!("expected ',' or ';' after declared name, found {}", self.describe()),
+                        format!(
+                            "expected ',' or ';' after declared name, found {}",
+                            self.describe()
+                        ),
                         self.tok.span(),
                     )
                 }
@@ -268,12 +310,18 @@ impl<'a> Parser<'a> {
             if negated {
                 self.bump()?;
             }
-            Some(Guard { negated, reg: self.reg("a predicate after '@'")? })
+            Some(Guard {
+                negated,
+                reg: self.reg("a predicate after '@'")?,
+            })
         } else {
             None
         };
         if self.tok.kind != Tok::Ident || self.text(self.tok).starts_with('%') {
-            return self.fail(format!("expected an opcode, found {}", self.describe()), self.tok.span());
+            return self.fail(
+                format!("expected an opcode, found {}", self.describe()),
+                self.tok.span(),
+            );
         }
         let op = self.bump()?;
         let opcode = self.text(op).to_string();
@@ -291,7 +339,11 @@ impl<'a> Parser<'a> {
         let finished = |p: &Self| p.tok.kind == Tok::Semi || (top_level && p.tok.kind == Tok::Eof);
         if !finished(self) && matches!(self.tok.kind, Tok::RBrace | Tok::Eof) {
             return self.fail(
-                format!("expected ';' after '{}', found {}", self.text(op), self.describe()),
+                format!(
+                    "expected ';' after '{}', found {}",
+                    self.text(op),
+                    self.describe()
+                ),
                 self.tok.span(),
             );
         }
@@ -306,7 +358,10 @@ impl<'a> Parser<'a> {
                     _ if finished(self) => break,
                     _ => {
                         return self.fail(
-                            format!("expected ',' or ';' after operand, found {}", self.describe()),
+                            format!(
+                                "expected ',' or ';' after operand, found {}",
+                                self.describe()
+                            ),
                             self.tok.span(),
                         )
                     }
@@ -316,7 +371,13 @@ impl<'a> Parser<'a> {
         if self.tok.kind == Tok::Semi {
             end = self.bump()?.end;
         }
-        Ok(Instruction { guard, opcode, modifiers, operands, span: start..end })
+        Ok(Instruction {
+            guard,
+            opcode,
+            modifiers,
+            operands,
+            span: start..end,
+        })
     }
 
     /// A register reference; `what` names it in the error message.
@@ -328,9 +389,17 @@ impl<'a> Parser<'a> {
             Tok::UniqueId => Reg::UniqueId,
             Tok::Ident if self.text(t) != "_" => {
                 self.bump()?;
-                return Ok(Reg::Ident { name: ident_name(self.text(t)), component: self.component()? });
+                return Ok(Reg::Ident {
+                    name: ident_name(self.text(t)),
+                    component: self.component()?,
+                });
             }
-            _ => return self.fail(format!("expected {what}, found {}", self.describe()), t.span()),
+            _ => {
+                return self.fail(
+                    format!("expected {what}, found {}", self.describe()),
+                    t.span(),
+                )
+            }
         };
         self.bump()?;
         Ok(reg)
@@ -382,7 +451,12 @@ impl<'a> Parser<'a> {
                     Operand::Reg(r)
                 }
             }
-            _ => return self.fail(format!("expected an operand, found {}", self.describe()), t.span()),
+            _ => {
+                return self.fail(
+                    format!("expected an operand, found {}", self.describe()),
+                    t.span(),
+                )
+            }
         };
         Ok(op)
     }
@@ -396,7 +470,10 @@ impl<'a> Parser<'a> {
         }
         loop {
             if matches!(self.tok.kind, Tok::LBrace | Tok::LBracket) {
-                return self.fail("vector operand elements must be registers, '_' or immediates", self.tok.span());
+                return self.fail(
+                    "vector operand elements must be registers, '_' or immediates",
+                    self.tok.span(),
+                );
             }
             if self.tok.kind == Tok::Eof {
                 return self.fail("unterminated vector operand '{'", open.span());
@@ -413,7 +490,10 @@ impl<'a> Parser<'a> {
                 Tok::Eof => return self.fail("unterminated vector operand '{'", open.span()),
                 _ => {
                     return self.fail(
-                        format!("expected ',' or '}}' in vector operand, found {}", self.describe()),
+                        format!(
+                            "expected ',' or '}}' in vector operand, found {}",
+                            self.describe()
+                        ),
                         self.tok.span(),
                     )
                 }
@@ -439,7 +519,13 @@ impl<'a> Parser<'a> {
                 Ok(Operand::Memory { base, offset })
             }
             Tok::Eof => self.fail("unterminated '['", open.span()),
-            _ => self.fail(format!("expected ']' to close the address, found {}", self.describe()), self.tok.span()),
+            _ => self.fail(
+                format!(
+                    "expected ']' to close the address, found {}",
+                    self.describe()
+                ),
+                self.tok.span(),
+            ),
         }
     }
 
@@ -461,7 +547,11 @@ impl<'a> Parser<'a> {
         if mag > u128::from(u64::MAX) {
             return self.fail("address offset does not fit in 64 bits", span);
         }
-        let v = if negative { -(mag as i128) } else { mag as i128 };
+        let v = if negative {
+            -(mag as i128)
+        } else {
+            mag as i128
+        };
         i64::try_from(v).or_else(|_| self.fail("address offset does not fit in 64 bits", span))
     }
 
@@ -482,15 +572,18 @@ impl<'a> Parser<'a> {
                     }
                     (m as i128).wrapping_neg()
                 } else {
-                    i128::try_from(m).or_else(|_| self.fail("integer literal too large", t.span()))?
+                    i128::try_from(m)
+                        .or_else(|_| self.fail("integer literal too large", t.span()))?
                 };
                 Ok(Immediate::Int(v))
             }
             Ok(Number::F32(b)) => Ok(Immediate::F32Bits(if negative { b ^ (1 << 31) } else { b })),
             Ok(Number::F64(b)) => Ok(Immediate::F64Bits(if negative { b ^ (1 << 63) } else { b })),
-            Ok(Number::Float) => {
-                Ok(Immediate::Float(if negative { format!("-{text}") } else { text.to_string() }))
-            }
+            Ok(Number::Float) => Ok(Immediate::Float(if negative {
+                format!("-{text}")
+            } else {
+                text.to_string()
+            })),
             Err(m) => self.fail(m, t.span()),
         }
     }
@@ -511,7 +604,9 @@ fn digits_value(digits: &str, radix: u32) -> std::result::Result<u128, String> {
     }
     let mut v: u128 = 0;
     for c in digits.chars() {
-        let d = c.to_digit(radix).ok_or_else(|| format!("invalid digit '{c}' in integer literal"))?;
+        let d = c
+            .to_digit(radix)
+            .ok_or_else(|| format!("invalid digit '{c}' in integer literal"))?;
         v = v
             .checked_mul(u128::from(radix))
             .and_then(|v| v.checked_add(u128::from(d)))
@@ -534,7 +629,9 @@ fn parse_number(text: &str) -> std::result::Result<Number, String> {
             }
             b'd' | b'D' => {
                 return match (rest.len(), u64::from_str_radix(rest, 16)) {
-                    (16, Ok(v)) if rest.bytes().all(|c| c.is_ascii_hexdigit()) => Ok(Number::F64(v)),
+                    (16, Ok(v)) if rest.bytes().all(|c| c.is_ascii_hexdigit()) => {
+                        Ok(Number::F64(v))
+                    }
                     _ => Err("'0d' double literal needs exactly 16 hex digits".into()),
                 }
             }
@@ -544,11 +641,17 @@ fn parse_number(text: &str) -> std::result::Result<Number, String> {
         }
     }
     if text.contains(['.', 'e', 'E']) {
-        return if is_decimal_float(text) { Ok(Number::Float) } else { Err(format!("invalid float literal '{text}'")) };
+        return if is_decimal_float(text) {
+            Ok(Number::Float)
+        } else {
+            Err(format!("invalid float literal '{text}'"))
+        };
     }
     let digits = strip_u(text);
     if digits.len() > 1 && digits.starts_with('0') {
-        digits_value(&digits[1..], 8).map(Number::Int).map_err(|e| format!("{e} (octal)"))
+        digits_value(&digits[1..], 8)
+            .map(Number::Int)
+            .map_err(|e| format!("{e} (octal)"))
     } else {
         digits_value(digits, 10).map(Number::Int)
     }

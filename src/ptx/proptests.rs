@@ -23,7 +23,10 @@ fn reg() -> impl Strategy<Value = Reg> {
     prop_oneof![
         (0usize..100).prop_map(Reg::AsmOperand),
         "[a-zA-Z_][a-zA-Z0-9_]{0,6}".prop_map(Reg::AsmNamed),
-        (ident_name(), proptest::option::of(proptest::sample::select(vec!['x', 'y', 'z', 'w'])))
+        (
+            ident_name(),
+            proptest::option::of(proptest::sample::select(vec!['x', 'y', 'z', 'w']))
+        )
             .prop_map(|(name, component)| Reg::Ident { name, component }),
         Just(Reg::UniqueId),
     ]
@@ -35,8 +38,13 @@ fn immediate() -> impl Strategy<Value = Immediate> {
         any::<u64>().prop_map(|v| Immediate::Int(v.into())),
         any::<u32>().prop_map(Immediate::F32Bits),
         any::<u64>().prop_map(Immediate::F64Bits),
-        (any::<bool>(), 0u32..1000, "[0-9]{0,4}", proptest::option::of(-40i32..40)).prop_map(
-            |(neg, int, frac, exp)| {
+        (
+            any::<bool>(),
+            0u32..1000,
+            "[0-9]{0,4}",
+            proptest::option::of(-40i32..40)
+        )
+            .prop_map(|(neg, int, frac, exp)| {
                 let mut s = String::new();
                 if neg {
                     s.push('-');
@@ -52,8 +60,7 @@ fn immediate() -> impl Strategy<Value = Immediate> {
                     s.push_str(&format!("e{e}"));
                 }
                 Immediate::Float(s)
-            }
-        ),
+            }),
     ]
 }
 
@@ -101,16 +108,25 @@ fn instruction() -> impl Strategy<Value = Instruction> {
         proptest::collection::vec(modifier(), 0..4),
         proptest::collection::vec(operand(), 0..5),
     )
-        .prop_map(|(guard, opcode, modifiers, operands)| Instruction { guard, opcode, modifiers, operands, span: 0..0 });
-    let branch = (guard(), proptest::option::of(Just("uni".to_string())), label_name()).prop_map(|(guard, m, l)| {
-        Instruction {
+        .prop_map(|(guard, opcode, modifiers, operands)| Instruction {
+            guard,
+            opcode,
+            modifiers,
+            operands,
+            span: 0..0,
+        });
+    let branch = (
+        guard(),
+        proptest::option::of(Just("uni".to_string())),
+        label_name(),
+    )
+        .prop_map(|(guard, m, l)| Instruction {
             guard,
             opcode: "bra".into(),
             modifiers: m.into_iter().collect(),
             operands: vec![Operand::Label(l)],
             span: 0..0,
-        }
-    });
+        });
     prop_oneof![5 => general, 1 => branch]
 }
 
@@ -137,8 +153,10 @@ fn item() -> impl Strategy<Value = Item> {
         1 => label_name().prop_map(|name| Item::Label { name, span: 0..0 }),
     ];
     leaf.prop_recursive(3, 24, 5, |inner| {
-        proptest::collection::vec(inner, 0..5)
-            .prop_map(|items| Item::Scope { block: Block { items }, span: 0..0 })
+        proptest::collection::vec(inner, 0..5).prop_map(|items| Item::Scope {
+            block: Block { items },
+            span: 0..0,
+        })
     })
 }
 

@@ -9,10 +9,22 @@ pub(super) fn strip(block: &Block) -> Block {
             .items
             .iter()
             .map(|item| match item {
-                Item::Instruction(i) => Item::Instruction(Instruction { span: 0..0, ..i.clone() }),
-                Item::RegDecl(d) => Item::RegDecl(RegDecl { span: 0..0, ..d.clone() }),
-                Item::Label { name, .. } => Item::Label { name: name.clone(), span: 0..0 },
-                Item::Scope { block, .. } => Item::Scope { block: strip(block), span: 0..0 },
+                Item::Instruction(i) => Item::Instruction(Instruction {
+                    span: 0..0,
+                    ..i.clone()
+                }),
+                Item::RegDecl(d) => Item::RegDecl(RegDecl {
+                    span: 0..0,
+                    ..d.clone()
+                }),
+                Item::Label { name, .. } => Item::Label {
+                    name: name.clone(),
+                    span: 0..0,
+                },
+                Item::Scope { block, .. } => Item::Scope {
+                    block: strip(block),
+                    span: 0..0,
+                },
             })
             .collect(),
     }
@@ -42,7 +54,10 @@ fn insn(src: &str) -> Instruction {
 }
 
 fn ident(name: &str) -> Reg {
-    Reg::Ident { name: name.into(), component: None }
+    Reg::Ident {
+        name: name.into(),
+        component: None,
+    }
 }
 
 fn reg(r: Reg) -> Operand {
@@ -87,9 +102,21 @@ fn double_percent_special_register_is_one_percent_in_ptx() {
 #[test]
 fn special_register_components_are_split_off() {
     let i = insn("mov.u32 %0, %%tid.x;");
-    assert_eq!(i.operands[1], reg(Reg::Ident { name: "%tid".into(), component: Some('x') }));
+    assert_eq!(
+        i.operands[1],
+        reg(Reg::Ident {
+            name: "%tid".into(),
+            component: Some('x')
+        })
+    );
     let i = insn("mov.u32 %0, %%ctaid.w;");
-    assert_eq!(i.operands[1], reg(Reg::Ident { name: "%ctaid".into(), component: Some('w') }));
+    assert_eq!(
+        i.operands[1],
+        reg(Reg::Ident {
+            name: "%ctaid".into(),
+            component: Some('w')
+        })
+    );
     let e = perr("mov.u32 %0, %%tid.q;");
     assert!(e.message.contains("components"), "{}", e.message);
     assert_eq!(e.span, 17..19);
@@ -99,29 +126,48 @@ fn special_register_components_are_split_off() {
 fn seed_cube_routine_declares_and_uses_a_temporary() {
     let b = p(".reg .u32 t1;\n\t mul.lo.u32 t1, %1, %1;\n\t mul.lo.u32 %0, t1, %1;");
     assert_eq!(b.items.len(), 3);
-    let Item::RegDecl(d) = &b.items[0] else { panic!() };
-    assert_eq!((d.space.as_str(), d.vector, d.ty.as_str()), ("reg", None, "u32"));
+    let Item::RegDecl(d) = &b.items[0] else {
+        panic!()
+    };
+    assert_eq!(
+        (d.space.as_str(), d.vector, d.ty.as_str()),
+        ("reg", None, "u32")
+    );
     assert_eq!(d.names, ["t1"]);
     assert_eq!(d.span, 0..13);
-    let Item::Instruction(i) = &b.items[1] else { panic!() };
+    let Item::Instruction(i) = &b.items[1] else {
+        panic!()
+    };
     assert_eq!(i.form(), "mul.lo.u32");
     assert_eq!(i.operands, [reg(ident("t1")), asm(1), asm(1)]);
-    let Item::Instruction(i) = &b.items[2] else { panic!() };
+    let Item::Instruction(i) = &b.items[2] else {
+        panic!()
+    };
     assert_eq!(i.operands, [asm(0), reg(ident("t1")), asm(1)]);
 }
 
 #[test]
 fn seed_cond_routine_uses_single_percent_predicate_in_a_scope() {
     let b = p("{ .reg .pred %p; setp.eq.s32 %p, %1, 34; @%p mov.s32 %0, 1; }");
-    let [Item::Scope { block, span }] = b.items.as_slice() else { panic!("{b:?}") };
+    let [Item::Scope { block, span }] = b.items.as_slice() else {
+        panic!("{b:?}")
+    };
     assert_eq!(*span, 0..61);
-    let [Item::RegDecl(d), Item::Instruction(setp), Item::Instruction(mov)] = block.items.as_slice() else {
+    let [Item::RegDecl(d), Item::Instruction(setp), Item::Instruction(mov)] =
+        block.items.as_slice()
+    else {
         panic!()
     };
     assert_eq!(d.ty, "pred");
     assert_eq!(d.names, ["%p"]);
     assert_eq!(setp.operands, [reg(ident("%p")), asm(1), int(34)]);
-    assert_eq!(mov.guard, Some(Guard { negated: false, reg: ident("%p") }));
+    assert_eq!(
+        mov.guard,
+        Some(Guard {
+            negated: false,
+            reg: ident("%p")
+        })
+    );
     assert_eq!(mov.operands, [asm(0), int(1)]);
     // `%%p` is the same PTX name.
     let b2 = p("{ .reg .pred %%p; setp.eq.s32 %%p, %1, 34; @%%p mov.s32 %0, 1; }");
@@ -133,20 +179,36 @@ fn seed_predicated_vector_load() {
     let src = "{\n  .reg .pred p;\n  setp.ne.b32 p, %5, 0;\n  mov.b32 %0, %6;\n  mov.b32 %1, %7;\n  \
                mov.b32 %2, %8;\n  mov.b32 %3, %9;\n  @p ld.global.v4.u32 {%0, %1, %2, %3}, [%4];\n}\n";
     let b = p(src);
-    let [Item::Scope { block, .. }] = b.items.as_slice() else { panic!() };
+    let [Item::Scope { block, .. }] = b.items.as_slice() else {
+        panic!()
+    };
     assert_eq!(block.items.len(), 7);
-    let Item::Instruction(ld) = &block.items[6] else { panic!() };
-    assert_eq!(ld.guard, Some(Guard { negated: false, reg: ident("p") }));
+    let Item::Instruction(ld) = &block.items[6] else {
+        panic!()
+    };
+    assert_eq!(
+        ld.guard,
+        Some(Guard {
+            negated: false,
+            reg: ident("p")
+        })
+    );
     assert_eq!(ld.opcode, "ld");
     assert_eq!(ld.modifiers, ["global", "v4", "u32"]);
     assert_eq!(
         ld.operands,
         [
             Operand::Vector(vec![asm(0), asm(1), asm(2), asm(3)]),
-            Operand::Memory { base: Some(Reg::AsmOperand(4)), offset: 0 }
+            Operand::Memory {
+                base: Some(Reg::AsmOperand(4)),
+                offset: 0
+            }
         ]
     );
-    assert_eq!(&src[ld.span.clone()], "@p ld.global.v4.u32 {%0, %1, %2, %3}, [%4];");
+    assert_eq!(
+        &src[ld.span.clone()],
+        "@p ld.global.v4.u32 {%0, %1, %2, %3}, [%4];"
+    );
     roundtrip(src);
 }
 
@@ -155,7 +217,16 @@ fn seed_single_instructions() {
     let i = insn("cvt.rni.sat.s8.f16 %0, %1;");
     assert_eq!(i.modifiers, ["rni", "sat", "s8", "f16"]);
     let i = insn("st.u32 [%0], %1;");
-    assert_eq!(i.operands, [Operand::Memory { base: Some(Reg::AsmOperand(0)), offset: 0 }, asm(1)]);
+    assert_eq!(
+        i.operands,
+        [
+            Operand::Memory {
+                base: Some(Reg::AsmOperand(0)),
+                offset: 0
+            },
+            asm(1)
+        ]
+    );
     let i = insn("membar.gl;");
     assert_eq!((i.opcode.as_str(), i.operands.len()), ("membar", 0));
 }
@@ -163,11 +234,17 @@ fn seed_single_instructions() {
 #[test]
 fn modifiers_keep_written_order_and_whitespace_inside_opcode_is_ignored() {
     let i = insn("prmt .b32 %0, %1, %2, %3;");
-    assert_eq!((i.opcode.as_str(), i.modifiers.as_slice()), ("prmt", &["b32".to_string()][..]));
+    assert_eq!(
+        (i.opcode.as_str(), i.modifiers.as_slice()),
+        ("prmt", &["b32".to_string()][..])
+    );
     let i = insn("mov .s32 %0, %1;");
     assert_eq!(i.modifiers, ["s32"]);
     let i = insn("ldmatrix.sync.aligned.x4.m8n8.shared.b16 {%0,%1,%2,%3}, [%4];");
-    assert_eq!(i.modifiers, ["sync", "aligned", "x4", "m8n8", "shared", "b16"]);
+    assert_eq!(
+        i.modifiers,
+        ["sync", "aligned", "x4", "m8n8", "shared", "b16"]
+    );
     let i = insn("ld.acquire.gpu.global.b32 %0, [%1];");
     assert_eq!(i.modifiers, ["acquire", "gpu", "global", "b32"]);
 }
@@ -228,23 +305,40 @@ fn declarations_cover_ranges_vectors_and_spaces() {
     assert_eq!(decls[3].ty, "f16x2");
     assert_eq!(decls[4].space, "local");
     assert_eq!(decls[5].space, "shared");
-    assert_eq!(p(".reg .b32 %%r<2>;").items, p(".reg .b32 %r0, %r1;").items.iter().map(|i| match i {
-        Item::RegDecl(d) => Item::RegDecl(RegDecl { span: 0..17, ..d.clone() }),
-        _ => unreachable!(),
-    }).collect::<Vec<_>>());
+    assert_eq!(
+        p(".reg .b32 %%r<2>;").items,
+        p(".reg .b32 %r0, %r1;")
+            .items
+            .iter()
+            .map(|i| match i {
+                Item::RegDecl(d) => Item::RegDecl(RegDecl {
+                    span: 0..17,
+                    ..d.clone()
+                }),
+                _ => unreachable!(),
+            })
+            .collect::<Vec<_>>()
+    );
 }
 
 #[test]
 fn bad_register_ranges_are_errors() {
     let e = perr(".reg .b32 %r<x>;");
-    assert!(e.message.starts_with("unknown register range"), "{}", e.message);
+    assert!(
+        e.message.starts_with("unknown register range"),
+        "{}",
+        e.message
+    );
     assert_eq!(e.span, 13..14);
     let e = perr(".reg .b32 %r<0>;");
     assert!(e.message.starts_with("unknown register range"));
     let e = perr(".reg .b32 %r<100000000000>;");
     assert!(e.message.starts_with("unknown register range"));
     let e = perr(".reg .b32 %r<4;");
-    assert_eq!(e.message, "expected '>' to close the register range, found ';'");
+    assert_eq!(
+        e.message,
+        "expected '>' to close the register range, found ';'"
+    );
 }
 
 #[test]
@@ -259,11 +353,17 @@ fn labels_plain_dollar_and_unique() {
         })
         .collect();
     assert_eq!(names, ["LOOP", "$L__BB0_1", "LAB_%="]);
-    let Item::Label { span, .. } = &b.items[2] else { panic!() };
+    let Item::Label { span, .. } = &b.items[2] else {
+        panic!()
+    };
     assert_eq!(*span, 18..25);
-    let Item::Instruction(bra) = &b.items[3] else { panic!() };
+    let Item::Instruction(bra) = &b.items[3] else {
+        panic!()
+    };
     assert_eq!(bra.operands, [Operand::Label("LAB_%=".into())]);
-    let Item::Instruction(bra) = &b.items[4] else { panic!() };
+    let Item::Instruction(bra) = &b.items[4] else {
+        panic!()
+    };
     assert_eq!(bra.modifiers, ["uni"]);
     assert_eq!(bra.operands, [Operand::Label("LOOP".into())]);
     roundtrip("LOOP: $L__BB0_1:\n LAB_%=: bra LAB_%=; @p bra.uni LOOP; bra $L__BB0_1;");
@@ -278,12 +378,19 @@ fn unique_id_alone_is_an_operand() {
 #[test]
 fn nested_scopes_and_vector_operands_are_told_apart_by_position() {
     let b = p("{ { mov.b32 %0, 0; } mov.b64 {%0, %1}, %2; }");
-    let [Item::Scope { block, .. }] = b.items.as_slice() else { panic!() };
+    let [Item::Scope { block, .. }] = b.items.as_slice() else {
+        panic!()
+    };
     assert!(matches!(&block.items[0], Item::Scope { block, .. } if block.items.len() == 1));
-    let Item::Instruction(i) = &block.items[1] else { panic!() };
+    let Item::Instruction(i) = &block.items[1] else {
+        panic!()
+    };
     assert_eq!(i.operands[0], Operand::Vector(vec![asm(0), asm(1)]));
     let i = insn("mov.b64 {%0, _, lo, %1}, %2;");
-    assert_eq!(i.operands[0], Operand::Vector(vec![asm(0), Operand::Discard, reg(ident("lo")), asm(1)]));
+    assert_eq!(
+        i.operands[0],
+        Operand::Vector(vec![asm(0), Operand::Discard, reg(ident("lo")), asm(1)])
+    );
 }
 
 #[test]
@@ -297,7 +404,10 @@ fn named_asm_operands() {
             reg(Reg::AsmNamed("b_2".into()))
         ]
     );
-    assert_eq!(perr("add.u32 %[out, %1;").message, "unterminated '%[': expected ']'");
+    assert_eq!(
+        perr("add.u32 %[out, %1;").message,
+        "unterminated '%[': expected ']'"
+    );
 }
 
 #[test]
@@ -328,15 +438,24 @@ fn float_immediates_bits_and_decimal() {
     let i = insn("mov.f32 %0, 0f3F800000;");
     assert_eq!(i.operands[1], Operand::Imm(Immediate::F32Bits(0x3F80_0000)));
     let i = insn("mov.f64 %0, 0d3FF0000000000000;");
-    assert_eq!(i.operands[1], Operand::Imm(Immediate::F64Bits(0x3FF0_0000_0000_0000)));
+    assert_eq!(
+        i.operands[1],
+        Operand::Imm(Immediate::F64Bits(0x3FF0_0000_0000_0000))
+    );
     let i = insn("mov.f32 %0, 1.0;");
     assert_eq!(i.operands[1], Operand::Imm(Immediate::Float("1.0".into())));
     let i = insn("mov.f32 %0, -2.5e3;");
-    assert_eq!(i.operands[1], Operand::Imm(Immediate::Float("-2.5e3".into())));
+    assert_eq!(
+        i.operands[1],
+        Operand::Imm(Immediate::Float("-2.5e3".into()))
+    );
     let i = insn("mov.f32 %0, 1e-5;");
     assert_eq!(i.operands[1], Operand::Imm(Immediate::Float("1e-5".into())));
     let e = perr("mov.f32 %0, 0f3F80;");
-    assert_eq!((e.message.as_str(), e.span.clone()), ("'0f' float literal needs exactly 8 hex digits", 12..18));
+    assert_eq!(
+        (e.message.as_str(), e.span.clone()),
+        ("'0f' float literal needs exactly 8 hex digits", 12..18)
+    );
 }
 
 #[test]
@@ -354,8 +473,14 @@ fn memory_operands_with_offsets() {
         let i = insn(&format!("ld.u32 %0, {text};"));
         assert_eq!(i.operands[1], Operand::Memory { base, offset }, "{text}");
     }
-    assert_eq!(perr("ld.u32 %0, [%1;").message, "expected ']' to close the address, found ';'");
-    assert_eq!(perr("ld.u32 %0, [%1+%2];").message, "expected an integer offset, found '%2'");
+    assert_eq!(
+        perr("ld.u32 %0, [%1;").message,
+        "expected ']' to close the address, found ';'"
+    );
+    assert_eq!(
+        perr("ld.u32 %0, [%1+%2];").message,
+        "expected an integer offset, found '%2'"
+    );
 }
 
 #[test]
@@ -370,8 +495,12 @@ fn negated_predicates_pairs_and_discards() {
 
 #[test]
 fn comments_whitespace_and_empty_statements_are_skipped() {
-    let b = p("  ;; // a comment; mov.u32 x, y;\n\t/* block\n ; */ mov.u32 %0, %1 /* inner */ ; ;\r\n");
-    let [Item::Instruction(i)] = b.items.as_slice() else { panic!("{b:?}") };
+    let b = p(
+        "  ;; // a comment; mov.u32 x, y;\n\t/* block\n ; */ mov.u32 %0, %1 /* inner */ ; ;\r\n",
+    );
+    let [Item::Instruction(i)] = b.items.as_slice() else {
+        panic!("{b:?}")
+    };
     assert_eq!(i.operands, [asm(0), asm(1)]);
     assert_eq!(p("").items, []);
     assert_eq!(p(" \n // only a comment").items, []);
@@ -384,28 +513,52 @@ fn last_instruction_may_omit_its_semicolon_at_template_end() {
     let i = insn("trap");
     assert_eq!(i.span, 0..4);
     // Inside `{ }` the `;` is required.
-    assert_eq!(perr("{ trap }").message, "expected ';' after 'trap', found '}'");
-    assert_eq!(perr("{ mov.u32 %0, %1 }").message, "expected ',' or ';' after operand, found '}'");
+    assert_eq!(
+        perr("{ trap }").message,
+        "expected ';' after 'trap', found '}'"
+    );
+    assert_eq!(
+        perr("{ mov.u32 %0, %1 }").message,
+        "expected ',' or ';' after operand, found '}'"
+    );
 }
 
 #[test]
 fn errors_point_at_the_offending_bytes() {
     let e = perr("add.s32 %0, %1 %2;");
-    assert_eq!((e.message.as_str(), e.span.clone()), ("expected ',' or ';' after operand, found '%2'", 15..17));
+    assert_eq!(
+        (e.message.as_str(), e.span.clone()),
+        ("expected ',' or ';' after operand, found '%2'", 15..17)
+    );
     let e = perr("mov.u32 %0, %1;\n{ mov.u32 %0, %1;");
-    assert_eq!((e.message.as_str(), e.span.clone()), ("unterminated '{'", 16..17));
+    assert_eq!(
+        (e.message.as_str(), e.span.clone()),
+        ("unterminated '{'", 16..17)
+    );
     let e = perr("mov.u32 %0, %1; }");
-    assert_eq!((e.message.as_str(), e.span.clone()), ("unmatched '}'", 16..17));
+    assert_eq!(
+        (e.message.as_str(), e.span.clone()),
+        ("unmatched '}'", 16..17)
+    );
     let e = perr("mov.u32 %0, ;");
-    assert_eq!((e.message.as_str(), e.span.clone()), ("expected an operand, found ';'", 12..13));
+    assert_eq!(
+        (e.message.as_str(), e.span.clone()),
+        ("expected an operand, found ';'", 12..13)
+    );
     let e = perr("/* open");
-    assert_eq!((e.message.as_str(), e.span.clone()), ("unterminated block comment", 0..2));
+    assert_eq!(
+        (e.message.as_str(), e.span.clone()),
+        ("unterminated block comment", 0..2)
+    );
     let e = perr("mov.u32 %0, \"x\";");
     assert_eq!(e.span, 12..13);
     let e = perr("mov.u32 %0, é;");
     assert_eq!(e.span, 12..14);
     let e = perr(".pragma \"nounroll\";");
-    assert_eq!((e.message.as_str(), e.span.clone()), ("unsupported directive '.pragma'", 0..7));
+    assert_eq!(
+        (e.message.as_str(), e.span.clone()),
+        ("unsupported directive '.pragma'", 0..7)
+    );
     let e = perr("mov.u32 %0, %% ;");
     assert_eq!(e.span, 12..14);
     let e = perr("@p ;");
@@ -437,4 +590,16 @@ fn printing_uses_double_percent_for_ptx_names_and_round_trips() {
     ] {
         roundtrip(src);
     }
+}
+
+#[test]
+#[ignore = "timing check; run with --release --ignored"]
+fn parses_100k_templates_quickly() {
+    let src = "{\n  .reg .pred p;\n  setp.ne.b32 p, %5, 0;\n  mov.b32 %0, %6;\n  mov.b32 %1, %7;\n  \
+               mov.b32 %2, %8;\n  mov.b32 %3, %9;\n  @p ld.global.v4.u32 {%0, %1, %2, %3}, [%4];\n}\n";
+    let t = std::time::Instant::now();
+    for _ in 0..100_000 {
+        std::hint::black_box(parse(std::hint::black_box(src)).unwrap());
+    }
+    eprintln!("100k parses: {:?}", t.elapsed());
 }
