@@ -4,6 +4,14 @@
 //! Data flows one way through the stages:
 //! [`walk`] (files) → [`scan`] (asm statements) → [`ptx`] (PTX syntax trees) → [`lower`] (rules
 //! applied, blocks composed) → [`emit`] (splice, helpers, diff) → [`report`] (human, JSON).
+//! [`pipeline`] runs one file through them; [`cli`] is the command line.
 
+pub mod cli;
+pub mod emit;
+pub mod lower;
+pub mod pipeline;
 pub mod ptx;
+pub mod report;
 pub mod scan;
+pub mod verify;
+pub mod walk;

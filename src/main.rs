@@ -1,1 +1,7 @@
-fn main() {}
+use std::process::ExitCode;
+
+use clap::Parser;
+
+fn main() -> ExitCode {
+    ptx2hip::cli::run(ptx2hip::cli::Cli::parse())
+}

@@ -1,0 +1,422 @@
+//! The command-line interface: argument parsing and the four commands.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand, ValueEnum};
+use rayon::prelude::*;
+
+use crate::emit::{diff, EmitMode};
+use crate::lower::{self, render, RuleSet, Target};
+use crate::pipeline::{self, FileOutcome, Options};
+use crate::scan::{AsmStatement, Operand, Origin, Template};
+use crate::{report, walk};
+
+#[derive(Parser)]
+#[command(name = "ptx2hip", version, about = "Translate inline PTX assembly in CUDA C++ to portable C++ or AMD HIP")]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Translate every inline asm statement; print a unified diff (or write files).
+    Translate {
+        #[command(flatten)]
+        input: Input,
+        /// Write the translated files in place (atomically; unchanged files are not touched).
+        #[arg(long, conflicts_with = "out_dir")]
+        in_place: bool,
+        /// Write translated copies of the processed files under DIR, mirroring the tree.
+        #[arg(long, value_name = "DIR")]
+        out_dir: Option<PathBuf>,
+        /// Keep the original asm for NVIDIA (`guarded`) or substitute the translation (`replace`).
+        #[arg(long, value_enum, default_value_t = EmitArg::Guarded)]
+        emit: EmitArg,
+        #[arg(long, value_enum, default_value_t = TargetArg::Amd)]
+        target: TargetArg,
+    },
+    /// Lint: report every non-portable asm statement (exit 0: none, 1: findings, 2: error).
+    Check {
+        #[command(flatten)]
+        input: Input,
+        #[arg(long, value_enum, default_value_t = Format::Human)]
+        format: Format,
+        #[arg(long, value_enum, default_value_t = TargetArg::Amd)]
+        target: TargetArg,
+    },
+    /// Show how a PTX statement is parsed, what it means and what ptx2hip emits for it;
+    /// or the documentation of a rule given by its code (e.g. `I001`).
+    Explain {
+        /// A PTX statement (`add.s32 %0, %1, %2;`) or a rule code.
+        statement: String,
+        /// Constraints of the operands in %N order, comma separated (default: `=r` then `r`).
+        #[arg(long)]
+        constraints: Option<String>,
+    },
+    /// List every rule with its forms and verification status.
+    Rules {
+        #[arg(long, value_enum, default_value_t = Format::Human)]
+        format: Format,
+    },
+}
+
+#[derive(clap::Args)]
+struct Input {
+    /// Files or directories (directories are walked honouring .gitignore).
+    #[arg(default_value = ".")]
+    paths: Vec<PathBuf>,
+    /// File extensions to process when walking directories (comma separated or repeated).
+    #[arg(long = "ext", value_delimiter = ',')]
+    extensions: Vec<String>,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum EmitArg {
+    Guarded,
+    Replace,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum TargetArg {
+    Amd,
+    Portable,
+}
+
+#[derive(Clone, Copy, PartialEq, ValueEnum)]
+enum Format {
+    Human,
+    Json,
+}
+
+impl From<TargetArg> for Target {
+    fn from(t: TargetArg) -> Target {
+        match t {
+            TargetArg::Amd => Target::Amd,
+            TargetArg::Portable => Target::Portable,
+        }
+    }
+}
+
+impl From<EmitArg> for EmitMode {
+    fn from(e: EmitArg) -> EmitMode {
+        match e {
+            EmitArg::Guarded => EmitMode::Guarded,
+            EmitArg::Replace => EmitMode::Replace,
+        }
+    }
+}
+
+/// Runs the parsed command line.
+pub fn run(cli: Cli) -> ExitCode {
+    let rules = match RuleSet::embedded() {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("ptx2hip: internal error in the rule table: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    match cli.command {
+        Command::Translate { input, in_place, out_dir, emit, target } => {
+            let options = Options { target: target.into(), mode: emit.into() };
+            translate(&input, &rules, options, in_place, out_dir.as_deref())
+        }
+        Command::Check { input, format, target } => {
+            check(&input, &rules, Options { target: target.into(), mode: EmitMode::Guarded }, format)
+        }
+        Command::Explain { statement, constraints } => explain(&statement, constraints.as_deref(), &rules),
+        Command::Rules { format } => list_rules(&rules, format),
+    }
+}
+
+/// A processed file: its path, bytes and outcome (or why it could not be read).
+struct Processed {
+    file: walk::SourceFile,
+    source: Vec<u8>,
+    outcome: Result<FileOutcome, String>,
+}
+
+fn process_all(input: &Input, rules: &RuleSet, options: Options) -> (Vec<Processed>, Vec<String>) {
+    let extensions: Vec<String> = if input.extensions.is_empty() {
+        walk::DEFAULT_EXTENSIONS.iter().map(|s| s.to_string()).collect()
+    } else {
+        input.extensions.clone()
+    };
+    let (files, errors) = walk::collect(&input.paths, &extensions);
+    let processed = files
+        .into_par_iter()
+        .map(|file| match std::fs::read(&file.path) {
+            Ok(source) => {
+                let outcome = Ok(pipeline::process(&source, rules, options));
+                // Sources without a finding are not kept: a large tree must not sit in memory.
+                let keep = matches!(&outcome, Ok(o) if !o.findings.is_empty() || !o.diagnostics.is_empty());
+                Processed { file, source: if keep { source } else { Vec::new() }, outcome }
+            }
+            Err(e) => {
+                let msg = format!("{}: {e}", file.path.display());
+                Processed { file, source: Vec::new(), outcome: Err(msg) }
+            }
+        })
+        .collect();
+    (processed, errors)
+}
+
+fn display_path(p: &Path) -> String {
+    let s = p.to_string_lossy().replace('\\', "/");
+    s.strip_prefix("./").map(str::to_string).unwrap_or(s)
+}
+
+fn translate(input: &Input, rules: &RuleSet, options: Options, in_place: bool, out_dir: Option<&Path>) -> ExitCode {
+    let (processed, mut errors) = process_all(input, rules, options);
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    for p in &processed {
+        let path = display_path(&p.file.path);
+        let outcome = match &p.outcome {
+            Ok(o) => o,
+            Err(e) => {
+                errors.push(e.clone());
+                continue;
+            }
+        };
+        for d in &outcome.diagnostics {
+            eprint!("{}", report::render_file_diagnostic(&path, d));
+        }
+        for f in &outcome.findings {
+            if let Err(u) = &f.analysis.outcome {
+                eprintln!("{path}:{}:{}: not translated: {}", f.statement.line, f.statement.column, u.message);
+            }
+        }
+        if let Some(dir) = out_dir {
+            let dest = dir.join(&p.file.relative);
+            let bytes = match &outcome.rewritten {
+                Some(r) => r.clone(),
+                None => match std::fs::read(&p.file.path) {
+                    Ok(b) => b,
+                    Err(e) => {
+                        errors.push(format!("{path}: {e}"));
+                        continue;
+                    }
+                },
+            };
+            if let Err(e) = dest.parent().map_or(Ok(()), std::fs::create_dir_all).and_then(|_| std::fs::write(&dest, bytes)) {
+                errors.push(format!("{}: {e}", dest.display()));
+            }
+            continue;
+        }
+        let Some(rewritten) = &outcome.rewritten else { continue };
+        if in_place {
+            if let Err(e) = write_atomically(&p.file.path, rewritten) {
+                errors.push(format!("{path}: {e}"));
+            }
+        } else if out.write_all(&diff::unified(&path, &p.source, rewritten)).is_err() {
+            return ExitCode::from(2);
+        }
+    }
+    finish(&errors, ExitCode::SUCCESS)
+}
+
+fn finish(errors: &[String], ok: ExitCode) -> ExitCode {
+    for e in errors {
+        eprintln!("ptx2hip: error: {e}");
+    }
+    if errors.is_empty() { ok } else { ExitCode::from(2) }
+}
+
+/// Writes through a temporary file in the same directory and a rename, keeping permissions.
+fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let permissions = std::fs::metadata(path)?.permissions();
+    let mut tmp = tempfile::NamedTempFile::new_in(dir)?;
+    tmp.write_all(bytes)?;
+    tmp.as_file().sync_all()?;
+    tmp.as_file().set_permissions(permissions)?;
+    tmp.persist(path).map_err(|e| e.error)?;
+    Ok(())
+}
+
+fn check(input: &Input, rules: &RuleSet, options: Options, format: Format) -> ExitCode {
+    let (processed, mut errors) = process_all(input, rules, options);
+    let mut json = Vec::new();
+    let (mut translatable, mut unsupported, mut files) = (0, 0, 0);
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    for p in &processed {
+        let path = display_path(&p.file.path);
+        let outcome = match &p.outcome {
+            Ok(o) => o,
+            Err(e) => {
+                errors.push(e.clone());
+                continue;
+            }
+        };
+        if !outcome.findings.is_empty() || !outcome.diagnostics.is_empty() {
+            files += 1;
+        }
+        for d in &outcome.diagnostics {
+            unsupported += 1;
+            match format {
+                Format::Json => json.push(report::file_diagnostic_json(&path, d)),
+                Format::Human => {
+                    let _ = write!(out, "{}\n", report::render_file_diagnostic(&path, d));
+                }
+            }
+        }
+        for f in &outcome.findings {
+            if f.analysis.outcome.is_ok() { translatable += 1 } else { unsupported += 1 }
+            match format {
+                Format::Json => json.push(report::finding_json(&path, f)),
+                Format::Human => {
+                    let _ = writeln!(out, "{}\n", report::render_finding(&path, &p.source, f));
+                }
+            }
+        }
+    }
+    match format {
+        Format::Json => {
+            let _ = writeln!(out, "{}", serde_json::to_string_pretty(&json).unwrap_or_else(|_| "[]".into()));
+        }
+        Format::Human => {
+            let _ = writeln!(out, "{}", report::summary(files, translatable, unsupported));
+        }
+    }
+    let code = if translatable + unsupported > 0 { ExitCode::from(1) } else { ExitCode::SUCCESS };
+    finish(&errors, code)
+}
+
+/// A statement made from explain's arguments: operands `op0`, `op1`, ... with the given constraints.
+fn synthetic_statement(ptx: &str, constraints: &[String]) -> AsmStatement {
+    let operand = |i: usize, c: &str| Operand {
+        name: None,
+        constraint: c.to_string(),
+        expr: format!("op{i}"),
+        expr_span: 0..0,
+        c_strings: Vec::new(),
+    };
+    let (outputs, inputs): (Vec<_>, Vec<_>) = constraints
+        .iter()
+        .enumerate()
+        .map(|(i, c)| operand(i, c))
+        .partition(|o| o.constraint.starts_with('=') || o.constraint.starts_with('+'));
+    AsmStatement {
+        span: 0..ptx.len(),
+        line: 1,
+        column: 1,
+        end_line: 1,
+        end_column: ptx.len() + 1,
+        keyword: "asm".into(),
+        qualifiers: Vec::new(),
+        template: Template::Known { text: ptx.to_string(), origins: vec![Origin { text_offset: 0, file_offset: 0 }] },
+        outputs,
+        inputs,
+        clobbers: Vec::new(),
+        goto_labels: Vec::new(),
+        indent: String::new(),
+        in_macro: None,
+        terminated: true,
+    }
+}
+
+/// Default constraints for explain: the highest `%N` referenced decides the count; `%0` is `=r`.
+fn default_constraints(ptx: &str) -> Vec<String> {
+    let mut max = None;
+    let b = ptx.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'%' && b.get(i + 1) == Some(&b'%') {
+            i += 2;
+            continue;
+        }
+        if b[i] == b'%' {
+            let n: String = ptx[i + 1..].chars().take_while(|c| c.is_ascii_digit()).collect();
+            if let Ok(n) = n.parse::<usize>() {
+                max = Some(max.map_or(n, |m: usize| m.max(n)));
+            }
+        }
+        i += 1;
+    }
+    (0..max.map_or(0, |m| m + 1)).map(|i| if i == 0 { "=r".to_string() } else { "r".to_string() }).collect()
+}
+
+fn explain(statement: &str, constraints: Option<&str>, rules: &RuleSet) -> ExitCode {
+    if let Some(rule) = rules.rule(statement.trim()) {
+        println!("{} ({}) — {}\n", rule.code, rule.name, rule.summary);
+        println!("{}", rule.doc.trim());
+        println!("\nforms: {}", rule.forms().iter().map(|(f, _)| f.as_str()).collect::<Vec<_>>().join(", "));
+        return explain(&rule.example.ptx, Some(&rule.example.constraints), rules);
+    }
+    let constraints: Vec<String> = match constraints {
+        Some(c) => c.split(',').map(|s| s.trim().to_string()).filter(|s| !s.is_empty()).collect(),
+        None => default_constraints(statement),
+    };
+    println!("statement:   {statement}");
+    println!("constraints: {}", constraints.join(","));
+    match crate::ptx::parse(statement) {
+        Ok(block) => println!("parsed as:\n{}", indent_text(&block.to_string(), "  ")),
+        Err(e) => {
+            println!("PTX syntax error at byte {}: {}", e.span.start, e.message);
+            return ExitCode::from(1);
+        }
+    }
+    let stmt = synthetic_statement(statement, &constraints);
+    let mut ok = true;
+    for target in [Target::Amd, Target::Portable] {
+        let analysis = lower::analyze(&stmt, rules, target);
+        println!("\n--target {target}:");
+        match analysis.outcome {
+            Ok(t) => {
+                for code in &t.rules {
+                    if let Some(r) = rules.rule(code) {
+                        println!("  rule {} ({}): {}", r.code, r.name, r.summary);
+                    }
+                }
+                for line in render(&t.lines, "  ", "  ") {
+                    println!("{line}");
+                }
+                if !t.helpers.is_empty() {
+                    println!("  helpers: {}", t.helpers.join(", "));
+                }
+            }
+            Err(u) => {
+                ok = false;
+                println!("  not translated: {}", u.message);
+            }
+        }
+    }
+    if ok { ExitCode::SUCCESS } else { ExitCode::from(1) }
+}
+
+fn indent_text(text: &str, indent: &str) -> String {
+    text.lines().map(|l| format!("{indent}{l}")).collect::<Vec<_>>().join("\n")
+}
+
+fn list_rules(rules: &RuleSet, format: Format) -> ExitCode {
+    let entries: Vec<serde_json::Value> = rules
+        .rules
+        .iter()
+        .map(|r| {
+            let verification = crate::verify::status(r);
+            serde_json::json!({
+                "code": r.code,
+                "name": r.name,
+                "family": r.family,
+                "summary": r.summary,
+                "approximate": r.approximate,
+                "forms": r.forms().into_iter().map(|(f, _)| f).collect::<Vec<_>>(),
+                "verification": verification,
+            })
+        })
+        .collect();
+    match format {
+        Format::Json => println!("{}", serde_json::to_string_pretty(&entries).unwrap_or_default()),
+        Format::Human => {
+            for (r, e) in rules.rules.iter().zip(&entries) {
+                let forms = e["forms"].as_array().map_or(0, Vec::len);
+                println!("{:<6} {:<22} {:>4} forms  {:<40} {}", r.code, r.name, forms, e["verification"]["status"].as_str().unwrap_or(""), r.summary);
+            }
+        }
+    }
+    ExitCode::SUCCESS
+}

@@ -1,0 +1,103 @@
+//! Emit: splices translations into the original bytes, adds the helper block, makes diffs.
+//!
+//! Everything outside the rewritten statements stays byte-for-byte identical: line endings, tabs,
+//! trailing spaces and bytes that are not UTF-8. Rewrites follow the statement's indentation and
+//! the file's line ending. Running the tool on its own output changes nothing: the NVIDIA arm of a
+//! guarded rewrite is skipped by the scanner and the helper block is regenerated identically.
+
+pub mod diff;
+mod helpers;
+
+use crate::lower::{render, RuleSet, Target, Translation};
+use crate::scan::AsmStatement;
+
+pub use helpers::{HELPERS_BEGIN, HELPERS_END};
+
+/// How a translation is put into the file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EmitMode {
+    /// `#if defined(__HIP_PLATFORM_AMD__)` translation `#else` original `#endif`.
+    Guarded,
+    /// The translation replaces the asm statement.
+    Replace,
+}
+
+/// The platform test of a guarded rewrite.
+pub const AMD_CONDITION: &str = "#if defined(__HIP_PLATFORM_AMD__)";
+
+/// Rewrites `source`, replacing each statement by its translation; returns the new bytes.
+pub fn rewrite(
+    source: &[u8],
+    edits: &[(&AsmStatement, &Translation)],
+    rules: &RuleSet,
+    mode: EmitMode,
+    target: Target,
+) -> Vec<u8> {
+    if edits.is_empty() {
+        return source.to_vec();
+    }
+    let newline = if source.windows(2).any(|w| w == b"\r\n") { "\r\n" } else { "\n" };
+    let mut out = Vec::with_capacity(source.len() + edits.len() * 256);
+    let mut copied = 0;
+    let mut helper_names: Vec<String> = Vec::new();
+    let mut needs_macro_guards = false;
+    for (stmt, translation) in edits {
+        for h in &translation.helpers {
+            if !helper_names.contains(h) {
+                helper_names.push(h.clone());
+            }
+        }
+        needs_macro_guards |= stmt.in_macro.is_some() && mode == EmitMode::Guarded;
+        out.extend_from_slice(&source[copied..stmt.span.start]);
+        out.extend_from_slice(statement_text(source, stmt, translation, mode, newline).as_bytes());
+        copied = stmt.span.end;
+    }
+    out.extend_from_slice(&source[copied..]);
+    let first_use = edits.iter().map(|(s, _)| s.span.start).min().unwrap_or(0);
+    helpers::install(&out, first_use, rules, &helper_names, needs_macro_guards, mode, target, newline)
+}
+
+/// The replacement text for one statement's span.
+fn statement_text(source: &[u8], stmt: &AsmStatement, t: &Translation, mode: EmitMode, nl: &str) -> String {
+    let unit = if stmt.indent.contains('\t') { "\t" } else { "  " };
+    let original = String::from_utf8_lossy(&source[stmt.span.clone()]);
+    if stmt.in_macro.is_some() {
+        // Inside a #define body: no directives possible, every line must end with `\`.
+        let body = render(&t.lines, "", " ").iter().map(|l| l.trim_start().to_string()).collect::<Vec<_>>().join(" ");
+        let body = if stmt.terminated { body } else { format!("do {body} while (0)") };
+        return match mode {
+            EmitMode::Replace => body,
+            EmitMode::Guarded => format!("PTX2HIP_AMD_ONLY({body}) PTX2HIP_NV_ONLY({original})"),
+        };
+    }
+    let rendered = render(&t.lines, &stmt.indent, unit);
+    let line_start = source[..stmt.span.start].iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1);
+    let starts_line = source[line_start..stmt.span.start].iter().all(|b| b.is_ascii_whitespace());
+    let line_end = source[stmt.span.end..].iter().position(|&b| b == b'\n').map_or(source.len(), |p| stmt.span.end + p);
+    let ends_line = source[stmt.span.end..line_end].iter().all(|b| b.is_ascii_whitespace());
+    let body = if stmt.terminated {
+        rendered.join(nl)
+    } else {
+        format!("{}do {} while (0)", stmt.indent, rendered.join(nl).trim_start())
+    };
+    let mut text = String::new();
+    if !starts_line {
+        text.push_str(nl);
+        text.push_str(&stmt.indent);
+    }
+    match mode {
+        EmitMode::Replace => text.push_str(body.trim_start()),
+        EmitMode::Guarded => {
+            let ind = &stmt.indent;
+            text.push_str(AMD_CONDITION);
+            text.push_str(nl);
+            text.push_str(&body);
+            text.push_str(&format!("{nl}{ind}#else{nl}{ind}{original}{nl}{ind}#endif"));
+        }
+    }
+    if !ends_line {
+        text.push_str(nl);
+        text.push_str(&stmt.indent);
+    }
+    text
+}

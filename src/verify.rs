@@ -1,0 +1,28 @@
+//! Verification status of rules: which golden vectors from real NVIDIA hardware check them.
+//!
+//! The manifest `tests/vectors/manifest.json` is written by the vector generator
+//! (`tools/vectors`) and embedded here so `ptx2hip rules` can say, for every rule, what evidence
+//! stands behind it.
+
+use serde_json::{json, Value};
+
+use crate::lower::rules::Rule;
+
+const MANIFEST: &str = include_str!("../tests/vectors/manifest.json");
+
+/// `{status, ...}` for a rule: `verified` (with hardware and counts), `not value-checkable`
+/// (with the reason), or `unverified`.
+pub fn status(rule: &Rule) -> Value {
+    if let Some(why) = &rule.unverifiable {
+        return json!({ "status": "not value-checkable", "reason": why });
+    }
+    let manifest: Value = serde_json::from_str(MANIFEST).unwrap_or(Value::Null);
+    match manifest.get("rules").and_then(|r| r.get(&rule.code)) {
+        Some(entry) => {
+            let mut v = entry.clone();
+            v["status"] = json!("verified");
+            v
+        }
+        None => json!({ "status": "unverified" }),
+    }
+}
