@@ -18,7 +18,9 @@ pub fn last_identifier(expr: &str) -> Option<&str> {
     let mut rest = expr;
     loop {
         let end = rest.rfind(is_ident)? + 1;
-        let start = rest[..end].rfind(|c: char| !is_ident(c)).map_or(0, |i| i + 1);
+        let start = rest[..end]
+            .rfind(|c: char| !is_ident(c))
+            .map_or(0, |i| i + 1);
         let word = &rest[start..end];
         if !word.starts_with(|c: char| c.is_ascii_digit()) {
             return Some(word);
@@ -30,7 +32,8 @@ pub fn last_identifier(expr: &str) -> Option<&str> {
 /// For each name, the initializers of all same-file constant `char` arrays of that name, in file
 /// order without duplicates.
 pub fn collect(root: Node, src: &[u8], names: &[&str]) -> HashMap<String, Vec<String>> {
-    let mut found: HashMap<String, Vec<String>> = names.iter().map(|n| (n.to_string(), Vec::new())).collect();
+    let mut found: HashMap<String, Vec<String>> =
+        names.iter().map(|n| (n.to_string(), Vec::new())).collect();
     let needles: Vec<&[u8]> = names.iter().map(|n| n.as_bytes()).collect();
     let hits = occurrences(src, &needles);
     visit_hits(root, &hits, |node| {
@@ -38,7 +41,9 @@ pub fn collect(root: Node, src: &[u8], names: &[&str]) -> HashMap<String, Vec<St
             return true;
         }
         let name = String::from_utf8_lossy(&src[node.byte_range()]);
-        if let (Some(values), Some(value)) = (found.get_mut(name.as_ref()), array_initializer(node, src)) {
+        if let (Some(values), Some(value)) =
+            (found.get_mut(name.as_ref()), array_initializer(node, src))
+        {
             if !values.contains(&value) {
                 values.push(value);
             }
@@ -63,11 +68,13 @@ fn array_initializer(name: Node, src: &[u8]) -> Option<String> {
         "field_declaration" => (holder, holder.child_by_field_name("default_value")?),
         _ => return None,
     };
-    let is_char = decl.child_by_field_name("type").is_some_and(|t| src[t.byte_range()].ends_with(b"char"));
+    let is_char = decl
+        .child_by_field_name("type")
+        .is_some_and(|t| src[t.byte_range()].ends_with(b"char"));
     let mut cursor = decl.walk();
-    let is_const = decl
-        .children(&mut cursor)
-        .any(|c| c.kind() == "type_qualifier" && matches!(&src[c.byte_range()], b"const" | b"constexpr"));
+    let is_const = decl.children(&mut cursor).any(|c| {
+        c.kind() == "type_qualifier" && matches!(&src[c.byte_range()], b"const" | b"constexpr")
+    });
     if !is_char || !is_const {
         return None;
     }
@@ -79,7 +86,10 @@ fn initializer_text(value: Node, src: &[u8]) -> Option<String> {
     match value.kind() {
         "string_literal" | "raw_string_literal" | "concatenated_string" => {
             let pieces: Vec<Node> = if value.kind() == "concatenated_string" {
-                value.named_children(&mut cursor).filter(|c| c.kind() != "comment").collect()
+                value
+                    .named_children(&mut cursor)
+                    .filter(|c| c.kind() != "comment")
+                    .collect()
             } else {
                 vec![value]
             };
@@ -93,7 +103,10 @@ fn initializer_text(value: Node, src: &[u8]) -> Option<String> {
         }
         "initializer_list" => {
             let mut text = String::new();
-            for item in value.named_children(&mut cursor).filter(|c| c.kind() != "comment") {
+            for item in value
+                .named_children(&mut cursor)
+                .filter(|c| c.kind() != "comment")
+            {
                 let ch = match item.kind() {
                     "char_literal" => decode_char_literal(&src[item.byte_range()])?,
                     "number_literal" if &src[item.byte_range()] == b"0" => 0,

@@ -37,18 +37,19 @@ impl Decoded {
     }
 
     fn mark(&mut self, file_offset: usize) {
-        self.origins.push(Origin { text_offset: self.text.len(), file_offset });
+        self.origins.push(Origin {
+            text_offset: self.text.len(),
+            file_offset,
+        });
     }
 
     /// Appends another decoded piece, shifting its text offsets.
     pub fn append(&mut self, other: &Decoded) {
         let shift = self.text.len();
-        self.origins.extend(
-            other
-                .origins
-                .iter()
-                .map(|o| Origin { text_offset: o.text_offset + shift, file_offset: o.file_offset }),
-        );
+        self.origins.extend(other.origins.iter().map(|o| Origin {
+            text_offset: o.text_offset + shift,
+            file_offset: o.file_offset,
+        }));
         self.text.push_str(&other.text);
     }
 }
@@ -57,17 +58,25 @@ impl Decoded {
 /// byte is at offset `base`, appending to `out`. Returns false if `bytes` is not a string literal.
 /// Unterminated literals (as tree-sitter may hand them over in broken code) decode up to the end.
 pub fn decode_string_literal(bytes: &[u8], base: usize, out: &mut Decoded) -> bool {
-    let Some(quote) = bytes.iter().position(|&b| b == b'"') else { return false };
+    let Some(quote) = bytes.iter().position(|&b| b == b'"') else {
+        return false;
+    };
     let prefix = &bytes[..quote];
     let raw = prefix.last() == Some(&b'R');
-    let encoding = if raw { &prefix[..prefix.len() - 1] } else { prefix };
+    let encoding = if raw {
+        &prefix[..prefix.len() - 1]
+    } else {
+        prefix
+    };
     if !matches!(encoding, b"" | b"u8" | b"u" | b"U" | b"L") {
         return false;
     }
     let body = &bytes[quote + 1..];
     let body_base = base + quote + 1;
     if raw {
-        let Some(open) = body.iter().position(|&b| b == b'(') else { return false };
+        let Some(open) = body.iter().position(|&b| b == b'(') else {
+            return false;
+        };
         let delim = &body[..open];
         let content = &body[open + 1..];
         // Closing is `)delim"` at the very end; fall back to everything if it is missing.
@@ -93,7 +102,11 @@ pub fn decode_char_literal(bytes: &[u8]) -> Option<u32> {
             (n, Some(v)) if n == content.len() => Some(v),
             _ => None,
         },
-        _ => std::str::from_utf8(content).ok()?.chars().next().map(u32::from),
+        _ => std::str::from_utf8(content)
+            .ok()?
+            .chars()
+            .next()
+            .map(u32::from),
     }
 }
 
@@ -109,7 +122,8 @@ fn decode_escaped(content: &[u8], base: usize, out: &mut Decoded) {
         let (len, value) = escape(content, i);
         if let Some(v) = value {
             out.mark(base + i);
-            out.text.push(char::from_u32(v).unwrap_or(char::REPLACEMENT_CHARACTER));
+            out.text
+                .push(char::from_u32(v).unwrap_or(char::REPLACEMENT_CHARACTER));
         }
         i += len;
         run_start = i;
@@ -120,7 +134,9 @@ fn decode_escaped(content: &[u8], base: usize, out: &mut Decoded) {
 /// Decodes the escape sequence at `s[i]` (a backslash): returns its length in bytes and its value,
 /// `None` for a line splice (`\` + newline), which produces nothing.
 fn escape(s: &[u8], i: usize) -> (usize, Option<u32>) {
-    let Some(&c) = s.get(i + 1) else { return (1, Some(u32::from(b'\\'))) };
+    let Some(&c) = s.get(i + 1) else {
+        return (1, Some(u32::from(b'\\')));
+    };
     let simple = |v: u8| (2, Some(u32::from(v)));
     match c {
         b'\n' => (2, None),
@@ -133,8 +149,14 @@ fn escape(s: &[u8], i: usize) -> (usize, Option<u32>) {
         b'f' => simple(0x0c),
         b'v' => simple(0x0b),
         b'0'..=b'7' => {
-            let digits = s[i + 1..].iter().take(3).take_while(|d| (b'0'..=b'7').contains(d)).count();
-            let value = s[i + 1..i + 1 + digits].iter().fold(0u32, |v, d| v * 8 + u32::from(d - b'0'));
+            let digits = s[i + 1..]
+                .iter()
+                .take(3)
+                .take_while(|d| (b'0'..=b'7').contains(d))
+                .count();
+            let value = s[i + 1..i + 1 + digits]
+                .iter()
+                .fold(0u32, |v, d| v * 8 + u32::from(d - b'0'));
             (1 + digits, Some(value))
         }
         b'x' | b'u' | b'U' => {
@@ -143,9 +165,14 @@ fn escape(s: &[u8], i: usize) -> (usize, Option<u32>) {
                 b'u' => 4,
                 _ => 8,
             };
-            let digits = s[i + 2..].iter().take(max).take_while(|d| d.is_ascii_hexdigit()).count();
+            let digits = s[i + 2..]
+                .iter()
+                .take(max)
+                .take_while(|d| d.is_ascii_hexdigit())
+                .count();
             let value = s[i + 2..i + 2 + digits].iter().fold(0u32, |v, d| {
-                v.wrapping_mul(16).wrapping_add(char::from(*d).to_digit(16).unwrap_or(0))
+                v.wrapping_mul(16)
+                    .wrapping_add(char::from(*d).to_digit(16).unwrap_or(0))
             });
             (2 + digits, Some(value))
         }
@@ -182,7 +209,10 @@ pub fn split_string_literals(s: &[u8]) -> Option<Vec<std::ops::Range<usize>>> {
             b'\\' if s.get(i + 1) == Some(&b'\n') => i += 2,
             b'\\' if s.get(i + 1..i + 3) == Some(b"\r\n") => i += 3,
             b'/' if s.get(i + 1) == Some(&b'/') => {
-                i = s[i..].iter().position(|&b| b == b'\n').map_or(s.len(), |p| i + p);
+                i = s[i..]
+                    .iter()
+                    .position(|&b| b == b'\n')
+                    .map_or(s.len(), |p| i + p);
             }
             b'/' if s.get(i + 1) == Some(&b'*') => {
                 i = memchr::memmem::find(&s[i + 2..], b"*/").map(|p| i + 2 + p + 2)?;
@@ -201,7 +231,10 @@ pub fn split_string_literals(s: &[u8]) -> Option<Vec<std::ops::Range<usize>>> {
 fn literal_end(s: &[u8], start: usize) -> Option<usize> {
     let quote = start + s[start..].iter().take(4).position(|&b| b == b'"')?;
     let prefix = &s[start..quote];
-    if !matches!(prefix, b"" | b"u8" | b"u" | b"U" | b"L" | b"R" | b"u8R" | b"uR" | b"UR" | b"LR") {
+    if !matches!(
+        prefix,
+        b"" | b"u8" | b"u" | b"U" | b"L" | b"R" | b"u8R" | b"uR" | b"UR" | b"LR"
+    ) {
         return None;
     }
     if prefix.last() == Some(&b'R') {
@@ -238,7 +271,11 @@ mod tests {
     fn decodes_simple_escapes_with_an_origin_per_escape() {
         let d = decode(r#""{\n\t mov""#);
         assert_eq!(d.text, "{\n\t mov");
-        let at: Vec<_> = d.origins.iter().map(|o| (o.text_offset, o.file_offset)).collect();
+        let at: Vec<_> = d
+            .origins
+            .iter()
+            .map(|o| (o.text_offset, o.file_offset))
+            .collect();
         // `{` at 101, `\n` at 102, `\t` at 104, ` mov` at 106.
         assert_eq!(at, vec![(0, 101), (1, 102), (2, 104), (3, 106)]);
     }
@@ -255,7 +292,13 @@ mod tests {
     fn decodes_raw_strings_and_encoding_prefixes() {
         let d = decode(r#"R"x(a\n"b)x""#);
         assert_eq!(d.text, r#"a\n"b"#);
-        assert_eq!(d.origins, vec![Origin { text_offset: 0, file_offset: 104 }]);
+        assert_eq!(
+            d.origins,
+            vec![Origin {
+                text_offset: 0,
+                file_offset: 104
+            }]
+        );
         assert_eq!(decode(r#"u8"x""#).text, "x");
         assert_eq!(decode(r#"LR"(y)""#).text, "y");
     }
@@ -264,7 +307,13 @@ mod tests {
     fn line_splice_inside_a_literal_produces_nothing_but_keeps_offsets() {
         let d = decode("\"ab\\\r\ncd\"");
         assert_eq!(d.text, "abcd");
-        assert_eq!(d.origins.last(), Some(&Origin { text_offset: 2, file_offset: 106 }));
+        assert_eq!(
+            d.origins.last(),
+            Some(&Origin {
+                text_offset: 2,
+                file_offset: 106
+            })
+        );
     }
 
     #[test]
@@ -272,7 +321,13 @@ mod tests {
         let mut d = Decoded::default();
         assert!(decode_string_literal(b"\"a\xffb\"", 0, &mut d));
         assert_eq!(d.text, "a\u{fffd}b");
-        assert_eq!(d.origins.last(), Some(&Origin { text_offset: 4, file_offset: 3 }));
+        assert_eq!(
+            d.origins.last(),
+            Some(&Origin {
+                text_offset: 4,
+                file_offset: 3
+            })
+        );
     }
 
     #[test]

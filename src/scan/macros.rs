@@ -29,7 +29,9 @@ pub struct Defines {
 impl Defines {
     /// Records a `preproc_def` or `preproc_function_def` node.
     pub fn add(&mut self, def: Node, src: &[u8]) {
-        let Some(name) = def.child_by_field_name("name") else { return };
+        let Some(name) = def.child_by_field_name("name") else {
+            return;
+        };
         let definition = if def.kind() == "preproc_function_def" {
             Definition::FunctionLike
         } else {
@@ -37,23 +39,37 @@ impl Defines {
                 .and_then(|v| string_value(src, v.byte_range()))
                 .map_or(Definition::Other, Definition::Strings)
         };
-        self.by_name.entry(src[name.byte_range()].to_vec()).or_default().push(definition);
+        self.by_name
+            .entry(src[name.byte_range()].to_vec())
+            .or_default()
+            .push(definition);
     }
 
     /// The decoded string a template piece `name` stands for, or why it cannot be known.
     pub fn resolve(&self, name: &str) -> Result<&Decoded, String> {
-        let defs = self.by_name.get(name.as_bytes()).map_or(&[][..], Vec::as_slice);
+        let defs = self
+            .by_name
+            .get(name.as_bytes())
+            .map_or(&[][..], Vec::as_slice);
         let mut strings = defs.iter().filter_map(|d| match d {
             Definition::Strings(s) => Some(s),
             _ => None,
         });
         match (defs.first(), strings.next()) {
-            (None, _) => Err(format!("template piece `{name}` is a macro defined outside this file")),
-            (Some(_), Some(first)) if defs.len() == 1 || defs.iter().all(|d| same_text(d, first)) => Ok(first),
-            (Some(_), Some(_)) => Err(format!("macro `{name}` has several different definitions in this file")),
-            (Some(Definition::FunctionLike), None) => {
-                Err(format!("template piece `{name}` names a function-like macro"))
+            (None, _) => Err(format!(
+                "template piece `{name}` is a macro defined outside this file"
+            )),
+            (Some(_), Some(first))
+                if defs.len() == 1 || defs.iter().all(|d| same_text(d, first)) =>
+            {
+                Ok(first)
             }
+            (Some(_), Some(_)) => Err(format!(
+                "macro `{name}` has several different definitions in this file"
+            )),
+            (Some(Definition::FunctionLike), None) => Err(format!(
+                "template piece `{name}` names a function-like macro"
+            )),
             (Some(_), None) => Err(format!("macro `{name}` is not defined as a string literal")),
         }
     }
@@ -114,7 +130,10 @@ pub fn prepare_body(src: &[u8], range: std::ops::Range<usize>, wrap: bool) -> Bo
     if wrap {
         buf.extend_from_slice(SUFFIX);
     }
-    Body { buf, map: OffsetMap::new(segments, body_start..body_end) }
+    Body {
+        buf,
+        map: OffsetMap::new(segments, body_start..body_end),
+    }
 }
 
 /// Whether the `#define` uses `\`-newline continuations anywhere (including before the value).
@@ -124,7 +143,9 @@ pub fn is_continued(def: &[u8]) -> bool {
 
 /// Parameter names of a function-like macro.
 pub fn parameters<'s>(def: Node, src: &'s [u8]) -> Vec<&'s [u8]> {
-    let Some(params) = def.child_by_field_name("parameters") else { return Vec::new() };
+    let Some(params) = def.child_by_field_name("parameters") else {
+        return Vec::new();
+    };
     let mut cursor = params.walk();
     params
         .named_children(&mut cursor)

@@ -56,7 +56,9 @@ pub struct AsmStatement {
 impl AsmStatement {
     /// Whether the statement is `volatile` (any spelling).
     pub fn is_volatile(&self) -> bool {
-        self.qualifiers.iter().any(|q| q == "volatile" || q == "__volatile__")
+        self.qualifiers
+            .iter()
+            .any(|q| q == "volatile" || q == "__volatile__")
     }
 
     /// Operands in `%N` order: outputs first, then inputs.
@@ -170,16 +172,28 @@ pub fn scan(source: &[u8]) -> ScanResult {
         return ScanResult::default();
     }
     let mut parser = Parser::new();
-    if parser.set_language(&tree_sitter_cuda::LANGUAGE.into()).is_err() {
+    if parser
+        .set_language(&tree_sitter_cuda::LANGUAGE.into())
+        .is_err()
+    {
         return ScanResult::default();
     }
-    let Some(tree) = parser.parse(source, None) else { return ScanResult::default() };
+    let Some(tree) = parser.parse(source, None) else {
+        return ScanResult::default();
+    };
     let lines = LineIndex::new(source);
     let found = Found::collect(tree.root_node(), source, true);
     let mut result = ScanResult::default();
 
     let file_map = OffsetMap::identity(source.len());
-    let file = Context { src: source, buf: source, map: &file_map, lines: &lines, defines: &found.defines, in_macro: None };
+    let file = Context {
+        src: source,
+        buf: source,
+        map: &file_map,
+        lines: &lines,
+        defines: &found.defines,
+        in_macro: None,
+    };
     read_statements(&file, &found, &mut result);
 
     for def in &found.macros {
@@ -205,15 +219,26 @@ struct Found<'t> {
 impl<'t> Found<'t> {
     fn collect(root: Node<'t>, buf: &[u8], with_defines: bool) -> Self {
         let asm_hits = walk::occurrences(buf, &[b"asm"]);
-        let needles: &[&[u8]] = if with_defines { &[b"asm", b"define"] } else { &[b"asm"] };
+        let needles: &[&[u8]] = if with_defines {
+            &[b"asm", b"define"]
+        } else {
+            &[b"asm"]
+        };
         let hits = walk::occurrences(buf, needles);
-        let mut found = Found { asm: Vec::new(), orphans: Vec::new(), macros: Vec::new(), defines: Defines::default() };
+        let mut found = Found {
+            asm: Vec::new(),
+            orphans: Vec::new(),
+            macros: Vec::new(),
+            defines: Defines::default(),
+        };
         walk::visit_hits(root, &hits, |node| {
             match node.kind() {
                 "gnu_asm_expression" => found.asm.push(node),
                 "preproc_def" | "preproc_function_def" if with_defines => {
                     found.defines.add(node, buf);
-                    let value = node.child_by_field_name("value").map_or(0..0, |v| v.byte_range());
+                    let value = node
+                        .child_by_field_name("value")
+                        .map_or(0..0, |v| v.byte_range());
                     let i = asm_hits.partition_point(|&h| h < value.start);
                     if asm_hits.get(i).is_some_and(|&h| h < value.end) {
                         found.macros.push(node);
@@ -253,7 +278,9 @@ fn read_statements(ctx: &Context, found: &Found, result: &mut ScanResult) {
                 }
             }
         }
-        result.diagnostics.push(ctx.diagnostic(error.byte_range(), UNPARSABLE));
+        result
+            .diagnostics
+            .push(ctx.diagnostic(error.byte_range(), UNPARSABLE));
     }
 }
 
@@ -262,11 +289,16 @@ fn scan_macro(parser: &mut Parser, def: Node, file: &Context, result: &mut ScanR
     if guard::is_nv_only(def, file.src) {
         return;
     }
-    let (Some(name), Some(value)) = (def.child_by_field_name("name"), def.child_by_field_name("value")) else {
+    let (Some(name), Some(value)) = (
+        def.child_by_field_name("name"),
+        def.child_by_field_name("value"),
+    ) else {
         return;
     };
     // Bodies are usually statements; a body that is a whole function parses better at top level.
-    let Some((body, tree)) = parse_body(parser, file.src, value.byte_range(), true) else { return };
+    let Some((body, tree)) = parse_body(parser, file.src, value.byte_range(), true) else {
+        return;
+    };
     let (body, tree) = if tree.root_node().has_error() {
         match parse_body(parser, file.src, value.byte_range(), false) {
             Some((b, t)) if count_asm(&t, &b.buf) > count_asm(&tree, &body.buf) => (b, t),
@@ -287,10 +319,19 @@ fn scan_macro(parser: &mut Parser, def: Node, file: &Context, result: &mut ScanR
         defines: file.defines,
         in_macro: Some((context, macros::parameters(def, file.src))),
     };
-    read_statements(&ctx, &Found::collect(tree.root_node(), &body.buf, false), result);
+    read_statements(
+        &ctx,
+        &Found::collect(tree.root_node(), &body.buf, false),
+        result,
+    );
 }
 
-fn parse_body(parser: &mut Parser, src: &[u8], value: Range<usize>, wrap: bool) -> Option<(macros::Body, Tree)> {
+fn parse_body(
+    parser: &mut Parser,
+    src: &[u8],
+    value: Range<usize>,
+    wrap: bool,
+) -> Option<(macros::Body, Tree)> {
     let body = macros::prepare_body(src, value, wrap);
     let tree = parser.parse(&body.buf, None)?;
     Some((body, tree))
@@ -316,10 +357,18 @@ fn fill_c_strings(root: Node, src: &[u8], statements: &mut [AsmStatement]) {
     names.dedup();
     let values = cstrings::collect(root, src, &names);
     for statement in statements.iter_mut() {
-        for op in statement.outputs.iter_mut().chain(statement.inputs.iter_mut()).filter(|op| is_c(op)) {
+        for op in statement
+            .outputs
+            .iter_mut()
+            .chain(statement.inputs.iter_mut())
+            .filter(|op| is_c(op))
+        {
             if let Some(v) = cstrings::last_identifier(&op.expr).and_then(|n| values.get(n)) {
                 op.c_strings = v.clone();
             }
         }
     }
 }
+
+#[cfg(test)]
+mod tests;

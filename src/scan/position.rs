@@ -29,7 +29,10 @@ impl LineIndex {
 /// Spaces and tabs at the start of the line containing `offset`.
 pub fn indent_at(src: &[u8], lines: &LineIndex, offset: usize) -> String {
     let start = lines.line_start(offset);
-    let len = src[start..].iter().take_while(|&&b| b == b' ' || b == b'\t').count();
+    let len = src[start..]
+        .iter()
+        .take_while(|&&b| b == b' ' || b == b'\t')
+        .count();
     String::from_utf8_lossy(&src[start..start + len]).into_owned()
 }
 
@@ -45,7 +48,10 @@ pub struct OffsetMap {
 impl OffsetMap {
     /// The buffer is the file itself.
     pub fn identity(len: usize) -> Self {
-        OffsetMap { segments: vec![(0, 0)], body: 0..len }
+        OffsetMap {
+            segments: vec![(0, 0)],
+            body: 0..len,
+        }
     }
 
     pub fn new(segments: Vec<(usize, usize)>, body: std::ops::Range<usize>) -> Self {
@@ -68,7 +74,11 @@ impl OffsetMap {
     /// ends just before a removed `\`-newline does not swallow it.
     pub fn range_to_file(&self, r: std::ops::Range<usize>) -> std::ops::Range<usize> {
         let start = self.to_file(r.start);
-        let end = if r.end > r.start { self.to_file(r.end - 1) + 1 } else { start };
+        let end = if r.end > r.start {
+            self.to_file(r.end - 1) + 1
+        } else {
+            start
+        };
         start..end
     }
 
@@ -78,10 +88,19 @@ impl OffsetMap {
         for (i, o) in origins.iter().enumerate() {
             let run_end = origins.get(i + 1).map_or(text_len, |n| n.text_offset);
             let len = run_end.saturating_sub(o.text_offset);
-            out.push(Origin { text_offset: o.text_offset, file_offset: self.to_file(o.file_offset) });
+            out.push(Origin {
+                text_offset: o.text_offset,
+                file_offset: self.to_file(o.file_offset),
+            });
             let first = self.segments.partition_point(|&(b, _)| b <= o.file_offset);
-            for &(b, f) in self.segments[first..].iter().take_while(|&&(b, _)| b < o.file_offset + len) {
-                out.push(Origin { text_offset: o.text_offset + (b - o.file_offset), file_offset: f });
+            for &(b, f) in self.segments[first..]
+                .iter()
+                .take_while(|&&(b, _)| b < o.file_offset + len)
+            {
+                out.push(Origin {
+                    text_offset: o.text_offset + (b - o.file_offset),
+                    file_offset: f,
+                });
             }
         }
         out
@@ -109,10 +128,22 @@ mod tests {
         assert_eq!(map.to_file(3), 1);
         assert_eq!(map.to_file(4), 4);
         assert_eq!(map.range_to_file(2..4), 0..2);
-        let origins = [Origin { text_offset: 0, file_offset: 2 }];
+        let origins = [Origin {
+            text_offset: 0,
+            file_offset: 2,
+        }];
         assert_eq!(
             map.origins_to_file(&origins, 4),
-            vec![Origin { text_offset: 0, file_offset: 0 }, Origin { text_offset: 2, file_offset: 4 }]
+            vec![
+                Origin {
+                    text_offset: 0,
+                    file_offset: 0
+                },
+                Origin {
+                    text_offset: 2,
+                    file_offset: 4
+                }
+            ]
         );
     }
 }

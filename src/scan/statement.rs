@@ -12,7 +12,8 @@ use super::position::{indent_at, LineIndex, OffsetMap};
 use super::{AsmStatement, MacroContext, Operand, ScanDiagnostic, Template};
 
 /// Message for asm that tree-sitter could not take apart.
-pub const UNPARSABLE: &str = "could not parse this asm statement (template is not a string literal?)";
+pub const UNPARSABLE: &str =
+    "could not parse this asm statement (template is not a string literal?)";
 
 /// Everything needed to read statements out of one parsed buffer.
 pub struct Context<'a> {
@@ -35,7 +36,12 @@ impl Context<'_> {
     pub fn diagnostic(&self, buf_range: std::ops::Range<usize>, message: &str) -> ScanDiagnostic {
         let span = self.map.range_to_file(buf_range);
         let (line, column) = self.lines.line_col(span.start);
-        ScanDiagnostic { span, line, column, message: message.to_string() }
+        ScanDiagnostic {
+            span,
+            line,
+            column,
+            message: message.to_string(),
+        }
     }
 
     /// The statement for `asm`, `Ok(None)` for a compiler barrier (empty template).
@@ -44,16 +50,20 @@ impl Context<'_> {
         if !tolerable_errors(asm) {
             return Err(unparsable());
         }
-        let code = asm.child_by_field_name("assembly_code").ok_or_else(unparsable)?;
+        let code = asm
+            .child_by_field_name("assembly_code")
+            .ok_or_else(unparsable)?;
         let template = self.template(code).ok_or_else(unparsable)?;
         if matches!(&template, Template::Known { text, .. } if is_blank_ptx(text)) {
             return Ok(None);
         }
         let (span, terminated) = match asm.parent() {
-            Some(p) if p.kind() == "expression_statement"
-                && p.child(0).is_some_and(|c| c.id() == asm.id())
-                && p.child(p.child_count().saturating_sub(1)).is_some_and(|c| c.kind() == ";" && !c.is_missing())
-                && self.map.covers(&p.byte_range()) =>
+            Some(p)
+                if p.kind() == "expression_statement"
+                    && p.child(0).is_some_and(|c| c.id() == asm.id())
+                    && p.child(p.child_count().saturating_sub(1))
+                        .is_some_and(|c| c.kind() == ";" && !c.is_missing())
+                    && self.map.covers(&p.byte_range()) =>
             {
                 (p.byte_range(), true)
             }
@@ -63,8 +73,11 @@ impl Context<'_> {
         let (line, column) = self.lines.line_col(span.start);
         let (end_line, end_column) = self.lines.line_col(span.end);
         let mut cursor = asm.walk();
-        let qualifiers =
-            asm.children(&mut cursor).filter(|c| c.kind() == "gnu_asm_qualifier").map(|q| self.text(q)).collect();
+        let qualifiers = asm
+            .children(&mut cursor)
+            .filter(|c| c.kind() == "gnu_asm_qualifier")
+            .map(|q| self.text(q))
+            .collect();
         Ok(Some(AsmStatement {
             line,
             column,
@@ -73,10 +86,18 @@ impl Context<'_> {
             keyword: asm.child(0).map(|k| self.text(k)).unwrap_or_default(),
             qualifiers,
             template,
-            outputs: self.operands(asm.child_by_field_name("output_operands")).ok_or_else(unparsable)?,
-            inputs: self.operands(asm.child_by_field_name("input_operands")).ok_or_else(unparsable)?,
-            clobbers: self.list(asm.child_by_field_name("clobbers"), "register", |n| self.decode(n).text),
-            goto_labels: self.list(asm.child_by_field_name("goto_labels"), "label", |n| self.text(n)),
+            outputs: self
+                .operands(asm.child_by_field_name("output_operands"))
+                .ok_or_else(unparsable)?,
+            inputs: self
+                .operands(asm.child_by_field_name("input_operands"))
+                .ok_or_else(unparsable)?,
+            clobbers: self.list(asm.child_by_field_name("clobbers"), "register", |n| {
+                self.decode(n).text
+            }),
+            goto_labels: self.list(asm.child_by_field_name("goto_labels"), "label", |n| {
+                self.text(n)
+            }),
             indent: indent_at(self.src, self.lines, span.start),
             in_macro: self.in_macro.as_ref().map(|(m, _)| m.clone()),
             span,
@@ -96,12 +117,21 @@ impl Context<'_> {
     fn template(&self, code: Node) -> Option<Template> {
         let mut cursor = code.walk();
         let pieces: Vec<Node> = match code.kind() {
-            "concatenated_string" => code.named_children(&mut cursor).filter(|c| c.kind() != "comment").collect(),
+            "concatenated_string" => code
+                .named_children(&mut cursor)
+                .filter(|c| c.kind() != "comment")
+                .collect(),
             _ => vec![code],
         };
         let mut out = Decoded::default();
         let mut unresolved = None;
-        for piece in pieces {
+        for mut piece in pieces {
+            if let Some(name) = piece
+                .named_child(0)
+                .filter(|n| piece.is_error() && n.kind() == "identifier")
+            {
+                piece = name;
+            }
             let at = self.map.to_file(piece.start_byte());
             match piece.kind() {
                 "string_literal" | "raw_string_literal" => out.append(&self.decode(piece)),
@@ -119,14 +149,20 @@ impl Context<'_> {
                 },
             }
         }
-        Some(unresolved.unwrap_or(Template::Known { text: out.text, origins: out.origins }))
+        Some(unresolved.unwrap_or(Template::Known {
+            text: out.text,
+            origins: out.origins,
+        }))
     }
 
     fn resolve(&self, name: Node) -> Result<&Decoded, String> {
         let text = self.text(name);
         if let Some((m, params)) = &self.in_macro {
             if params.contains(&text.as_bytes()) {
-                return Err(format!("template piece `{text}` is a parameter of macro `{}`", m.name));
+                return Err(format!(
+                    "template piece `{text}` is a parameter of macro `{}`",
+                    m.name
+                ));
             }
         }
         self.defines.resolve(&text)
@@ -136,8 +172,14 @@ impl Context<'_> {
     /// holding a `preproc_directive`).
     fn stringified(&self, piece: Node) -> Option<String> {
         let (m, _) = self.in_macro.as_ref()?;
-        let directive = piece.named_child(0).filter(|d| piece.is_error() && d.kind() == "preproc_directive")?;
-        Some(format!("template piece `{}` stringifies a parameter of macro `{}`", self.text(directive), m.name))
+        let directive = piece
+            .named_child(0)
+            .filter(|d| piece.is_error() && d.kind() == "preproc_directive")?;
+        Some(format!(
+            "template piece `{}` stringifies a parameter of macro `{}`",
+            self.text(directive),
+            m.name
+        ))
     }
 
     /// Operands of an operand list, looking through the ERROR nodes that a missing comma between
@@ -154,7 +196,9 @@ impl Context<'_> {
         let mut cursor = list.walk();
         for child in list.named_children(&mut cursor) {
             match child.kind() {
-                "gnu_asm_output_operand" | "gnu_asm_input_operand" => out.push(self.operand(child)?),
+                "gnu_asm_output_operand" | "gnu_asm_input_operand" => {
+                    out.push(self.operand(child)?)
+                }
                 "ERROR" => self.collect_operands(child, out)?,
                 "comment" => {}
                 _ => return None,
@@ -164,7 +208,9 @@ impl Context<'_> {
     }
 
     fn operand(&self, op: Node) -> Option<Operand> {
-        let value = op.child_by_field_name("value").filter(|v| !v.is_missing())?;
+        let value = op
+            .child_by_field_name("value")
+            .filter(|v| !v.is_missing())?;
         let constraint = op.child_by_field_name("constraint")?;
         Some(Operand {
             name: op.child_by_field_name("symbol").map(|s| self.text(s)),
@@ -178,12 +224,14 @@ impl Context<'_> {
     fn list(&self, list: Option<Node>, field: &str, f: impl Fn(Node) -> String) -> Vec<String> {
         let Some(list) = list else { return Vec::new() };
         let mut cursor = list.walk();
-        list.children_by_field_name(field, &mut cursor).map(f).collect()
+        list.children_by_field_name(field, &mut cursor)
+            .map(f)
+            .collect()
     }
 }
 
 /// Errors inside an asm node are tolerated only where a missing comma between operands put
-/// well-formed operands into an ERROR node, or where a template piece is a `#param`.
+/// well-formed operands into an ERROR node, or around a lone name or `#param` template piece.
 fn tolerable_errors(node: Node) -> bool {
     if node.is_missing() {
         return false;
@@ -195,12 +243,17 @@ fn tolerable_errors(node: Node) -> bool {
     let children: Vec<Node> = node.children(&mut cursor).collect();
     if node.is_error() {
         let parent = node.parent().map_or("", |p| p.kind());
-        let only_operands = children
-            .iter()
-            .all(|c| matches!(c.kind(), "gnu_asm_output_operand" | "gnu_asm_input_operand" | "," | "comment"));
-        // `"ld." #mod ".u32"` in a macro body: the template decides whether that is acceptable.
-        let stringification = matches!(children.as_slice(), [d] if d.kind() == "preproc_directive");
-        if !(parent.ends_with("_operand_list") && only_operands || parent == "concatenated_string" && stringification)
+        let only_operands = children.iter().all(|c| {
+            matches!(
+                c.kind(),
+                "gnu_asm_output_operand" | "gnu_asm_input_operand" | "," | "comment"
+            )
+        });
+        // A name after the first template piece (`"mov" S " %0;"`) or a `#param` in a macro body
+        // comes as an ERROR node holding just that: the template decides whether it is acceptable.
+        let lone_piece = matches!(children.as_slice(), [d] if matches!(d.kind(), "identifier" | "preproc_directive"));
+        if !(parent.ends_with("_operand_list") && only_operands
+            || parent == "concatenated_string" && lone_piece)
         {
             return false;
         }

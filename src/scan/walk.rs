@@ -8,8 +8,10 @@ use tree_sitter::Node;
 
 /// Offsets of every occurrence of any of `needles` in `haystack`, sorted.
 pub fn occurrences(haystack: &[u8], needles: &[&[u8]]) -> Vec<usize> {
-    let mut hits: Vec<usize> =
-        needles.iter().flat_map(|n| memchr::memmem::find_iter(haystack, n)).collect();
+    let mut hits: Vec<usize> = needles
+        .iter()
+        .flat_map(|n| memchr::memmem::find_iter(haystack, n))
+        .collect();
     hits.sort_unstable();
     hits.dedup();
     hits
