@@ -36,14 +36,15 @@ pub fn collect(root: Node, src: &[u8], names: &[&str]) -> HashMap<String, Vec<St
         names.iter().map(|n| (n.to_string(), Vec::new())).collect();
     let needles: Vec<&[u8]> = names.iter().map(|n| n.as_bytes()).collect();
     let hits = occurrences(src, &needles);
-    visit_hits(root, &hits, |node| {
+    visit_hits(root, &hits, |node, ancestors| {
         if !matches!(node.kind(), "identifier" | "field_identifier") {
             return true;
         }
         let name = String::from_utf8_lossy(&src[node.byte_range()]);
-        if let (Some(values), Some(value)) =
-            (found.get_mut(name.as_ref()), array_initializer(node, src))
-        {
+        if let (Some(values), Some(value)) = (
+            found.get_mut(name.as_ref()),
+            array_initializer(ancestors, src),
+        ) {
             if !values.contains(&value) {
                 values.push(value);
             }
@@ -53,18 +54,20 @@ pub fn collect(root: Node, src: &[u8], names: &[&str]) -> HashMap<String, Vec<St
     found
 }
 
-/// If `name` is the declarator of a `const char name[] = ...` (or `constexpr`), its contents.
-fn array_initializer(name: Node, src: &[u8]) -> Option<String> {
-    let mut array = name.parent()?;
+/// If the name whose `ancestors` (root first) are given is the declarator of a
+/// `const char name[] = ...` (or `constexpr`), the array's contents.
+fn array_initializer(ancestors: &[Node], src: &[u8]) -> Option<String> {
+    let mut up = ancestors.iter().rev().copied();
+    let mut array = up.next()?;
     if array.kind() == "qualified_identifier" {
-        array = array.parent()?;
+        array = up.next()?;
     }
     if array.kind() != "array_declarator" {
         return None;
     }
-    let holder = array.parent()?;
+    let holder = up.next()?;
     let (decl, value) = match holder.kind() {
-        "init_declarator" => (holder.parent()?, holder.child_by_field_name("value")?),
+        "init_declarator" => (up.next()?, holder.child_by_field_name("value")?),
         "field_declaration" => (holder, holder.child_by_field_name("default_value")?),
         _ => return None,
     };

@@ -18,11 +18,11 @@ const AMD_MACROS: &[&[u8]] = &[
 /// Wrapper macro that ptx2hip emits around the original asm inside `#define` bodies.
 const NV_ONLY_MACRO: &[u8] = b"PTX2HIP_NV_ONLY";
 
-/// Whether `node` sits in a preprocessor branch that is never compiled for AMD, or inside a
-/// `PTX2HIP_NV_ONLY(...)` call.
-pub fn is_nv_only(node: Node, src: &[u8]) -> bool {
+/// Whether `node` (with its `ancestors`, root first) sits in a preprocessor branch that is never
+/// compiled for AMD, or inside a `PTX2HIP_NV_ONLY(...)` call.
+pub fn is_nv_only(node: Node, ancestors: &[Node], src: &[u8]) -> bool {
     let mut child = node;
-    while let Some(parent) = child.parent() {
+    for &parent in ancestors.iter().rev() {
         let excluded = match parent.kind() {
             "preproc_if" | "preproc_elif" => branch_excluded(
                 parent,

@@ -197,7 +197,7 @@ pub fn scan(source: &[u8]) -> ScanResult {
     read_statements(&file, &found, &mut result);
 
     for def in &found.macros {
-        scan_macro(&mut parser, *def, &file, &mut result);
+        scan_macro(&mut parser, def, &file, &mut result);
     }
     fill_c_strings(tree.root_node(), source, &mut result.statements);
     result.statements.sort_by_key(|s| s.span.start);
@@ -208,12 +208,21 @@ pub fn scan(source: &[u8]) -> ScanResult {
 
 /// What one walk over a parsed buffer finds.
 struct Found<'t> {
-    asm: Vec<Node<'t>>,
+    asm: Vec<Hit<'t>>,
     /// `asm` keywords outside any asm node: tree-sitter could not parse the statement.
-    orphans: Vec<Node<'t>>,
+    orphans: Vec<Hit<'t>>,
     /// `#define`s whose body mentions `asm`.
-    macros: Vec<Node<'t>>,
+    macros: Vec<Hit<'t>>,
     defines: Defines,
+}
+
+/// A node found by the walk, with what its ancestors tell about it.
+struct Hit<'t> {
+    node: Node<'t>,
+    parent: Option<Node<'t>>,
+    /// Nearest ERROR ancestor (for `asm` keywords tree-sitter could not place).
+    error: Option<Node<'t>>,
+    nv_only: bool,
 }
 
 impl<'t> Found<'t> {
@@ -231,9 +240,15 @@ impl<'t> Found<'t> {
             macros: Vec::new(),
             defines: Defines::default(),
         };
-        walk::visit_hits(root, &hits, |node| {
+        walk::visit_hits(root, &hits, |node, ancestors| {
+            let hit = || Hit {
+                node,
+                parent: ancestors.last().copied(),
+                error: ancestors.iter().rev().find(|a| a.is_error()).copied(),
+                nv_only: guard::is_nv_only(node, ancestors, buf),
+            };
             match node.kind() {
-                "gnu_asm_expression" => found.asm.push(node),
+                "gnu_asm_expression" => found.asm.push(hit()),
                 "preproc_def" | "preproc_function_def" if with_defines => {
                     found.defines.add(node, buf);
                     let value = node
@@ -241,10 +256,10 @@ impl<'t> Found<'t> {
                         .map_or(0..0, |v| v.byte_range());
                     let i = asm_hits.partition_point(|&h| h < value.start);
                     if asm_hits.get(i).is_some_and(|&h| h < value.end) {
-                        found.macros.push(node);
+                        found.macros.push(hit());
                     }
                 }
-                "asm" | "__asm__" | "__asm" if !node.is_named() => found.orphans.push(node),
+                "asm" | "__asm__" | "__asm" if !node.is_named() => found.orphans.push(hit()),
                 _ => return true,
             }
             false
@@ -254,41 +269,25 @@ impl<'t> Found<'t> {
 }
 
 fn read_statements(ctx: &Context, found: &Found, result: &mut ScanResult) {
-    for &asm in &found.asm {
-        if guard::is_nv_only(asm, ctx.buf) {
-            continue;
-        }
-        match ctx.statement(asm) {
+    for asm in found.asm.iter().filter(|h| !h.nv_only) {
+        match ctx.statement(asm.node, asm.parent) {
             Ok(Some(statement)) => result.statements.push(statement),
             Ok(None) => {}
             Err(diagnostic) => result.diagnostics.push(diagnostic),
         }
     }
-    for &keyword in &found.orphans {
-        if guard::is_nv_only(keyword, ctx.buf) {
-            continue;
-        }
-        let mut error = keyword;
-        while !error.is_error() {
-            match error.parent() {
-                Some(p) => error = p,
-                None => {
-                    error = keyword;
-                    break;
-                }
-            }
-        }
-        result
-            .diagnostics
-            .push(ctx.diagnostic(error.byte_range(), UNPARSABLE));
+    for keyword in found.orphans.iter().filter(|h| !h.nv_only) {
+        let range = keyword.error.unwrap_or(keyword.node).byte_range();
+        result.diagnostics.push(ctx.diagnostic(range, UNPARSABLE));
     }
 }
 
 /// Re-parses a `#define` body that mentions asm and reads its statements.
-fn scan_macro(parser: &mut Parser, def: Node, file: &Context, result: &mut ScanResult) {
-    if guard::is_nv_only(def, file.src) {
+fn scan_macro(parser: &mut Parser, def: &Hit, file: &Context, result: &mut ScanResult) {
+    if def.nv_only {
         return;
     }
+    let def = def.node;
     let (Some(name), Some(value)) = (
         def.child_by_field_name("name"),
         def.child_by_field_name("value"),

@@ -73,6 +73,8 @@ impl OffsetMap {
     /// Maps a buffer range; an end offset maps as the end of the byte before it, so a range that
     /// ends just before a removed `\`-newline does not swallow it.
     pub fn range_to_file(&self, r: std::ops::Range<usize>) -> std::ops::Range<usize> {
+        let clamp = |o: usize| o.clamp(self.body.start, self.body.end);
+        let r = clamp(r.start)..clamp(r.end);
         let start = self.to_file(r.start);
         let end = if r.end > r.start {
             self.to_file(r.end - 1) + 1

@@ -45,9 +45,13 @@ impl Context<'_> {
     }
 
     /// The statement for `asm`, `Ok(None)` for a compiler barrier (empty template).
-    pub fn statement(&self, asm: Node) -> Result<Option<AsmStatement>, ScanDiagnostic> {
+    pub fn statement(
+        &self,
+        asm: Node,
+        parent: Option<Node>,
+    ) -> Result<Option<AsmStatement>, ScanDiagnostic> {
         let unparsable = || self.diagnostic(asm.byte_range(), UNPARSABLE);
-        if !tolerable_errors(asm) {
+        if !tolerable_errors(asm, "") {
             return Err(unparsable());
         }
         let code = asm
@@ -57,7 +61,7 @@ impl Context<'_> {
         if matches!(&template, Template::Known { text, .. } if is_blank_ptx(text)) {
             return Ok(None);
         }
-        let (span, terminated) = match asm.parent() {
+        let (span, terminated) = match parent {
             Some(p)
                 if p.kind() == "expression_statement"
                     && p.child(0).is_some_and(|c| c.id() == asm.id())
@@ -232,7 +236,7 @@ impl Context<'_> {
 
 /// Errors inside an asm node are tolerated only where a missing comma between operands put
 /// well-formed operands into an ERROR node, or around a lone name or `#param` template piece.
-fn tolerable_errors(node: Node) -> bool {
+fn tolerable_errors(node: Node, parent: &str) -> bool {
     if node.is_missing() {
         return false;
     }
@@ -242,7 +246,6 @@ fn tolerable_errors(node: Node) -> bool {
     let mut cursor = node.walk();
     let children: Vec<Node> = node.children(&mut cursor).collect();
     if node.is_error() {
-        let parent = node.parent().map_or("", |p| p.kind());
         let only_operands = children.iter().all(|c| {
             matches!(
                 c.kind(),
@@ -258,7 +261,9 @@ fn tolerable_errors(node: Node) -> bool {
             return false;
         }
     }
-    children.into_iter().all(tolerable_errors)
+    children
+        .into_iter()
+        .all(|c| tolerable_errors(c, node.kind()))
 }
 
 /// A template that is only whitespace and PTX comments: a compiler barrier, nothing to translate.

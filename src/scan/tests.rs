@@ -462,3 +462,20 @@ mod properties {
         check(SNIPPET.as_bytes());
     }
 }
+
+/// Throughput check on a large generated file: `cargo test --release --lib scan_speed -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn scan_speed_on_a_large_file() {
+    let unit = "template <int N> __device__ int f_N(int x) {\n  int y;\n  asm volatile(\"add.s32 %0, %1, 1;\\n\\t\" \" mov.u32 %0, %0;\" : \"=r\"(y) : \"r\"(x) : \"memory\");\n  return y + x * 2 - (x >> 3);\n}\n#define M_N(x) asm(\"trap;\")\n";
+    let src = unit.repeat(20_000_000 / unit.len());
+    let start = std::time::Instant::now();
+    let r = scan(src.as_bytes());
+    eprintln!(
+        "{} MB, {} statements in {:?}",
+        src.len() >> 20,
+        r.statements.len(),
+        start.elapsed()
+    );
+    assert_eq!(r.statements.len(), 2 * (20_000_000 / unit.len()));
+}

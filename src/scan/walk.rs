@@ -17,17 +17,25 @@ pub fn occurrences(haystack: &[u8], needles: &[&[u8]]) -> Vec<usize> {
     hits
 }
 
-/// Calls `visit` in document order on every node whose range contains one of `hits` (sorted);
-/// `visit` returns whether to look at the node's children.
-pub fn visit_hits<'t>(root: Node<'t>, hits: &[usize], mut visit: impl FnMut(Node<'t>) -> bool) {
+/// Calls `visit` in document order on every node whose range contains one of `hits` (sorted),
+/// with the node's ancestors (root first); `visit` returns whether to look at the node's children.
+/// Ancestors are kept here because `Node::parent` searches down from the root again each time,
+/// which costs time linear in the number of siblings on the way: quadratic on large files.
+pub fn visit_hits<'t>(
+    root: Node<'t>,
+    hits: &[usize],
+    mut visit: impl FnMut(Node<'t>, &[Node<'t>]) -> bool,
+) {
     let contains = |n: Node| {
         let i = hits.partition_point(|&h| h < n.start_byte());
         hits.get(i).is_some_and(|&h| h < n.end_byte())
     };
     let mut cursor = root.walk();
+    let mut ancestors = Vec::new();
     loop {
         let node = cursor.node();
-        if contains(node) && visit(node) && cursor.goto_first_child() {
+        if contains(node) && visit(node, &ancestors) && cursor.goto_first_child() {
+            ancestors.push(node);
             continue;
         }
         loop {
@@ -37,6 +45,7 @@ pub fn visit_hits<'t>(root: Node<'t>, hits: &[usize], mut visit: impl FnMut(Node
             if !cursor.goto_parent() {
                 return;
             }
+            ancestors.pop();
         }
     }
 }
