@@ -125,7 +125,7 @@ fn decode_escaped(content: &[u8], base: usize, out: &mut Decoded) {
             out.text
                 .push(char::from_u32(v).unwrap_or(char::REPLACEMENT_CHARACTER));
         }
-        i += len;
+        i = (i + len).min(content.len());
         run_start = i;
     }
     out.push_run(&content[run_start..], base + run_start);
@@ -180,9 +180,9 @@ fn escape(s: &[u8], i: usize) -> (usize, Option<u32>) {
         // character after the backslash is taken whole.
         _ => {
             let len = utf8_len(c);
-            match std::str::from_utf8(s.get(i + 1..i + 1 + len).unwrap_or(&[])) {
-                Ok(ch) => (1 + len, ch.chars().next().map(u32::from)),
-                Err(_) => (2, Some(char::REPLACEMENT_CHARACTER.into())),
+            match s.get(i + 1..i + 1 + len).map(std::str::from_utf8) {
+                Some(Ok(ch)) => (1 + len, ch.chars().next().map(u32::from)),
+                _ => (2, Some(char::REPLACEMENT_CHARACTER.into())),
             }
         }
     }
@@ -314,6 +314,13 @@ mod tests {
                 file_offset: 106
             })
         );
+    }
+
+    #[test]
+    fn truncated_escapes_do_not_read_past_the_literal() {
+        let mut d = Decoded::default();
+        assert!(decode_string_literal(b"\"a\\\xe2\"", 0, &mut d));
+        assert!(decode_string_literal(b"\"a\\", 0, &mut d));
     }
 
     #[test]
