@@ -5,14 +5,31 @@
 //! string escapes decoded and adjacent literals joined, its operands and clobbers, and the context
 //! that decides how a rewrite may be spliced in (inside a `#define` body, already NVIDIA-only).
 
+mod cstrings;
+mod guard;
+mod literal;
+mod macros;
+mod position;
+mod statement;
+mod walk;
+
 use std::ops::Range;
+
+use tree_sitter::{Node, Parser, Tree};
+
+use macros::Defines;
+use position::{LineIndex, OffsetMap};
+use statement::{Context, UNPARSABLE};
 
 /// One inline asm statement found in a source file.
 #[derive(Debug, Clone, PartialEq)]
 pub struct AsmStatement {
     /// Bytes of the whole statement in the file, from the `asm` keyword through the closing `;`
-    /// (the `expression_statement` node). This is what a rewrite replaces.
+    /// (the `expression_statement` node). This is what a rewrite replaces. Without a `;` (common in
+    /// `#define` bodies) it is the asm expression alone; see `terminated`.
     pub span: Range<usize>,
+    /// Whether `span` ends with the statement's `;`.
+    pub terminated: bool,
     /// 1-based line and column (in bytes) of `span.start`.
     pub line: usize,
     pub column: usize,
@@ -39,7 +56,9 @@ pub struct AsmStatement {
 impl AsmStatement {
     /// Whether the statement is `volatile` (any spelling).
     pub fn is_volatile(&self) -> bool {
-        self.qualifiers.iter().any(|q| q == "volatile" || q == "__volatile__")
+        self.qualifiers
+            .iter()
+            .any(|q| q == "volatile" || q == "__volatile__")
     }
 
     /// Operands in `%N` order: outputs first, then inputs.
@@ -101,7 +120,8 @@ pub struct Operand {
     pub name: Option<String>,
     /// Constraint with quotes removed and escapes decoded: `=r`, `+l`, `n`, `C`, `=&r`.
     pub constraint: String,
-    /// The C++ expression text exactly as written between the parentheses.
+    /// The C++ expression text exactly as written between the parentheses (inside a `#define`
+    /// body: with its `\`-newline continuations joined).
     pub expr: String,
     /// File bytes of the expression.
     pub expr_span: Range<usize>,
@@ -140,3 +160,214 @@ pub struct ScanResult {
     /// Asm-like text the scanner saw but could not take apart (e.g. `asm volatile(MACRO : ...)`).
     pub diagnostics: Vec<ScanDiagnostic>,
 }
+
+/// Cheap pre-filter: files without the bytes `asm` cannot contain inline asm and are not parsed.
+pub fn may_contain_asm(bytes: &[u8]) -> bool {
+    memchr::memmem::find(bytes, b"asm").is_some()
+}
+
+/// Finds the inline asm statements of one file. Never panics; broken code yields diagnostics.
+pub fn scan(source: &[u8]) -> ScanResult {
+    if !may_contain_asm(source) {
+        return ScanResult::default();
+    }
+    let mut parser = Parser::new();
+    if parser
+        .set_language(&tree_sitter_cuda::LANGUAGE.into())
+        .is_err()
+    {
+        return ScanResult::default();
+    }
+    let Some(tree) = parser.parse(source, None) else {
+        return ScanResult::default();
+    };
+    let lines = LineIndex::new(source);
+    let found = Found::collect(tree.root_node(), source, true);
+    let mut result = ScanResult::default();
+
+    let file_map = OffsetMap::identity(source.len());
+    let file = Context {
+        src: source,
+        buf: source,
+        map: &file_map,
+        lines: &lines,
+        defines: &found.defines,
+        in_macro: None,
+    };
+    read_statements(&file, &found, &mut result);
+
+    for def in &found.macros {
+        scan_macro(&mut parser, def, &file, &mut result);
+    }
+    fill_c_strings(tree.root_node(), source, &mut result.statements);
+    result.statements.sort_by_key(|s| s.span.start);
+    result.diagnostics.sort_by_key(|d| d.span.start);
+    result.diagnostics.dedup();
+    result
+}
+
+/// What one walk over a parsed buffer finds.
+struct Found<'t> {
+    asm: Vec<Hit<'t>>,
+    /// `asm` keywords outside any asm node: tree-sitter could not parse the statement.
+    orphans: Vec<Hit<'t>>,
+    /// `#define`s whose body mentions `asm`.
+    macros: Vec<Hit<'t>>,
+    defines: Defines,
+}
+
+/// A node found by the walk, with what its ancestors tell about it.
+struct Hit<'t> {
+    node: Node<'t>,
+    parent: Option<Node<'t>>,
+    /// Nearest ERROR ancestor (for `asm` keywords tree-sitter could not place).
+    error: Option<Node<'t>>,
+    nv_only: bool,
+}
+
+impl<'t> Found<'t> {
+    fn collect(root: Node<'t>, buf: &[u8], with_defines: bool) -> Self {
+        let asm_hits = walk::occurrences(buf, &[b"asm"]);
+        let needles: &[&[u8]] = if with_defines {
+            &[b"asm", b"define"]
+        } else {
+            &[b"asm"]
+        };
+        let hits = walk::occurrences(buf, needles);
+        let mut found = Found {
+            asm: Vec::new(),
+            orphans: Vec::new(),
+            macros: Vec::new(),
+            defines: Defines::default(),
+        };
+        walk::visit_hits(root, &hits, |node, ancestors| {
+            let hit = || Hit {
+                node,
+                parent: ancestors.last().copied(),
+                error: ancestors.iter().rev().find(|a| a.is_error()).copied(),
+                nv_only: guard::is_nv_only(node, ancestors, buf),
+            };
+            match node.kind() {
+                "gnu_asm_expression" => found.asm.push(hit()),
+                "preproc_def" | "preproc_function_def" if with_defines => {
+                    found.defines.add(node, buf);
+                    let value = node
+                        .child_by_field_name("value")
+                        .map_or(0..0, |v| v.byte_range());
+                    let i = asm_hits.partition_point(|&h| h < value.start);
+                    if asm_hits.get(i).is_some_and(|&h| h < value.end) {
+                        found.macros.push(hit());
+                    }
+                }
+                "asm" | "__asm__" | "__asm" if !node.is_named() => found.orphans.push(hit()),
+                _ => return true,
+            }
+            false
+        });
+        found
+    }
+}
+
+fn read_statements(ctx: &Context, found: &Found, result: &mut ScanResult) {
+    for asm in found.asm.iter().filter(|h| !h.nv_only) {
+        match ctx.statement(asm.node, asm.parent) {
+            Ok(Some(statement)) => result.statements.push(statement),
+            Ok(None) => {}
+            Err(diagnostic) => result.diagnostics.push(diagnostic),
+        }
+    }
+    for keyword in found.orphans.iter().filter(|h| !h.nv_only) {
+        let range = keyword.error.unwrap_or(keyword.node).byte_range();
+        result.diagnostics.push(ctx.diagnostic(range, UNPARSABLE));
+    }
+}
+
+/// Re-parses a `#define` body that mentions asm and reads its statements.
+fn scan_macro(parser: &mut Parser, def: &Hit, file: &Context, result: &mut ScanResult) {
+    if def.nv_only {
+        return;
+    }
+    let def = def.node;
+    let (Some(name), Some(value)) = (
+        def.child_by_field_name("name"),
+        def.child_by_field_name("value"),
+    ) else {
+        return;
+    };
+    // Bodies are usually statements; a body that is a whole function parses better at top level.
+    let Some((body, tree)) = parse_body(parser, file.src, value.byte_range(), true) else {
+        return;
+    };
+    let (body, tree) = if tree.root_node().has_error() {
+        match parse_body(parser, file.src, value.byte_range(), false) {
+            Some((b, t)) if count_asm(&t, &b.buf) > count_asm(&tree, &body.buf) => (b, t),
+            _ => (body, tree),
+        }
+    } else {
+        (body, tree)
+    };
+    let context = MacroContext {
+        name: String::from_utf8_lossy(&file.src[name.byte_range()]).into_owned(),
+        continued: macros::is_continued(&file.src[def.byte_range()]),
+    };
+    let ctx = Context {
+        src: file.src,
+        buf: &body.buf,
+        map: &body.map,
+        lines: file.lines,
+        defines: file.defines,
+        in_macro: Some((context, macros::parameters(def, file.src))),
+    };
+    read_statements(
+        &ctx,
+        &Found::collect(tree.root_node(), &body.buf, false),
+        result,
+    );
+}
+
+fn parse_body(
+    parser: &mut Parser,
+    src: &[u8],
+    value: Range<usize>,
+    wrap: bool,
+) -> Option<(macros::Body, Tree)> {
+    let body = macros::prepare_body(src, value, wrap);
+    let tree = parser.parse(&body.buf, None)?;
+    Some((body, tree))
+}
+
+fn count_asm(tree: &Tree, buf: &[u8]) -> usize {
+    Found::collect(tree.root_node(), buf, false).asm.len()
+}
+
+/// Fills `c_strings` of every `"C"` operand with one walk over the file for all names.
+fn fill_c_strings(root: Node, src: &[u8], statements: &mut [AsmStatement]) {
+    let is_c = |op: &Operand| op.constraint == "C";
+    let mut names: Vec<&str> = statements
+        .iter()
+        .flat_map(|s| s.operands())
+        .filter(|op| is_c(op))
+        .filter_map(|op| cstrings::last_identifier(&op.expr))
+        .collect();
+    if names.is_empty() {
+        return;
+    }
+    names.sort_unstable();
+    names.dedup();
+    let values = cstrings::collect(root, src, &names);
+    for statement in statements.iter_mut() {
+        for op in statement
+            .outputs
+            .iter_mut()
+            .chain(statement.inputs.iter_mut())
+            .filter(|op| is_c(op))
+        {
+            if let Some(v) = cstrings::last_identifier(&op.expr).and_then(|n| values.get(n)) {
+                op.c_strings = v.clone();
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,481 @@
+//! Specification tests for the scan stage, over whole snippets of CUDA source.
+
+use super::*;
+
+fn only(src: &str) -> AsmStatement {
+    let r = scan(src.as_bytes());
+    assert_eq!(r.statements.len(), 1, "{r:#?}");
+    r.statements.into_iter().next().unwrap()
+}
+
+fn text(t: &Template) -> &str {
+    match t {
+        Template::Known { text, .. } => text,
+        Template::Unresolved { reason, .. } => panic!("unresolved: {reason}"),
+    }
+}
+
+/// Every Known template maps offset 0 to its first character, and every text byte maps to the same
+/// byte in the file or to the backslash of an escape.
+fn assert_origins_consistent(src: &[u8], s: &AsmStatement) {
+    let Template::Known { text, origins } = &s.template else {
+        return;
+    };
+    for (k, ch) in text.char_indices() {
+        let at = s.template.file_offset(k).unwrap();
+        let mut buf = [0; 4];
+        let expected = ch.encode_utf8(&mut buf).as_bytes();
+        let ok = src.get(at..at + expected.len()) == Some(expected)
+            || src.get(at) == Some(&b'\\')
+            || ch == char::REPLACEMENT_CHARACTER;
+        assert!(ok, "text offset {k} ({ch:?}) maps to {at}: {:?}", origins);
+    }
+}
+
+#[test]
+fn finds_the_seed_add_example_with_operands() {
+    let src = "__device__ int f(int j, int k) {\n  int i;\n  asm(\"add.s32 %0, %1, %2;\" : \"=r\"(i) : \"r\"(j), \"r\"(k));\n  return i;\n}\n";
+    let s = only(src);
+    assert_eq!(text(&s.template), "add.s32 %0, %1, %2;");
+    assert_eq!(
+        (s.line, s.column, s.indent.as_str(), s.keyword.as_str()),
+        (3, 3, "  ", "asm")
+    );
+    assert!(s.terminated);
+    assert_eq!(
+        &src[s.span.clone()],
+        "asm(\"add.s32 %0, %1, %2;\" : \"=r\"(i) : \"r\"(j), \"r\"(k));"
+    );
+    assert_eq!((s.end_line, s.end_column), (3, 57));
+    let ops: Vec<_> = s
+        .operands()
+        .map(|o| (o.constraint.as_str(), o.expr.as_str()))
+        .collect();
+    assert_eq!(ops, vec![("=r", "i"), ("r", "j"), ("r", "k")]);
+    assert_eq!(&src[s.inputs[1].expr_span.clone()], "k");
+    assert_eq!(
+        s.template.file_offset(0),
+        Some(src.find("add.s32").unwrap())
+    );
+}
+
+#[test]
+fn joins_the_cube_pieces_across_comments_and_maps_each_piece_back() {
+    let src = "__device__ int cube (int x)\n{\n  int y;\n  asm(\".reg .u32 t1;\\n\\t\"              // temp reg t1\n      \" mul.lo.u32 t1, %1, %1;\\n\\t\"    // t1 = x * x\n      \" mul.lo.u32 %0, t1, %1;\"        // y = t1 * x\n      : \"=r\"(y) : \"r\" (x));\n  return y;\n}\n";
+    let s = only(src);
+    let t = text(&s.template);
+    assert_eq!(
+        t,
+        ".reg .u32 t1;\n\t mul.lo.u32 t1, %1, %1;\n\t mul.lo.u32 %0, t1, %1;"
+    );
+    let k = t.find("mul.lo.u32 %0").unwrap();
+    assert_eq!(
+        s.template.file_offset(k),
+        Some(src.find("mul.lo.u32 %0").unwrap())
+    );
+    assert_origins_consistent(src.as_bytes(), &s);
+}
+
+#[test]
+fn accepts_every_keyword_and_qualifier_spelling() {
+    let src = "void f() {\n asm volatile(\"a;\");\n __asm__ __volatile__(\"b;\");\n __asm inline(\"c;\");\n __asm__ goto(\"bra %l0;\" :::: done);\ndone:;\n}\n";
+    let r = scan(src.as_bytes());
+    let got: Vec<_> = r
+        .statements
+        .iter()
+        .map(|s| (s.keyword.as_str(), s.qualifiers.join(" ")))
+        .collect();
+    assert_eq!(
+        got,
+        vec![
+            ("asm", "volatile".into()),
+            ("__asm__", "__volatile__".into()),
+            ("__asm", "inline".into()),
+            ("__asm__", "goto".into())
+        ]
+    );
+    assert!(r.statements[1].is_volatile());
+    assert_eq!(r.statements[3].goto_labels, vec!["done"]);
+}
+
+#[test]
+fn decodes_escapes_raw_strings_and_prefixes_with_exact_origins() {
+    let src = "void f() { asm(\"mov.b32 %0, \\\"x\\\\\\101\\x42;\" R\"(\n  ret;)\" u8\"!\" : \"=r\"(a)); }";
+    let s = only(src);
+    assert_eq!(text(&s.template), "mov.b32 %0, \"x\\AB;\n  ret;!");
+    assert_origins_consistent(src.as_bytes(), &s);
+}
+
+#[test]
+fn reads_named_operands_clobbers_and_expressions_as_written() {
+    let src = "void f() { asm volatile(\"ld %[out], [%[p]];\" : [out] \"=&r\"(v[ i + 1 ]) : [p] \"l\"(ptr) : \"memory\", \"cc\"); }";
+    let s = only(src);
+    assert_eq!(s.outputs[0].name.as_deref(), Some("out"));
+    assert_eq!(s.outputs[0].constraint, "=&r");
+    assert_eq!(s.outputs[0].expr, "v[ i + 1 ]");
+    assert_eq!(s.inputs[0].name.as_deref(), Some("p"));
+    assert_eq!(s.clobbers, vec!["memory", "cc"]);
+    assert!(s.has_clobber("memory"));
+}
+
+#[test]
+fn tolerates_a_missing_comma_between_operands() {
+    let s = only("void f() { asm(\"st %0, %1, %2;\" :: \"l\"(p), \"r\"(a.x) \"r\"(a.y)); }");
+    let exprs: Vec<_> = s.inputs.iter().map(|o| o.expr.as_str()).collect();
+    assert_eq!(exprs, vec!["p", "a.x", "a.y"]);
+}
+
+#[test]
+fn compiler_barriers_are_not_listed() {
+    let src = "void f() { asm volatile(\"\" ::: \"memory\"); asm(\" \\n\\t\"); asm(\"// nothing\\n /* x */\"); __asm__ __volatile__(\"\" \"\"); }";
+    let r = scan(src.as_bytes());
+    assert!(
+        r.statements.is_empty() && r.diagnostics.is_empty(),
+        "{r:#?}"
+    );
+}
+
+#[test]
+fn substitutes_same_file_string_macros_with_origins_in_the_define() {
+    let src = "#define PTX_LD \"ld.global\" \".u8\"\nvoid f() { asm(PTX_LD \" %0, [%1];\" : \"=r\"(d) : \"l\"(p)); }\n";
+    let s = only(src);
+    assert_eq!(text(&s.template), "ld.global.u8 %0, [%1];");
+    assert_eq!(
+        s.template.file_offset(0),
+        Some(src.find("ld.global").unwrap())
+    );
+    assert_eq!(s.template.file_offset(9), Some(src.find(".u8").unwrap()));
+    assert_origins_consistent(src.as_bytes(), &s);
+}
+
+#[test]
+fn substitutes_a_macro_between_literals() {
+    let src = "#define S \".u32\"\nvoid f() { asm(\"mov\" S \" %0, 1;\" : \"=r\"(x)); }\n";
+    let s = only(src);
+    assert_eq!(text(&s.template), "mov.u32 %0, 1;");
+    assert_origins_consistent(src.as_bytes(), &s);
+}
+
+#[test]
+fn macros_from_elsewhere_and_function_like_macros_are_unresolved() {
+    let src = "#define F(x) \"a\"\nvoid f() { asm(OTHER \" %0;\" : \"=r\"(d)); asm(F \";\"); }\n";
+    let r = scan(src.as_bytes());
+    assert_eq!(r.statements.len(), 2);
+    match &r.statements[0].template {
+        Template::Unresolved { reason, at } => {
+            assert!(
+                reason.contains("`OTHER`") && reason.contains("outside this file"),
+                "{reason}"
+            );
+            assert_eq!(*at, src.find("OTHER").unwrap());
+        }
+        t => panic!("{t:?}"),
+    }
+    assert!(
+        matches!(&r.statements[1].template, Template::Unresolved { reason, .. } if reason.contains("function-like"))
+    );
+}
+
+#[test]
+fn a_macro_name_as_the_whole_template_is_a_diagnostic() {
+    let src = "void f() {\n  asm volatile(MACRO : \"=r\"(x));\n}\n";
+    let r = scan(src.as_bytes());
+    assert!(r.statements.is_empty());
+    assert_eq!(r.diagnostics.len(), 1, "{r:#?}");
+    assert_eq!((r.diagnostics[0].line, r.diagnostics[0].column), (2, 3));
+    assert!(r.diagnostics[0].message.contains("could not parse"));
+}
+
+#[test]
+fn asm_keyword_inside_a_parse_error_is_a_diagnostic() {
+    let r = scan(b"void f() { x = asm + 3 (; }");
+    assert!(r.statements.is_empty());
+    assert_eq!(r.diagnostics.len(), 1, "{r:#?}");
+}
+
+#[test]
+fn finds_asm_inside_define_body_and_maps_offsets_back() {
+    let src = "#define LOAD(x, p) \\\r\n  do { \\\r\n\tasm volatile(\"ld.global.u32 %0, \" \\\r\n  \"[%1];\" : \"=r\"(x) : \"l\"(p)); \\\r\n  } while (0)\r\nint y;\r\n";
+    let s = only(src);
+    assert_eq!(
+        s.in_macro,
+        Some(MacroContext {
+            name: "LOAD".into(),
+            continued: true
+        })
+    );
+    assert!(s.terminated);
+    assert_eq!(s.span.start, src.find("asm volatile").unwrap());
+    assert_eq!(&src[s.span.end - 3..s.span.end], "));");
+    assert_eq!((s.line, s.column, s.indent.as_str()), (3, 2, "\t"));
+    assert_eq!(text(&s.template), "ld.global.u32 %0, [%1];");
+    assert_eq!(s.template.file_offset(18), Some(src.find("[%1]").unwrap()));
+    assert_eq!(&src[s.inputs[0].expr_span.clone()], "p");
+    assert_eq!(s.inputs[0].expr, "p");
+    assert_origins_consistent(src.as_bytes(), &s);
+}
+
+#[test]
+fn unterminated_asm_in_a_define_spans_the_expression_only() {
+    let src = "#define BAR asm volatile(\"bar.sync 1, 64;\")\n";
+    let s = only(src);
+    assert!(!s.terminated);
+    assert_eq!(&src[s.span.clone()], "asm volatile(\"bar.sync 1, 64;\")");
+    assert_eq!(
+        s.in_macro,
+        Some(MacroContext {
+            name: "BAR".into(),
+            continued: false
+        })
+    );
+}
+
+#[test]
+fn macro_parameters_and_stringification_in_templates_are_unresolved() {
+    let src = "#define LD(mod, x) asm(\"ld.\" #mod \".u32 %0;\" : \"=r\"(x))\n#define OP(op, x) asm(op \" %0;\" : \"=r\"(x))\n";
+    let r = scan(src.as_bytes());
+    assert_eq!(r.statements.len(), 2, "{r:#?}");
+    assert!(
+        matches!(&r.statements[0].template, Template::Unresolved { reason, .. } if reason.contains("#mod") && reason.contains("`LD`"))
+    );
+    assert!(
+        matches!(&r.statements[1].template, Template::Unresolved { reason, .. } if reason.contains("parameter of macro `OP`"))
+    );
+}
+
+#[test]
+fn finds_asm_in_templates_lambdas_and_every_preprocessor_branch() {
+    let src = "template <typename T> __device__ T f(T x) {\n#if __CUDA_ARCH__ >= 800\n  asm(\"a;\");\n#elif FOO\n  asm(\"b;\");\n#else\n  asm(\"c;\");\n#endif\n  auto g = [&] __device__ (int y) { asm(\"d;\"); };\n  return x;\n}\n";
+    let r = scan(src.as_bytes());
+    let got: Vec<_> = r
+        .statements
+        .iter()
+        .map(|s| text(&s.template).to_string())
+        .collect();
+    assert_eq!(got, vec!["a;", "b;", "c;", "d;"]);
+}
+
+#[test]
+fn skips_nvidia_only_regions() {
+    let src = "\
+#if !defined(__HIP_PLATFORM_AMD__)
+void a() { asm(\"nv1;\"); }
+#endif
+#ifndef __HIPCC__
+void b() { asm(\"nv2;\"); }
+#endif
+#if defined(__HIP_PLATFORM_AMD__)
+void c() { asm(\"amd;\"); }
+#else
+void d() { asm(\"nv3;\"); }
+#endif
+#ifdef USE_ROCM
+#elif X
+void e() { asm(\"nv4;\"); }
+#endif
+#if defined(__HIP__) || defined(__HIP_PLATFORM_HCC__)
+#else
+void f() { asm(\"nv5;\"); }
+#endif
+#if FOO
+void g() { asm(\"unknown;\"); }
+#endif
+#define M(x) PTX2HIP_NV_ONLY(asm volatile(\"nv6;\" : \"=r\"(x));)
+";
+    let r = scan(src.as_bytes());
+    let got: Vec<_> = r
+        .statements
+        .iter()
+        .map(|s| text(&s.template).to_string())
+        .collect();
+    assert_eq!(got, vec!["amd;", "unknown;"]);
+    assert!(r.diagnostics.is_empty(), "{r:#?}");
+}
+
+#[test]
+fn defines_inside_nvidia_only_regions_are_skipped() {
+    let src = "#ifndef __HIP_PLATFORM_AMD__\n#define M asm(\"nv;\")\n#endif\n";
+    assert!(scan(src.as_bytes()).statements.is_empty());
+}
+
+#[test]
+fn ptx2hip_output_scans_to_nothing_new() {
+    let src = "__device__ int f(int x) {\n  int y;\n#if defined(__HIP_PLATFORM_AMD__)\n  y = x + 1;\n#else\n  asm(\"add.s32 %0, %1, 1;\" : \"=r\"(y) : \"r\"(x));\n#endif\n  return y;\n}\n";
+    assert!(scan(src.as_bytes()).statements.is_empty());
+}
+
+#[test]
+fn c_constraint_collects_every_specialisation_string() {
+    let src = "\
+constexpr int mode_rz = 0;
+constexpr int mode_rn = 1;
+template <int mode> struct helper;
+template<> struct helper<mode_rz> {
+    static constexpr const char mode[] = \".rz\";
+};
+template<> struct helper<mode_rn> {
+    static constexpr const char mode[] = \".rn\";
+};
+template <int rounding_mode>
+__device__ float compute_add(float a, float b) {
+    float result;
+    asm (\"add.f32%1 %0,%2,%3;\" : \"=f\"(result)
+                            : \"C\"(helper<rounding_mode>::mode),
+                              \"f\"(a), \"f\"(b));
+    return result;
+}
+";
+    let s = only(src);
+    assert_eq!(s.inputs[0].constraint, "C");
+    assert_eq!(s.inputs[0].c_strings, vec![".rz", ".rn"]);
+    assert!(s.inputs[1].c_strings.is_empty());
+}
+
+#[test]
+fn c_constraint_reads_brace_lists_and_leaves_template_parameters_empty() {
+    let src = "\
+struct S1 {
+static constexpr char buf1[] = \"Jumped\";
+static constexpr char buf2[] = {'O', 'v', 'e', 'r', 0};
+};
+const char S2::buf[] = \"this\";
+template <const char *p1>
+__device__ void doit() { asm volatile (\"%0\" : : \"C\"(p1)); }
+__global__ void foo() {
+    static const char v1[] = \"The\";
+    static constexpr char v4[] = { 'F', 'o', 'x', 0 };
+    int v5[] = {1};
+    asm volatile (\"%0 %1 %2 %3 %4\" : : \"C\"(v1), \"C\"(v4), \"C\"(S1::buf1), \"C\"(S1::buf2), \"C\"(S2::buf));
+}
+";
+    let r = scan(src.as_bytes());
+    assert!(r.statements[0].inputs[0].c_strings.is_empty());
+    let got: Vec<_> = r.statements[1]
+        .inputs
+        .iter()
+        .map(|o| o.c_strings.join("|"))
+        .collect();
+    assert_eq!(got, vec!["The", "Fox", "Jumped", "Over", "this"]);
+}
+
+#[test]
+fn positions_are_exact_with_crlf_and_tabs() {
+    let src = "// header\r\n__device__ void f(int x) {\r\n\t\tasm(\"mov.u32 %0, %0;\"\r\n\t\t    \" add.u32 %0, 1;\" : \"+r\"(x));\r\n}\r\n";
+    let s = only(src);
+    assert_eq!((s.line, s.column, s.indent.as_str()), (3, 3, "\t\t"));
+    assert_eq!((s.end_line, s.end_column), (4, 36));
+    let t = text(&s.template);
+    let k = t.find("add").unwrap();
+    assert_eq!(s.template.file_offset(k), Some(src.find("add").unwrap()));
+}
+
+#[test]
+fn non_utf8_bytes_in_comments_do_not_disturb_offsets() {
+    let src = b"// caf\xe9 \xff\xfe\nvoid f() { asm(\"trap;\"); }\n";
+    let r = scan(src);
+    assert_eq!(r.statements.len(), 1);
+    let s = &r.statements[0];
+    assert_eq!((s.line, s.column), (2, 12));
+    assert_eq!(&src[s.span.clone()], b"asm(\"trap;\");");
+}
+
+#[test]
+fn prefilter_skips_files_without_asm() {
+    assert!(!may_contain_asm(b"int main() { return 0; }"));
+    assert!(may_contain_asm(b"__asm__"));
+    assert_eq!(scan(b"int main() { return 0; }"), ScanResult::default());
+}
+
+#[test]
+fn survives_unbalanced_braces_and_truncated_statements() {
+    for src in [
+        "asm(",
+        "void f() { asm(\"x\" : \"=r\"(",
+        "}}}} asm volatile(\"a\";",
+        "#define X asm(\\",
+        "asm(R\"(",
+        "\"asm",
+    ] {
+        let _ = scan(src.as_bytes());
+    }
+}
+
+mod properties {
+    use super::*;
+    use proptest::prelude::*;
+
+    const SNIPPET: &str = "#define S \".u32\"\n#define M(x) asm volatile(\"mov\" S \" %0, 1;\" : \"=r\"(x))\n__device__ int f(int j) {\n  int i;\n  asm(\"add.s32 %0, %1, 2;\\n\\t\" // c\n      \"ret;\" : \"=r\"(i) : \"r\"(j));\n  return i;\n}\n";
+
+    fn check(src: &[u8]) {
+        let r = scan(src);
+        for s in &r.statements {
+            assert!(s.span.start <= s.span.end && s.span.end <= src.len());
+            assert_origins_consistent(src, s);
+            if let Template::Known { text, origins } = &s.template {
+                if !text.is_empty() {
+                    assert_eq!(
+                        s.template.file_offset(0),
+                        origins.first().map(|o| o.file_offset)
+                    );
+                }
+            }
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(256))]
+
+        #[test]
+        fn never_panics_on_arbitrary_bytes(bytes in proptest::collection::vec(any::<u8>(), 0..400)) {
+            let mut src = b"asm(".to_vec();
+            src.extend_from_slice(&bytes);
+            check(&src);
+        }
+
+        #[test]
+        fn never_panics_on_mutations_of_a_valid_snippet(
+            edits in proptest::collection::vec((any::<prop::sample::Index>(), any::<u8>(), 0..3u8), 1..8)
+        ) {
+            let mut src = SNIPPET.as_bytes().to_vec();
+            for (at, byte, op) in edits {
+                let i = at.index(src.len() + 1);
+                match op {
+                    0 => src.insert(i, byte),
+                    1 if i < src.len() => { src.remove(i); }
+                    _ if i < src.len() => src[i] = byte,
+                    _ => {}
+                }
+            }
+            check(&src);
+        }
+    }
+
+    #[test]
+    fn the_unmutated_snippet_decodes_exactly() {
+        let r = scan(SNIPPET.as_bytes());
+        assert_eq!(r.statements.len(), 2, "{r:#?}");
+        assert_eq!(text(&r.statements[0].template), "mov.u32 %0, 1;");
+        assert_eq!(
+            text(&r.statements[1].template),
+            "add.s32 %0, %1, 2;\n\tret;"
+        );
+        check(SNIPPET.as_bytes());
+    }
+}
+
+/// Throughput check on a large generated file: `cargo test --release --lib scan_speed -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn scan_speed_on_a_large_file() {
+    let unit = "template <int N> __device__ int f_N(int x) {\n  int y;\n  asm volatile(\"add.s32 %0, %1, 1;\\n\\t\" \" mov.u32 %0, %0;\" : \"=r\"(y) : \"r\"(x) : \"memory\");\n  return y + x * 2 - (x >> 3);\n}\n#define M_N(x) asm(\"trap;\")\n";
+    let src = unit.repeat(20_000_000 / unit.len());
+    let start = std::time::Instant::now();
+    let r = scan(src.as_bytes());
+    eprintln!(
+        "{} MB, {} statements in {:?}",
+        src.len() >> 20,
+        r.statements.len(),
+        start.elapsed()
+    );
+    assert_eq!(r.statements.len(), 2 * (20_000_000 / unit.len()));
+}
