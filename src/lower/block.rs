@@ -478,6 +478,9 @@ impl<'a> Lowerer<'a> {
                 return Err(Unsupported::at(format!("output operand %{i} is read before it is written"), at));
             }
             op.used_as_source = true;
+            if direct && reg.is_integer() && want.is_integer() && reg.bits() == want.bits() {
+                return Ok(format!("({want})({})", op.expr));
+            }
             let base = if direct { format!("({reg})({})", op.expr) } else { op.local.clone() };
             return convert(&base, reg, want).ok_or_else(|| operand_mismatch(i, reg, want, at));
         }
@@ -523,7 +526,8 @@ impl<'a> Lowerer<'a> {
             },
             other => return Err(Unsupported::at(format!("`{other:?}` cannot be a destination"), at)),
         };
-        if reg == want {
+        // Same-width integers convert modulo 2^n on assignment: no temporary needed.
+        if reg == want || (reg.is_integer() && want.is_integer() && reg.bits() == want.bits()) {
             return Ok(lvalue);
         }
         let t = self.temp();
