@@ -13,15 +13,9 @@ use serde::Deserialize;
 
 use super::types::PtxType;
 
-/// The rule files compiled into the binary, so the tool runs from anywhere.
-pub const EMBEDDED: &[(&str, &str)] = &[
-    ("core.toml", include_str!("../../rules/core.toml")),
-    ("integer.toml", include_str!("../../rules/integer.toml")),
-    ("float.toml", include_str!("../../rules/float.toml")),
-    ("convert.toml", include_str!("../../rules/convert.toml")),
-    ("memory.toml", include_str!("../../rules/memory.toml")),
-    ("special.toml", include_str!("../../rules/special.toml")),
-];
+// The rule files compiled into the binary (`EMBEDDED: &[(file name, TOML text)]`), listed by
+// build.rs from `rules/*.toml`.
+include!(concat!(env!("OUT_DIR"), "/embedded_rules.rs"));
 
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
