@@ -69,7 +69,15 @@ pub struct Lowerer<'a> {
     temps: usize,
     /// Nesting of `if`/loops around the instruction being lowered (for definite-write tracking).
     conditional_depth: usize,
+    /// Some instruction uses the carry flag: the block declares it.
+    uses_carry: bool,
+    /// An earlier instruction (in statement order) wrote the carry flag.
+    carry_set: bool,
 }
+
+/// The template placeholder of the carry flag and the local that holds it.
+const CARRY: &str = "CF";
+const CARRY_LOCAL: &str = "p2h_cf";
 
 impl<'a> Lowerer<'a> {
     pub fn new(stmt: &AsmStatement, rules: &'a RuleSet, target: Target) -> Result<Self, Unsupported> {
@@ -132,6 +140,8 @@ impl<'a> Lowerer<'a> {
             touches_memory: false,
             temps: 0,
             conditional_depth: 0,
+            uses_carry: false,
+            carry_set: false,
         })
     }
 
@@ -145,6 +155,10 @@ impl<'a> Lowerer<'a> {
             self.instruction(ins, 0, &mut body)?;
         } else {
             self.block_items(&block.items, 1, &mut body)?;
+        }
+        if self.uses_carry {
+            let depth = usize::from(!self.direct);
+            body.insert(0, (depth, format!("uint32_t {CARRY_LOCAL} = 0;")));
         }
         let barrier = stmt.has_clobber("memory") || (stmt.is_volatile() && self.touches_memory);
         let mut lines = Vec::new();
@@ -395,6 +409,14 @@ impl<'a> Lowerer<'a> {
         for (spec, op) in specs.iter().zip(&ins.operands) {
             let writes = spec.name.starts_with('d') || spec.name == "p" || spec.name == "q";
             match &spec.kind {
+                OperandKind::Pair(second, t) => {
+                    let ty = self.type_of(rule, t, bindings, at)?;
+                    let ptx::Operand::PredPair(a, b) = op else { unreachable!("shape checked") };
+                    let first = self.dest(&ptx::Operand::Reg(a.clone()), ty, &mut pre, &mut post, at)?;
+                    let other = self.dest(&ptx::Operand::Reg(b.clone()), ty, &mut pre, &mut post, at)?;
+                    values.push((spec.name.clone(), None, first));
+                    values.push((second.clone(), None, other));
+                }
                 OperandKind::Address => {
                     let addr = self.address(op, at)?;
                     values.push((spec.name.clone(), None, addr));
@@ -417,7 +439,20 @@ impl<'a> Lowerer<'a> {
                 }
             }
         }
+        if let Some(carry) = rule.carry {
+            if carry.reads() && !self.carry_set {
+                return Err(Unsupported::at(
+                    format!("`{}` reads the carry flag, but no earlier instruction of this asm statement sets it (CC.CF does not survive between asm statements)", ins.form()),
+                    at,
+                ));
+            }
+            self.uses_carry = true;
+            self.carry_set |= carry.writes();
+        }
         let code = template::expand(rule.template(self.target), |name, attr| {
+            if name == CARRY && attr.is_none() && rule.carry.is_some() {
+                return Some(CARRY_LOCAL.to_string());
+            }
             if let Some((_, _, v)) = values.iter().find(|(n, a, _)| n == name && a.as_deref() == attr) {
                 return Some(v.clone());
             }
@@ -633,6 +668,7 @@ fn operands_fit(rule: &Rule, operands: &[ptx::Operand]) -> bool {
         && specs.iter().zip(operands).all(|(s, o)| match (&s.kind, o) {
             (OperandKind::Address, ptx::Operand::Memory { .. }) => true,
             (OperandKind::Vector(n, _), ptx::Operand::Vector(v)) => v.len() as u32 == *n,
+            (OperandKind::Pair(..), ptx::Operand::PredPair(..)) => true,
             (OperandKind::Scalar(_), ptx::Operand::Reg(_) | ptx::Operand::Imm(_) | ptx::Operand::NotReg(_) | ptx::Operand::Discard) => true,
             _ => false,
         })

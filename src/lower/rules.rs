@@ -64,6 +64,10 @@ pub struct Rule {
     /// compiler barriers around the translation.
     #[serde(default)]
     pub memory: bool,
+    /// How the instruction uses the carry flag (`.cc` forms, `addc`, `subc`, `madc`): `writes`,
+    /// `reads` or `reads-writes`. Templates name the flag `{CF}` (0 or 1, a `uint32_t`).
+    #[serde(default)]
+    pub carry: Option<Carry>,
     /// Results are approximations by design and are checked within `approximate` ulp-style bounds.
     #[serde(default)]
     pub approximate: bool,
@@ -82,6 +86,23 @@ pub struct Rule {
     pub example: Example,
     #[serde(skip)]
     pub family: String,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Carry {
+    Writes,
+    Reads,
+    ReadsWrites,
+}
+
+impl Carry {
+    pub fn reads(self) -> bool {
+        matches!(self, Carry::Reads | Carry::ReadsWrites)
+    }
+    pub fn writes(self) -> bool {
+        matches!(self, Carry::Writes | Carry::ReadsWrites)
+    }
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -167,6 +188,9 @@ pub enum OperandKind {
     Address,
     /// `{a, b, ...}` of `n` elements.
     Vector(u32, TypeRef),
+    /// `p|q`: two destinations written by one instruction (spec `p|q:pred`); the template names
+    /// them `{p}` and `{q}`.
+    Pair(String, TypeRef),
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -315,6 +339,10 @@ pub fn parse_operand_spec(spec: &str) -> Result<OperandSpec, String> {
             None => TypeRef::Slot(t.to_string()),
         }
     };
+    if let Some((first, second)) = name.split_once('|') {
+        let [t] = rest.as_slice() else { return Err(format!("operand spec `{spec}` is not `p|q:TYPE`")) };
+        return Ok(OperandSpec { name: first.to_string(), kind: OperandKind::Pair(second.to_string(), type_ref(t)) });
+    }
     let kind = match rest.as_slice() {
         ["addr"] => OperandKind::Address,
         [v, t] if v.starts_with('v') => {
@@ -385,7 +413,7 @@ impl RuleSet {
             for spec in &r.operands {
                 let spec = parse_operand_spec(spec).map_err(|e| format!("{}: {e}", r.code))?;
                 let ty = match &spec.kind {
-                    OperandKind::Scalar(t) | OperandKind::Vector(_, t) => Some(t),
+                    OperandKind::Scalar(t) | OperandKind::Vector(_, t) | OperandKind::Pair(_, t) => Some(t),
                     OperandKind::Address => None,
                 };
                 if let Some(TypeRef::Slot(s)) = ty {
