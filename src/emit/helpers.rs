@@ -124,6 +124,7 @@ fn insertion_point(text: &[u8], limit: usize) -> usize {
     let mut best = 0;
     let mut pos = 0;
     let mut in_block_comment = false;
+    let mut leading_comments = 0;
     while pos < limit.min(text.len()) {
         let end = text[pos..].iter().position(|&b| b == b'\n').map_or(text.len(), |p| pos + p + 1);
         let line = String::from_utf8_lossy(&text[pos..end]);
@@ -163,6 +164,11 @@ fn insertion_point(text: &[u8], limit: usize) -> usize {
             seen_directive = true;
         }
         pos = end;
+        // Without includes, the block goes after the leading comment (licence) lines.
+        if !seen_directive && !in_block_comment && best == leading_comments && (trimmed.is_empty() || trimmed.starts_with("//") || trimmed.ends_with("*/")) {
+            leading_comments = pos;
+            best = pos;
+        }
     }
     best
 }

@@ -81,6 +81,10 @@ fn statement_text(source: &[u8], stmt: &AsmStatement, t: &Translation, mode: Emi
         format!("{}do {} while (0)", stmt.indent, rendered.join(nl).trim_start())
     };
     let mut text = String::new();
+    if mode == EmitMode::Replace && rendered.len() == 1 && stmt.terminated {
+        // A one-line translation takes the statement's place on its line.
+        return rendered[0].trim_start().to_string();
+    }
     if !starts_line {
         text.push_str(nl);
         text.push_str(&stmt.indent);
