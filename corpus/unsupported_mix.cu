@@ -61,7 +61,7 @@ __device__ __forceinline__ uint32_t select_bytes(uint32_t a, uint32_t b, int fla
   return d;
 }
 
-// Unsupported: widening conversion and shared-memory load.
+// Unsupported: widening conversion, address-space conversion and shared-memory load.
 __device__ __forceinline__ unsigned long long widen(uint32_t x) {
   unsigned long long d;
   asm("cvt.u64.u32 %0, %1;" : "=l"(d) : "r"(x));
@@ -70,7 +70,9 @@ __device__ __forceinline__ unsigned long long widen(uint32_t x) {
 
 __device__ __forceinline__ uint32_t load_shared(const uint32_t* smem_generic) {
   uint32_t d;
-  uint32_t addr = (uint32_t)__cvta_generic_to_shared(smem_generic);
+  unsigned long long shared64;
+  asm("cvta.to.shared.u64 %0, %1;" : "=l"(shared64) : "l"(smem_generic));
+  uint32_t addr = (uint32_t)shared64;
   asm volatile("ld.shared.u32 %0, [%1];" : "=r"(d) : "r"(addr));
   return d;
 }
