@@ -1,0 +1,113 @@
+// A mix of forms ptx2hip translates today and forms it does not (yet): byte permutes, warp
+// shuffles, carry chains, widening conversions and shared-memory loads, in the style of the
+// warp-reduction and big-integer helpers found in cryptography and quantisation kernels.
+// `ptx2hip check` must name every unsupported statement precisely; the translatable ones are
+// still rewritten by `translate`.
+#include <stdint.h>
+
+namespace mix {
+
+// Translatable: plain integer arithmetic.
+__device__ __forceinline__ uint32_t add_u32(uint32_t a, uint32_t b) {
+  uint32_t d;
+  asm("add.u32 %0, %1, %2;" : "=r"(d) : "r"(a), "r"(b));
+  return d;
+}
+
+// Unsupported: byte permute (prmt).
+__device__ __forceinline__ uint32_t byte_swap(uint32_t x) {
+  uint32_t d;
+  asm("prmt.b32 %0, %1, 0, 0x0123;" : "=r"(d) : "r"(x));
+  return d;
+}
+
+// Unsupported: butterfly warp shuffle.
+__device__ __forceinline__ float warp_sum(float v) {
+  for (int offset = 16; offset > 0; offset >>= 1) {
+    float other;
+    asm volatile("shfl.sync.bfly.b32 %0, %1, %2, 0x1f, 0xffffffff;" : "=f"(other) : "f"(v), "r"(offset));
+    asm("add.f32 %0, %1, %2;" : "=f"(v) : "f"(v), "f"(other));
+  }
+  return v;
+}
+
+// Unsupported: a 64-bit add through a 32-bit carry chain (add.cc / addc).
+__device__ __forceinline__ void add64_carry(uint32_t& lo, uint32_t& hi, uint32_t blo, uint32_t bhi) {
+  asm("add.cc.u32 %0, %0, %2;\n\t"
+      "addc.u32 %1, %1, %3;"
+      : "+r"(lo), "+r"(hi)
+      : "r"(blo), "r"(bhi));
+}
+
+// Unsupported: the carry chain split over two statements (the carry flag crosses statements).
+__device__ __forceinline__ uint32_t add_carry_split(uint32_t a, uint32_t b, uint32_t c, uint32_t d) {
+  uint32_t lo, hi;
+  asm volatile("add.cc.u32 %0, %1, %2;" : "=r"(lo) : "r"(a), "r"(b));
+  asm volatile("addc.u32 %0, %1, %2;" : "=r"(hi) : "r"(c), "r"(d));
+  return lo ^ hi;
+}
+
+// Unsupported: a block whose translatable setp is mixed with an untranslatable prmt.
+__device__ __forceinline__ uint32_t select_bytes(uint32_t a, uint32_t b, int flag) {
+  uint32_t d;
+  asm("{\n\t"
+      ".reg .pred p;\n\t"
+      "setp.ne.s32 p, %3, 0;\n\t"
+      "mov.u32 %0, %1;\n\t"
+      "@p prmt.b32 %0, %1, %2, 0x5410;\n\t"
+      "}"
+      : "=r"(d)
+      : "r"(a), "r"(b), "r"(flag));
+  return d;
+}
+
+// Unsupported: widening conversion, address-space conversion and shared-memory load.
+__device__ __forceinline__ unsigned long long widen(uint32_t x) {
+  unsigned long long d;
+  asm("cvt.u64.u32 %0, %1;" : "=l"(d) : "r"(x));
+  return d;
+}
+
+__device__ __forceinline__ uint32_t load_shared(const uint32_t* smem_generic) {
+  uint32_t d;
+  unsigned long long shared64;
+  asm("cvta.to.shared.u64 %0, %1;" : "=l"(shared64) : "l"(smem_generic));
+  uint32_t addr = (uint32_t)shared64;
+  asm volatile("ld.shared.u32 %0, [%1];" : "=r"(d) : "r"(addr));
+  return d;
+}
+
+// Translatable: predicated select with setp + mov.
+__device__ __forceinline__ int max_s32(int a, int b) {
+  int d;
+  asm("{\n\t"
+      ".reg .pred gt;\n\t"
+      "setp.gt.s32 gt, %1, %2;\n\t"
+      "mov.s32 %0, %2;\n\t"
+      "@gt mov.s32 %0, %1;\n\t"
+      "}"
+      : "=r"(d)
+      : "r"(a), "r"(b));
+  return d;
+}
+
+}  // namespace mix
+
+__global__ void unsupported_mix_kernel(const uint32_t* a, const uint32_t* b, float* f, uint32_t* out,
+                                       unsigned long long* out64, int n) {
+  __shared__ uint32_t tile[256];
+  int t = blockIdx.x * blockDim.x + threadIdx.x;
+  tile[threadIdx.x & 255] = t < n ? a[t] : 0u;
+  __syncthreads();
+  if (t >= n) return;
+  uint32_t lo = a[t], hi = b[t];
+  mix::add64_carry(lo, hi, b[t], a[t]);
+  out[6 * t + 0] = mix::add_u32(a[t], b[t]);
+  out[6 * t + 1] = mix::byte_swap(a[t]);
+  out[6 * t + 2] = lo ^ hi;
+  out[6 * t + 3] = mix::add_carry_split(a[t], b[t], b[t], a[t]);
+  out[6 * t + 4] = mix::select_bytes(a[t], b[t], (int)(t & 1));
+  out[6 * t + 5] = (uint32_t)mix::max_s32((int)a[t], (int)b[t]) + mix::load_shared(&tile[(threadIdx.x + 1) & 255]);
+  out64[t] = mix::widen(a[t]);
+  f[t] = mix::warp_sum(f[t]);
+}
