@@ -192,7 +192,7 @@ fn translate(input: &Input, rules: &RuleSet, options: Options, in_place: bool, o
         if let Some(dir) = out_dir {
             let dest = dir.join(&p.file.relative);
             let bytes = match &outcome.rewritten {
-                Some(r) => r.clone(),
+                Some(r) => r.bytes.clone(),
                 None => match std::fs::read(&p.file.path) {
                     Ok(b) => b,
                     Err(e) => {
@@ -208,10 +208,10 @@ fn translate(input: &Input, rules: &RuleSet, options: Options, in_place: bool, o
         }
         let Some(rewritten) = &outcome.rewritten else { continue };
         if in_place {
-            if let Err(e) = write_atomically(&p.file.path, rewritten) {
+            if let Err(e) = write_atomically(&p.file.path, &rewritten.bytes) {
                 errors.push(format!("{path}: {e}"));
             }
-        } else if out.write_all(&diff::unified(&path, &p.source, rewritten)).is_err() {
+        } else if out.write_all(&diff::unified(&path, &p.source, &rewritten.bytes, &rewritten.splices)).is_err() {
             return ExitCode::from(2);
         }
     }

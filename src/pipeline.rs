@@ -33,7 +33,7 @@ pub struct FileOutcome {
     pub findings: Vec<Finding>,
     pub diagnostics: Vec<FileDiagnostic>,
     /// The rewritten file, when at least one statement was translated.
-    pub rewritten: Option<Vec<u8>>,
+    pub rewritten: Option<emit::Rewrite>,
 }
 
 /// Runs every stage over one file's bytes. Never panics on user input: a file that cannot be
@@ -81,7 +81,7 @@ pub fn process(source: &[u8], rules: &RuleSet, options: Options) -> FileOutcome 
         .collect();
     if !edits.is_empty() {
         let rewritten = emit::rewrite(source, &edits, rules, options.mode, options.target);
-        if rewritten != source {
+        if rewritten.bytes != source {
             outcome.rewritten = Some(rewritten);
         }
     }

@@ -1,60 +1,138 @@
-//! Unified diffs over raw bytes, so files that are not valid UTF-8 diff exactly (`git apply` takes
-//! the bytes as they are).
+//! Unified diffs over raw bytes, built from the rewrite's splices.
+//!
+//! Emit knows exactly which bytes changed, so the hunks come straight from the splices (linear
+//! time, even for a 20 MB file with 100,000 rewritten statements) and contain exactly the
+//! rewritten lines. Bytes are written as they are, so files that are not valid UTF-8 diff exactly
+//! and the output is `git apply`-compatible.
 
-use similar::{capture_diff_slices, group_diff_ops, Algorithm, DiffOp};
+use super::Splice;
 
-/// Splits into lines that keep their terminators (`\n`, and so `\r\n`).
-fn lines(bytes: &[u8]) -> Vec<&[u8]> {
-    bytes.split_inclusive(|&b| b == b'\n').collect()
+const CONTEXT: usize = 3;
+
+/// Start offsets of the lines of `bytes` (a final empty line after a trailing `\n` is not a line).
+fn line_starts(bytes: &[u8]) -> Vec<usize> {
+    let mut starts = vec![0];
+    starts.extend(memchr::memchr_iter(b'\n', bytes).map(|i| i + 1).filter(|&i| i < bytes.len()));
+    if bytes.is_empty() {
+        starts.clear();
+    }
+    starts
 }
 
-/// A `git apply`-compatible unified diff of `old` → `new` for `path` (with `a/` and `b/`
-/// prefixes), or nothing when they are equal.
-pub fn unified(path: &str, old: &[u8], new: &[u8]) -> Vec<u8> {
+/// Index of the line containing byte `offset` (the line count when `offset` is the end).
+fn line_of(starts: &[usize], offset: usize) -> usize {
+    starts.partition_point(|&s| s <= offset).saturating_sub(1)
+}
+
+/// A changed run of whole lines: old lines `old`, new lines `new` (line indices).
+#[derive(Debug, Clone)]
+struct Change {
+    old: std::ops::Range<usize>,
+    new: std::ops::Range<usize>,
+}
+
+/// A `git apply`-compatible unified diff of `old` → `new` (with `a/` and `b/` prefixes), or
+/// nothing when there is no change.
+pub fn unified(path: &str, old: &[u8], new: &[u8], splices: &[Splice]) -> Vec<u8> {
     if old == new {
         return Vec::new();
     }
-    let a = lines(old);
-    let b = lines(new);
-    let ops = capture_diff_slices(Algorithm::Myers, &a, &b);
-    let mut out = Vec::new();
-    out.extend_from_slice(format!("--- a/{path}\n+++ b/{path}\n").as_bytes());
-    for group in group_diff_ops(ops, 3) {
-        let (Some(first), Some(last)) = (group.first(), group.last()) else { continue };
-        let old_start = first.old_range().start;
-        let old_len = last.old_range().end - old_start;
-        let new_start = first.new_range().start;
-        let new_len = last.new_range().end - new_start;
-        out.extend_from_slice(
-            format!("@@ -{} +{} @@\n", range(old_start, old_len), range(new_start, new_len)).as_bytes(),
-        );
-        for op in &group {
-            let (tag, old_r, new_r) = match *op {
-                DiffOp::Equal { old_index, new_index, len } => (b' ', old_index..old_index + len, new_index..new_index + len),
-                DiffOp::Delete { old_index, old_len, new_index } => (b'-', old_index..old_index + old_len, new_index..new_index),
-                DiffOp::Insert { old_index, new_index, new_len } => (b'+', old_index..old_index, new_index..new_index + new_len),
-                DiffOp::Replace { old_index, old_len, new_index, new_len } => {
-                    for l in &a[old_index..old_index + old_len] {
-                        push_line(&mut out, b'-', l);
-                    }
-                    for l in &b[new_index..new_index + new_len] {
-                        push_line(&mut out, b'+', l);
-                    }
-                    continue;
-                }
-            };
-            if tag == b'+' {
-                for l in &b[new_r] {
-                    push_line(&mut out, tag, l);
-                }
-            } else {
-                for l in &a[old_r] {
-                    push_line(&mut out, tag, l);
-                }
-            }
+    let old_lines = line_starts(old);
+    let new_lines = line_starts(new);
+    let changes = line_changes(old, new, &old_lines, &new_lines, splices);
+    let mut out = format!("--- a/{path}\n+++ b/{path}\n").into_bytes();
+    let mut i = 0;
+    while i < changes.len() {
+        // Group changes whose context would touch into one hunk.
+        let mut j = i;
+        while j + 1 < changes.len() && changes[j + 1].old.start <= changes[j].old.end + 2 * CONTEXT {
+            j += 1;
         }
+        let old_start = changes[i].old.start.saturating_sub(CONTEXT);
+        let old_end = (changes[j].old.end + CONTEXT).min(old_lines.len());
+        let lead = changes[i].old.start - old_start;
+        let new_start = changes[i].new.start - lead;
+        let trail = old_end - changes[j].old.end;
+        let new_end = changes[j].new.end + trail;
+        out.extend_from_slice(
+            format!("@@ -{} +{} @@\n", range(old_start, old_end - old_start), range(new_start, new_end - new_start)).as_bytes(),
+        );
+        let mut o = old_start;
+        for c in &changes[i..=j] {
+            for l in o..c.old.start {
+                push_line(&mut out, b' ', line(old, &old_lines, l));
+            }
+            for l in c.old.clone() {
+                push_line(&mut out, b'-', line(old, &old_lines, l));
+            }
+            for l in c.new.clone() {
+                push_line(&mut out, b'+', line(new, &new_lines, l));
+            }
+            o = c.old.end;
+        }
+        for l in o..old_end {
+            push_line(&mut out, b' ', line(old, &old_lines, l));
+        }
+        i = j + 1;
     }
     out
+}
+
+/// Expands byte splices to whole lines, merging splices that share a line.
+///
+/// Works on byte regions: a group of splices covers old bytes `[a, b)` and new bytes
+/// `[a + shift, b + shift + growth)`, since everything between splices is identical. The region
+/// grows (absorbing any splice it reaches) until both ends sit on line boundaries in both texts.
+fn line_changes(old: &[u8], new: &[u8], old_lines: &[usize], new_lines: &[usize], splices: &[Splice]) -> Vec<Change> {
+    // A region starts where a line starts, and ends where a line ends or at the end of the text.
+    let starts_line = |text: &[u8], p: usize| p == 0 || text.get(p - 1) == Some(&b'\n');
+    let ends_line = |text: &[u8], p: usize| p >= text.len() || starts_line(text, p);
+    let line_end = |p: usize| memchr::memchr(b'\n', &old[p.min(old.len())..]).map_or(old.len(), |i| p + i + 1);
+    let line_index = |starts: &[usize], p: usize| starts.partition_point(|&s| s < p);
+    let mut changes = Vec::new();
+    let mut i = 0;
+    while i < splices.len() {
+        let first = &splices[i];
+        let shift = first.new.start as isize - first.old.start as isize;
+        let p = first.old.start;
+        let a = if starts_line(old, p) { p } else { old_lines[line_index(old_lines, p) - 1] };
+        let mut b = first.old.end;
+        let mut growth = first.new.len() as isize - first.old.len() as isize;
+        i += 1;
+        loop {
+            if let Some(next) = splices.get(i).filter(|n| n.old.start <= b) {
+                b = b.max(next.old.end);
+                growth += next.new.len() as isize - next.old.len() as isize;
+                i += 1;
+                continue;
+            }
+            let new_b = (b as isize + shift + growth) as usize;
+            if ends_line(old, b) && ends_line(new, new_b) {
+                break;
+            }
+            if b >= old.len() {
+                // Only insertions at the very end remain: they belong to this change.
+                while let Some(next) = splices.get(i) {
+                    growth += next.new.len() as isize - next.old.len() as isize;
+                    i += 1;
+                }
+                break;
+            }
+            b = line_end(b);
+        }
+        let new_a = (a as isize + shift) as usize;
+        let new_b = (b as isize + shift + growth) as usize;
+        changes.push(Change {
+            old: line_index(old_lines, a)..line_index(old_lines, b),
+            new: line_index(new_lines, new_a)..line_index(new_lines, new_b),
+        });
+    }
+    changes
+}
+
+fn line<'a>(bytes: &'a [u8], starts: &[usize], index: usize) -> &'a [u8] {
+    let end = starts.get(index + 1).copied().unwrap_or(bytes.len());
+    &bytes[starts[index]..end]
 }
 
 /// `start,len` in unified-diff numbering (1-based; an empty range names the line before it).
@@ -78,17 +156,116 @@ fn push_line(out: &mut Vec<u8>, tag: u8, line: &[u8]) {
 mod tests {
     use super::*;
 
+    fn splice(old: std::ops::Range<usize>, new: std::ops::Range<usize>) -> Splice {
+        Splice { old, new }
+    }
+
     #[test]
     fn diff_of_non_utf8_bytes_keeps_them() {
         let old = b"a\n\xff comment\nb\n";
         let new = b"a\n\xff comment\nc\n";
-        let d = unified("x.cu", old, new);
+        let d = unified("x.cu", old, new, &[splice(13..14, 13..14)]);
         assert_eq!(d, b"--- a/x.cu\n+++ b/x.cu\n@@ -1,3 +1,3 @@\n a\n \xff comment\n-b\n+c\n".to_vec());
     }
 
     #[test]
     fn missing_final_newline_is_marked() {
-        let d = unified("x", b"a", b"b");
+        let d = unified("x", b"a", b"b", &[splice(0..1, 0..1)]);
         assert_eq!(String::from_utf8(d).unwrap(), "--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n\\ No newline at end of file\n+b\n\\ No newline at end of file\n");
+    }
+
+    #[test]
+    fn an_insertion_at_a_line_start_adds_lines_only() {
+        let old = b"1\n2\n3\n";
+        let new = b"1\nX\nY\n2\n3\n";
+        let d = unified("f", old, new, &[splice(2..2, 2..6)]);
+        assert_eq!(String::from_utf8(d).unwrap(), "--- a/f\n+++ b/f\n@@ -1,3 +1,5 @@\n 1\n+X\n+Y\n 2\n 3\n");
+    }
+
+    #[test]
+    fn distant_changes_make_separate_hunks_and_near_ones_merge() {
+        let old: String = (1..=20).map(|i| format!("{i}\n")).collect();
+        let new = old.replacen("2\n", "two\n", 1).replacen("19\n", "nineteen\n", 1);
+        let s2 = old.find("2\n").unwrap();
+        let s19 = old.find("19\n").unwrap();
+        let d = unified("f", old.as_bytes(), new.as_bytes(), &[splice(s2..s2 + 1, s2..s2 + 3), splice(s19..s19 + 2, s19 + 2..s19 + 10)]);
+        let text = String::from_utf8(d).unwrap();
+        assert_eq!(text.matches("@@ -").count(), 2, "{text}");
+        assert!(text.contains("@@ -1,5 +1,5 @@\n 1\n-2\n+two\n 3\n 4\n 5\n"), "{text}");
+        assert!(text.contains("@@ -16,5 +16,5 @@\n 16\n 17\n 18\n-19\n+nineteen\n 20\n"), "{text}");
+    }
+
+    /// Applies a unified diff made by `unified` to `old`, checking every context and removed line.
+    fn apply(old: &[u8], diff: &[u8]) -> Vec<u8> {
+        let old_lines: Vec<&[u8]> = old.split_inclusive(|&b| b == b'\n').collect();
+        let mut out = Vec::new();
+        let mut next_old = 0;
+        let diff_lines: Vec<&[u8]> = diff.split_inclusive(|&b| b == b'\n').collect();
+        let mut i = 2;
+        while i < diff_lines.len() {
+            let header = String::from_utf8_lossy(diff_lines[i]).to_string();
+            let start: usize = header[4..].split([',', ' ']).next().unwrap().parse().unwrap();
+            let start = if header[4..].split(' ').next().unwrap().ends_with(",0") { start } else { start - 1 };
+            for l in &old_lines[next_old..start] {
+                out.extend_from_slice(l);
+            }
+            next_old = start;
+            i += 1;
+            while i < diff_lines.len() && !diff_lines[i].starts_with(b"@@") {
+                let l = diff_lines[i];
+                let mut body = l[1..].to_vec();
+                let no_newline = diff_lines.get(i + 1).is_some_and(|n| n.starts_with(b"\\"));
+                if no_newline {
+                    body.pop();
+                }
+                match l[0] {
+                    b' ' => { assert_eq!(old_lines[next_old], &body[..]); out.extend_from_slice(&body); next_old += 1 }
+                    b'-' => { assert_eq!(old_lines[next_old], &body[..]); next_old += 1 }
+                    b'+' => out.extend_from_slice(&body),
+                    _ => {}
+                }
+                i += if no_newline { 2 } else { 1 };
+            }
+        }
+        for l in &old_lines[next_old..] {
+            out.extend_from_slice(l);
+        }
+        out
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn applying_the_diff_to_the_old_text_gives_the_new_text(
+            lines in proptest::collection::vec("[a-c ]{0,6}", 1..30),
+            edits in proptest::collection::vec((0usize..400, 0usize..8, "[xy\n]{0,8}"), 0..6),
+            final_newline: bool,
+        ) {
+            let mut old = lines.join("\n");
+            if final_newline { old.push('\n'); }
+            let old = old.into_bytes();
+            let mut new = Vec::new();
+            let mut splices = Vec::new();
+            let mut pos = 0;
+            let mut cuts: Vec<(usize, usize, String)> = edits.into_iter().map(|(s, l, t)| {
+                let s = s % (old.len() + 1);
+                (s, (s + l).min(old.len()), t)
+            }).collect();
+            cuts.sort();
+            for (s, e, t) in cuts {
+                if s < pos { continue; }
+                new.extend_from_slice(&old[pos..s]);
+                let ns = new.len();
+                new.extend_from_slice(t.as_bytes());
+                splices.push(splice(s..e, ns..new.len()));
+                pos = e;
+            }
+            new.extend_from_slice(&old[pos..]);
+            let d = unified("f", &old, &new, &splices);
+            if old == new {
+                proptest::prop_assert!(d.is_empty());
+            } else {
+                proptest::prop_assert_eq!(apply(&old, &d), new);
+            }
+        }
     }
 }

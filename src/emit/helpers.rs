@@ -11,7 +11,8 @@ const HELPER_GUARD_PREFIX: &str = "#ifndef PTX2HIP_HELPER_";
 const MACRO_GUARD: &str = "#ifndef PTX2HIP_AMD_ONLY";
 
 /// Inserts (or regenerates) the helper block in `text`. `first_use` is the offset of the first
-/// rewritten statement; the block goes before it, after the file's leading includes.
+/// rewritten statement; the block goes before it, after the file's leading includes. Returns the
+/// new text and the splice (in `text` coordinates → new-text coordinates) that made it.
 #[allow(clippy::too_many_arguments)]
 pub fn install(
     text: &[u8],
@@ -22,7 +23,7 @@ pub fn install(
     mode: EmitMode,
     target: Target,
     nl: &str,
-) -> Vec<u8> {
+) -> (Vec<u8>, super::Splice) {
     let existing = find_block(text);
     let mut names: Vec<String> = new_helpers.to_vec();
     let mut macro_guards = macro_guards;
@@ -40,11 +41,12 @@ pub fn install(
     }
     let block = render_block(rules, &names, macro_guards, mode, target, nl);
     let mut out = Vec::with_capacity(text.len() + block.len());
-    match existing {
+    let splice = match existing {
         Some((start, end)) => {
             out.extend_from_slice(&text[..start]);
             out.extend_from_slice(block.as_bytes());
             out.extend_from_slice(&text[end..]);
+            super::Splice { old: start..end, new: start..start + block.len() }
         }
         None => {
             let at = insertion_point(text, first_use);
@@ -54,10 +56,12 @@ pub fn install(
             }
             out.extend_from_slice(block.as_bytes());
             out.extend_from_slice(nl.as_bytes());
+            let end = out.len();
             out.extend_from_slice(&text[at..]);
+            super::Splice { old: at..at, new: at..end }
         }
-    }
-    out
+    };
+    (out, splice)
 }
 
 fn render_block(rules: &RuleSet, names: &[String], macro_guards: bool, mode: EmitMode, target: Target, nl: &str) -> String {

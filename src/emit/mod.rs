@@ -8,6 +8,8 @@
 pub mod diff;
 mod helpers;
 
+use std::ops::Range;
+
 use crate::lower::{render, RuleSet, Target, Translation};
 use crate::scan::AsmStatement;
 
@@ -25,19 +27,35 @@ pub enum EmitMode {
 /// The platform test of a guarded rewrite.
 pub const AMD_CONDITION: &str = "#if defined(__HIP_PLATFORM_AMD__)";
 
-/// Rewrites `source`, replacing each statement by its translation; returns the new bytes.
+/// A file after rewriting, with where it changed.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Rewrite {
+    pub bytes: Vec<u8>,
+    /// Changed regions, in order: bytes `old` of the source became bytes `new` of `bytes`; everything
+    /// between them is identical. The diff is built from these instead of a diff algorithm.
+    pub splices: Vec<Splice>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Splice {
+    pub old: Range<usize>,
+    pub new: Range<usize>,
+}
+
+/// Rewrites `source`, replacing each statement by its translation.
 pub fn rewrite(
     source: &[u8],
     edits: &[(&AsmStatement, &Translation)],
     rules: &RuleSet,
     mode: EmitMode,
     target: Target,
-) -> Vec<u8> {
+) -> Rewrite {
     if edits.is_empty() {
-        return source.to_vec();
+        return Rewrite { bytes: source.to_vec(), splices: Vec::new() };
     }
     let newline = if source.windows(2).any(|w| w == b"\r\n") { "\r\n" } else { "\n" };
     let mut out = Vec::with_capacity(source.len() + edits.len() * 256);
+    let mut splices = Vec::with_capacity(edits.len() + 1);
     let mut copied = 0;
     let mut helper_names: Vec<String> = Vec::new();
     let mut needs_macro_guards = false;
@@ -49,12 +67,30 @@ pub fn rewrite(
         }
         needs_macro_guards |= stmt.in_macro.is_some() && mode == EmitMode::Guarded;
         out.extend_from_slice(&source[copied..stmt.span.start]);
+        let start = out.len();
         out.extend_from_slice(statement_text(source, stmt, translation, mode, newline).as_bytes());
+        splices.push(Splice { old: stmt.span.clone(), new: start..out.len() });
         copied = stmt.span.end;
     }
     out.extend_from_slice(&source[copied..]);
     let first_use = edits.iter().map(|(s, _)| s.span.start).min().unwrap_or(0);
-    helpers::install(&out, first_use, rules, &helper_names, needs_macro_guards, mode, target, newline)
+    let (bytes, block) =
+        helpers::install(&out, first_use, rules, &helper_names, needs_macro_guards, mode, target, newline);
+    // The block replaced `block.old` of `out`, a region no statement splice touches: map it back
+    // to source offsets and shift the statement splices after it.
+    let before: Vec<&Splice> = splices.iter().filter(|s| s.new.end <= block.old.start).collect();
+    let shift_before: isize = before.iter().map(|s| s.new.len() as isize - s.old.len() as isize).sum();
+    let old_start = (block.old.start as isize - shift_before) as usize;
+    let block_splice = Splice { old: old_start..old_start + block.old.len(), new: block.new.clone() };
+    let delta = block.new.len() as isize - block.old.len() as isize;
+    let at = before.len();
+    for s in &mut splices[at..] {
+        s.new = (s.new.start as isize + delta) as usize..(s.new.end as isize + delta) as usize;
+    }
+    if out[block.old.clone()] != bytes[block.new.clone()] {
+        splices.insert(at, block_splice);
+    }
+    Rewrite { bytes, splices }
 }
 
 /// The replacement text for one statement's span.
