@@ -81,7 +81,12 @@ fn main() {
                 let (n, rule, family, form) = (cols[0], cols[1], cols[2], cols[3]);
                 let Ok(outs) = std::fs::read(res.join(format!("f{n}.out"))) else {
                     let err = std::fs::read_to_string(res.join(format!("f{n}.err"))).unwrap_or_default();
-                    let first = err.lines().find(|l| l.contains("error")).unwrap_or("no output").to_string();
+                    let first = err.lines().find(|l| l.contains("error")).unwrap_or("no output");
+                    // Drop the temporary file name: `ptxas /tmp/x.ptx, line 5; error   : msg`.
+                    let first = match first.split_once("error") {
+                        Some((_, msg)) => format!("ptxas: {}", msg.trim_start_matches([' ', ':'])),
+                        None => first.to_string(),
+                    };
                     rejected.push(format!("{rule} {form}: {first}"));
                     continue;
                 };
