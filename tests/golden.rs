@@ -194,3 +194,26 @@ fn amd_models_self_test() {
     let run = std::process::Command::new(&bin).output().unwrap();
     assert!(run.status.success(), "amd model self-test failed:\n{}", String::from_utf8_lossy(&run.stdout));
 }
+
+/// The `--target amd` path: a rule with an `amd` template using builtins is replayed through the
+/// host models of tests/amd_models.h. Here mul.lo gets an AMD template that goes through a 32-bit
+/// v_alignbit: right for 16/32-bit forms, wrong for 64-bit ones — and the check must say exactly that.
+#[test]
+fn amd_target_is_checked_through_builtin_models() {
+    let portable = "portable = \"{d} = ({T})(({T.arith}){a} * ({T.arith}){b});\"";
+    let with_amd = format!(
+        "{portable}\namd = \"{{d}} = ({{T}})__builtin_amdgcn_alignbit(0u, (uint32_t)(({{T.arith}}){{a}} * ({{T.arith}}){{b}}), 0u);\""
+    );
+    let rules = mutated("integer.toml", portable, &with_amd);
+    let forms: Vec<CanonicalForm> = all_forms(&rules).into_iter().filter(|f| f.rule == "I003").collect();
+    assert!(amd_differs(&forms, &rules));
+    let models = std::fs::read_to_string(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/amd_models.h")).unwrap();
+    let r = run(&rules, "integer", Some("I003"), Target::Amd, &models);
+    for (form, n, bad) in &r.per_form {
+        if form.ends_with("64") {
+            assert!(*bad > 0, "{form}: truncation to 32 bits not caught");
+        } else {
+            assert_eq!(*bad, 0, "{form}: {bad} of {n} differ");
+        }
+    }
+}
