@@ -287,3 +287,31 @@ fn canonical(rule: &Rule, form: String, bindings: &crate::lower::rules::Bindings
     };
     Some(CanonicalForm { rule: rule.code.clone(), family: rule.family.clone(), form, ptx, constraints, inputs, outputs })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn form(rules: &RuleSet, code: &str, name: &str) -> CanonicalForm {
+        rule_forms(rules.rule(code).unwrap()).into_iter().find(|f| f.form == name).unwrap()
+    }
+
+    #[test]
+    fn canonical_statements() {
+        let rules = RuleSet::embedded().unwrap();
+        let f = form(&rules, "I005", "setp.lo.u16");
+        assert_eq!(f.ptx, "{ .reg .pred p; setp.lo.u16 p, %1, %2; @p mov.u32 %0, 1; }");
+        assert_eq!(f.constraints, ["+r", "h", "h"]);
+        let f = form(&rules, "M002", "ld.global.v4.u32");
+        assert_eq!(f.ptx, "ld.global.v4.u32 {%0, %1, %2, %3}, [%4];");
+        assert_eq!((f.in_bytes(), f.out_bytes()), (16, 16));
+        let f = form(&rules, "M003", "st.u8");
+        assert_eq!((f.ptx.as_str(), f.out_bytes()), ("st.u8 [%0], %1;", STORE_READBACK));
+        let f = form(&rules, "C002", "cvt.rni.sat.s8.f16");
+        assert_eq!(f.constraints, ["=r", "h"]);
+        assert_eq!(super::super::inputs::vectors(&f).len(), 65536);
+        let f = form(&rules, "I004", "mov.pred");
+        assert!(f.ptx.contains("setp.ne.u32 q, %1, 0; mov.pred p, q;"));
+        assert!(rules.rules.iter().filter(|r| r.unverifiable.is_some()).all(|r| !all_forms(&rules).iter().any(|f| f.rule == r.code)));
+    }
+}
