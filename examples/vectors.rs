@@ -96,7 +96,7 @@ fn main() {
                 };
                 let ins = std::fs::read(gen.join(format!("i{n}.bin"))).unwrap();
                 let (ib, ob) = (f.in_bytes(), f.out_bytes());
-                let count = if ib == 0 { 1 } else { ins.len() / ib };
+                let count = ins.len().checked_div(ib).unwrap_or(1);
                 assert_eq!(outs.len(), count * ob, "{form}: output size");
                 let mut records = Vec::with_capacity(count * (ib + ob));
                 for i in 0..count {

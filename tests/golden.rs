@@ -31,7 +31,7 @@ fn run(rules: &RuleSet, family: &str, only: Option<&str>, target: Target, prelud
         file.forms.iter().map(|f| ((f.rule.as_str(), f.form.as_str()), f)).collect();
     let forms: Vec<CanonicalForm> = all_forms(rules)
         .into_iter()
-        .filter(|f| f.family == family && only.is_none_or(|o| o == f.rule))
+        .filter(|f| f.family == family && only.map_or(true, |o| o == f.rule))
         .collect();
     assert!(!forms.is_empty(), "no forms for {family}");
     let vectors: Vec<&FormVectors> = forms
@@ -117,7 +117,7 @@ fn every_rule_has_fresh_vectors() {
             }
         }
         for key in ["gpu", "driver", "nvcc", "date"] {
-            if file.header.get(key).and_then(|v| v.as_str()).is_none_or(str::is_empty) {
+            if file.header.get(key).and_then(|v| v.as_str()).map_or(true, str::is_empty) {
                 problems.push(format!("{family}.bin.gz: header lacks `{key}`"));
             }
         }

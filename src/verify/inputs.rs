@@ -17,7 +17,7 @@ impl Rng {
     pub fn new(seed: u64) -> Rng {
         Rng(seed)
     }
-    pub fn next(&mut self) -> u64 {
+    pub fn next_u64(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
         let mut z = self.0;
         z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
@@ -25,7 +25,7 @@ impl Rng {
         z ^ (z >> 31)
     }
     pub fn below(&mut self, n: u64) -> u64 {
-        self.next() % n.max(1)
+        self.next_u64() % n.max(1)
     }
 }
 
@@ -161,7 +161,7 @@ fn small_edges(d: Domain) -> Vec<u64> {
 }
 
 fn random_value(d: Domain, rng: &mut Rng, other: Option<u64>) -> u64 {
-    let r = rng.next();
+    let r = rng.next_u64();
     match d.kind {
         Kind::F32 => match (rng.below(3), other) {
             // Close exponents, where rounding decisions happen.
@@ -282,7 +282,7 @@ pub fn pack(form: &CanonicalForm, vectors: &[Vec<u64>]) -> Vec<u8> {
             } else {
                 // 16-byte vector: the value and a reproducible second half.
                 bytes.extend_from_slice(&le);
-                let hi = rng.next() ^ x.rotate_left(13);
+                let hi = rng.next_u64() ^ x.rotate_left(13);
                 bytes.extend_from_slice(&hi.to_le_bytes()[..n - 8]);
             }
         }
