@@ -414,7 +414,12 @@ fn list_rules(rules: &RuleSet, format: Format) -> ExitCode {
         Format::Human => {
             for (r, e) in rules.rules.iter().zip(&entries) {
                 let forms = e["forms"].as_array().map_or(0, Vec::len);
-                println!("{:<6} {:<22} {:>4} forms  {:<40} {}", r.code, r.name, forms, e["verification"]["status"].as_str().unwrap_or(""), r.summary);
+                let v = &e["verification"];
+                let mut status = v["status"].as_str().unwrap_or("").to_string();
+                if let Some(gpu) = v["gpu"].as_str().filter(|g| !g.is_empty()) {
+                    status = format!("{status} on {}", gpu.trim_start_matches("NVIDIA "));
+                }
+                println!("{:<6} {:<22} {:>4} forms  {:<40} {}", r.code, r.name, forms, status, r.summary);
             }
         }
     }

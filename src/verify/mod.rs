@@ -1,14 +1,14 @@
 //! Verification status of rules: which golden vectors from real NVIDIA hardware check them.
 //!
 //! The manifest `tests/vectors/manifest.json` is written by the vector generator
-//! (`tools/vectors`) and embedded here so `ptx2hip rules` can say, for every rule, what evidence
+//! (`cargo run --example vectors`, see docs/VECTORS.md) and embedded here so `ptx2hip rules` can say, for every rule, what evidence
 //! stands behind it.
 
 use serde_json::{json, Value};
 
 use crate::lower::rules::Rule;
 
-const MANIFEST: &str = include_str!("../tests/vectors/manifest.json");
+const MANIFEST: &str = include_str!("../../tests/vectors/manifest.json");
 
 /// `{status, ...}` for a rule: `verified` (with hardware and counts), `not value-checkable`
 /// (with the reason), or `unverified`.
@@ -26,3 +26,7 @@ pub fn status(rule: &Rule) -> Value {
         None => json!({ "status": "unverified" }),
     }
 }
+
+pub mod forms;
+pub mod golden;
+pub mod inputs;

@@ -1,0 +1,317 @@
+//! Canonical asm statements for every concrete form a rule claims.
+//!
+//! Each form of each (value-checkable) rule becomes one inline-asm statement whose operands have
+//! fixed constraint letters derived from the PTX types (16-bit → `h`, 8/32-bit integers → `r`,
+//! f32 → `f`, 64-bit integers → `l`, f64 → `d`). Memory operands are `[%k]` with an `l` pointer to a
+//! 16-byte-aligned buffer; a predicate destination is observed through
+//! `{ .reg .pred p; <form> p, ...; @p mov.u32 %0, 1; }` with `"+r"` initialised to 0.
+//!
+//! The same statement runs on the GPU (the CUDA program writes the golden vectors) and through
+//! [`crate::lower::analyze`] on the CPU (the golden test), so both sides see identical operands.
+
+use crate::lower::rules::{OperandKind, Rule, RuleSet};
+use crate::lower::types::PtxType;
+use crate::scan::{AsmStatement, Operand, Origin, Template};
+
+/// Register class of an asm operand: the constraint letter and the C type that carries it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RegClass {
+    H,
+    R,
+    L,
+    F,
+    D,
+}
+
+impl RegClass {
+    pub fn for_type(t: PtxType) -> RegClass {
+        match t {
+            PtxType::F32 => RegClass::F,
+            PtxType::F64 => RegClass::D,
+            PtxType::Pred => RegClass::R,
+            t => match t.bits() {
+                16 => RegClass::H,
+                64 => RegClass::L,
+                _ => RegClass::R,
+            },
+        }
+    }
+    pub fn letter(self) -> char {
+        match self {
+            RegClass::H => 'h',
+            RegClass::R => 'r',
+            RegClass::L => 'l',
+            RegClass::F => 'f',
+            RegClass::D => 'd',
+        }
+    }
+    pub fn bytes(self) -> usize {
+        match self {
+            RegClass::H => 2,
+            RegClass::R | RegClass::F => 4,
+            RegClass::L | RegClass::D => 8,
+        }
+    }
+    /// The C type that holds the register (floats as their own type, bits compared).
+    pub fn c_type(self) -> &'static str {
+        match self {
+            RegClass::H => "uint16_t",
+            RegClass::R => "uint32_t",
+            RegClass::L => "uint64_t",
+            RegClass::F => "float",
+            RegClass::D => "double",
+        }
+    }
+}
+
+/// One input value of a vector, in record order.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Input {
+    /// Asm operand `%op`, a register of class `class` carrying PTX type `ty`.
+    Reg { op: usize, class: RegClass, ty: PtxType },
+    /// Bytes placed at the start of the buffer the address operand `%op` points to.
+    Mem { op: usize, bytes: usize, elem: PtxType },
+}
+
+/// One output value of a vector, in record order.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Output {
+    /// Asm output operand `%op` (bits of the whole register).
+    Reg { op: usize, class: RegClass, init_zero: bool },
+    /// The first `bytes` bytes of the buffer (pre-filled with 0xA5) after the statement.
+    Mem { bytes: usize },
+}
+
+impl Input {
+    pub fn bytes(&self) -> usize {
+        match self {
+            Input::Reg { class, .. } => class.bytes(),
+            Input::Mem { bytes, .. } => *bytes,
+        }
+    }
+}
+
+impl Output {
+    pub fn bytes(&self) -> usize {
+        match self {
+            Output::Reg { class, .. } => class.bytes(),
+            Output::Mem { bytes } => *bytes,
+        }
+    }
+}
+
+/// Bytes of buffer each vector gets (16-byte aligned).
+pub const MEM_STRIDE: usize = 32;
+/// Bytes of the buffer read back after a store.
+pub const STORE_READBACK: usize = 16;
+/// Fill byte of the buffer before a store.
+pub const STORE_FILL: u8 = 0xA5;
+
+/// A concrete form of a rule with its canonical statement.
+#[derive(Debug, Clone)]
+pub struct CanonicalForm {
+    pub rule: String,
+    pub family: String,
+    /// `opcode.mod...` as [`Rule::forms`] names it.
+    pub form: String,
+    /// Asm template text.
+    pub ptx: String,
+    /// Constraint of every operand in `%N` order.
+    pub constraints: Vec<String>,
+    pub inputs: Vec<Input>,
+    pub outputs: Vec<Output>,
+}
+
+impl CanonicalForm {
+    pub fn in_bytes(&self) -> usize {
+        self.inputs.iter().map(Input::bytes).sum()
+    }
+    pub fn out_bytes(&self) -> usize {
+        self.outputs.iter().map(Output::bytes).sum()
+    }
+    /// The statement as the scanner would produce it, operands named `op0`, `op1`, ...
+    pub fn statement(&self) -> AsmStatement {
+        synthetic_statement(&self.ptx, &self.constraints)
+    }
+    pub fn uses_memory(&self) -> bool {
+        self.inputs.iter().any(|i| matches!(i, Input::Mem { .. }))
+            || self.outputs.iter().any(|o| matches!(o, Output::Mem { .. }))
+    }
+}
+
+/// An asm statement built from template text and constraints (`=r`, `h`, ...), operands `op<N>`.
+pub fn synthetic_statement(ptx: &str, constraints: &[String]) -> AsmStatement {
+    let operand = |i: usize, c: &str| Operand {
+        name: None,
+        constraint: c.to_string(),
+        expr: format!("op{i}"),
+        expr_span: 0..0,
+        c_strings: Vec::new(),
+    };
+    let (outputs, inputs): (Vec<_>, Vec<_>) = constraints
+        .iter()
+        .enumerate()
+        .map(|(i, c)| operand(i, c))
+        .partition(|o| o.constraint.starts_with('=') || o.constraint.starts_with('+'));
+    AsmStatement {
+        span: 0..ptx.len(),
+        line: 1,
+        column: 1,
+        end_line: 1,
+        end_column: ptx.len() + 1,
+        keyword: "asm".into(),
+        qualifiers: vec!["volatile".into()],
+        template: Template::Known { text: ptx.to_string(), origins: vec![Origin { text_offset: 0, file_offset: 0 }] },
+        outputs,
+        inputs,
+        clobbers: Vec::new(),
+        goto_labels: Vec::new(),
+        indent: String::new(),
+        in_macro: None,
+        terminated: true,
+    }
+}
+
+/// Why a rule has no canonical forms (it is not value-checkable).
+pub fn skip_reason(rule: &Rule) -> Option<String> {
+    rule.unverifiable.clone()
+}
+
+/// Every canonical form of every value-checkable rule, in rule-table order.
+pub fn all_forms(rules: &RuleSet) -> Vec<CanonicalForm> {
+    rules.rules.iter().filter(|r| skip_reason(r).is_none()).flat_map(rule_forms).collect()
+}
+
+/// The canonical forms of one rule.
+pub fn rule_forms(rule: &Rule) -> Vec<CanonicalForm> {
+    rule.forms().into_iter().filter_map(|(form, b)| canonical(rule, form, &b)).collect()
+}
+
+fn canonical(rule: &Rule, form: String, bindings: &crate::lower::rules::Bindings) -> Option<CanonicalForm> {
+    let specs = rule.operand_specs();
+    let is_store = rule.opcode == "st";
+    let mut constraints = Vec::new();
+    let mut inputs = Vec::new();
+    let mut outputs = Vec::new();
+    let mut texts = Vec::new();
+    let mut pred_dest = false;
+    let mut pred_srcs: Vec<usize> = Vec::new(); // operand numbers of predicate sources
+    // The data type of a memory access: the first non-address operand's type.
+    let data_ty = specs.iter().find_map(|s| match &s.kind {
+        OperandKind::Scalar(t) => rule.resolve_type(t, bindings).map(|t| (1, t)),
+        OperandKind::Vector(n, t) => rule.resolve_type(t, bindings).map(|t| (*n as usize, t)),
+        OperandKind::Address => None,
+    });
+    for (k, spec) in specs.iter().enumerate() {
+        let dest = k == 0 && !is_store && !matches!(spec.kind, OperandKind::Address);
+        match &spec.kind {
+            OperandKind::Scalar(t) => {
+                let ty = rule.resolve_type(t, bindings)?;
+                if dest && ty == PtxType::Pred {
+                    pred_dest = true;
+                    let op = constraints.len();
+                    constraints.push("+r".to_string());
+                    outputs.push(Output::Reg { op, class: RegClass::R, init_zero: true });
+                    texts.push("p".to_string());
+                } else if ty == PtxType::Pred {
+                    let op = constraints.len();
+                    constraints.push("r".to_string());
+                    inputs.push(Input::Reg { op, class: RegClass::R, ty: PtxType::U(32) });
+                    pred_srcs.push(op);
+                    texts.push("q".to_string());
+                } else {
+                    let class = RegClass::for_type(ty);
+                    let op = constraints.len();
+                    if dest {
+                        constraints.push(format!("={}", class.letter()));
+                        outputs.push(Output::Reg { op, class, init_zero: false });
+                    } else {
+                        constraints.push(class.letter().to_string());
+                        inputs.push(Input::Reg { op, class, ty });
+                    }
+                    texts.push(format!("%{op}"));
+                }
+            }
+            OperandKind::Vector(n, t) => {
+                let ty = rule.resolve_type(t, bindings)?;
+                let class = RegClass::for_type(ty);
+                let mut names = Vec::new();
+                for _ in 0..*n {
+                    let op = constraints.len();
+                    if dest {
+                        constraints.push(format!("={}", class.letter()));
+                        outputs.push(Output::Reg { op, class, init_zero: false });
+                    } else {
+                        constraints.push(class.letter().to_string());
+                        inputs.push(Input::Reg { op, class, ty });
+                    }
+                    names.push(format!("%{op}"));
+                }
+                texts.push(format!("{{{}}}", names.join(", ")));
+            }
+            OperandKind::Address => {
+                let op = constraints.len();
+                constraints.push("l".to_string());
+                let (n, ty) = data_ty?;
+                let bytes = (n * ty.bits() as usize).div_ceil(8);
+                if is_store {
+                    outputs.push(Output::Mem { bytes: STORE_READBACK });
+                } else {
+                    inputs.push(Input::Mem { op, bytes, elem: ty });
+                }
+                texts.push(format!("[%{op}]"));
+            }
+        }
+    }
+    if pred_srcs.len() > 1 {
+        return None;
+    }
+    let instr = if texts.is_empty() { format!("{form};") } else { format!("{form} {};", texts.join(", ")) };
+    let ptx = if pred_dest || !pred_srcs.is_empty() {
+        let mut s = String::from("{ .reg .pred p");
+        if !pred_srcs.is_empty() {
+            s.push_str(", q");
+        }
+        s.push_str("; ");
+        if let Some(op) = pred_srcs.first() {
+            s.push_str(&format!("setp.ne.u32 q, %{op}, 0; "));
+        }
+        s.push_str(&instr);
+        if pred_dest {
+            s.push_str(" @p mov.u32 %0, 1;");
+        }
+        s.push_str(" }");
+        s
+    } else {
+        instr
+    };
+    Some(CanonicalForm { rule: rule.code.clone(), family: rule.family.clone(), form, ptx, constraints, inputs, outputs })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn form(rules: &RuleSet, code: &str, name: &str) -> CanonicalForm {
+        rule_forms(rules.rule(code).unwrap()).into_iter().find(|f| f.form == name).unwrap()
+    }
+
+    #[test]
+    fn canonical_statements() {
+        let rules = RuleSet::embedded().unwrap();
+        let f = form(&rules, "I005", "setp.lo.u16");
+        assert_eq!(f.ptx, "{ .reg .pred p; setp.lo.u16 p, %1, %2; @p mov.u32 %0, 1; }");
+        assert_eq!(f.constraints, ["+r", "h", "h"]);
+        let f = form(&rules, "M002", "ld.global.v4.u32");
+        assert_eq!(f.ptx, "ld.global.v4.u32 {%0, %1, %2, %3}, [%4];");
+        assert_eq!((f.in_bytes(), f.out_bytes()), (16, 16));
+        let f = form(&rules, "M003", "st.u8");
+        assert_eq!((f.ptx.as_str(), f.out_bytes()), ("st.u8 [%0], %1;", STORE_READBACK));
+        let f = form(&rules, "C002", "cvt.rni.sat.s8.f16");
+        assert_eq!(f.constraints, ["=r", "h"]);
+        assert_eq!(super::super::inputs::vectors(&f).len(), 65536);
+        let f = form(&rules, "I004", "mov.pred");
+        assert!(f.ptx.contains("setp.ne.u32 q, %1, 0; mov.pred p, q;"));
+        assert!(rules.rules.iter().filter(|r| r.unverifiable.is_some()).all(|r| !all_forms(&rules).iter().any(|f| f.rule == r.code)));
+    }
+}

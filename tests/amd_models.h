@@ -1,0 +1,77 @@
+// Host models of AMD GPU builtins, so `--target amd` translations can be replayed against the
+// golden vectors on a CPU (tests/golden.rs). Each model is written from the ISA pseudo-code
+// (AMD "Vega"/CDNA3 ISA reference, VOP3 section; CLRX doc/GcnInstrsVop3.md), not from HIP headers.
+// Include after the host shim of ptx2hip::verify::golden (needs <cstdint>, <math.h>).
+#pragma once
+
+// V_PERM_B32 (gfx8+): D.byte[i] = perm({S0, S1}, S2.byte[i]); S0 is the HIGH word (bytes 4..7),
+// S1 the low word (bytes 0..3). Selector: 0..7 byte; 8,9,10,11 = sign of byte 1,3,5,7 replicated
+// (0x00 or 0xff); 12 = 0x00; >= 13 = 0xff.
+static inline uint32_t __builtin_amdgcn_perm(uint32_t s0, uint32_t s1, uint32_t sel) {
+  uint64_t in = ((uint64_t)s0 << 32) | s1;
+  uint32_t d = 0;
+  for (int i = 0; i < 4; i++) {
+    uint32_t s = (sel >> (8 * i)) & 0xff, b;
+    if (s <= 7) b = (uint32_t)(in >> (8 * s)) & 0xff;
+    else if (s <= 11) b = ((in >> (8 * (2 * (s - 8) + 1) + 7)) & 1) ? 0xff : 0x00;
+    else if (s == 12) b = 0x00;
+    else b = 0xff;
+    d |= b << (8 * i);
+  }
+  return d;
+}
+
+// V_BFE_U32: D = (S0 >> S1[4:0]) & ((1 << S2[4:0]) - 1). Offset and width use 5 bits only.
+static inline uint32_t __builtin_amdgcn_ubfe(uint32_t s0, uint32_t s1, uint32_t s2) {
+  uint32_t off = s1 & 31, w = s2 & 31;
+  return (s0 >> off) & ((1u << w) - 1u);
+}
+
+// V_BFE_I32: as V_BFE_U32 then sign-extended from bit width-1; width 0 gives 0.
+static inline int32_t __builtin_amdgcn_sbfe(int32_t s0, uint32_t s1, uint32_t s2) {
+  uint32_t off = s1 & 31, w = s2 & 31;
+  if (w == 0) return 0;
+  uint32_t f = ((uint32_t)s0 >> off) & ((1u << w) - 1u);
+  uint32_t sign = 1u << (w - 1);
+  return (int32_t)((f ^ sign) - sign);
+}
+
+// V_ALIGNBIT_B32: D = ({S0, S1} >> S2[4:0]) & 0xffffffff (S0 high word).
+static inline uint32_t __builtin_amdgcn_alignbit(uint32_t s0, uint32_t s1, uint32_t s2) {
+  return (uint32_t)((((uint64_t)s0 << 32) | s1) >> (s2 & 31));
+}
+
+// V_MED3_F32: if any input is NaN, D = min3 (V_MIN_F32 returns the non-NaN operand); otherwise
+// the median: max3 == S0 -> max(S1, S2), max3 == S1 -> max(S0, S2), else max(S0, S1).
+static inline float __builtin_amdgcn_fmed3f(float a, float b, float c) {
+  if (a != a || b != b || c != c) return fminf(fminf(a, b), c);
+  float mx = fmaxf(fmaxf(a, b), c);
+  if (mx == a) return fmaxf(b, c);
+  if (mx == b) return fmaxf(a, c);
+  return fmaxf(a, b);
+}
+
+// Edge cases of each model, from the ISA definitions; returns the number of failures.
+static inline int ptx2hip_amd_models_self_test() {
+  int bad = 0;
+#define P2H_EXPECT(e) do { if (!(e)) { printf("FAIL %s\n", #e); bad++; } } while (0)
+  P2H_EXPECT(__builtin_amdgcn_perm(0x77665544u, 0x33221100u, 0x07060504u) == 0x77665544u);
+  P2H_EXPECT(__builtin_amdgcn_perm(0x77665544u, 0x33221100u, 0x03020100u) == 0x33221100u);
+  P2H_EXPECT(__builtin_amdgcn_perm(0x80000000u, 0x00008000u, 0x0b0a0908u) == 0xff0000ffu);
+  P2H_EXPECT(__builtin_amdgcn_perm(0u, 0u, 0x0c0d0eff) == 0x00ffffffu);
+  P2H_EXPECT(__builtin_amdgcn_ubfe(0xf0f0f0f0u, 4, 8) == 0x0fu);
+  P2H_EXPECT(__builtin_amdgcn_ubfe(0xffffffffu, 0, 32) == 0u);     /* width 32 & 31 = 0 */
+  P2H_EXPECT(__builtin_amdgcn_ubfe(0x80000000u, 63, 1) == 1u);     /* offset 63 & 31 = 31 */
+  P2H_EXPECT(__builtin_amdgcn_sbfe((int32_t)0x00000080, 4, 4) == -8);
+  P2H_EXPECT(__builtin_amdgcn_sbfe((int32_t)0x00000070, 4, 4) == 7);
+  P2H_EXPECT(__builtin_amdgcn_sbfe(-1, 3, 0) == 0);
+  P2H_EXPECT(__builtin_amdgcn_alignbit(0x11223344u, 0x55667788u, 8) == 0x44556677u);
+  P2H_EXPECT(__builtin_amdgcn_alignbit(0x11223344u, 0x55667788u, 0) == 0x55667788u);
+  P2H_EXPECT(__builtin_amdgcn_alignbit(0x11223344u, 0x55667788u, 32) == 0x55667788u); /* 32 & 31 = 0 */
+  P2H_EXPECT(__builtin_amdgcn_fmed3f(1.0f, 3.0f, 2.0f) == 2.0f);
+  P2H_EXPECT(__builtin_amdgcn_fmed3f(-5.0f, 0.0f, -7.0f) == -5.0f);
+  P2H_EXPECT(__builtin_amdgcn_fmed3f(NAN, 3.0f, 2.0f) == 2.0f);
+  P2H_EXPECT(__builtin_amdgcn_fmed3f(INFINITY, -INFINITY, 0.0f) == 0.0f);
+#undef P2H_EXPECT
+  return bad;
+}

@@ -1,0 +1,219 @@
+//! Golden-vector check: every rule's `--target portable` translation (and `--target amd`, where it
+//! differs) must reproduce, bit for bit, what the real PTX instruction computed on an NVIDIA GPU.
+//! The vectors come from `cargo run --example vectors` (docs/VECTORS.md); this test needs only a
+//! host C++17 compiler (`$CXX`, default `g++`).
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+
+use ptx2hip::lower::rules::EMBEDDED;
+use ptx2hip::lower::{RuleSet, Target};
+use ptx2hip::verify::forms::{all_forms, CanonicalForm};
+use ptx2hip::verify::golden::{amd_differs, check, CheckReport, FormVectors, GoldenFile};
+
+fn vectors_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/vectors")
+}
+
+fn cxx() -> String {
+    std::env::var("CXX").unwrap_or_else(|_| "g++".to_string())
+}
+
+fn golden(family: &str) -> GoldenFile {
+    let path = vectors_dir().join(format!("{family}.bin.gz"));
+    GoldenFile::read(&path).unwrap_or_else(|e| panic!("{e} (regenerate: docs/VECTORS.md)"))
+}
+
+/// Runs the forms of `family` (optionally only of rule `only`) through the translations of `rules`.
+fn run(rules: &RuleSet, family: &str, only: Option<&str>, target: Target, prelude: &str) -> CheckReport {
+    let file = golden(family);
+    let by_form: HashMap<(&str, &str), &FormVectors> =
+        file.forms.iter().map(|f| ((f.rule.as_str(), f.form.as_str()), f)).collect();
+    let forms: Vec<CanonicalForm> = all_forms(rules)
+        .into_iter()
+        .filter(|f| f.family == family && only.map_or(true, |o| o == f.rule))
+        .collect();
+    assert!(!forms.is_empty(), "no forms for {family}");
+    let vectors: Vec<&FormVectors> = forms
+        .iter()
+        .map(|f| *by_form.get(&(f.rule.as_str(), f.form.as_str())).unwrap_or_else(|| panic!("{} {}: no golden vectors", f.rule, f.form)))
+        .collect();
+    let dir = tempfile::tempdir().unwrap();
+    check(&forms, &vectors, rules, target, prelude, &cxx(), dir.path()).unwrap_or_else(|e| panic!("{family}: {e}"))
+}
+
+fn assert_clean(family: &str, r: &CheckReport) {
+    for m in &r.examples {
+        eprintln!("MISMATCH {} {}: inputs [{}] GPU [{}] translation [{}]", m.rule, m.form, m.input, m.expected, m.got);
+    }
+    assert!(r.vectors > 0);
+    assert_eq!(r.mismatches, 0, "{family}: {} of {} vectors differ from the GPU", r.mismatches, r.vectors);
+    eprintln!("{family}: {} forms, {} vectors, 0 mismatches", r.per_form.len(), r.vectors);
+}
+
+fn families(rules: &RuleSet) -> Vec<String> {
+    let mut f: Vec<String> = all_forms(rules).into_iter().map(|f| f.family).collect();
+    f.dedup();
+    f.sort();
+    f.dedup();
+    f
+}
+
+fn check_family(family: &str) {
+    let rules = RuleSet::embedded().unwrap();
+    assert_clean(family, &run(&rules, family, None, Target::Portable, ""));
+    let forms: Vec<CanonicalForm> = all_forms(&rules).into_iter().filter(|f| f.family == family).collect();
+    if amd_differs(&forms, &rules) {
+        let models = std::fs::read_to_string(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/amd_models.h")).unwrap();
+        assert_clean(&format!("{family} (--target amd)"), &run(&rules, family, None, Target::Amd, &models));
+    }
+}
+
+#[test]
+fn golden_integer() {
+    check_family("integer");
+}
+
+#[test]
+fn golden_float() {
+    check_family("float");
+}
+
+#[test]
+fn golden_convert() {
+    check_family("convert");
+}
+
+#[test]
+fn golden_memory() {
+    check_family("memory");
+}
+
+/// Every value-checkable rule has vectors for every form it claims, recorded from the same
+/// canonical statement; the manifest lists it; no family lacks its test above.
+#[test]
+fn every_rule_has_fresh_vectors() {
+    let rules = RuleSet::embedded().unwrap();
+    let tested = ["convert", "float", "integer", "memory"];
+    let manifest: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(vectors_dir().join("manifest.json")).unwrap()).unwrap();
+    let mut problems = Vec::new();
+    for family in families(&rules) {
+        if !tested.contains(&family.as_str()) {
+            problems.push(format!("family `{family}` has value-checkable rules but no golden test"));
+            continue;
+        }
+        let file = golden(&family);
+        let by_form: HashMap<(&str, &str), &FormVectors> =
+            file.forms.iter().map(|f| ((f.rule.as_str(), f.form.as_str()), f)).collect();
+        for f in all_forms(&rules).into_iter().filter(|f| f.family == family) {
+            match by_form.get(&(f.rule.as_str(), f.form.as_str())) {
+                None => problems.push(format!("{} {}: no vectors (stale {family}.bin.gz)", f.rule, f.form)),
+                Some(v) if v.ptx != f.ptx || v.in_bytes != f.in_bytes() || v.out_bytes != f.out_bytes() => {
+                    problems.push(format!("{} {}: vectors recorded for another statement (`{}`)", f.rule, f.form, v.ptx))
+                }
+                Some(v) if v.count() == 0 => problems.push(format!("{} {}: zero vectors", f.rule, f.form)),
+                _ => {}
+            }
+        }
+        for key in ["gpu", "driver", "nvcc", "date"] {
+            if file.header.get(key).and_then(|v| v.as_str()).map_or(true, str::is_empty) {
+                problems.push(format!("{family}.bin.gz: header lacks `{key}`"));
+            }
+        }
+    }
+    for r in &rules.rules {
+        if r.unverifiable.is_none() && manifest["rules"].get(&r.code).is_none() {
+            problems.push(format!("{}: not in tests/vectors/manifest.json", r.code));
+        }
+        if r.unverifiable.is_none() && ptx2hip::verify::status(r)["status"] != "verified" {
+            problems.push(format!("{}: status is not `verified`", r.code));
+        }
+    }
+    assert!(problems.is_empty(), "golden vectors are missing or stale (see docs/VECTORS.md):\n{}", problems.join("\n"));
+}
+
+/// The rule table with one text replacement in one file.
+fn mutated(file: &str, from: &str, to: &str) -> RuleSet {
+    let sources = EMBEDDED.iter().map(|(n, s)| {
+        let s = if *n == file {
+            assert!(s.contains(from), "{file} no longer contains `{from}`");
+            s.replacen(from, to, 1)
+        } else {
+            s.to_string()
+        };
+        (n.to_string(), s)
+    });
+    RuleSet::from_sources(sources).unwrap()
+}
+
+/// The check has teeth: plausible-looking but wrong translations are caught.
+#[test]
+fn broken_rules_are_caught() {
+    let add_for_mul = mutated("integer.toml", "{d} = ({T})(({T.arith}){a} * ({T.arith}){b});", "{d} = ({T})(({T.arith}){a} + ({T.arith}){b});");
+    let r = run(&add_for_mul, "integer", Some("I003"), Target::Portable, "");
+    assert!(r.mismatches > r.vectors / 2, "mul.lo as + : only {} mismatches", r.mismatches);
+
+    let naive_round = mutated(
+        "convert.toml",
+        "{d} = ptx2hip_cvt_rni_sat_s8_f16({a});",
+        "{d} = (int8_t)(int)(ptx2hip_f32_from_f16({a}) + 0.5f);",
+    );
+    let r = run(&naive_round, "convert", Some("C002"), Target::Portable, "");
+    assert!(r.mismatches > 0, "naive rounding of cvt.rni.sat.s8.f16 not caught");
+    assert!(!r.examples.is_empty());
+
+    let no_canon = mutated("float.toml", "{d} = ptx2hip_canon_f32(__fadd_rn({a}, {b}));", "{d} = __fadd_rn({a}, {b});");
+    let r = run(&no_canon, "float", Some("F001"), Target::Portable, "");
+    assert!(r.mismatches > 0, "NaN payloads not canonicalised but not caught");
+}
+
+/// The host models of AMD builtins used for `--target amd` checks agree with their ISA semantics.
+#[test]
+fn amd_models_self_test() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let src = dir.path().join("t.cpp");
+    std::fs::write(
+        &src,
+        format!(
+            "{}\n#include \"{}\"\nint main() {{ return ptx2hip_amd_models_self_test(); }}\n",
+            ptx2hip::verify::golden::HOST_SHIM,
+            root.join("tests/amd_models.h").display()
+        ),
+    )
+    .unwrap();
+    let bin = dir.path().join("t");
+    let out = std::process::Command::new(cxx())
+        .args(["-std=c++17", "-O1", "-ffp-contract=off", "-o"])
+        .arg(&bin)
+        .arg(&src)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let run = std::process::Command::new(&bin).output().unwrap();
+    assert!(run.status.success(), "amd model self-test failed:\n{}", String::from_utf8_lossy(&run.stdout));
+}
+
+/// The `--target amd` path: a rule with an `amd` template using builtins is replayed through the
+/// host models of tests/amd_models.h. Here mul.lo gets an AMD template that goes through a 32-bit
+/// v_alignbit: right for 16/32-bit forms, wrong for 64-bit ones — and the check must say exactly that.
+#[test]
+fn amd_target_is_checked_through_builtin_models() {
+    let portable = "portable = \"{d} = ({T})(({T.arith}){a} * ({T.arith}){b});\"";
+    let with_amd = format!(
+        "{portable}\namd = \"{{d}} = ({{T}})__builtin_amdgcn_alignbit(0u, (uint32_t)(({{T.arith}}){{a}} * ({{T.arith}}){{b}}), 0u);\""
+    );
+    let rules = mutated("integer.toml", portable, &with_amd);
+    let forms: Vec<CanonicalForm> = all_forms(&rules).into_iter().filter(|f| f.rule == "I003").collect();
+    assert!(amd_differs(&forms, &rules));
+    let models = std::fs::read_to_string(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/amd_models.h")).unwrap();
+    let r = run(&rules, "integer", Some("I003"), Target::Amd, &models);
+    for (form, n, bad) in &r.per_form {
+        if form.ends_with("64") {
+            assert!(*bad > 0, "{form}: truncation to 32 bits not caught");
+        } else {
+            assert_eq!(*bad, 0, "{form}: {bad} of {n} differ");
+        }
+    }
+}
