@@ -1,0 +1,122 @@
+//! The float, compare (and half, when present) families: every rule's example translates for both
+//! targets through `lower::analyze`, the templates mention the rule's code, and every
+//! `[[unsupported]]` form of these families reports its reason.
+
+use ptx2hip::lower::{self, RuleSet, Target};
+use ptx2hip::scan::{AsmStatement, Operand, Origin, Template};
+
+fn statement(ptx: &str, constraints: &str) -> AsmStatement {
+    let operand = |i: usize, c: &str| Operand {
+        name: None,
+        constraint: c.to_string(),
+        expr: format!("op{i}"),
+        expr_span: 0..0,
+        c_strings: Vec::new(),
+    };
+    let (outputs, inputs): (Vec<_>, Vec<_>) = constraints
+        .split(',')
+        .enumerate()
+        .map(|(i, c)| operand(i, c))
+        .partition(|o| o.constraint.starts_with('=') || o.constraint.starts_with('+'));
+    AsmStatement {
+        span: 0..ptx.len(),
+        line: 1,
+        column: 1,
+        end_line: 1,
+        end_column: ptx.len() + 1,
+        keyword: "asm".into(),
+        qualifiers: Vec::new(),
+        template: Template::Known { text: ptx.to_string(), origins: vec![Origin { text_offset: 0, file_offset: 0 }] },
+        outputs,
+        inputs,
+        clobbers: Vec::new(),
+        goto_labels: Vec::new(),
+        indent: String::new(),
+        in_macro: None,
+        terminated: true,
+    }
+}
+
+const FAMILIES: &[&str] = &["float", "compare", "half"];
+
+fn translated(rules: &RuleSet, ptx: &str, constraints: &str, target: Target) -> Result<Vec<String>, String> {
+    let a = lower::analyze(&statement(ptx, constraints), rules, target);
+    a.outcome.map(|t| t.rules).map_err(|e| e.message)
+}
+
+#[test]
+fn every_example_translates_for_both_targets() {
+    let rules = RuleSet::embedded().expect("rule table loads");
+    let mut seen = 0;
+    for family in FAMILIES {
+        let path = format!("{}/rules/{family}.toml", env!("CARGO_MANIFEST_DIR"));
+        let Ok(text) = std::fs::read_to_string(&path) else { continue };
+        let doc: toml::Table = toml::from_str(&text).unwrap();
+        for r in doc.get("rule").and_then(|v| v.as_array()).into_iter().flatten() {
+            let code = r["code"].as_str().unwrap();
+            let ex = r["example"].as_table().unwrap();
+            let (ptx, cons) = (ex["ptx"].as_str().unwrap(), ex["constraints"].as_str().unwrap());
+            for target in [Target::Amd, Target::Portable] {
+                let used = translated(&rules, ptx, cons, target)
+                    .unwrap_or_else(|e| panic!("{code}: example `{ptx}` not translated for {target:?}: {e}"));
+                assert!(used.iter().any(|c| c == code), "{code}: example `{ptx}` used {used:?}");
+            }
+            seen += 1;
+        }
+    }
+    assert!(seen >= 40, "only {seen} float/compare rules");
+}
+
+#[test]
+fn unsupported_forms_give_their_reason() {
+    let rules = RuleSet::embedded().unwrap();
+    for (ptx, cons, needle) in [
+        ("mul.rz.f64 %0, %1, %2;", "=d,d,d", "TwoProduct"),
+        ("mul.rp.f64 %0, %1, %2;", "=d,d,d", "TwoProduct"),
+        ("fma.rm.f64 %0, %1, %2, %3;", "=d,d,d,d", "exact a*b + c"),
+        ("mad.rz.f64 %0, %1, %2, %3;", "=d,d,d,d", "exact a*b + c"),
+        ("div.rz.f64 %0, %1, %2;", "=d,d,d", "residual"),
+        ("rcp.rm.f64 %0, %1;", "=d,d", "residual"),
+        ("sqrt.rp.f64 %0, %1;", "=d,d", "residual"),
+        ("mad.f32 %0, %1, %2, %3;", "=f,f,f,f", "sm_1x"),
+    ] {
+        for target in [Target::Amd, Target::Portable] {
+            let err = translated(&rules, ptx, cons, target).expect_err(ptx);
+            assert!(err.contains(needle), "{ptx}: {err}");
+        }
+    }
+}
+
+#[test]
+fn forms_that_must_translate() {
+    let rules = RuleSet::embedded().unwrap();
+    for (ptx, cons, code) in [
+        ("add.f32 %0, %1, %2;", "=f,f,f", "F001"),
+        ("add.rz.f32 %0, %1, %2;", "=f,f,f", "F002"),
+        ("add.rp.ftz.sat.f32 %0, %1, %2;", "=f,f,f", "F003"),
+        ("sub.f32 %0, %1, %2;", "=f,f,f", "F004"),
+        ("mul.rz.f32 %0, %1, %2;", "=f,f,f", "F005"),
+        ("fma.rn.ftz.sat.f32 %0, %1, %2, %3;", "=f,f,f,f", "F006"),
+        ("add.rm.f64 %0, %1, %2;", "=d,d,d", "F008"),
+        ("sub.f64 %0, %1, %2;", "=d,d,d", "F009"),
+        ("mul.f64 %0, %1, %2;", "=d,d,d", "F010"),
+        ("min.ftz.NaN.f32 %0, %1, %2;", "=f,f,f", "F013"),
+        ("max.NaN.xorsign.abs.f32 %0, %1, %2;", "=f,f,f", "F014"),
+        ("abs.f64 %0, %1;", "=d,d", "F017"),
+        ("div.rn.ftz.f32 %0, %1, %2;", "=f,f,f", "F021"),
+        ("sqrt.rm.f32 %0, %1;", "=f,f", "F022"),
+        ("ex2.approx.ftz.f32 %0, %1;", "=f,f", "F035"),
+        ("{ .reg .pred p, q; setp.num.ftz.f32 p|q, %1, %2; selp.u32 %0, 1, 0, q; }", "=r,f,f", "P002"),
+        ("{ .reg .pred p, q; setp.geu.xor.f64 p|q, %1, %2, !q; selp.u32 %0, 1, 0, p; }", "=r,d,d", "P004"),
+        ("{ .reg .pred p, q; setp.hs.or.u64 p, %1, %2, q; selp.u32 %0, 1, 0, p; }", "=r,l,l", "P006"),
+        ("set.nan.s32.f64 %0, %1, %2;", "=r,d,d", "P010"),
+        ("set.le.f32.s16 %0, %1, %2;", "=f,h,h", "P012"),
+        ("slct.f64.f32 %0, %1, %2, %3;", "=d,d,d,f", "P022"),
+        ("{ .reg .pred p; testp.infinite.f64 p, %1; selp.u32 %0, 1, 0, p; }", "=r,d", "P023"),
+    ] {
+        for target in [Target::Amd, Target::Portable] {
+            let used = translated(&rules, ptx, cons, target).unwrap_or_else(|e| panic!("{ptx}: {e}"));
+            assert!(used.iter().any(|c| c == code), "{ptx}: used {used:?}, expected {code}");
+        }
+    }
+}
