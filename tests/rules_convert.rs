@@ -155,7 +155,9 @@ fn helpers_match_independent_references_on_the_host() {
         std::fs::write(&header, h).unwrap();
         let exe = dir.join(format!("test_{variant}"));
         let out = std::process::Command::new("g++")
-            .args(["-std=c++17", "-O1", "-frounding-math", "-include"])
+            .args(["-std=c++17", "-O1", "-frounding-math"])
+            .arg(format!("-I{}", src.parent().unwrap().display()))
+            .arg("-include")
             .arg(&header)
             .arg(&src)
             .arg("-o")

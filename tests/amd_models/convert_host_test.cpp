@@ -9,6 +9,7 @@
 #include <random>
 #include <vector>
 #include <algorithm>
+#include "convert.h"
 
 static int failures = 0;
 #define CHECK(cond, ...) do { if (!(cond)) { if (failures++ < 40) { std::printf("FAIL %s:%d: ", __FILE__, __LINE__); std::printf(__VA_ARGS__); std::printf("\n"); } } } while (0)
@@ -348,7 +349,19 @@ static void test_misc() {
         fbits(ptx2hip_cvt_sat_f32(-0.0f, false)) == 0 && ptx2hip_cvt_sat_f32(0.25f, false) == 0.25f, "sat");
 }
 
+static void test_amd_model() {
+  CHECK(amd_model_convert_selfcheck() == 0, "amd model self-check");
+  // The amd helper variant's rn f16 path = V_CVT_F16_F32 (model) with NaN -> 0x7fff.
+  for (int i = 0; i < 2000000; ++i) {
+    float x = rand_f32();
+    uint16_t m = amd_model_v_cvt_f16_f32(x);
+    uint16_t want = x != x ? 0x7fff : m;
+    CHECK(ptx2hip_cvt_h_from_f32(x, false, 0, false, false, false) == want, "amd model vs helper x=%08x", fbits(x));
+  }
+}
+
 int main() {
+  test_amd_model();
   test_f32_to_h();
   test_f64_to_f32();
   test_narrow_generic();
