@@ -602,3 +602,77 @@ fn translations_match_reference_models_on_the_host() {
     let text = String::from_utf8_lossy(&run.stdout);
     assert!(run.status.success(), "semantic mismatches ({}):\n{text}", cpp.display());
 }
+
+/// The AMD translations of every semantic-check case, with their helpers, compile for gfx90a, gfx942
+/// and gfx1100 with clang-19 and the HIP headers (skipped when clang-19 is not installed).
+#[test]
+fn amd_translations_compile_for_each_architecture() {
+    if Command::new("clang-19").arg("--version").output().is_err() {
+        eprintln!("clang-19 not installed: AMD compile check skipped");
+        return;
+    }
+    let rules = rules();
+    let mut cases = bits_cases();
+    cases.extend(video_cases(&rules));
+    let mut helpers: Vec<String> = Vec::new();
+    let mut funcs = String::new();
+    let mut calls = String::new();
+    for (k, c) in cases.iter().enumerate() {
+        let t = translate(&rules, &c.ptx, &c.cons, Target::Amd).unwrap_or_else(|e| panic!("`{}`: {e}", c.ptx));
+        helpers.extend(t.helpers.iter().cloned());
+        let cons: Vec<&str> = c.cons.split(',').collect();
+        let params: Vec<String> = cons
+            .iter()
+            .enumerate()
+            .map(|(i, con)| {
+                let ty = c_type(con);
+                if con.starts_with('=') || con.starts_with('+') { format!("{ty}& op{i}") } else { format!("{ty} op{i}") }
+            })
+            .collect();
+        writeln!(funcs, "__device__ static void f{k}({}) {{", params.join(", ")).unwrap();
+        for (depth, line) in &t.lines {
+            writeln!(funcs, "  {}{line}", "  ".repeat(*depth)).unwrap();
+        }
+        funcs.push_str("}\n");
+        let args: Vec<String> = cons
+            .iter()
+            .enumerate()
+            .map(|(i, con)| {
+                let ty = c_type(con);
+                if con.starts_with('=') || con.starts_with('+') { format!("o{k}_{i}") } else { format!("({ty})p[{}]", i + k % 7) }
+            })
+            .collect();
+        for (i, con) in cons.iter().enumerate() {
+            if con.starts_with('=') || con.starts_with('+') {
+                writeln!(calls, "  {} o{k}_{i} = ({})p[{i}];", c_type(con), c_type(con)).unwrap();
+            }
+        }
+        writeln!(calls, "  f{k}({});", args.join(", ")).unwrap();
+        for (i, con) in cons.iter().enumerate() {
+            if con.starts_with('=') || con.starts_with('+') {
+                writeln!(calls, "  p[{}] = (uint64_t)o{k}_{i};", 8 + k).unwrap();
+            }
+        }
+    }
+    let mut src = String::from("#include <hip/hip_runtime.h>\n#include <stdint.h>\n#include <string.h>\n");
+    for h in rules.helper_closure(helpers.iter()) {
+        let def = &rules.helpers[&h];
+        src.push_str(def.amd.as_deref().unwrap_or(&def.portable));
+        src.push('\n');
+    }
+    src.push_str(&funcs);
+    write!(src, "__global__ void all_forms(uint64_t* p) {{\n{calls}}}\n").unwrap();
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("rules_bits");
+    std::fs::create_dir_all(&dir).unwrap();
+    let hip = dir.join("amd_forms.hip");
+    std::fs::write(&hip, &src).unwrap();
+    for arch in ["gfx90a", "gfx942", "gfx1100"] {
+        let out = Command::new("clang-19")
+            .args(["-x", "hip", "-std=c++17", &format!("--offload-arch={arch}"), "--cuda-device-only", "-nogpulib", "-O1", "-emit-llvm", "-S"])
+            .arg(&hip)
+            .args(["-o", "/dev/null"])
+            .output()
+            .expect("clang-19 runs");
+        assert!(out.status.success(), "{arch}: {}\n{}", hip.display(), String::from_utf8_lossy(&out.stderr));
+    }
+}
