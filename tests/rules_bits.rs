@@ -148,10 +148,10 @@ fn deliberate_gaps_give_their_reasons() {
         ("lop3.and.b32 %0|p, %1, %2, %3, 0xca, q;", "=r,r,r,r", "predicate form `lop3.and.b32"),
         ("vadd4.u32.u32.u32.sat.add %0, %1, %2, %3;", "=r,r,r,r", "`.sat` together with the `.add`"),
         ("vabsdiff2.s32.s32.s32.sat.add %0, %1, %2, %3;", "=r,r,r,r", "`.sat` together with the `.add`"),
-        // Operand selectors and subword destinations are not PTX the parser accepts.
-        ("vadd4.u32.u32.u32 %0, %1.b3210, %2.b7654, %3;", "=r,r,r,r", "found '.b3210'"),
-        ("vadd.u32.u32.u32 %0.h0, %1, %2, %3;", "+r,r,r,r", "found '.h0'"),
-        ("vmin.s32.s32.s32.sat %0, %1.b0, %2;", "=r,r,r", "found '.b0'"),
+        // Operand selectors, subword destinations and masks of the video instructions.
+        ("vadd4.u32.u32.u32 %0, %1.b3210, %2.b7654, %3;", "=r,r,r,r", "operand selector '.b3210'"),
+        ("vadd.u32.u32.u32 %0.h0, %1, %2, %3;", "+r,r,r,r", "operand selector '.h0'"),
+        ("vmin.s32.s32.s32.sat %0, %1.b0, %2;", "=r,r,r", "operand selector '.b0'"),
     ];
     for (ptx, cons, reason) in cases {
         for target in [Target::Amd, Target::Portable] {
