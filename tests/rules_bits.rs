@@ -148,6 +148,7 @@ fn deliberate_gaps_give_their_reasons() {
         ("lop3.and.b32 %0|p, %1, %2, %3, 0xca, q;", "=r,r,r,r", "predicate form `lop3.and.b32"),
         ("vadd4.u32.u32.u32.sat.add %0, %1, %2, %3;", "=r,r,r,r", "`.sat` together with the `.add`"),
         ("vabsdiff2.s32.s32.s32.sat.add %0, %1, %2, %3;", "=r,r,r,r", "`.sat` together with the `.add`"),
+        ("vmad.s32.s32.s32.sat %0, %1, %2, %3;", "=r,r,r,r", "vmad (video multiply-add"),
         // Operand selectors, subword destinations and masks of the video instructions.
         ("vadd4.u32.u32.u32 %0, %1.b3210, %2.b7654, %3;", "=r,r,r,r", "operand selector '.b3210'"),
         ("vadd.u32.u32.u32 %0.h0, %1, %2, %3;", "+r,r,r,r", "operand selector '.h0'"),
