@@ -356,6 +356,9 @@ impl<'a> Parser<'a> {
                         self.bump()?;
                     }
                     _ if finished(self) => break,
+                    Tok::DotWord if is_video_selector(&self.src[self.tok.start + 1..self.tok.end]) => {
+                        return self.fail(video_selector_message(&self.src[self.tok.start + 1..self.tok.end]), self.tok.span())
+                    }
                     _ => {
                         return self.fail(
                             format!(
@@ -416,6 +419,7 @@ impl<'a> Parser<'a> {
                 self.bump()?;
                 Ok(word.chars().next())
             }
+            _ if is_video_selector(word) => self.fail(video_selector_message(word), self.tok.span()),
             _ => self.fail(
                 format!("unexpected '.{word}' after register: only .x .y .z .w .r .g .b .a components are allowed"),
                 self.tok.span(),
@@ -680,4 +684,21 @@ fn is_decimal_float(s: &str) -> bool {
         }
     };
     !int.is_empty() && all_digits(int) && frac.map_or(true, all_digits) && exp_ok
+}
+
+/// `.b0`..`.b7`, `.b3210`, `.h1`, `.h10`...: the byte/half-word operand selectors, subword
+/// destinations and masks of the video instructions (`vadd4 d.b10, a.b3210, b.b7654, c`).
+fn is_video_selector(word: &str) -> bool {
+    let mut chars = word.chars();
+    match chars.next() {
+        Some('b') => word.len() > 1 && chars.all(|c| ('0'..='7').contains(&c)),
+        Some('h') => word.len() > 1 && chars.all(|c| ('0'..='3').contains(&c)),
+        _ => false,
+    }
+}
+
+fn video_selector_message(word: &str) -> String {
+    format!(
+        "operand selector '.{word}' (a video instruction's byte/half-word selection, subword destination or mask) is not translated: only the default selectors are"
+    )
 }
