@@ -19,11 +19,6 @@ fn line_starts(bytes: &[u8]) -> Vec<usize> {
     starts
 }
 
-/// Index of the line containing byte `offset` (the line count when `offset` is the end).
-fn line_of(starts: &[usize], offset: usize) -> usize {
-    starts.partition_point(|&s| s <= offset).saturating_sub(1)
-}
-
 /// A changed run of whole lines: old lines `old`, new lines `new` (line indices).
 #[derive(Debug, Clone)]
 struct Change {

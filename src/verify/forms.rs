@@ -200,7 +200,7 @@ fn canonical(rule: &Rule, form: String, bindings: &crate::lower::rules::Bindings
     let data_ty = specs.iter().find_map(|s| match &s.kind {
         OperandKind::Scalar(t) => rule.resolve_type(t, bindings).map(|t| (1, t)),
         OperandKind::Vector(n, t) => rule.resolve_type(t, bindings).map(|t| (*n as usize, t)),
-        OperandKind::Address => None,
+        OperandKind::Address | OperandKind::Pair(..) => None,
     });
     for (k, spec) in specs.iter().enumerate() {
         let dest = k == 0 && !is_store && !matches!(spec.kind, OperandKind::Address);
@@ -249,6 +249,7 @@ fn canonical(rule: &Rule, form: String, bindings: &crate::lower::rules::Bindings
                 }
                 texts.push(format!("{{{}}}", names.join(", ")));
             }
+            OperandKind::Pair(..) => return None,
             OperandKind::Address => {
                 let op = constraints.len();
                 constraints.push("l".to_string());
