@@ -185,8 +185,8 @@ fn translate(input: &Input, rules: &RuleSet, options: Options, in_place: bool, o
             eprint!("{}", report::render_file_diagnostic(&path, d));
         }
         for f in &outcome.findings {
-            if let Err(u) = &f.analysis.outcome {
-                eprintln!("{path}:{}:{}: not translated: {}", f.statement.line, f.statement.column, u.message);
+            if let Err(u) = &f.outcome {
+                eprintln!("{path}:{}:{}: not translated: {}", f.line, f.column, u.message);
             }
         }
         if let Some(dir) = out_dir {
@@ -211,7 +211,7 @@ fn translate(input: &Input, rules: &RuleSet, options: Options, in_place: bool, o
             if let Err(e) = write_atomically(&p.file.path, &rewritten.bytes) {
                 errors.push(format!("{path}: {e}"));
             }
-        } else if out.write_all(&diff::unified(&path, &p.source, &rewritten.bytes, &rewritten.splices)).is_err() {
+        } else if diff::write_unified(&mut out, &path, &p.source, &rewritten.bytes, &rewritten.splices).is_err() {
             return ExitCode::from(2);
         }
     }
@@ -265,7 +265,7 @@ fn check(input: &Input, rules: &RuleSet, options: Options, format: Format) -> Ex
             }
         }
         for f in &outcome.findings {
-            if f.analysis.outcome.is_ok() { translatable += 1 } else { unsupported += 1 }
+            if f.outcome.is_ok() { translatable += 1 } else { unsupported += 1 }
             match format {
                 Format::Json => json.push(report::finding_json(&path, f)),
                 Format::Human => {
