@@ -509,30 +509,54 @@ static std::vector<uint64_t> p2h_vectors(const CaseInfo& c, int random_count) {
 }
 "#;
 
-/// The host program comparing the translations of `target` with the models.
-fn host_program(rules: &RuleSet, cases: &[Case], target: Target) -> String {
+/// Per case a `tr_<i>` function running the translation and, with `models`, a `ref_<i>` running
+/// the model; returns the definitions of the helpers they call and the functions.
+fn case_functions(
+    rules: &RuleSet,
+    cases: &[Case],
+    target: Target,
+    qualifier: &str,
+    models: bool,
+) -> (String, String) {
     let mut helpers = Vec::new();
     let mut body = String::new();
-    let mut table = String::new();
     for (i, c) in cases.iter().enumerate() {
         let t =
             translate(rules, c, target).unwrap_or_else(|e| panic!("{} ({target}): {e}", c.form));
-        let code = code_lines(&t);
-        helpers.extend(t.helpers);
-        body.push_str(&translated_fn(c, &format!("tr_{i}"), &code, "static"));
-        body.push_str(&model_fn(c, &format!("ref_{i}"), "static"));
-        writeln!(
-            table,
-            "  {{{{\"{}\", {}, {}, {}}}, tr_{i}, ref_{i}}},",
-            c.form,
-            c.inputs.len(),
-            c.outputs.len(),
-            spec_table(c)
-        )
-        .unwrap();
+        helpers.extend(t.helpers.iter().cloned());
+        body.push_str(&translated_fn(
+            c,
+            &format!("tr_{i}"),
+            &code_lines(&t),
+            qualifier,
+        ));
+        if models {
+            body.push_str(&model_fn(c, &format!("ref_{i}"), qualifier));
+        }
     }
     helpers.sort();
     helpers.dedup();
+    (helper_block(rules, &helpers, target), body)
+}
+
+/// The `CaseInfo` initializer of a case (form, input and output counts, input specs).
+fn case_info(c: &Case) -> String {
+    format!(
+        "{{\"{}\", {}, {}, {}}}",
+        c.form,
+        c.inputs.len(),
+        c.outputs.len(),
+        spec_table(c)
+    )
+}
+
+/// The host program comparing the translations of `target` with the models.
+fn host_program(rules: &RuleSet, cases: &[Case], target: Target) -> String {
+    let (helpers, body) = case_functions(rules, cases, target, "static", true);
+    let mut table = String::new();
+    for (i, c) in cases.iter().enumerate() {
+        writeln!(table, "  {{{}, tr_{i}, ref_{i}}},", case_info(c)).unwrap();
+    }
     format!(
         r#"#define __host__
 #define __device__
@@ -575,7 +599,6 @@ int main() {{
 }}
 "#,
         driver = DRIVER,
-        helpers = helper_block(rules, &helpers, target),
     )
 }
 
@@ -670,12 +693,7 @@ fn rule_table_shape() {
 fn every_example_translates_with_its_rule() {
     let rules = rules();
     for r in rules.rules.iter().filter(|r| ours(r)) {
-        let constraints: Vec<String> = r
-            .example
-            .constraints
-            .split(',')
-            .map(|s| s.trim().to_string())
-            .collect();
+        let constraints = constraints(&r.example.constraints.replace(' ', ""));
         for target in [Target::Amd, Target::Portable] {
             let used = translate_stmt(&rules, &r.example.ptx, &constraints, target)
                 .unwrap_or_else(|e| panic!("{} example ({target}): {e}", r.code));
@@ -720,40 +738,49 @@ fn every_form_translates_for_both_targets() {
     }
 }
 
+fn constraints(list: &str) -> Vec<String> {
+    list.split(',').map(str::to_string).collect()
+}
+
+/// Each statement is left untranslated with a reason containing `why`.
+fn assert_rejected(rules: &RuleSet, statements: &[(&str, &str)], why: &str) {
+    for (ptx, cons) in statements {
+        let err = translate_stmt(rules, ptx, &constraints(cons), Target::Amd).expect_err(ptx);
+        assert!(err.contains(why), "{ptx}: {err}");
+    }
+}
+
 #[test]
 fn carry_needs_a_writer_in_the_same_statement() {
     let rules = rules();
-    let c = |s: &str| s.split(',').map(str::to_string).collect::<Vec<_>>();
-    for (ptx, cons) in [
+    let readers = [
         ("addc.u32 %0, %1, %2;", "=r,r,r"),
         ("subc.cc.u64 %0, %1, %2;", "=l,l,l"),
         ("madc.hi.u32 %0, %1, %2, %3;", "=r,r,r,r"),
         ("{ addc.u32 %0, %1, %2; add.cc.u32 %0, %1, %2; }", "=r,r,r"),
-    ] {
-        let err = translate_stmt(&rules, ptx, &c(cons), Target::Amd).expect_err(ptx);
-        assert!(err.contains("carry flag"), "{ptx}: {err}");
-    }
+    ];
+    assert_rejected(&rules, &readers, "carry flag");
     // A non-.cc instruction between writer and reader leaves the flag alone.
     let ok = "{ sub.cc.u32 %0, %2, %3; subc.u32 %1, %2, %3; addc.u32 %1, %1, 0; }";
-    translate_stmt(&rules, ok, &c("=r,=r,r,r"), Target::Amd).expect(ok);
+    translate_stmt(&rules, ok, &constraints("=r,=r,r,r"), Target::Amd).expect(ok);
 }
 
+/// Forms ptxas rejects for sm_90 (checked with nvcc 13.0), PTX 9.2 sm_120f-only forms included.
 #[test]
 fn forms_outside_the_isa_are_not_claimed() {
-    let rules = rules();
-    let c = |s: &str| s.split(',').map(str::to_string).collect::<Vec<_>>();
-    for (ptx, cons) in [
+    let outside = [
         ("add.sat.u32 %0, %1, %2;", "=r,r,r"),
         ("sub.u16x2 %0, %1, %2;", "=r,r,r"),
         ("add.cc.u16 %0, %1, %2;", "=h,h,h"),
         ("mul.wide.u64 %0, %1, %2;", "=l,l,l"),
         ("min.relu.u32 %0, %1, %2;", "=r,r,r"),
+        ("max.relu.u16x2 %0, %1, %2;", "=r,r,r"),
         ("mad.hi.sat.u32 %0, %1, %2, %3;", "=r,r,r,r"),
+        ("madc.u32 %0, %1, %2, %3;", "=r,r,r,r"),
+        ("dp2a.u32.u32 %0, %1, %2, %3;", "=r,r,r,r"),
         ("abs.u32 %0, %1;", "=r,r"),
-    ] {
-        let err = translate_stmt(&rules, ptx, &c(cons), Target::Portable).expect_err(ptx);
-        assert!(err.contains("no rule translates"), "{ptx}: {err}");
-    }
+    ];
+    assert_rejected(&rules(), &outside, "no rule translates");
 }
 
 /// Every translation (portable; AMD per processor branch) against the models, on the host.
@@ -795,20 +822,35 @@ fn translations_match_the_models_on_the_host() {
     }
 }
 
+const AMD_ARCHS: [&str; 3] = ["gfx90a", "gfx942", "gfx1100"];
+
+/// clang-19 device compilation (`-S`: LLVM IR with `-emit-llvm` in `extra`, else assembly) of a
+/// HIP file for one processor.
+fn hip_compile(clang: &str, file: &Path, arch: &str, extra: &[&str], output: &Path, what: &str) {
+    run(
+        Command::new(clang)
+            .args([
+                "-x",
+                "hip",
+                "-std=c++17",
+                "-nogpulib",
+                "--cuda-device-only",
+                "-O2",
+                "-S",
+            ])
+            .args(extra)
+            .arg(format!("--offload-arch={arch}"))
+            .arg(file)
+            .arg("-o")
+            .arg(output),
+        &format!("clang-19 {what} for {arch}"),
+    );
+}
+
 /// The AMD translations (and the portable ones, which must build with HIP too) as HIP kernels.
 fn hip_source(rules: &RuleSet, cases: &[Case], target: Target) -> String {
-    let mut helpers = Vec::new();
-    let mut body = String::new();
+    let (helpers, mut body) = case_functions(rules, cases, target, "__device__ static", false);
     for (i, c) in cases.iter().enumerate() {
-        let t = translate(rules, c, target).unwrap();
-        let code = code_lines(&t);
-        helpers.extend(t.helpers);
-        body.push_str(&translated_fn(
-            c,
-            &format!("tr_{i}"),
-            &code,
-            "__device__ static",
-        ));
         writeln!(
             body,
             "extern \"C\" __global__ void k_{i}(const uint64_t* in, uint64_t* out) {{ int t = __builtin_amdgcn_workitem_id_x(); tr_{i}(in + {n} * t, out + 2 * t); }}",
@@ -816,12 +858,7 @@ fn hip_source(rules: &RuleSet, cases: &[Case], target: Target) -> String {
         )
         .unwrap();
     }
-    helpers.sort();
-    helpers.dedup();
-    format!(
-        "#include <hip/hip_runtime.h>\n#include <stdint.h>\n{}\n{body}",
-        helper_block(rules, &helpers, target)
-    )
+    format!("#include <hip/hip_runtime.h>\n#include <stdint.h>\n{helpers}\n{body}")
 }
 
 #[test]
@@ -835,23 +872,15 @@ fn translations_compile_as_hip_for_gfx90a_gfx942_gfx1100() {
     for target in [Target::Amd, Target::Portable] {
         let src = dir.path().join(format!("{target}.hip"));
         std::fs::write(&src, hip_source(&rules, &cases, target)).unwrap();
-        for arch in ["gfx90a", "gfx942", "gfx1100"] {
-            run(
-                Command::new(&clang)
-                    .args([
-                        "-x",
-                        "hip",
-                        "-std=c++17",
-                        "-nogpulib",
-                        "--cuda-device-only",
-                        "-O2",
-                        "-emit-llvm",
-                        "-S",
-                    ])
-                    .arg(format!("--offload-arch={arch}"))
-                    .arg(&src)
-                    .args(["-o", "/dev/null"]),
-                &format!("clang-19 {target} translations for {arch}"),
+        for arch in AMD_ARCHS {
+            let what = format!("{target} translations");
+            hip_compile(
+                &clang,
+                &src,
+                arch,
+                &["-emit-llvm"],
+                Path::new("/dev/null"),
+                &what,
             );
         }
     }
@@ -910,26 +939,10 @@ fn corpus_file_is_translatable_and_compiles() {
             String::from_utf8_lossy(&t.stderr)
         );
         let file = out.path().join("integer_arith_kernels.cu");
-        for arch in ["gfx90a", "gfx942", "gfx1100"] {
-            run(
-                Command::new(&clang)
-                    .args([
-                        "-x",
-                        "hip",
-                        "-std=c++17",
-                        "-include",
-                        "hip/hip_runtime.h",
-                        "-nogpulib",
-                        "--cuda-device-only",
-                        "-O2",
-                        "-emit-llvm",
-                        "-S",
-                    ])
-                    .arg(format!("--offload-arch={arch}"))
-                    .arg(&file)
-                    .args(["-o", "/dev/null"]),
-                &format!("clang-19 {rel} ({mode}, {target}) for {arch}"),
-            );
+        for arch in AMD_ARCHS {
+            let what = format!("{rel} ({mode}, {target})");
+            let extra = ["-emit-llvm", "-include", "hip/hip_runtime.h"];
+            hip_compile(&clang, &file, arch, &extra, Path::new("/dev/null"), &what);
         }
     }
 }
@@ -940,20 +953,10 @@ fn corpus_file_is_translatable_and_compiles() {
 
 /// A CUDA program: for every case and vector, the real PTX, the portable translation and the model.
 fn gpu_check_source(rules: &RuleSet, cases: &[Case]) -> String {
-    let mut helpers = Vec::new();
-    let mut body = String::new();
+    let (helpers, mut body) =
+        case_functions(rules, cases, Target::Portable, "__device__ static", true);
     let mut table = String::new();
     for (i, c) in cases.iter().enumerate() {
-        let t = translate(rules, c, Target::Portable).unwrap();
-        let code = code_lines(&t);
-        helpers.extend(t.helpers);
-        body.push_str(&translated_fn(
-            c,
-            &format!("tr_{i}"),
-            &code,
-            "__device__ static",
-        ));
-        body.push_str(&model_fn(c, &format!("ref_{i}"), "__device__ static"));
         // The real instruction.
         let mut asm =
             format!("__device__ static void asm_{i}(const uint64_t* in, uint64_t* out) {{\n");
@@ -991,18 +994,8 @@ fn gpu_check_source(rules: &RuleSet, cases: &[Case]) -> String {
             n = c.inputs.len()
         )
         .unwrap();
-        writeln!(
-            table,
-            "  {{{{\"{}\", {}, {}, {}}}, k_{i}}},",
-            c.form,
-            c.inputs.len(),
-            c.outputs.len(),
-            spec_table(c)
-        )
-        .unwrap();
+        writeln!(table, "  {{{}, k_{i}}},", case_info(c)).unwrap();
     }
-    helpers.sort();
-    helpers.dedup();
     format!(
         r#"// Generated by tests/rules_integer_arith.rs (write_gpu_check): the real PTX instruction, the
 // ptx2hip portable translation and the model of tests/amd_models/integer_arith.h, per vector.
@@ -1055,7 +1048,6 @@ int main() {{
 }}
 "#,
         driver = DRIVER,
-        helpers = helper_block(rules, &helpers, Target::Portable),
     )
 }
 
@@ -1104,24 +1096,15 @@ fn amd_instruction_counts() {
     let file = dir.path().join("counts.hip");
     std::fs::write(&file, src).unwrap();
     let asm = dir.path().join("counts.s");
-    run(
-        Command::new(&clang)
-            .args([
-                "-x",
-                "hip",
-                "-std=c++17",
-                "-nogpulib",
-                "--cuda-device-only",
-                "-O2",
-                "-S",
-                "--offload-arch=gfx942",
-                "-I",
-            ])
-            .arg(root().join("tests/amd_models"))
-            .arg(&file)
-            .arg("-o")
-            .arg(&asm),
-        "clang-19 for gfx942",
+    let models = root().join("tests/amd_models");
+    let extra = ["-I", models.to_str().unwrap()];
+    hip_compile(
+        &clang,
+        &file,
+        "gfx942",
+        &extra,
+        &asm,
+        "the benchmark kernels",
     );
     let counts = instruction_counts(&asm);
     println!("| form | AMD translation | plain C++ (model) |\n|---|---|---|");
