@@ -20,7 +20,7 @@ use std::process::Command;
 use ptx2hip::lower::rules::{Bindings, Carry, OperandKind, Rule, TypeRef};
 use ptx2hip::lower::types::PtxType;
 use ptx2hip::lower::{self, render, RuleSet, Target, Translation};
-use ptx2hip::scan::{AsmStatement, Operand, Origin, Template};
+use ptx2hip::scan::AsmStatement;
 
 const FAMILY: &str = "integer_arith";
 /// Rules of rules/integer.toml that belong to integer arithmetic (add, sub, mul.lo).
@@ -38,42 +38,10 @@ fn ours(r: &Rule) -> bool {
     r.family == FAMILY || INTEGER_RULES.contains(&r.code.as_str())
 }
 
-fn statement(ptx: &str, constraints: &[String]) -> AsmStatement {
-    let operand = |i: usize, c: &str| Operand {
-        name: None,
-        constraint: c.to_string(),
-        expr: format!("op{i}"),
-        expr_span: 0..0,
-        c_strings: Vec::new(),
-    };
-    let (outputs, inputs): (Vec<_>, Vec<_>) = constraints
-        .iter()
-        .enumerate()
-        .map(|(i, c)| operand(i, c))
-        .partition(|o| o.constraint.starts_with('=') || o.constraint.starts_with('+'));
-    AsmStatement {
-        span: 0..ptx.len(),
-        line: 1,
-        column: 1,
-        end_line: 1,
-        end_column: ptx.len() + 1,
-        keyword: "asm".into(),
-        qualifiers: vec!["volatile".into()],
-        template: Template::Known {
-            text: ptx.to_string(),
-            origins: vec![Origin {
-                text_offset: 0,
-                file_offset: 0,
-            }],
-        },
-        outputs,
-        inputs,
-        clobbers: Vec::new(),
-        goto_labels: Vec::new(),
-        indent: String::new(),
-        in_macro: None,
-        terminated: true,
-    }
+fn statement(ptx: &str, constraints: &[String]) -> AsmStatement  {
+    let mut stmt = ptx2hip::verify::forms::synthetic_statement(ptx, constraints);
+    stmt.qualifiers = vec!["volatile".into()];
+    stmt
 }
 
 // ---------------------------------------------------------------------------------------------
