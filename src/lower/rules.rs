@@ -138,6 +138,9 @@ pub struct UnsupportedForm {
     /// The reason applies when the instruction carries all of these modifiers (empty: always).
     #[serde(default)]
     pub modifiers: Vec<String>,
+    /// The instruction's modifiers must be exactly `modifiers`, in this order.
+    #[serde(default)]
+    pub exact: bool,
     pub reason: String,
 }
 
@@ -461,7 +464,10 @@ impl RuleSet {
     pub fn unsupported_reason(&self, opcode: &str, modifiers: &[String]) -> Option<&str> {
         self.unsupported
             .iter()
-            .filter(|u| u.opcode == opcode && u.modifiers.iter().all(|m| modifiers.contains(m)))
+            .filter(|u| {
+                u.opcode == opcode
+                    && if u.exact { u.modifiers == modifiers } else { u.modifiers.iter().all(|m| modifiers.contains(m)) }
+            })
             .max_by_key(|u| u.modifiers.len())
             .map(|u| u.reason.as_str())
     }
