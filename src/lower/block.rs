@@ -73,6 +73,8 @@ pub struct Lowerer<'a> {
     uses_carry: bool,
     /// An earlier instruction (in statement order) wrote the carry flag.
     carry_set: bool,
+    /// The last carry written has not been read by a later instruction of the statement.
+    carry_unconsumed: bool,
 }
 
 /// The template placeholder of the carry flag and the local that holds it.
@@ -142,6 +144,7 @@ impl<'a> Lowerer<'a> {
             conditional_depth: 0,
             uses_carry: false,
             carry_set: false,
+            carry_unconsumed: false,
         })
     }
 
@@ -155,6 +158,13 @@ impl<'a> Lowerer<'a> {
             self.instruction(ins, 0, &mut body)?;
         } else {
             self.block_items(&block.items, 1, &mut body)?;
+        }
+        if self.carry_unconsumed {
+            // On NVIDIA a following asm statement can read this flag (code relies on it when the
+            // compiler keeps the statements adjacent); a translation would silently drop it.
+            return Err(Unsupported::new(
+                "the statement leaves a carry flag that nothing in it reads, for a later asm statement: write the whole carry chain in one asm statement to translate it".into(),
+            ));
         }
         if self.uses_carry {
             let depth = usize::from(!self.direct);
@@ -442,12 +452,18 @@ impl<'a> Lowerer<'a> {
         if let Some(carry) = rule.carry {
             if carry.reads() && !self.carry_set {
                 return Err(Unsupported::at(
-                    format!("`{}` reads the carry flag, but no earlier instruction of this asm statement sets it (CC.CF does not survive between asm statements)", ins.form()),
+                    format!("`{}` reads a carry flag set outside this asm statement; ptx2hip translates carry chains only within one statement", ins.form()),
                     at,
                 ));
             }
             self.uses_carry = true;
             self.carry_set |= carry.writes();
+            if carry.reads() {
+                self.carry_unconsumed = false;
+            }
+            if carry.writes() {
+                self.carry_unconsumed = true;
+            }
         }
         let code = template::expand(rule.template(self.target), |name, attr| {
             if name == CARRY && attr.is_none() && rule.carry.is_some() {
