@@ -176,5 +176,10 @@ __global__ void seed_examples_kernel(const SeedIn* in, const unsigned char* byte
   seed::fence_gl();
   r.add_rn = seed::compute_add<seed::mode_rn>(a.f0, a.f1);
   r.add_rz = seed::compute_add<seed::mode_rz>(a.f0, a.f1);
-  out[t] = r;
+  // Field by field: a whole-struct copy would also write its indeterminate padding bytes.
+  SeedOut& o = out[t];
+  o.add = r.add; o.add_reordered = r.add_reordered; o.add_repeated = r.add_repeated;
+  o.mov2 = r.mov2; o.cond = r.cond; o.add64 = r.add64; o.mul = r.mul;
+  o.clock_nonzero = r.clock_nonzero; o.cube = r.cube; o.add42 = r.add42; o.byte = r.byte;
+  o.stored = r.stored; o.sub16 = r.sub16; o.cvt = r.cvt; o.add_rn = r.add_rn; o.add_rz = r.add_rz;
 }

@@ -101,7 +101,9 @@ __global__ void unsupported_mix_kernel(const uint32_t* a, const uint32_t* b, flo
   __syncthreads();
   if (t >= n) return;
   uint32_t lo = a[t], hi = b[t];
-  mix::add64_carry(lo, hi, b[t], a[t]);
+  // Distinct values: the asm writes %0 before it reads %3 without an early clobber, so an input
+  // equal to `lo` could share its register and change the NVIDIA result.
+  mix::add64_carry(lo, hi, b[t] ^ 0x5a5a5a5au, a[t] + 1u);
   out[6 * t + 0] = mix::add_u32(a[t], b[t]);
   out[6 * t + 1] = mix::warp_total(a[t]);
   out[6 * t + 2] = lo ^ hi;
