@@ -16,7 +16,7 @@ import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 N = 4096           # elements per logical array; threads cover 2N
-SLACK = 16         # buffers hold SLACK*N elements so kernels may read in[4*i+3] etc.
+SLACK = 64         # buffers hold SLACK*N elements: kernels read in[4*i+3] and write up to 64 results per thread
 
 KERNEL = re.compile(r"__global__\s+void\s+(\w+)\s*\(([^)]*)\)", re.S)
 
