@@ -309,24 +309,24 @@ fn escape_c(s: &str) -> String {
     s.replace('\\', "\\\\").replace('"', "\\\"")
 }
 
-/// Helpers whose names the code mentions, with their requirements.
+/// Helpers whose names the code mentions, with their requirements. Every helper is named
+/// `ptx2hip_*` (checked when the table loads), so one pass over each line finds them all.
 fn helpers_used(rules: &RuleSet, lines: &[Line]) -> Vec<String> {
-    let mut used = Vec::new();
-    for name in &rules.helper_order {
-        if lines.iter().any(|(_, l)| contains_word(l, name)) {
-            used.push(name.clone());
+    let is_ident = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+    let mut used: Vec<String> = Vec::new();
+    for (_, line) in lines {
+        let bytes = line.as_bytes();
+        let mut from = 0;
+        while let Some(i) = line[from..].find(rules::HELPER_PREFIX).map(|i| i + from) {
+            let end = i + bytes[i..].iter().take_while(|&&b| is_ident(b)).count();
+            let word = &line[i..end];
+            if (i == 0 || !is_ident(bytes[i - 1])) && rules.helpers.contains_key(word) && !used.iter().any(|u| u == word) {
+                used.push(word.to_string());
+            }
+            from = end;
         }
     }
     rules.helper_closure(used.iter())
-}
-
-fn contains_word(hay: &str, word: &str) -> bool {
-    let is_ident = |c: char| c.is_ascii_alphanumeric() || c == '_';
-    hay.match_indices(word).any(|(i, _)| {
-        let before = hay[..i].chars().next_back();
-        let after = hay[i + word.len()..].chars().next();
-        !before.is_some_and(is_ident) && !after.is_some_and(is_ident)
-    })
 }
 
 fn collect_forms(items: &[ptx::Item], out: &mut Vec<String>) {
@@ -367,7 +367,10 @@ mod tests {
 
     #[test]
     fn helper_detection_is_by_whole_word() {
-        assert!(contains_word("x = ptx2hip_prmt(a);", "ptx2hip_prmt"));
-        assert!(!contains_word("x = ptx2hip_prmt_f4e(a);", "ptx2hip_prmt"));
+        let rules = RuleSet::embedded().unwrap();
+        let found = |code: &str| helpers_used(&rules, &[(0, code.to_string())]);
+        assert!(found("x = ptx2hip_prmt(a, b, c);").contains(&"ptx2hip_prmt".to_string()));
+        assert!(!found("x = my_ptx2hip_prmt(a, b, c);").contains(&"ptx2hip_prmt".to_string()));
+        assert!(found("x = ptx2hip_prmt_unknown(a);").is_empty());
     }
 }

@@ -173,6 +173,9 @@ pub struct SpecialRegister {
     pub doc: String,
 }
 
+/// Every helper's name starts with this, so emitted code can be searched for them in one pass.
+pub const HELPER_PREFIX: &str = "ptx2hip_";
+
 /// Which slot took which modifier value in a matched instruction.
 pub type Bindings = BTreeMap<String, Option<String>>;
 
@@ -383,6 +386,9 @@ impl RuleSet {
             }
             set.unsupported.extend(file.unsupported);
             for h in file.helpers {
+                if !h.name.starts_with(HELPER_PREFIX) {
+                    return Err(format!("rules/{name}: helper `{}` must be named {HELPER_PREFIX}*", h.name));
+                }
                 if set.helpers.contains_key(&h.name) {
                     return Err(format!("rules/{name}: helper `{}` defined twice", h.name));
                 }
