@@ -33,9 +33,9 @@ open(f'{out}/forms.cuh', 'w').write('\n'.join(f) + '\n')
 m = ['#include <cstdio>', '#include <cstdint>', '#include <cstring>', '#include "forms.cuh"', '#include "port.cuh"',
 r'''
 __device__ uint64_t mix(uint64_t x) { x += 0x9e3779b97f4a7c15ull; x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull; x = (x ^ (x >> 27)) * 0x94d049bb133111ebull; return x ^ (x >> 31); }
-__constant__ uint16_t EF[] = {0x0000,0x8000,0x0001,0x8001,0x03ff,0x83ff,0x0400,0x8400,0x3c00,0xbc00,0x3c01,0x3bff,0x7bff,0xfbff,0x7c00,0xfc00,0x7e00,0xfe00,0x7c01,0xfd55,0x7fff,0x3800,0x1000,0x0200,0x3555,0x4000,0x5bff,0x0002,0x1400,0x3e00,0xc000,0x2400,0x3bfe,0x0401};
-__constant__ uint16_t EB[] = {0x0000,0x8000,0x0001,0x8001,0x007f,0x807f,0x0080,0x8080,0x3f80,0xbf80,0x3f81,0x3f7f,0x7f7f,0xff7f,0x7f80,0xff80,0x7fc0,0xffc0,0x7f81,0xffaa,0x7fff,0x3f00,0x3b80,0x0040,0x3eab,0x4000,0x7f00,0x0002,0x3c00,0x3fc0,0xc000,0x2000,0x3f7e,0x0081};
-#define NE 34
+__constant__ uint16_t EF[] = {0x0000,0x8000,0x0001,0x8001,0x03ff,0x83ff,0x0400,0x8400,0x3c00,0xbc00,0x3c01,0x3bff,0x7bff,0xfbff,0x7c00,0xfc00,0x7e00,0xfe00,0x7c01,0xfd55,0x7fff,0x3800,0x1000,0x0200,0x3555,0x4000,0x5bff,0x0002,0x1400,0x3e00,0xc000,0x2400,0x3bfe,0x0401,0x3be0,0x0410};
+__constant__ uint16_t EB[] = {0x0000,0x8000,0x0001,0x8001,0x007f,0x807f,0x0080,0x8080,0x3f80,0xbf80,0x3f81,0x3f7f,0x7f7f,0xff7f,0x7f80,0xff80,0x7fc0,0xffc0,0x7f81,0xffaa,0x7fff,0x3f00,0x3b80,0x0040,0x3eab,0x4000,0x7f00,0x0002,0x3c00,0x3fc0,0xc000,0x2000,0x3f7e,0x0081,0x3f7c,0x0082};
+#define NE 36
 __device__ uint16_t lane(uint64_t i, int which, uint64_t r, bool bf, int nsrc) {
   /* first NE^nsrc indices: every combination of edge values; then random bits, with edge values mixed in */
   uint64_t ne = 1; for (int k = 0; k < nsrc; ++k) ne *= NE;
@@ -86,6 +86,8 @@ m.append(f'  o[0] = PTXF_{idx["mul_ftz_f16"]}(0x3bfe, 0x0401); o[1] = PORT_{idx[
 m.append(f'  o[2] = PTXF_{idx["fma_rn_ftz_f16"]}(0x0400, 0x8400, 0x0400); o[3] = PORT_{idx["fma_rn_ftz_f16"]}(0x0400, 0x8400, 0x0400);')
 m.append(f'  o[4] = PTXF_{idx["fma_rn_f16"]}(0x3d56, 0x4200, 0x0001); o[5] = PORT_{idx["fma_rn_f16"]}(0x3d56, 0x4200, 0x0001);')
 m.append(f'  o[6] = PTXF_{idx["neg_f16"]}(0x7e00); o[7] = PTXF_{idx["abs_bf16"]}(0xffc1);')
+m.append(f'  o[8] = PTXF_{idx["mul_ftz_f16"]}(0x3be0, 0x0410); o[9] = PORT_{idx["mul_ftz_f16"]}(0x3be0, 0x0410);')
+m.append(f'  o[10] = PTXF_{idx["mul_ftz_f16"]}(0xbbe0, 0x0410); o[11] = PORT_{idx["mul_ftz_f16"]}(0xbbe0, 0x0410);')
 m.append('}')
 for i, (name, ptx, n, x2, bf) in enumerate(forms):
     t = 'uint32_t' if x2 else 'uint16_t'
@@ -96,11 +98,13 @@ for i, (name, ptx, n, x2, bf) in enumerate(forms):
              f'[] __device__ (uint32_t s0, uint32_t s1, uint32_t s2) -> uint32_t {{ (void)s1; (void)s2; return PORT_{i}({a3}); }}); }}')
     names.append((name, n, x2))
 m.append('int main() {')
-m.append('  { uint32_t* o; cudaMalloc(&o, 64); probe<<<1,1>>>(o); uint32_t h[8]; cudaMemcpy(h, o, 32, cudaMemcpyDeviceToHost);')
+m.append('  { uint32_t* o; cudaMalloc(&o, 64); probe<<<1,1>>>(o); uint32_t h[12]; cudaMemcpy(h, o, 48, cudaMemcpyDeviceToHost);')
 m.append('    printf("probe mul.ftz.f16(0x3bfe,0x0401) ptx=%04x port=%04x\\n", h[0], h[1]);')
 m.append('    printf("probe fma.rn.ftz.f16(0x0400,0x8400,0x0400) ptx=%04x port=%04x\\n", h[2], h[3]);')
 m.append('    printf("probe fma.rn.f16(0x3d56,0x4200,0x0001) ptx=%04x port=%04x\\n", h[4], h[5]);')
-m.append('    printf("probe neg.f16(0x7e00)=%04x abs.bf16(0xffc1)=%04x\\n", h[6], h[7]); }')
+m.append('    printf("probe neg.f16(0x7e00)=%04x abs.bf16(0xffc1)=%04x\\n", h[6], h[7]);')
+m.append('    printf("probe mul.ftz.f16(0x3be0,0x0410) [exact 2^-14(1-2^-12), a tie] ptx=%04x port=%04x\\n", h[8], h[9]);')
+m.append('    printf("probe mul.ftz.f16(0xbbe0,0x0410) ptx=%04x port=%04x\\n", h[10], h[11]); }')
 for i, (name, n, x2) in enumerate(names):
     m.append(f'  K_{i}<<<1024, 256>>>();')
 m.append('  cudaError_t e = cudaDeviceSynchronize(); if (e) { printf("CUDA error %s\\n", cudaGetErrorString(e)); return 1; }')
@@ -114,3 +118,17 @@ for i, (name, n, x2) in enumerate(names):
 m.append('  printf("TOTAL mismatches %%llu over %%d forms\\n", tot, %d); return 0; }' % len(names))
 open(f'{out}/main.cu', 'w').write('\n'.join(m) + '\n')
 print(len(forms), 'forms')
+# table.inc: uniform wrappers and each form's semantics, for the host reference check
+# (tests/amd_models/half_check.cpp).
+tb = ['struct HalfForm { const char* name; const char* op; int nsrc; bool x2, bf, ftz, sat, relu, nan, xs; uint32_t (*fn)(uint32_t, uint32_t, uint32_t); };']
+for i, (name, ptx, n, x2, bf) in enumerate(forms):
+    t = 'uint32_t' if x2 else 'uint16_t'
+    a3 = ', '.join(f'({t})s{j}' for j in range(n))
+    tb.append(f'static uint32_t W_{i}(uint32_t s0, uint32_t s1, uint32_t s2) {{ (void)s1; (void)s2; return PTXF_{i}({a3}); }}')
+tb.append('static const HalfForm HALF_FORMS[] = {')
+for i, (name, ptx, n, x2, bf) in enumerate(forms):
+    mods = ptx.split()[0].split('.')
+    has = lambda m: 'true' if m in mods else 'false'
+    tb.append(f'  {{"{ptx.split()[0]}", "{mods[0]}", {n}, {"true" if x2 else "false"}, {"true" if bf else "false"}, {has("ftz")}, {has("sat")}, {has("relu")}, {has("NaN")}, {has("xorsign")}, W_{i}}},')
+tb.append('};')
+open(f'{out}/table.inc', 'w').write('\n'.join(tb) + '\n')
