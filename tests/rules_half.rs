@@ -172,3 +172,24 @@ fn unsupported_half_forms_give_their_reason() {
         }
     }
 }
+
+/// The generated helpers of every half form against the independent reference of
+/// tests/amd_models/half_check.cpp (exact integer arithmetic), plus the AMD compile check when
+/// clang-19 is installed. Skipped where g++ or python3 is missing.
+#[test]
+fn host_model_check() {
+    let have = |tool: &str| std::process::Command::new(tool).arg("--version").output().is_ok_and(|o| o.status.success());
+    if !have("g++") || !have("python3") {
+        eprintln!("host_model_check skipped: g++ or python3 missing");
+        return;
+    }
+    let script = format!("{}/tests/amd_models/run_half_check.sh", env!("CARGO_MANIFEST_DIR"));
+    let out = std::process::Command::new("sh")
+        .arg(&script)
+        .env("PTX2HIP", env!("CARGO_BIN_EXE_ptx2hip"))
+        .output()
+        .expect("run_half_check.sh runs");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}\n{}", String::from_utf8_lossy(&out.stderr));
+    assert!(stdout.contains(", 0 mismatches"), "{stdout}");
+}
