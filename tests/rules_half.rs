@@ -28,7 +28,13 @@ fn statement(ptx: &str, constraints: &str) -> AsmStatement {
         end_column: ptx.len() + 1,
         keyword: "asm".into(),
         qualifiers: Vec::new(),
-        template: Template::Known { text: ptx.to_string(), origins: vec![Origin { text_offset: 0, file_offset: 0 }] },
+        template: Template::Known {
+            text: ptx.to_string(),
+            origins: vec![Origin {
+                text_offset: 0,
+                file_offset: 0,
+            }],
+        },
         outputs,
         inputs,
         clobbers: Vec::new(),
@@ -39,7 +45,12 @@ fn statement(ptx: &str, constraints: &str) -> AsmStatement {
     }
 }
 
-fn translated(rules: &RuleSet, ptx: &str, constraints: &str, target: Target) -> Result<Vec<String>, String> {
+fn translated(
+    rules: &RuleSet,
+    ptx: &str,
+    constraints: &str,
+    target: Target,
+) -> Result<Vec<String>, String> {
     let a = lower::analyze(&statement(ptx, constraints), rules, target);
     a.outcome.map(|t| t.rules).map_err(|e| e.message)
 }
@@ -47,18 +58,26 @@ fn translated(rules: &RuleSet, ptx: &str, constraints: &str, target: Target) -> 
 #[test]
 fn every_half_example_translates_for_both_targets() {
     let rules = RuleSet::embedded().expect("rule table loads");
-    let text = std::fs::read_to_string(format!("{}/rules/half.toml", env!("CARGO_MANIFEST_DIR"))).unwrap();
+    let text =
+        std::fs::read_to_string(format!("{}/rules/half.toml", env!("CARGO_MANIFEST_DIR"))).unwrap();
     let doc: toml::Table = toml::from_str(&text).unwrap();
     let mut seen = 0;
     for r in doc["rule"].as_array().unwrap() {
         let code = r["code"].as_str().unwrap();
         assert!(code.starts_with('H'), "{code}");
         let ex = r["example"].as_table().unwrap();
-        let (ptx, cons) = (ex["ptx"].as_str().unwrap(), ex["constraints"].as_str().unwrap());
+        let (ptx, cons) = (
+            ex["ptx"].as_str().unwrap(),
+            ex["constraints"].as_str().unwrap(),
+        );
         for target in [Target::Amd, Target::Portable] {
-            let used = translated(&rules, ptx, cons, target)
-                .unwrap_or_else(|e| panic!("{code}: example `{ptx}` not translated for {target:?}: {e}"));
-            assert!(used.iter().any(|c| c == code), "{code}: example `{ptx}` used {used:?}");
+            let used = translated(&rules, ptx, cons, target).unwrap_or_else(|e| {
+                panic!("{code}: example `{ptx}` not translated for {target:?}: {e}")
+            });
+            assert!(
+                used.iter().any(|c| c == code),
+                "{code}: example `{ptx}` used {used:?}"
+            );
         }
         seen += 1;
     }
@@ -85,7 +104,14 @@ fn isa_forms() -> Vec<(String, &'static str)> {
         for op in ["add", "sub", "mul"] {
             let mut mods = vec!["", ".rn"];
             if f16 {
-                mods.extend([".ftz", ".sat", ".ftz.sat", ".rn.ftz", ".rn.sat", ".rn.ftz.sat"]);
+                mods.extend([
+                    ".ftz",
+                    ".sat",
+                    ".ftz.sat",
+                    ".rn.ftz",
+                    ".rn.sat",
+                    ".rn.ftz.sat",
+                ]);
             }
             for m in mods {
                 v.push((format!("{op}{m}.{t} %0, %1, %2;|={c},{c},{c}"), code(op)));
@@ -96,7 +122,10 @@ fn isa_forms() -> Vec<(String, &'static str)> {
             mods.extend([".rn.ftz", ".rn.sat", ".rn.ftz.sat", ".rn.ftz.relu"]);
         }
         for m in mods {
-            v.push((format!("fma{m}.{t} %0, %1, %2, %3;|={c},{c},{c},{c}"), "H004"));
+            v.push((
+                format!("fma{m}.{t} %0, %1, %2, %3;|={c},{c},{c},{c}"),
+                "H004",
+            ));
         }
         for op in ["neg", "abs"] {
             let mut mods = vec![""];
@@ -110,7 +139,12 @@ fn isa_forms() -> Vec<(String, &'static str)> {
         for op in ["min", "max"] {
             let mut mods = vec!["", ".NaN", ".xorsign.abs", ".NaN.xorsign.abs"];
             if f16 {
-                mods.extend([".ftz", ".ftz.NaN", ".ftz.xorsign.abs", ".ftz.NaN.xorsign.abs"]);
+                mods.extend([
+                    ".ftz",
+                    ".ftz.NaN",
+                    ".ftz.xorsign.abs",
+                    ".ftz.NaN.xorsign.abs",
+                ]);
             }
             for m in mods {
                 v.push((format!("{op}{m}.{t} %0, %1, %2;|={c},{c},{c}"), code(op)));
@@ -128,8 +162,12 @@ fn every_isa_form_translates() {
     for (spec, code) in forms {
         let (ptx, cons) = spec.split_once('|').unwrap();
         for target in [Target::Amd, Target::Portable] {
-            let used = translated(&rules, ptx, cons, target).unwrap_or_else(|e| panic!("{ptx}: {e}"));
-            assert!(used.iter().any(|c| c == code), "{ptx}: used {used:?}, expected {code}");
+            let used =
+                translated(&rules, ptx, cons, target).unwrap_or_else(|e| panic!("{ptx}: {e}"));
+            assert!(
+                used.iter().any(|c| c == code),
+                "{ptx}: used {used:?}, expected {code}"
+            );
         }
     }
 }
@@ -150,7 +188,10 @@ fn forms_outside_the_isa_are_not_translated() {
         ("max.abs.f16x2 %0, %1, %2;", "=r,r,r"),
     ] {
         for target in [Target::Amd, Target::Portable] {
-            assert!(translated(&rules, ptx, cons, target).is_err(), "{ptx} must not translate");
+            assert!(
+                translated(&rules, ptx, cons, target).is_err(),
+                "{ptx} must not translate"
+            );
         }
     }
 }
@@ -159,8 +200,16 @@ fn forms_outside_the_isa_are_not_translated() {
 fn unsupported_half_forms_give_their_reason() {
     let rules = RuleSet::embedded().unwrap();
     for (ptx, cons, needle) in [
-        ("fma.rn.oob.f16 %0, %1, %2, %3;", "=h,h,h,h", "out-of-bounds NaN"),
-        ("fma.rn.oob.relu.bf16x2 %0, %1, %2, %3;", "=r,r,r,r", "out-of-bounds NaN"),
+        (
+            "fma.rn.oob.f16 %0, %1, %2, %3;",
+            "=h,h,h,h",
+            "out-of-bounds NaN",
+        ),
+        (
+            "fma.rn.oob.relu.bf16x2 %0, %1, %2, %3;",
+            "=r,r,r,r",
+            "out-of-bounds NaN",
+        ),
         ("add.f32x2 %0, %1, %2;", "=l,l,l", "sm_100"),
         ("sub.rn.f32x2 %0, %1, %2;", "=l,l,l", "sm_100"),
         ("mul.rn.f32x2 %0, %1, %2;", "=l,l,l", "sm_100"),
@@ -178,18 +227,30 @@ fn unsupported_half_forms_give_their_reason() {
 /// clang-19 is installed. Skipped where g++ or python3 is missing.
 #[test]
 fn host_model_check() {
-    let have = |tool: &str| std::process::Command::new(tool).arg("--version").output().is_ok_and(|o| o.status.success());
+    let have = |tool: &str| {
+        std::process::Command::new(tool)
+            .arg("--version")
+            .output()
+            .is_ok_and(|o| o.status.success())
+    };
     if !have("g++") || !have("python3") {
         eprintln!("host_model_check skipped: g++ or python3 missing");
         return;
     }
-    let script = format!("{}/tests/amd_models/run_half_check.sh", env!("CARGO_MANIFEST_DIR"));
+    let script = format!(
+        "{}/tests/amd_models/run_half_check.sh",
+        env!("CARGO_MANIFEST_DIR")
+    );
     let out = std::process::Command::new("sh")
         .arg(&script)
         .env("PTX2HIP", env!("CARGO_BIN_EXE_ptx2hip"))
         .output()
         .expect("run_half_check.sh runs");
     let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "{stdout}\n{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     assert!(stdout.contains(", 0 mismatches"), "{stdout}");
 }

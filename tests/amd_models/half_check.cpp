@@ -10,7 +10,33 @@
 #include <algorithm>
 #define __host__
 #define __device__
+#ifdef AMD_MODEL
+// The AMD translation (clang only: _Float16, ext_vector_type). The hardware f16 fma (v_fma_f16 /
+// v_pk_fma_f16: IEEE, one rounding to nearest even, denormals kept) is modelled by the exact
+// software path, so this checks the wrapper logic (lane order, NaN/.sat/.relu fixes, fallbacks).
+_Float16 ptx2hip_model_fmaf16(_Float16 x, _Float16 y, _Float16 z);
+template <class V> V ptx2hip_model_fma2(V x, V y, V z);
+#define __builtin_fmaf16(x, y, z) ptx2hip_model_fmaf16(x, y, z)
+#define __builtin_elementwise_fma(x, y, z) ptx2hip_model_fma2(x, y, z)
+#include "amd.cuh"
+_Float16 ptx2hip_model_fmaf16(_Float16 x, _Float16 y, _Float16 z) {
+  uint16_t a, b, c;
+  memcpy(&a, &x, 2); memcpy(&b, &y, 2); memcpy(&c, &z, 2);
+  uint16_t r = ptx2hip_h_fma_exact(a, b, c, false, false, false, false);
+  if (r == 0x7fffu) r = 0xfe01u;  /* some NaN, not NVIDIA's: the wrapper must canonicalise */
+  _Float16 h;
+  memcpy(&h, &r, 2);
+  return h;
+}
+template <class V> V ptx2hip_model_fma2(V x, V y, V z) {
+  V r;
+  r[0] = ptx2hip_model_fmaf16(x[0], y[0], z[0]);
+  r[1] = ptx2hip_model_fmaf16(x[1], y[1], z[1]);
+  return r;
+}
+#else
 #include "port.cuh"
+#endif
 #include "table.inc"
 
 typedef unsigned __int128 u128;

@@ -12,6 +12,7 @@ python3 "$here/../gpu_half/gen.py" "$w" >/dev/null
 "$bin" translate --emit replace --target amd --out-dir "$w/amd" "$w/forms.cuh" >/dev/null
 if grep -q 'asm(' "$w/port/forms.cuh" "$w/amd/forms.cuh"; then echo "untranslated half form"; exit 1; fi
 cp "$w/port/forms.cuh" "$w/port.cuh"
+cp "$w/amd/forms.cuh" "$w/amd.cuh"
 if command -v clang-19 >/dev/null; then
   (echo '#include <hip/hip_runtime.h>'; cat "$w/amd/forms.cuh"
    sed 's/^static uint32_t W_\([0-9]*\)(/__device__ uint32_t W_\1(/' "$w/table.inc" | grep '^__device__'
@@ -25,4 +26,8 @@ if command -v clang-19 >/dev/null; then
   done
 fi
 g++ -std=c++17 -O1 -ffp-contract=off -I"$w" "$here/half_check.cpp" -o "$w/check"
-"$w/check"
+echo "portable:"; "$w/check"
+if command -v clang-19 >/dev/null; then
+  clang-19 -x c++ -std=c++17 -O1 -ffp-contract=off -DAMD_MODEL -I"$w" "$here/half_check.cpp" -lstdc++ -lm -o "$w/check_amd"
+  echo "amd (hardware f16 fma modelled):"; "$w/check_amd"
+fi
