@@ -1,6 +1,14 @@
 #!/usr/bin/env python3
-"""Writes forms.cuh (one device function per half-family PTX form, real inline asm) and main.cu
-(the bit-exact comparison of the real instruction against the ptx2hip translation) for the GPU."""
+"""Writes forms.cuh (one device function per half-family PTX form, real inline asm), main.cu (the
+bit-exact comparison of the real instruction against the ptx2hip translation, for the GPU) and
+table.inc (the forms for tests/amd_models/half_check.cpp).
+
+GPU run (sm_90): python3 gen.py DIR; ptx2hip translate --emit replace --target portable --out-dir DIR/o
+DIR/forms.cuh; sed 's/PTXF_/PORT_/g' DIR/o/forms.cuh > DIR/port.cuh;
+nvcc -arch=sm_90 -O2 -std=c++17 --extended-lambda DIR/main.cu -o t && ./t
+(binary/ternary forms: 2^24 vectors each, all 36^n edge combinations first, then random bits with
+edge values mixed in and, for fma, c chosen near -a*b or tiny; unary: all 65536 values, x2 with a
+varying high lane). RESULTS-sm90.txt is the output on an H100 (nvcc 13.0)."""
 import sys
 out = sys.argv[1]
 forms = []  # (name, ptx, kind, nsrc, x2, bf)
