@@ -2,7 +2,7 @@
 // ex2.approx, a GELU (tanh form), clamps with setp/selp, directed-rounding interval arithmetic,
 // NaN-aware reductions and predicate-combining compares.
 #include <cstdint>
-#include <cuda_runtime.h>
+#include <cstdint>  // nvcc includes the CUDA runtime header itself; hipcc the HIP one
 
 #define LOG2E 1.4426950408889634f
 
