@@ -43,6 +43,9 @@ fn run(rules: &RuleSet, family: &str, only: Option<&str>, target: Target, prelud
 }
 
 fn assert_clean(family: &str, r: &CheckReport) {
+    for (form, ulp, abs) in &r.max_ulp {
+        eprintln!("APPROX {family} {form}: max {ulp} ulp (beyond the bound: max abs {abs:e})");
+    }
     for m in &r.examples {
         eprintln!("MISMATCH {} {}: inputs [{}] GPU [{}] translation [{}]", m.rule, m.form, m.input, m.expected, m.got);
     }
@@ -89,12 +92,32 @@ fn golden_memory() {
     check_family("memory");
 }
 
+#[test]
+fn golden_bits() {
+    check_family("bits");
+}
+
+#[test]
+fn golden_compare() {
+    check_family("compare");
+}
+
+#[test]
+fn golden_video() {
+    check_family("video");
+}
+
+#[test]
+fn golden_move() {
+    check_family("move");
+}
+
 /// Every value-checkable rule has vectors for every form it claims, recorded from the same
 /// canonical statement; the manifest lists it; no family lacks its test above.
 #[test]
 fn every_rule_has_fresh_vectors() {
     let rules = RuleSet::embedded().unwrap();
-    let tested = ["convert", "float", "integer", "memory"];
+    let tested = ["bits", "compare", "convert", "float", "integer", "memory", "move", "video"];
     let manifest: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(vectors_dir().join("manifest.json")).unwrap()).unwrap();
     let mut problems = Vec::new();
@@ -113,6 +136,9 @@ fn every_rule_has_fresh_vectors() {
                     problems.push(format!("{} {}: vectors recorded for another statement (`{}`)", f.rule, f.form, v.ptx))
                 }
                 Some(v) if v.count() == 0 => problems.push(format!("{} {}: zero vectors", f.rule, f.form)),
+                Some(v) if v.chunk == 0 && v.full_index.len() != v.count() => {
+                    problems.push(format!("{} {}: vectors neither digested nor fully recorded", f.rule, f.form))
+                }
                 _ => {}
             }
         }
