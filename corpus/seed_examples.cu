@@ -83,7 +83,9 @@ __device__ __forceinline__ int conditional_increment(int y, int x) {
 // 64-bit integer to float, "l" constraint.
 __device__ __forceinline__ float s64_to_f32(long long y) {
   float x;
-  asm("cvt.f32.s64 %0, %1;" : "=f"(x) : "l"(y));
+  // The guide writes `cvt.f32.s64`; ptxas (nvcc 13, sm_90) rejects an int-to-float cvt without a
+  // rounding modifier, so real code spells the round-to-nearest it gets.
+  asm("cvt.rn.f32.s64 %0, %1;" : "=f"(x) : "l"(y));
   return x;
 }
 

@@ -14,10 +14,10 @@ __device__ __forceinline__ uint32_t add_u32(uint32_t a, uint32_t b) {
   return d;
 }
 
-// Unsupported: byte permute (prmt).
-__device__ __forceinline__ uint32_t byte_swap(uint32_t x) {
+// Unsupported: warp-wide reduction (needs the warp-size policy for wave64).
+__device__ __forceinline__ uint32_t warp_total(uint32_t x) {
   uint32_t d;
-  asm("prmt.b32 %0, %1, 0, 0x0123;" : "=r"(d) : "r"(x));
+  asm volatile("redux.sync.add.u32 %0, %1, 0xffffffff;" : "=r"(d) : "r"(x));
   return d;
 }
 
@@ -61,10 +61,10 @@ __device__ __forceinline__ uint32_t select_bytes(uint32_t a, uint32_t b, int fla
   return d;
 }
 
-// Unsupported: widening conversion, address-space conversion and shared-memory load.
-__device__ __forceinline__ unsigned long long widen(uint32_t x) {
-  unsigned long long d;
-  asm("cvt.u64.u32 %0, %1;" : "=l"(d) : "r"(x));
+// Unsupported: the lane id (warp 32 vs wave64), address-space conversion and shared-memory load.
+__device__ __forceinline__ unsigned lane_id() {
+  unsigned d;
+  asm volatile("mov.u32 %0, %%laneid;" : "=r"(d));
   return d;
 }
 
@@ -103,11 +103,11 @@ __global__ void unsupported_mix_kernel(const uint32_t* a, const uint32_t* b, flo
   uint32_t lo = a[t], hi = b[t];
   mix::add64_carry(lo, hi, b[t], a[t]);
   out[6 * t + 0] = mix::add_u32(a[t], b[t]);
-  out[6 * t + 1] = mix::byte_swap(a[t]);
+  out[6 * t + 1] = mix::warp_total(a[t]);
   out[6 * t + 2] = lo ^ hi;
   out[6 * t + 3] = mix::add_carry_split(a[t], b[t], b[t], a[t]);
   out[6 * t + 4] = mix::select_bytes(a[t], b[t], (int)(t & 1));
   out[6 * t + 5] = (uint32_t)mix::max_s32((int)a[t], (int)b[t]) + mix::load_shared(&tile[(threadIdx.x + 1) & 255]);
-  out64[t] = mix::widen(a[t]);
+  out64[t] = mix::lane_id();
   f[t] = mix::warp_sum(f[t]);
 }

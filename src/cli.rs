@@ -10,7 +10,6 @@ use rayon::prelude::*;
 use crate::emit::{diff, EmitMode};
 use crate::lower::{self, render, RuleSet, Target};
 use crate::pipeline::{self, FileOutcome, Options};
-use crate::scan::{AsmStatement, Operand, Origin, Template};
 use crate::{report, walk};
 
 #[derive(Parser)]
@@ -185,8 +184,8 @@ fn translate(input: &Input, rules: &RuleSet, options: Options, in_place: bool, o
             eprint!("{}", report::render_file_diagnostic(&path, d));
         }
         for f in &outcome.findings {
-            if let Err(u) = &f.analysis.outcome {
-                eprintln!("{path}:{}:{}: not translated: {}", f.statement.line, f.statement.column, u.message);
+            if let Err(u) = &f.outcome {
+                eprintln!("{path}:{}:{}: not translated: {}", f.line, f.column, u.message);
             }
         }
         if let Some(dir) = out_dir {
@@ -211,7 +210,7 @@ fn translate(input: &Input, rules: &RuleSet, options: Options, in_place: bool, o
             if let Err(e) = write_atomically(&p.file.path, &rewritten.bytes) {
                 errors.push(format!("{path}: {e}"));
             }
-        } else if out.write_all(&diff::unified(&path, &p.source, &rewritten.bytes, &rewritten.splices)).is_err() {
+        } else if diff::write_unified(&mut out, &path, &p.source, &rewritten.bytes, &rewritten.splices).is_err() {
             return ExitCode::from(2);
         }
     }
@@ -265,7 +264,7 @@ fn check(input: &Input, rules: &RuleSet, options: Options, format: Format) -> Ex
             }
         }
         for f in &outcome.findings {
-            if f.analysis.outcome.is_ok() { translatable += 1 } else { unsupported += 1 }
+            if f.outcome.is_ok() { translatable += 1 } else { unsupported += 1 }
             match format {
                 Format::Json => json.push(report::finding_json(&path, f)),
                 Format::Human => {
@@ -284,39 +283,6 @@ fn check(input: &Input, rules: &RuleSet, options: Options, format: Format) -> Ex
     }
     let code = if translatable + unsupported > 0 { ExitCode::from(1) } else { ExitCode::SUCCESS };
     finish(&errors, code)
-}
-
-/// A statement made from explain's arguments: operands `op0`, `op1`, ... with the given constraints.
-fn synthetic_statement(ptx: &str, constraints: &[String]) -> AsmStatement {
-    let operand = |i: usize, c: &str| Operand {
-        name: None,
-        constraint: c.to_string(),
-        expr: format!("op{i}"),
-        expr_span: 0..0,
-        c_strings: Vec::new(),
-    };
-    let (outputs, inputs): (Vec<_>, Vec<_>) = constraints
-        .iter()
-        .enumerate()
-        .map(|(i, c)| operand(i, c))
-        .partition(|o| o.constraint.starts_with('=') || o.constraint.starts_with('+'));
-    AsmStatement {
-        span: 0..ptx.len(),
-        line: 1,
-        column: 1,
-        end_line: 1,
-        end_column: ptx.len() + 1,
-        keyword: "asm".into(),
-        qualifiers: Vec::new(),
-        template: Template::Known { text: ptx.to_string(), origins: vec![Origin { text_offset: 0, file_offset: 0 }] },
-        outputs,
-        inputs,
-        clobbers: Vec::new(),
-        goto_labels: Vec::new(),
-        indent: String::new(),
-        in_macro: None,
-        terminated: true,
-    }
 }
 
 /// Default constraints for explain: the highest `%N` referenced decides the count; `%0` is `=r`.
@@ -360,7 +326,8 @@ fn explain(statement: &str, constraints: Option<&str>, rules: &RuleSet) -> ExitC
             return ExitCode::from(1);
         }
     }
-    let stmt = synthetic_statement(statement, &constraints);
+    let mut stmt = crate::verify::forms::synthetic_statement(statement, &constraints);
+    stmt.qualifiers.clear();
     let mut ok = true;
     for target in [Target::Amd, Target::Portable] {
         let analysis = lower::analyze(&stmt, rules, target);

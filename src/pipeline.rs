@@ -1,7 +1,13 @@
 //! One file through every stage: scan → parse/lower each statement → emit.
+//!
+//! Statements are translated as the scanner hands them over (a segment at a time for large
+//! files) and dropped once their replacement text exists, so memory stays bounded by the file's
+//! bytes and the compact findings, not by syntax trees or per-statement structures.
+
+use std::ops::Range;
 
 use crate::emit::{self, EmitMode};
-use crate::lower::{self, Analysis, RuleSet, Target};
+use crate::lower::{self, RuleSet, Target};
 use crate::scan::{self, AsmStatement};
 
 /// Options that shape the translation.
@@ -11,11 +17,43 @@ pub struct Options {
     pub mode: EmitMode,
 }
 
-/// What happened to one asm statement.
-#[derive(Debug, Clone)]
+/// What ptx2hip found out about one asm statement.
+#[derive(Debug, Clone, PartialEq)]
 pub struct Finding {
-    pub statement: AsmStatement,
-    pub analysis: Analysis,
+    /// The statement's bytes in the file.
+    pub span: Range<usize>,
+    pub line: usize,
+    pub column: usize,
+    pub end_line: usize,
+    pub end_column: usize,
+    /// Instruction forms as written.
+    pub instructions: Vec<String>,
+    /// The rule codes that translate it, or why it is not translated.
+    pub outcome: Result<Vec<String>, NotTranslated>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct NotTranslated {
+    pub message: String,
+    /// File offset the reason is about (the instruction, or the statement).
+    pub offset: usize,
+}
+
+impl Finding {
+    fn new(stmt: &AsmStatement, analysis: &lower::Analysis) -> Finding {
+        Finding {
+            span: stmt.span.clone(),
+            line: stmt.line,
+            column: stmt.column,
+            end_line: stmt.end_line,
+            end_column: stmt.end_column,
+            instructions: analysis.instructions.clone(),
+            outcome: match &analysis.outcome {
+                Ok(t) => Ok(t.rules.clone()),
+                Err(u) => Err(NotTranslated { message: u.message.clone(), offset: u.file_offset(stmt) }),
+            },
+        }
+    }
 }
 
 /// A problem with a file or a piece of it that is not a statement's translation.
@@ -52,35 +90,36 @@ pub fn process(source: &[u8], rules: &RuleSet, options: Options) -> FileOutcome 
         });
         return outcome;
     }
-    let scanned = scan::scan(source);
-    for d in scanned.diagnostics {
-        outcome.diagnostics.push(FileDiagnostic {
-            offset: Some(d.span.start),
-            line: d.line,
-            column: d.column,
-            message: d.message,
-        });
-    }
-    for stmt in scanned.statements {
-        let analysis = if std::str::from_utf8(&source[stmt.span.clone()]).is_err() {
-            Analysis {
-                instructions: Vec::new(),
-                outcome: Err(lower::Unsupported::new(
-                    "the statement contains bytes that are not valid UTF-8; it is left as written".into(),
-                )),
+    let newline = emit::newline_of(source);
+    let mut edits = Vec::new();
+    scan::scan_each(source, &mut |part| {
+        for d in part.diagnostics {
+            outcome.diagnostics.push(FileDiagnostic {
+                offset: Some(d.span.start),
+                line: d.line,
+                column: d.column,
+                message: d.message,
+            });
+        }
+        for stmt in part.statements {
+            let analysis = if std::str::from_utf8(&source[stmt.span.clone()]).is_err() {
+                lower::Analysis {
+                    instructions: Vec::new(),
+                    outcome: Err(lower::Unsupported::new(
+                        "the statement contains bytes that are not valid UTF-8; it is left as written".into(),
+                    )),
+                }
+            } else {
+                lower::analyze(&stmt, rules, options.target)
+            };
+            if let Ok(t) = &analysis.outcome {
+                edits.push(emit::edit(source, &stmt, t, options.mode, newline));
             }
-        } else {
-            lower::analyze(&stmt, rules, options.target)
-        };
-        outcome.findings.push(Finding { statement: stmt, analysis });
-    }
-    let edits: Vec<_> = outcome
-        .findings
-        .iter()
-        .filter_map(|f| f.analysis.outcome.as_ref().ok().map(|t| (&f.statement, t)))
-        .collect();
+            outcome.findings.push(Finding::new(&stmt, &analysis));
+        }
+    });
     if !edits.is_empty() {
-        let rewritten = emit::rewrite(source, &edits, rules, options.mode, options.target);
+        let rewritten = emit::apply(source, &edits, rules, options.mode, options.target);
         if rewritten.bytes != source {
             outcome.rewritten = Some(rewritten);
         }

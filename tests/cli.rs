@@ -189,7 +189,7 @@ fn explain_shows_parse_rule_and_both_targets() {
     assert!(text.contains("parsed as:"));
     assert!(text.contains("rule C002"));
     assert!(text.contains("--target amd:") && text.contains("--target portable:"));
-    assert!(text.contains("ptx2hip_cvt_rni_sat_s8_f16"));
+    assert!(text.contains("ptx2hip_cvt_int_from_f16"));
 }
 
 #[test]

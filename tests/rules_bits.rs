@@ -10,41 +10,12 @@ use std::process::Command;
 use ptx2hip::lower::rules::{OperandKind, Rule};
 use ptx2hip::lower::types::PtxType;
 use ptx2hip::lower::{self, RuleSet, Target};
-use ptx2hip::scan::{AsmStatement, Operand, Origin, Template};
+use ptx2hip::scan::AsmStatement;
 
 /// An asm statement with PTX `ptx` and operands `op0`, `op1`, ... of the given constraints.
-fn statement(ptx: &str, constraints: &str) -> AsmStatement {
-    let operand = |i: usize, c: &str| Operand {
-        name: None,
-        constraint: c.trim().to_string(),
-        expr: format!("op{i}"),
-        expr_span: 0..0,
-        c_strings: Vec::new(),
-    };
-    let all: Vec<Operand> = if constraints.trim().is_empty() {
-        Vec::new()
-    } else {
-        constraints.split(',').enumerate().map(|(i, c)| operand(i, c)).collect()
-    };
-    let (outputs, inputs): (Vec<_>, Vec<_>) =
-        all.into_iter().partition(|o| o.constraint.starts_with('=') || o.constraint.starts_with('+'));
-    AsmStatement {
-        span: 0..ptx.len(),
-        line: 1,
-        column: 1,
-        end_line: 1,
-        end_column: ptx.len() + 1,
-        keyword: "asm".into(),
-        qualifiers: Vec::new(),
-        template: Template::Known { text: ptx.to_string(), origins: vec![Origin { text_offset: 0, file_offset: 0 }] },
-        outputs,
-        inputs,
-        clobbers: Vec::new(),
-        goto_labels: Vec::new(),
-        indent: String::new(),
-        in_macro: None,
-        terminated: true,
-    }
+fn statement(ptx: &str, constraints: &str) -> AsmStatement  {
+    let constraints: Vec<String> = constraints.split(',').map(|c| c.trim().to_string()).filter(|c| !c.is_empty()).collect();
+    ptx2hip::verify::forms::synthetic_statement(ptx, &constraints)
 }
 
 fn rules() -> RuleSet {

@@ -5,6 +5,8 @@
 //! rewritten lines. Bytes are written as they are, so files that are not valid UTF-8 diff exactly
 //! and the output is `git apply`-compatible.
 
+use std::io::{self, Write};
+
 use super::Splice;
 
 const CONTEXT: usize = 3;
@@ -26,16 +28,17 @@ struct Change {
     new: std::ops::Range<usize>,
 }
 
-/// A `git apply`-compatible unified diff of `old` → `new` (with `a/` and `b/` prefixes), or
-/// nothing when there is no change.
-pub fn unified(path: &str, old: &[u8], new: &[u8], splices: &[Splice]) -> Vec<u8> {
+/// Writes a `git apply`-compatible unified diff of `old` → `new` (with `a/` and `b/` prefixes);
+/// nothing when there is no change. Hunks are written as they are made, never held whole.
+pub fn write_unified(out: &mut dyn Write, path: &str, old: &[u8], new: &[u8], splices: &[Splice]) -> io::Result<()> {
     if old == new {
-        return Vec::new();
+        return Ok(());
     }
     let old_lines = line_starts(old);
     let new_lines = line_starts(new);
     let changes = line_changes(old, new, &old_lines, &new_lines, splices);
-    let mut out = format!("--- a/{path}\n+++ b/{path}\n").into_bytes();
+    let mut out = io::BufWriter::with_capacity(1 << 16, out);
+    write!(out, "--- a/{path}\n+++ b/{path}\n")?;
     let mut i = 0;
     while i < changes.len() {
         // Group changes whose context would touch into one hunk.
@@ -49,28 +52,26 @@ pub fn unified(path: &str, old: &[u8], new: &[u8], splices: &[Splice]) -> Vec<u8
         let new_start = changes[i].new.start - lead;
         let trail = old_end - changes[j].old.end;
         let new_end = changes[j].new.end + trail;
-        out.extend_from_slice(
-            format!("@@ -{} +{} @@\n", range(old_start, old_end - old_start), range(new_start, new_end - new_start)).as_bytes(),
-        );
+        write!(out, "@@ -{} +{} @@\n", range(old_start, old_end - old_start), range(new_start, new_end - new_start))?;
         let mut o = old_start;
         for c in &changes[i..=j] {
             for l in o..c.old.start {
-                push_line(&mut out, b' ', line(old, &old_lines, l));
+                push_line(&mut out, b' ', line(old, &old_lines, l))?;
             }
             for l in c.old.clone() {
-                push_line(&mut out, b'-', line(old, &old_lines, l));
+                push_line(&mut out, b'-', line(old, &old_lines, l))?;
             }
             for l in c.new.clone() {
-                push_line(&mut out, b'+', line(new, &new_lines, l));
+                push_line(&mut out, b'+', line(new, &new_lines, l))?;
             }
             o = c.old.end;
         }
         for l in o..old_end {
-            push_line(&mut out, b' ', line(old, &old_lines, l));
+            push_line(&mut out, b' ', line(old, &old_lines, l))?;
         }
         i = j + 1;
     }
-    out
+    out.flush()
 }
 
 /// Expands byte splices to whole lines, merging splices that share a line.
@@ -139,12 +140,13 @@ fn range(start: usize, len: usize) -> String {
     }
 }
 
-fn push_line(out: &mut Vec<u8>, tag: u8, line: &[u8]) {
-    out.push(tag);
-    out.extend_from_slice(line);
+fn push_line(out: &mut impl Write, tag: u8, line: &[u8]) -> io::Result<()> {
+    out.write_all(&[tag])?;
+    out.write_all(line)?;
     if !line.ends_with(b"\n") {
-        out.extend_from_slice(b"\n\\ No newline at end of file\n");
+        out.write_all(b"\n\\ No newline at end of file\n")?;
     }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -153,6 +155,12 @@ mod tests {
 
     fn splice(old: std::ops::Range<usize>, new: std::ops::Range<usize>) -> Splice {
         Splice { old, new }
+    }
+
+    fn unified(path: &str, old: &[u8], new: &[u8], splices: &[Splice]) -> Vec<u8> {
+        let mut out = Vec::new();
+        write_unified(&mut out, path, old, new, splices).unwrap();
+        out
     }
 
     #[test]

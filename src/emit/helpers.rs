@@ -15,7 +15,7 @@ const MACRO_GUARD: &str = "#ifndef PTX2HIP_AMD_ONLY";
 /// new text and the splice (in `text` coordinates → new-text coordinates) that made it.
 #[allow(clippy::too_many_arguments)]
 pub fn install(
-    text: &[u8],
+    text: &mut Vec<u8>,
     first_use: usize,
     rules: &RuleSet,
     new_helpers: &[String],
@@ -23,7 +23,7 @@ pub fn install(
     mode: EmitMode,
     target: Target,
     nl: &str,
-) -> (Vec<u8>, super::Splice) {
+) -> super::Splice {
     let existing = find_block(text);
     let mut names: Vec<String> = new_helpers.to_vec();
     let mut macro_guards = macro_guards;
@@ -40,28 +40,25 @@ pub fn install(
         macro_guards |= block.contains(MACRO_GUARD);
     }
     let block = render_block(rules, &names, macro_guards, mode, target, nl);
-    let mut out = Vec::with_capacity(text.len() + block.len());
-    let splice = match existing {
+    // Spliced in place: a copy of a large rewritten file would double the peak memory.
+    match existing {
         Some((start, end)) => {
-            out.extend_from_slice(&text[..start]);
-            out.extend_from_slice(block.as_bytes());
-            out.extend_from_slice(&text[end..]);
+            text.splice(start..end, block.bytes());
             super::Splice { old: start..end, new: start..start + block.len() }
         }
         None => {
             let at = insertion_point(text, first_use);
-            out.extend_from_slice(&text[..at]);
+            let mut inserted = Vec::with_capacity(block.len() + 2 * nl.len());
             if at > 0 && text[at - 1] != b'\n' {
-                out.extend_from_slice(nl.as_bytes());
+                inserted.extend_from_slice(nl.as_bytes());
             }
-            out.extend_from_slice(block.as_bytes());
-            out.extend_from_slice(nl.as_bytes());
-            let end = out.len();
-            out.extend_from_slice(&text[at..]);
-            super::Splice { old: at..at, new: at..end }
+            inserted.extend_from_slice(block.as_bytes());
+            inserted.extend_from_slice(nl.as_bytes());
+            let len = inserted.len();
+            text.splice(at..at, inserted);
+            super::Splice { old: at..at, new: at..at + len }
         }
-    };
-    (out, splice)
+    }
 }
 
 fn render_block(rules: &RuleSet, names: &[String], macro_guards: bool, mode: EmitMode, target: Target, nl: &str) -> String {
@@ -108,7 +105,7 @@ fn render_block(rules: &RuleSet, names: &[String], macro_guards: bool, mode: Emi
 }
 
 /// Byte range of an existing helper block (from its first marker through its end marker line).
-fn find_block(text: &[u8]) -> Option<(usize, usize)> {
+pub(super) fn find_block(text: &[u8]) -> Option<(usize, usize)> {
     let start = find(text, HELPERS_BEGIN.as_bytes())?;
     let end = start + find(&text[start..], HELPERS_END.as_bytes())? + HELPERS_END.len();
     Some((start, end))

@@ -42,40 +42,65 @@ pub struct Splice {
     pub new: Range<usize>,
 }
 
-/// Rewrites `source`, replacing each statement by its translation.
-pub fn rewrite(
-    source: &[u8],
-    edits: &[(&AsmStatement, &Translation)],
-    rules: &RuleSet,
-    mode: EmitMode,
-    target: Target,
-) -> Rewrite {
+/// The replacement of one translated statement.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Edit {
+    pub span: Range<usize>,
+    pub text: String,
+    /// Helper functions the translation calls.
+    pub helpers: Vec<String>,
+    /// The statement sits in a `#define` body (guarded mode then needs the selection macros).
+    pub in_macro: bool,
+}
+
+/// The line ending a rewrite uses: the file's own (CRLF if it has any).
+pub fn newline_of(source: &[u8]) -> &'static str {
+    if memchr::memmem::find(source, b"\r\n").is_some() { "\r\n" } else { "\n" }
+}
+
+/// The edit that puts `translation` in place of `stmt`.
+pub fn edit(source: &[u8], stmt: &AsmStatement, translation: &Translation, mode: EmitMode, newline: &str) -> Edit {
+    Edit {
+        span: stmt.span.clone(),
+        text: statement_text(source, stmt, translation, mode, newline),
+        helpers: translation.helpers.clone(),
+        in_macro: stmt.in_macro.is_some(),
+    }
+}
+
+/// Applies `edits` (in file order) and installs the helper block.
+pub fn apply(source: &[u8], edits: &[Edit], rules: &RuleSet, mode: EmitMode, target: Target) -> Rewrite {
     if edits.is_empty() {
         return Rewrite { bytes: source.to_vec(), splices: Vec::new() };
     }
-    let newline = if source.windows(2).any(|w| w == b"\r\n") { "\r\n" } else { "\n" };
-    let mut out = Vec::with_capacity(source.len() + edits.len() * 256);
+    let newline = newline_of(source);
+    let mut out = Vec::with_capacity(source.len() + edits.iter().map(|e| e.text.len()).sum::<usize>());
     let mut splices = Vec::with_capacity(edits.len() + 1);
     let mut copied = 0;
     let mut helper_names: Vec<String> = Vec::new();
     let mut needs_macro_guards = false;
-    for (stmt, translation) in edits {
-        for h in &translation.helpers {
+    for e in edits {
+        for h in &e.helpers {
             if !helper_names.contains(h) {
                 helper_names.push(h.clone());
             }
         }
-        needs_macro_guards |= stmt.in_macro.is_some() && mode == EmitMode::Guarded;
-        out.extend_from_slice(&source[copied..stmt.span.start]);
+        needs_macro_guards |= e.in_macro && mode == EmitMode::Guarded;
+        out.extend_from_slice(&source[copied..e.span.start]);
         let start = out.len();
-        out.extend_from_slice(statement_text(source, stmt, translation, mode, newline).as_bytes());
-        splices.push(Splice { old: stmt.span.clone(), new: start..out.len() });
-        copied = stmt.span.end;
+        out.extend_from_slice(e.text.as_bytes());
+        splices.push(Splice { old: e.span.clone(), new: start..out.len() });
+        copied = e.span.end;
     }
     out.extend_from_slice(&source[copied..]);
-    let first_use = edits.iter().map(|(s, _)| s.span.start).min().unwrap_or(0);
-    let (bytes, block) =
-        helpers::install(&out, first_use, rules, &helper_names, needs_macro_guards, mode, target, newline);
+    let first_use = edits.iter().map(|e| e.span.start).min().unwrap_or(0);
+    // Statement splices are in `out` coordinates so far; the block then changes `out` in place.
+    let old_block_text;
+    let block = {
+        old_block_text = helpers::find_block(&out).map(|(s, e)| out[s..e].to_vec()).unwrap_or_default();
+        helpers::install(&mut out, first_use, rules, &helper_names, needs_macro_guards, mode, target, newline)
+    };
+    let bytes = out;
     // The block replaced `block.old` of `out`, a region no statement splice touches: map it back
     // to source offsets and shift the statement splices after it.
     let before: Vec<&Splice> = splices.iter().filter(|s| s.new.end <= block.old.start).collect();
@@ -87,7 +112,7 @@ pub fn rewrite(
     for s in &mut splices[at..] {
         s.new = (s.new.start as isize + delta) as usize..(s.new.end as isize + delta) as usize;
     }
-    if out[block.old.clone()] != bytes[block.new.clone()] {
+    if old_block_text != bytes[block.new.clone()] {
         splices.insert(at, block_splice);
     }
     Rewrite { bytes, splices }

@@ -6,28 +6,27 @@ use crate::pipeline::{FileDiagnostic, Finding};
 
 /// A diagnostic with the statement's source lines and a caret at the problem.
 pub fn render_finding(path: &str, source: &[u8], f: &Finding) -> String {
-    let stmt = &f.statement;
-    let (level, focus) = match &f.analysis.outcome {
-        Ok(_) => (Level::WARNING, stmt.span.start),
-        Err(u) => (Level::ERROR, u.file_offset(stmt).clamp(stmt.span.start, stmt.span.end.max(stmt.span.start))),
+    let (level, focus) = match &f.outcome {
+        Ok(_) => (Level::WARNING, f.span.start),
+        Err(u) => (Level::ERROR, u.offset.clamp(f.span.start, f.span.end.max(f.span.start))),
     };
-    let line_start = source[..stmt.span.start].iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1);
-    let line_end = source[stmt.span.end..].iter().position(|&b| b == b'\n').map_or(source.len(), |p| stmt.span.end + p);
+    let line_start = source[..f.span.start].iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1);
+    let line_end = source[f.span.end..].iter().position(|&b| b == b'\n').map_or(source.len(), |p| f.span.end + p);
     let text = String::from_utf8_lossy(&source[line_start..line_end]).into_owned();
     let rel = |o: usize| (o - line_start).min(text.len());
     let caret_end = (rel(focus) + 1).min(text.len()).max(rel(focus));
-    let label = match &f.analysis.outcome {
-        Ok(t) => format!("rules {}", t.rules.join(", ")),
+    let label = match &f.outcome {
+        Ok(rules) => format!("rules {}", rules.join(", ")),
         Err(u) => u.message.clone(),
     };
     let title = super::message(f);
-    let code = match &f.analysis.outcome {
+    let code = match &f.outcome {
         Ok(_) => "translatable",
         Err(_) => "unsupported",
     };
     let report = &[level.primary_title(title).id(code).element(
         Snippet::source(text.as_str())
-            .line_start(stmt.line)
+            .line_start(f.line)
             .path(path)
             .annotation(AnnotationKind::Primary.span(rel(focus)..caret_end).label(label.as_str())),
     )];

@@ -22,16 +22,15 @@ pub struct JsonFinding {
 }
 
 pub fn finding_json(path: &str, f: &Finding) -> JsonFinding {
-    let s = &f.statement;
     JsonFinding {
         file: path.to_string(),
-        line: s.line,
-        column: s.column,
-        end_line: s.end_line,
-        end_column: s.end_column,
-        instructions: f.analysis.instructions.clone(),
+        line: f.line,
+        column: f.column,
+        end_line: f.end_line,
+        end_column: f.end_column,
+        instructions: f.instructions.clone(),
         status: super::status(f),
-        rules: f.analysis.outcome.as_ref().map(|t| t.rules.clone()).unwrap_or_default(),
+        rules: f.outcome.as_ref().map(|r| r.clone()).unwrap_or_default(),
         message: super::message(f),
     }
 }

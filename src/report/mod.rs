@@ -10,18 +10,18 @@ use crate::pipeline::Finding;
 
 /// `translatable` or `unsupported`.
 pub fn status(f: &Finding) -> &'static str {
-    if f.analysis.outcome.is_ok() { "translatable" } else { "unsupported" }
+    if f.outcome.is_ok() { "translatable" } else { "unsupported" }
 }
 
 /// The one-line message of a finding.
 pub fn message(f: &Finding) -> String {
-    let forms = if f.analysis.instructions.is_empty() {
+    let forms = if f.instructions.is_empty() {
         "inline asm".to_string()
     } else {
-        f.analysis.instructions.iter().map(|i| format!("`{i}`")).collect::<Vec<_>>().join(", ")
+        f.instructions.iter().map(|i| format!("`{i}`")).collect::<Vec<_>>().join(", ")
     };
-    match &f.analysis.outcome {
-        Ok(t) => format!("non-portable inline PTX {forms}: translatable ({})", t.rules.join(", ")),
+    match &f.outcome {
+        Ok(rules) => format!("non-portable inline PTX {forms}: translatable ({})", rules.join(", ")),
         Err(u) => format!("non-portable inline PTX {forms}: not translated: {}", u.message),
     }
 }

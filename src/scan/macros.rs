@@ -45,6 +45,13 @@ impl Defines {
             .push(definition);
     }
 
+    /// Adds every definition of `other` (a later part of the same file).
+    pub fn extend(&mut self, other: Defines) {
+        for (name, defs) in other.by_name {
+            self.by_name.entry(name).or_default().extend(defs);
+        }
+    }
+
     /// The decoded string a template piece `name` stands for, or why it cannot be known.
     pub fn resolve(&self, name: &str) -> Result<&Decoded, String> {
         let defs = self

@@ -10,6 +10,7 @@ mod guard;
 mod literal;
 mod macros;
 mod position;
+mod segment;
 mod statement;
 mod walk;
 
@@ -178,32 +179,101 @@ pub fn scan(source: &[u8]) -> ScanResult {
     {
         return ScanResult::default();
     }
-    let Some(tree) = parser.parse(source, None) else {
-        return ScanResult::default();
-    };
-    let lines = LineIndex::new(source);
-    let found = Found::collect(tree.root_node(), source, true);
-    let mut result = ScanResult::default();
+    let mut all = ScanResult::default();
+    scan_segments(&mut parser, source, &segment::segments(source), &mut |part| {
+        all.statements.extend(part.statements);
+        all.diagnostics.extend(part.diagnostics);
+    });
+    all
+}
 
-    let file_map = OffsetMap::identity(source.len());
-    let file = Context {
-        src: source,
-        buf: source,
-        map: &file_map,
-        lines: &lines,
-        defines: &found.defines,
-        in_macro: None,
-    };
-    read_statements(&file, &found, &mut result);
-
-    for def in &found.macros {
-        scan_macro(&mut parser, def, &file, &mut result);
+/// Like [`scan`], but hands over the results one segment at a time (in file order) so that a
+/// caller can translate and drop them before the next segment is parsed. Files whose `"C"`
+/// operands need strings from anywhere in the file are handed over whole.
+pub fn scan_each(source: &[u8], each: &mut dyn FnMut(ScanResult)) {
+    if !may_contain_asm(source) {
+        return;
     }
-    fill_c_strings(tree.root_node(), source, &mut result.statements);
+    let mut parser = Parser::new();
+    if parser
+        .set_language(&tree_sitter_cuda::LANGUAGE.into())
+        .is_err()
+    {
+        return;
+    }
+    scan_segments(&mut parser, source, &segment::segments(source), each);
+}
+
+/// Scans `source` one segment at a time: large files are parsed in pieces so that only one small
+/// tree is alive; node offsets stay file offsets because the parser reads the whole buffer
+/// through included ranges. Macros must be defined before use, so the defines seen so far are
+/// all a segment can need.
+fn scan_segments(parser: &mut Parser, source: &[u8], segments: &[Range<usize>], each: &mut dyn FnMut(ScanResult)) {
+    let streaming = memchr::memmem::find(source, b"\"C\"").is_none();
+    let lines = LineIndex::new(source);
+    let file_map = OffsetMap::identity(source.len());
+    let mut result = ScanResult::default();
+    let mut defines = Defines::default();
+    for range in segments {
+        let text = &source[range.clone()];
+        if segments.len() > 1 && !may_contain_asm(text) && memchr::memmem::find(text, b"define").is_none() {
+            continue;
+        }
+        let Some(tree) = parse_range(parser, source, &lines, range, segments.len() > 1) else {
+            continue;
+        };
+        let mut found = Found::collect(tree.root_node(), source, true);
+        defines.extend(std::mem::take(&mut found.defines));
+        let file = Context {
+            src: source,
+            buf: source,
+            map: &file_map,
+            lines: &lines,
+            defines: &defines,
+            in_macro: None,
+        };
+        read_statements(&file, &found, &mut result);
+        for def in &found.macros {
+            scan_macro(parser, def, &file, &mut result);
+        }
+        if streaming {
+            each(finish(std::mem::take(&mut result)));
+        }
+    }
+    if !streaming {
+        fill_c_strings(parser, source, &lines, segments, &mut result.statements);
+        each(finish(result));
+    }
+}
+
+fn finish(mut result: ScanResult) -> ScanResult {
     result.statements.sort_by_key(|s| s.span.start);
     result.diagnostics.sort_by_key(|d| d.span.start);
     result.diagnostics.dedup();
     result
+}
+
+/// Parses `range` of `source` (the whole file when not `segmented`).
+fn parse_range(parser: &mut Parser, source: &[u8], lines: &LineIndex, range: &Range<usize>, segmented: bool) -> Option<Tree> {
+    let included = if segmented {
+        let point = |offset: usize| {
+            let (line, column) = lines.line_col(offset);
+            tree_sitter::Point { row: line - 1, column: column - 1 }
+        };
+        vec![tree_sitter::Range {
+            start_byte: range.start,
+            end_byte: range.end,
+            start_point: point(range.start),
+            end_point: point(range.end),
+        }]
+    } else {
+        Vec::new()
+    };
+    parser.set_included_ranges(&included).ok()?;
+    let tree = parser.parse(source, None);
+    // Macro bodies are parsed as separate buffers: they must see all of their text.
+    parser.set_included_ranges(&[]).ok()?;
+    tree
 }
 
 /// What one walk over a parsed buffer finds.
@@ -340,21 +410,37 @@ fn count_asm(tree: &Tree, buf: &[u8]) -> usize {
     Found::collect(tree.root_node(), buf, false).asm.len()
 }
 
-/// Fills `c_strings` of every `"C"` operand with one walk over the file for all names.
-fn fill_c_strings(root: Node, src: &[u8], statements: &mut [AsmStatement]) {
+/// Fills `c_strings` of every `"C"` operand: one walk per segment that mentions a wanted name.
+fn fill_c_strings(parser: &mut Parser, src: &[u8], lines: &LineIndex, segments: &[Range<usize>], statements: &mut [AsmStatement]) {
     let is_c = |op: &Operand| op.constraint == "C";
-    let mut names: Vec<&str> = statements
+    let mut names: Vec<String> = statements
         .iter()
         .flat_map(|s| s.operands())
         .filter(|op| is_c(op))
-        .filter_map(|op| cstrings::last_identifier(&op.expr))
+        .filter_map(|op| cstrings::last_identifier(&op.expr).map(str::to_string))
         .collect();
     if names.is_empty() {
         return;
     }
     names.sort_unstable();
     names.dedup();
-    let values = cstrings::collect(root, src, &names);
+    let wanted: Vec<&str> = names.iter().map(String::as_str).collect();
+    let mut values: std::collections::HashMap<String, Vec<String>> = std::collections::HashMap::new();
+    for range in segments {
+        let text = &src[range.clone()];
+        if !wanted.iter().any(|n| memchr::memmem::find(text, n.as_bytes()).is_some()) {
+            continue;
+        }
+        let Some(tree) = parse_range(parser, src, lines, range, segments.len() > 1) else { continue };
+        for (name, found) in cstrings::collect(tree.root_node(), src, &wanted) {
+            let entry = values.entry(name).or_default();
+            for v in found {
+                if !entry.contains(&v) {
+                    entry.push(v);
+                }
+            }
+        }
+    }
     for statement in statements.iter_mut() {
         for op in statement
             .outputs

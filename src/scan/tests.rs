@@ -479,3 +479,32 @@ fn scan_speed_on_a_large_file() {
     );
     assert_eq!(r.statements.len(), 2 * (20_000_000 / unit.len()));
 }
+
+#[test]
+fn a_large_file_scanned_in_segments_gives_what_one_whole_parse_gives() {
+    let unit = r#"
+#define LOAD_U32 "ld.global.u32 "
+constexpr const char mode[] = ".rn";
+#if !defined(__HIP_PLATFORM_AMD__)
+__device__ void nv_only(int x) { asm("add.s32 %0, %0, %0;" : "+r"(x)); }
+#endif
+#define ADD_MACRO(x) \
+  asm volatile("add.s32 %0, %0, 1;" : "+r"(x))
+template <typename T> __device__ T f(T x, const unsigned* p) {
+  unsigned v;
+  asm volatile(LOAD_U32 "%0, [%1];" : "=r"(v) : "l"(p));
+  asm("add.f32%1 %0, %0, %0;" : "+f"(x) : "C"(mode));
+  ADD_MACRO(v);
+  return x + v;
+}
+"#;
+    let src: Vec<u8> = unit.repeat(9_000).into_bytes();
+    assert!(src.len() > super::segment::SEGMENTED_ABOVE);
+    let mut parser = tree_sitter::Parser::new();
+    parser.set_language(&tree_sitter_cuda::LANGUAGE.into()).unwrap();
+    let mut whole = ScanResult::default();
+    super::scan_segments(&mut parser, &src, &[0..src.len()], &mut |r| whole = r);
+    let segmented = scan(&src);
+    assert_eq!(segmented.statements.len(), 9_000 * 3);
+    assert_eq!(segmented, whole);
+}

@@ -1,0 +1,124 @@
+#!/usr/bin/env python3
+"""End-to-end verification, step 1 (runs here): translate every corpus file with
+`--emit replace --target portable`, and write for each file a harness that launches its
+`__global__` kernel over deterministic pseudo-random buffers and dumps every buffer afterwards.
+Step 2 (`run.sh`, on an NVIDIA GPU) builds each harness twice — against the original file and
+against the translation — runs both and compares the dumps bit for bit.
+
+Usage: tools/e2e/gen.py STAGING_DIR   (then copy STAGING_DIR to the GPU machine and run run.sh)
+"""
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+N = 4096           # elements per logical array; threads cover 2N
+SLACK = 16         # buffers hold SLACK*N elements so kernels may read in[4*i+3] etc.
+
+KERNEL = re.compile(r"__global__\s+void\s+(\w+)\s*\(([^)]*)\)", re.S)
+
+
+def params(text):
+    out = []
+    for p in text.split(","):
+        p = " ".join(p.replace("__restrict__", "").split())
+        m = re.match(r"(const\s+)?(.+?)\s*\*\s*(\w+)$", p)
+        if m:
+            out.append(("ptr", m.group(2).strip(), m.group(3)))
+        else:
+            name = p.split()[-1]
+            out.append(("int", p.rsplit(" ", 1)[0], name))
+    return out
+
+
+def harness(name, kernel, ps):
+    lines = [
+        "#include <cstdio>",
+        "#include <cstdint>",
+        "#include <cstdlib>",
+        "#include <cstring>",
+        "#include <vector>",
+        "#include CORPUS_FILE",
+        "static uint64_t rng = 0x9e3779b97f4a7c15ull;",
+        "static uint64_t next() { rng ^= rng << 13; rng ^= rng >> 7; rng ^= rng << 17; return rng; }",
+        "int main(int argc, char** argv) {",
+        f"  const int n = {N};",
+        "  FILE* dump = fopen(argv[1], \"wb\");",
+        "  if (!dump) return 2;",
+    ]
+    args = []
+    for k, (kind, ty, pname) in enumerate(ps):
+        if kind == "int":
+            args.append("n")
+            continue
+        lines += [
+            f"  size_t bytes{k} = sizeof({ty}) * (size_t)n * {SLACK};",
+            f"  std::vector<unsigned char> h{k}(bytes{k});",
+        ]
+        if re.search(r"ind|idx", pname) and re.match(r"(unsigned\s+)?int|int32_t|uint32_t", ty):
+            # Indices: in range or negative (the predicated path), never out of bounds.
+            lines.append(f"  for (size_t i = 0; i < bytes{k} / 4; ++i) {{ int v = (int)(next() % (n + 4)) - 4; memcpy(&h{k}[4 * i], &v, 4); }}")
+        else:
+            lines.append(f"  for (size_t i = 0; i < bytes{k}; ++i) h{k}[i] = (unsigned char)(next() >> 24);")
+        lines += [
+            f"  void* d{k}; if (cudaMalloc(&d{k}, bytes{k}) != cudaSuccess) return 3;",
+            f"  cudaMemcpy(d{k}, h{k}.data(), bytes{k}, cudaMemcpyHostToDevice);",
+        ]
+        args.append(f"({ty}*)d{k}")
+    lines += [
+        f"  {kernel}<<<(2 * n + 255) / 256, 256>>>({', '.join(args)});",
+        "  cudaError_t e = cudaDeviceSynchronize();",
+        "  if (e != cudaSuccess) { fprintf(stderr, \"%s\\n\", cudaGetErrorString(e)); return 4; }",
+    ]
+    for k, (kind, ty, pname) in enumerate(ps):
+        if kind == "ptr":
+            lines += [
+                f"  cudaMemcpy(h{k}.data(), d{k}, bytes{k}, cudaMemcpyDeviceToHost);",
+                f"  fwrite(h{k}.data(), 1, bytes{k}, dump);",
+            ]
+    lines += ["  fclose(dump);", "  return 0;", "}"]
+    return "\n".join(lines) + "\n"
+
+
+def main():
+    out = os.path.abspath(sys.argv[1])
+    if os.path.exists(out):
+        shutil.rmtree(out)
+    os.makedirs(os.path.join(out, "orig"))
+    os.makedirs(os.path.join(out, "trans"))
+    subprocess.run(["cargo", "build", "--release", "-q"], cwd=ROOT, check=True)
+    tool = os.path.join(ROOT, "target", "release", "ptx2hip")
+    corpus = os.path.join(ROOT, "corpus")
+    files = sorted(f for f in os.listdir(corpus) if f.endswith((".cu", ".cuh")))
+    manifest = []
+    for f in files:
+        src = os.path.join(corpus, f)
+        shutil.copy(src, os.path.join(out, "orig", f))
+        subprocess.run([tool, "translate", "--emit", "replace", "--target", "portable",
+                        "--out-dir", os.path.join(out, "trans"), src], check=True)
+        findings = json.loads(subprocess.run([tool, "check", "--format", "json", src],
+                                             capture_output=True, text=True).stdout)
+        text = open(src, encoding="utf-8", errors="replace").read()
+        m = KERNEL.search(text)
+        if not m:
+            continue
+        name = os.path.splitext(f)[0]
+        with open(os.path.join(out, f"harness_{name}.cu"), "w") as h:
+            h.write(harness(name, m.group(1), params(m.group(2))))
+        manifest.append({
+            "file": f,
+            "harness": f"harness_{name}.cu",
+            "statements": len(findings),
+            "translated": sum(1 for x in findings if x["status"] == "translatable"),
+        })
+    with open(os.path.join(out, "manifest.json"), "w") as m:
+        json.dump(manifest, m, indent=1)
+    shutil.copy(os.path.join(os.path.dirname(os.path.abspath(__file__)), "run.sh"), out)
+    print(f"{len(manifest)} harnesses in {out}")
+
+
+if __name__ == "__main__":
+    main()
