@@ -297,7 +297,7 @@ __global__ void run_form_{n}(const unsigned char* xs, unsigned char* ys, unsigne
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n) return;
   const unsigned char* x = xs + (size_t)i * ({ib} ? {ib} : 1);
-  unsigned char* y = ys + (size_t)i * {ob};
+  unsigned char* y = ys + (size_t)i * {pad};
   unsigned char* buf = mem + (size_t)i * {stride};
   (void)x; (void)buf;
 {setup}  asm volatile("{ptx}" : {outs} : {ins} : "memory");
@@ -306,14 +306,50 @@ __global__ void run_form_{n}(const unsigned char* xs, unsigned char* ys, unsigne
         rule = form.rule,
         form = form.form,
         ib = form.in_bytes(),
-        ob = form.out_bytes(),
         stride = MEM_STRIDE,
         setup = operand_setup(form),
         ptx = c_escape(&form.ptx),
         outs = outs.join(", "),
         ins = ins.join(", "),
-        results = operand_results(form),
+        results = gpu_results(form),
+        pad = padded_out_bytes(form),
     )
+}
+
+/// Bytes of a form's output record on the GPU: every register output in its own 8-byte slot,
+/// written with one aligned store of its own type. (Byte-wise copies of 16-bit results let
+/// ptxas 13.0 fold the low byte of `cvt.rn.f16.*` results into a saturating u8 conversion of the
+/// source: the recorded values were wrong in their low byte.)
+fn padded_out_bytes(form: &CanonicalForm) -> usize {
+    form.outputs.iter().map(|o| o.bytes().div_ceil(8) * 8).sum()
+}
+
+fn gpu_results(form: &CanonicalForm) -> String {
+    let mut s = String::new();
+    let mut off = 0;
+    for o in &form.outputs {
+        match o {
+            Output::Reg { op, class, .. } => {
+                let _ = writeln!(s, "  *({}*)(y + {off}) = op{op};", class.c_type());
+            }
+            Output::Mem { bytes } => {
+                let _ = writeln!(s, "  memcpy(y + {off}, buf, {bytes});");
+            }
+        }
+        off += o.bytes().div_ceil(8) * 8;
+    }
+    s
+}
+
+/// `{pad, size}` pairs: where each output value lies in the padded GPU record, and its size.
+fn gpu_layout(form: &CanonicalForm) -> String {
+    let mut off = 0;
+    let mut parts = Vec::new();
+    for o in &form.outputs {
+        parts.push(format!("{{{off}, {}}}", o.bytes()));
+        off += o.bytes().div_ceil(8) * 8;
+    }
+    parts.join(", ")
 }
 
 /// A CUDA program running several forms: form `n` reads `i<n>.bin` (input records) and writes
@@ -328,7 +364,7 @@ pub fn cuda_program_multi(forms: &[(usize, &CanonicalForm)]) -> String {
 #include <string>
 #include <vector>
 typedef void (*kernel_fn)(const unsigned char*, unsigned char*, unsigned char*, int);
-static int run_one(const char* outdir, int id, kernel_fn k, size_t in_bytes, size_t out_bytes) {
+static int run_one(const char* outdir, int id, kernel_fn k, size_t in_bytes, size_t out_bytes, size_t pad_bytes, const int (*layout)[2], int nlayout) {
   std::string ip = "i" + std::to_string(id) + ".bin", op = std::string(outdir) + "/f" + std::to_string(id) + ".out";
   FILE* f = fopen(ip.c_str(), "rb");
   if (!f) { fprintf(stderr, "%s: missing\n", ip.c_str()); return 1; }
@@ -340,14 +376,18 @@ static int run_one(const char* outdir, int id, kernel_fn k, size_t in_bytes, siz
   int n = in_bytes ? (int)(in.size() / in_bytes) : 1;
   unsigned char *din, *dout, *dmem;
   cudaMalloc(&din, in.size() + 16);
-  cudaMalloc(&dout, (size_t)n * out_bytes + 16);
+  cudaMalloc(&dout, (size_t)n * pad_bytes + 16);
   cudaMalloc(&dmem, (size_t)n * 32 + 16);
   cudaMemcpy(din, in.data(), in.size(), cudaMemcpyHostToDevice);
   k<<<(n + 255) / 256, 256>>>(din, dout, dmem, n);
   cudaError_t e = cudaDeviceSynchronize();
   if (e != cudaSuccess) { fprintf(stderr, "f%d: cuda: %s\n", id, cudaGetErrorString(e)); return 1; }
-  std::vector<unsigned char> out((size_t)n * out_bytes);
-  cudaMemcpy(out.data(), dout, out.size(), cudaMemcpyDeviceToHost);
+  std::vector<unsigned char> padded((size_t)n * pad_bytes), out((size_t)n * out_bytes);
+  cudaMemcpy(padded.data(), dout, padded.size(), cudaMemcpyDeviceToHost);
+  for (int i = 0; i < n; i++) {
+    size_t o = 0;
+    for (int k = 0; k < nlayout; k++) { memcpy(&out[(size_t)i * out_bytes + o], &padded[(size_t)i * pad_bytes + layout[k][0]], layout[k][1]); o += layout[k][1]; }
+  }
   cudaFree(din); cudaFree(dout); cudaFree(dmem);
   FILE* g = fopen(op.c_str(), "wb");
   fwrite(out.data(), 1, out.size(), g);
@@ -361,7 +401,15 @@ static int run_one(const char* outdir, int id, kernel_fn k, size_t in_bytes, siz
     }
     s.push_str("int main(int argc, char** argv) {\n  const char* outdir = argc > 1 ? argv[1] : \".\";\n");
     for (n, f) in forms {
-        let _ = writeln!(s, "  if (run_one(outdir, {n}, run_form_{n}, {}, {})) return 1;", f.in_bytes(), f.out_bytes());
+        let _ = writeln!(
+            s,
+            "  {{ static const int layout[][2] = {{ {} }}; if (run_one(outdir, {n}, run_form_{n}, {}, {}, {}, layout, {})) return 1; }}",
+            gpu_layout(f),
+            f.in_bytes(),
+            f.out_bytes(),
+            padded_out_bytes(f),
+            f.outputs.len()
+        );
     }
     s.push_str("  return 0;\n}\n");
     s
