@@ -9,7 +9,7 @@ use std::path::PathBuf;
 use ptx2hip::lower::rules::EMBEDDED;
 use ptx2hip::lower::{RuleSet, Target};
 use ptx2hip::verify::forms::{all_forms, CanonicalForm};
-use ptx2hip::verify::golden::{amd_differs, check, CheckReport, FormVectors, GoldenFile};
+use ptx2hip::verify::golden::{amd_differs, check_with_inputs, form_inputs, CheckReport, FormVectors, GoldenFile};
 
 fn vectors_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/vectors")
@@ -26,6 +26,17 @@ fn golden(family: &str) -> GoldenFile {
 
 /// Runs the forms of `family` (optionally only of rule `only`) through the translations of `rules`.
 fn run(rules: &RuleSet, family: &str, only: Option<&str>, target: Target, prelude: &str) -> CheckReport {
+    run_with(rules, family, only, target, prelude, None)
+}
+
+fn run_with(
+    rules: &RuleSet,
+    family: &str,
+    only: Option<&str>,
+    target: Target,
+    prelude: &str,
+    inputs: Option<&[(Vec<u8>, usize)]>,
+) -> CheckReport {
     let file = golden(family);
     let by_form: HashMap<(&str, &str), &FormVectors> =
         file.forms.iter().map(|f| ((f.rule.as_str(), f.form.as_str()), f)).collect();
@@ -39,7 +50,8 @@ fn run(rules: &RuleSet, family: &str, only: Option<&str>, target: Target, prelud
         .map(|f| *by_form.get(&(f.rule.as_str(), f.form.as_str())).unwrap_or_else(|| panic!("{} {}: no golden vectors", f.rule, f.form)))
         .collect();
     let dir = tempfile::tempdir().unwrap();
-    check(&forms, &vectors, rules, target, prelude, &cxx(), dir.path()).unwrap_or_else(|e| panic!("{family}: {e}"))
+    check_with_inputs(&forms, &vectors, inputs, rules, target, prelude, &cxx(), dir.path())
+        .unwrap_or_else(|e| panic!("{family}: {e}"))
 }
 
 fn assert_clean(family: &str, r: &CheckReport) {
@@ -64,11 +76,12 @@ fn families(rules: &RuleSet) -> Vec<String> {
 
 fn check_family(family: &str) {
     let rules = RuleSet::embedded().unwrap();
-    assert_clean(family, &run(&rules, family, None, Target::Portable, ""));
     let forms: Vec<CanonicalForm> = all_forms(&rules).into_iter().filter(|f| f.family == family).collect();
+    let inputs: Vec<(Vec<u8>, usize)> = forms.iter().map(form_inputs).collect();
+    assert_clean(family, &run_with(&rules, family, None, Target::Portable, "", Some(&inputs)));
     if amd_differs(&forms, &rules) {
         let models = std::fs::read_to_string(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/amd_models.h")).unwrap();
-        assert_clean(&format!("{family} (--target amd)"), &run(&rules, family, None, Target::Amd, &models));
+        assert_clean(&format!("{family} (--target amd)"), &run_with(&rules, family, None, Target::Amd, &models, Some(&inputs)));
     }
 }
 
@@ -108,6 +121,11 @@ fn golden_video() {
 }
 
 #[test]
+fn golden_integer_arith() {
+    check_family("integer_arith");
+}
+
+#[test]
 fn golden_move() {
     check_family("move");
 }
@@ -117,7 +135,7 @@ fn golden_move() {
 #[test]
 fn every_rule_has_fresh_vectors() {
     let rules = RuleSet::embedded().unwrap();
-    let tested = ["bits", "compare", "convert", "float", "integer", "memory", "move", "video"];
+    let tested = ["bits", "compare", "convert", "float", "integer", "integer_arith", "memory", "move", "video"];
     let manifest: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(vectors_dir().join("manifest.json")).unwrap()).unwrap();
     let mut problems = Vec::new();

@@ -251,6 +251,15 @@ fn canonical_with(
     });
     let pred_dest_name = |n: usize| if n == 0 { "p".to_string() } else { format!("p{n}") };
     let pred_src_name = |n: usize| if n == 0 { "q".to_string() } else { format!("q{n}") };
+    // The carry flag: a rule that writes it is observed through `addc.u32 %0, 0, 0;` after the
+    // instruction (output operand 0); one that reads it gets it from an extra input `cf` through
+    // `add.cc.u32 c, cf, 0xffffffff;` (CF = cf != 0) before the instruction.
+    let carry_out = rule.carry.is_some_and(|c| c.writes());
+    let carry_in = rule.carry.is_some_and(|c| c.reads());
+    if carry_out {
+        constraints.push("=r".to_string());
+        outputs.push(Output::Reg { op: 0, class: RegClass::R, init_zero: false });
+    }
     for (k, spec) in specs.iter().enumerate() {
         if let Some(&(_, v)) = imms.iter().find(|(i, _)| *i == k) {
             texts.push(format!("{v:#04x}"));
@@ -345,8 +354,17 @@ fn canonical_with(
             }
         }
     }
-    let instr = if texts.is_empty() { format!("{instr_name};") } else { format!("{instr_name} {};", texts.join(", ")) };
-    let ptx = if pred_dests.is_empty() && pred_srcs.is_empty() && b8_locals.is_empty() {
+    let mut instr = if texts.is_empty() { format!("{instr_name};") } else { format!("{instr_name} {};", texts.join(", ")) };
+    if carry_in {
+        let op = constraints.len();
+        constraints.push("r".to_string());
+        inputs.push(Input::Reg { op, class: RegClass::R, ty: PtxType::U(32) });
+        instr = format!("add.cc.u32 c, %{op}, 0xffffffff; {instr}");
+    }
+    if carry_out {
+        instr = format!("{instr} addc.u32 %0, 0, 0;");
+    }
+    let ptx = if pred_dests.is_empty() && pred_srcs.is_empty() && b8_locals.is_empty() && !carry_in {
         instr
     } else {
         let mut decls = Vec::new();
@@ -356,6 +374,9 @@ fn canonical_with(
         }
         if !b8_locals.is_empty() {
             decls.push(format!(".reg .b8 {};", b8_locals.join(", ")));
+        }
+        if carry_in {
+            decls.push(".reg .u32 c;".to_string());
         }
         let mut s = format!("{{ {}", decls.join(" "));
         for (name, op) in &pred_srcs {

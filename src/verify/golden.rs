@@ -437,6 +437,14 @@ static inline float __fmul_rn(float a, float b) { return a * b; }
 static inline double __dadd_rn(double a, double b) { return a + b; }
 static inline double __dsub_rn(double a, double b) { return a - b; }
 static inline double __dmul_rn(double a, double b) { return a * b; }
+static inline float __fmaf_rn(float a, float b, float c) { return fmaf(a, b, c); }
+static inline float __fdiv_rn(float a, float b) { return a / b; }
+static inline double __ddiv_rn(double a, double b) { return a / b; }
+static inline float __frcp_rn(float a) { return 1.0f / a; }
+static inline double __drcp_rn(double a) { return 1.0 / a; }
+static inline float __fsqrt_rn(float a) { return sqrtf(a); }
+static inline double __dsqrt_rn(double a) { return sqrt(a); }
+static inline double __fma_rn(double a, double b, double c) { return fma(a, b, c); }
 struct uint4 { uint32_t x, y, z, w; };
 struct uint2 { uint32_t x, y; };
 struct p2h_dim3 { uint32_t x, y, z; };
@@ -445,6 +453,13 @@ static inline void __threadfence() {}
 static inline void __threadfence_block() {}
 static inline void __threadfence_system() {}
 static inline long long clock64() { return 0; }
+// CUDA integer intrinsics, as the CUDA Math API defines them (plain loops).
+static inline int __popc(unsigned int x) { int n = 0; for (int i = 0; i < 32; ++i) n += (x >> i) & 1u; return n; }
+static inline int __popcll(unsigned long long x) { int n = 0; for (int i = 0; i < 64; ++i) n += (int)((x >> i) & 1u); return n; }
+static inline int __clz(int x) { for (int i = 31; i >= 0; --i) if (((uint32_t)x >> i) & 1u) return 31 - i; return 32; }
+static inline int __clzll(long long x) { for (int i = 63; i >= 0; --i) if (((uint64_t)x >> i) & 1u) return 63 - i; return 64; }
+static inline unsigned int __brev(unsigned int x) { unsigned r = 0; for (int i = 0; i < 32; ++i) if ((x >> i) & 1u) r |= 1u << (31 - i); return r; }
+static inline unsigned long long __brevll(unsigned long long x) { unsigned long long r = 0; for (int i = 0; i < 64; ++i) if ((x >> i) & 1u) r |= 1ull << (63 - i); return r; }
 "#;
 
 /// One translated form ready for the host program.
@@ -653,6 +668,22 @@ pub fn check(
     cxx: &str,
     dir: &Path,
 ) -> Result<CheckReport, String> {
+    check_with_inputs(forms, golden, None, rules, target, prelude, cxx, dir)
+}
+
+/// [`check`] with the inputs of every form already generated ([`form_inputs`]), so that several
+/// targets can share them.
+#[allow(clippy::too_many_arguments)]
+pub fn check_with_inputs(
+    forms: &[CanonicalForm],
+    golden: &[&FormVectors],
+    pregenerated: Option<&[(Vec<u8>, usize)]>,
+    rules: &RuleSet,
+    target: Target,
+    prelude: &str,
+    cxx: &str,
+    dir: &Path,
+) -> Result<CheckReport, String> {
     let translated = translate(forms, rules, target)?;
     let program = host_program(&translated, rules, target, prelude);
     let src = dir.join("check.cpp");
@@ -672,7 +703,10 @@ pub fn check(
         if f.in_bytes() != g.in_bytes || f.out_bytes() != g.out_bytes {
             return Err(format!("{}: record layout differs from the golden file (stale vectors)", f.form));
         }
-        let (bytes, count) = form_inputs(f);
+        let (bytes, count) = match pregenerated {
+            Some(p) => p[k].clone(),
+            None => form_inputs(f),
+        };
         if count != g.count {
             return Err(format!("{} {}: {count} vectors generated, {} recorded (stale vectors)", f.rule, f.form, g.count));
         }
