@@ -693,6 +693,8 @@ pub fn check_with_inputs(
         .args(["-std=c++17", "-O1", "-ffp-contract=off", "-fno-strict-aliasing", "-w", "-o"])
         .arg(&bin)
         .arg(&src)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
         .spawn()
         .map_err(|e| format!("{cxx}: {e}"))?;
     // Regenerate the inputs while the compiler runs.
@@ -725,7 +727,8 @@ pub fn check_with_inputs(
     }
     let out = compile.wait_with_output().map_err(|e| format!("{cxx}: {e}"))?;
     if !out.status.success() {
-        return Err(format!("{cxx} failed on {}:\n{}", src.display(), String::from_utf8_lossy(&out.stderr)));
+        let _ = std::fs::copy(&src, std::env::temp_dir().join("p2h_failed_check.cpp"));
+        return Err(format!("{cxx} failed ({}) on {}:\n{}", out.status, src.display(), String::from_utf8_lossy(&out.stderr)));
     }
     let inp = dir.join("in.bin");
     let outp = dir.join("out.bin");
