@@ -7,6 +7,7 @@
 // V_PERM_B32 (gfx8+): D.byte[i] = perm({S0, S1}, S2.byte[i]); S0 is the HIGH word (bytes 4..7),
 // S1 the low word (bytes 0..3). Selector: 0..7 byte; 8,9,10,11 = sign of byte 1,3,5,7 replicated
 // (0x00 or 0xff); 12 = 0x00; >= 13 = 0xff.
+#ifndef PTX2HIP_AMD_MODELS_BITS_H /* tests/amd_models/bits.h has its own */
 static inline uint32_t __builtin_amdgcn_perm(uint32_t s0, uint32_t s1, uint32_t sel) {
   uint64_t in = ((uint64_t)s0 << 32) | s1;
   uint32_t d = 0;
@@ -20,6 +21,7 @@ static inline uint32_t __builtin_amdgcn_perm(uint32_t s0, uint32_t s1, uint32_t 
   }
   return d;
 }
+#endif
 
 // V_BFE_U32: D = (S0 >> S1[4:0]) & ((1 << S2[4:0]) - 1). Offset and width use 5 bits only.
 static inline uint32_t __builtin_amdgcn_ubfe(uint32_t s0, uint32_t s1, uint32_t s2) {
@@ -52,6 +54,17 @@ static inline float __builtin_amdgcn_fmed3f(float a, float b, float c) {
 }
 
 // Edge cases of each model, from the ISA definitions; returns the number of failures.
+// V_LERP_U8: per byte, (S0.byte + S1.byte + (S2.byte & 1)) >> 1 (unsigned average, rounding bit
+// from S2).
+static inline uint32_t __builtin_amdgcn_lerp(uint32_t s0, uint32_t s1, uint32_t s2) {
+  uint32_t d = 0;
+  for (int i = 0; i < 32; i += 8) {
+    uint32_t a = (s0 >> i) & 0xffu, b = (s1 >> i) & 0xffu, c = (s2 >> i) & 1u;
+    d |= ((a + b + c) >> 1) << i;
+  }
+  return d;
+}
+
 static inline int ptx2hip_amd_models_self_test() {
   int bad = 0;
 #define P2H_EXPECT(e) do { if (!(e)) { printf("FAIL %s\n", #e); bad++; } } while (0)
