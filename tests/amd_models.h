@@ -7,7 +7,6 @@
 // V_PERM_B32 (gfx8+): D.byte[i] = perm({S0, S1}, S2.byte[i]); S0 is the HIGH word (bytes 4..7),
 // S1 the low word (bytes 0..3). Selector: 0..7 byte; 8,9,10,11 = sign of byte 1,3,5,7 replicated
 // (0x00 or 0xff); 12 = 0x00; >= 13 = 0xff.
-#ifndef PTX2HIP_AMD_MODELS_BITS_H /* tests/amd_models/bits.h has its own */
 static inline uint32_t __builtin_amdgcn_perm(uint32_t s0, uint32_t s1, uint32_t sel) {
   uint64_t in = ((uint64_t)s0 << 32) | s1;
   uint32_t d = 0;
@@ -21,7 +20,6 @@ static inline uint32_t __builtin_amdgcn_perm(uint32_t s0, uint32_t s1, uint32_t 
   }
   return d;
 }
-#endif
 
 // V_BFE_U32: D = (S0 >> S1[4:0]) & ((1 << S2[4:0]) - 1). Offset and width use 5 bits only.
 static inline uint32_t __builtin_amdgcn_ubfe(uint32_t s0, uint32_t s1, uint32_t s2) {
@@ -63,6 +61,21 @@ static inline uint32_t __builtin_amdgcn_lerp(uint32_t s0, uint32_t s1, uint32_t 
     d |= ((a + b + c) >> 1) << i;
   }
   return d;
+}
+
+// V_SAD_U8: sum over the four bytes of |S0.byte - S1.byte|, plus S2.
+static inline uint32_t __builtin_amdgcn_sad_u8(uint32_t s0, uint32_t s1, uint32_t s2) {
+  uint32_t d = s2;
+  for (int i = 0; i < 32; i += 8) {
+    int a = (int)((s0 >> i) & 0xffu), b = (int)((s1 >> i) & 0xffu);
+    d += (uint32_t)(a > b ? a - b : b - a);
+  }
+  return d;
+}
+
+// V_ALIGNBYTE_B32: ({S0, S1} >> (8 * (S2 & 3)))[31:0], S0 the high word.
+static inline uint32_t __builtin_amdgcn_alignbyte(uint32_t s0, uint32_t s1, uint32_t s2) {
+  return (uint32_t)((((uint64_t)s0 << 32) | s1) >> (8u * (s2 & 3u)));
 }
 
 static inline int ptx2hip_amd_models_self_test() {
