@@ -52,6 +52,32 @@ static inline float __builtin_amdgcn_fmed3f(float a, float b, float c) {
 }
 
 // Edge cases of each model, from the ISA definitions; returns the number of failures.
+// V_LERP_U8: per byte, (S0.byte + S1.byte + (S2.byte & 1)) >> 1 (unsigned average, rounding bit
+// from S2).
+static inline uint32_t __builtin_amdgcn_lerp(uint32_t s0, uint32_t s1, uint32_t s2) {
+  uint32_t d = 0;
+  for (int i = 0; i < 32; i += 8) {
+    uint32_t a = (s0 >> i) & 0xffu, b = (s1 >> i) & 0xffu, c = (s2 >> i) & 1u;
+    d |= ((a + b + c) >> 1) << i;
+  }
+  return d;
+}
+
+// V_SAD_U8: sum over the four bytes of |S0.byte - S1.byte|, plus S2.
+static inline uint32_t __builtin_amdgcn_sad_u8(uint32_t s0, uint32_t s1, uint32_t s2) {
+  uint32_t d = s2;
+  for (int i = 0; i < 32; i += 8) {
+    int a = (int)((s0 >> i) & 0xffu), b = (int)((s1 >> i) & 0xffu);
+    d += (uint32_t)(a > b ? a - b : b - a);
+  }
+  return d;
+}
+
+// V_ALIGNBYTE_B32: ({S0, S1} >> (8 * (S2 & 3)))[31:0], S0 the high word.
+static inline uint32_t __builtin_amdgcn_alignbyte(uint32_t s0, uint32_t s1, uint32_t s2) {
+  return (uint32_t)((((uint64_t)s0 << 32) | s1) >> (8u * (s2 & 3u)));
+}
+
 static inline int ptx2hip_amd_models_self_test() {
   int bad = 0;
 #define P2H_EXPECT(e) do { if (!(e)) { printf("FAIL %s\n", #e); bad++; } } while (0)

@@ -108,7 +108,7 @@ fn every_form_translates_for_both_targets() {
             count += 1;
         }
     }
-    assert!(count > 800, "forms: {count}");
+    assert!(count > 600, "forms: {count}"); // scalar video .sat / .min / .max are excluded (H100)
 }
 
 #[test]
@@ -348,6 +348,7 @@ static uint32_t ref_bfind(uint64_t a, int w, bool sgn, bool shiftamt) {
 }
 static uint32_t ref_fns(uint32_t mask, uint32_t base, int32_t offset) {
   uint32_t d = 0xffffffffu;
+  if (offset == INT32_MIN) return 0u; /* H100 golden vectors: offset INT_MIN gives 0 */
   if (offset == 0) { if (bit(mask, base)) d = base; return d; }
   int64_t pos = base, count = (offset > 0 ? (int64_t)offset : -(int64_t)offset) - 1, inc = offset > 0 ? 1 : -1;
   while (pos >= 0 && pos < 32) {

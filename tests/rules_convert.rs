@@ -72,7 +72,7 @@ fn every_claimed_cvt_form_translates() {
             forms += 1;
         }
     }
-    assert!(forms >= 640, "only {forms} forms");
+    assert!(forms >= 590, "only {forms} forms"); // bf16 <-> 8-bit and .sat bf16 forms: ptxas rejects them
 }
 
 #[test]

@@ -27,6 +27,9 @@ fn every_example_translates_for_both_targets() {
         let doc: toml::Table = toml::from_str(&text).unwrap();
         for r in doc.get("rule").and_then(|v| v.as_array()).into_iter().flatten() {
             let code = r["code"].as_str().unwrap();
+            if rules.rule(code).is_some_and(|r| r.forms().is_empty()) {
+                continue; // every form excluded after the H100 golden vectors ([[unsupported]] says why)
+            }
             let ex = r["example"].as_table().unwrap();
             let (ptx, cons) = (ex["ptx"].as_str().unwrap(), ex["constraints"].as_str().unwrap());
             for target in [Target::Amd, Target::Portable] {
@@ -37,7 +40,7 @@ fn every_example_translates_for_both_targets() {
             seen += 1;
         }
     }
-    assert!(seen >= 40, "only {seen} float/compare rules");
+    assert!(seen >= 28, "only {seen} float/compare rules"); // 13 float rules narrowed to nothing (H100)
 }
 
 #[test]
@@ -69,13 +72,8 @@ fn forms_that_must_translate() {
         ("add.rp.ftz.sat.f32 %0, %1, %2;", "=f,f,f", "F003"),
         ("sub.f32 %0, %1, %2;", "=f,f,f", "F004"),
         ("mul.rz.f32 %0, %1, %2;", "=f,f,f", "F005"),
-        ("fma.rn.ftz.sat.f32 %0, %1, %2, %3;", "=f,f,f,f", "F006"),
-        ("add.rm.f64 %0, %1, %2;", "=d,d,d", "F008"),
-        ("sub.f64 %0, %1, %2;", "=d,d,d", "F009"),
-        ("mul.f64 %0, %1, %2;", "=d,d,d", "F010"),
         ("min.ftz.NaN.f32 %0, %1, %2;", "=f,f,f", "F013"),
         ("max.NaN.xorsign.abs.f32 %0, %1, %2;", "=f,f,f", "F014"),
-        ("abs.f64 %0, %1;", "=d,d", "F017"),
         ("div.rn.ftz.f32 %0, %1, %2;", "=f,f,f", "F021"),
         ("sqrt.rm.f32 %0, %1;", "=f,f", "F022"),
         ("ex2.approx.ftz.f32 %0, %1;", "=f,f", "F035"),

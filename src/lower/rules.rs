@@ -71,6 +71,15 @@ pub struct Rule {
     /// Results are approximations by design and are checked within `approximate` ulp-style bounds.
     #[serde(default)]
     pub approximate: bool,
+    /// For `approximate` rules: the largest difference, in units in the last place of the result
+    /// type, between the translation and the GPU that the golden check accepts (NaN, infinity and
+    /// the sign of infinities must still match exactly).
+    #[serde(default)]
+    pub max_ulp: Option<u64>,
+    /// For `approximate` rules: an absolute difference also accepted (results near a zero of the
+    /// function, e.g. sin/cos, where a relative bound is meaningless).
+    #[serde(default)]
+    pub abs_tol: Option<f64>,
     /// Why golden vectors cannot check this rule (a clock, a fence), when that is so.
     #[serde(default)]
     pub unverifiable: Option<String>,

@@ -112,7 +112,8 @@ pub const STORE_FILL: u8 = 0xA5;
 pub struct CanonicalForm {
     pub rule: String,
     pub family: String,
-    /// `opcode.mod...` as [`Rule::forms`] names it.
+    /// `opcode.mod...` as [`Rule::forms`] names it, followed by ` [name=value]` for operands PTX
+    /// requires to be immediates (one canonical form per immediate value).
     pub form: String,
     /// Asm template text.
     pub ptx: String,
@@ -120,6 +121,11 @@ pub struct CanonicalForm {
     pub constraints: Vec<String>,
     pub inputs: Vec<Input>,
     pub outputs: Vec<Output>,
+    /// How many canonical forms share this PTX form (immediate variants): the random vectors and
+    /// the capped edge cross products are divided among them.
+    pub variants: usize,
+    /// `Some((max_ulp, abs_tol))` for approximate rules: outputs are compared within this bound.
+    pub tolerance: Option<(u64, f64)>,
 }
 
 impl CanonicalForm {
@@ -184,41 +190,99 @@ pub fn all_forms(rules: &RuleSet) -> Vec<CanonicalForm> {
 
 /// The canonical forms of one rule.
 pub fn rule_forms(rule: &Rule) -> Vec<CanonicalForm> {
-    rule.forms().into_iter().filter_map(|(form, b)| canonical(rule, form, &b)).collect()
+    rule.forms().into_iter().flat_map(|(form, b)| canonical(rule, form, &b)).collect()
 }
 
-fn canonical(rule: &Rule, form: String, bindings: &crate::lower::rules::Bindings) -> Option<CanonicalForm> {
+/// Operands PTX requires to be immediates, and the values a canonical form is generated for.
+fn immediate_values(rule: &Rule, name: &str) -> Option<Vec<u64>> {
+    match (rule.opcode.as_str(), name) {
+        ("lop3", "lut") => Some((0..256).collect()),
+        _ => None,
+    }
+}
+
+fn canonical(rule: &Rule, form: String, bindings: &crate::lower::rules::Bindings) -> Vec<CanonicalForm> {
+    let specs = rule.operand_specs();
+    let imm: Vec<(usize, Vec<u64>)> =
+        specs.iter().enumerate().filter_map(|(k, s)| immediate_values(rule, &s.name).map(|v| (k, v))).collect();
+    match imm.as_slice() {
+        [] => canonical_with(rule, form, bindings, &[], 1).into_iter().collect(),
+        [(k, values)] => values
+            .iter()
+            .filter_map(|&v| {
+                let name = format!("{form} [{}={v:#04x}]", specs[*k].name);
+                canonical_with(rule, name, bindings, &[(*k, v)], values.len())
+            })
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+fn is_dest(name: &str) -> bool {
+    name.starts_with('d') || name == "p" || name == "q"
+}
+
+fn canonical_with(
+    rule: &Rule,
+    form: String,
+    bindings: &crate::lower::rules::Bindings,
+    imms: &[(usize, u64)],
+    variants: usize,
+) -> Option<CanonicalForm> {
     let specs = rule.operand_specs();
     let is_store = rule.opcode == "st";
     let mut constraints = Vec::new();
     let mut inputs = Vec::new();
     let mut outputs = Vec::new();
     let mut texts = Vec::new();
-    let mut pred_dest = false;
-    let mut pred_srcs: Vec<usize> = Vec::new(); // operand numbers of predicate sources
+    // Local predicate registers: destinations (observed after the instruction) and sources.
+    let mut pred_dests: Vec<(String, usize)> = Vec::new();
+    let mut pred_srcs: Vec<(String, usize)> = Vec::new();
+    // Local .b8 registers for 8-bit vector elements (inline asm has no 8-bit constraint).
+    let mut b8_locals: Vec<String> = Vec::new();
+    let mut b8_before: Vec<String> = Vec::new();
+    let mut b8_after: Vec<String> = Vec::new();
+    let instr_name = form.split(' ').next().unwrap_or(&form).to_string();
     // The data type of a memory access: the first non-address operand's type.
     let data_ty = specs.iter().find_map(|s| match &s.kind {
         OperandKind::Scalar(t) => rule.resolve_type(t, bindings).map(|t| (1, t)),
         OperandKind::Vector(n, t) => rule.resolve_type(t, bindings).map(|t| (*n as usize, t)),
         OperandKind::Address | OperandKind::Pair(..) => None,
     });
+    let pred_dest_name = |n: usize| if n == 0 { "p".to_string() } else { format!("p{n}") };
+    let pred_src_name = |n: usize| if n == 0 { "q".to_string() } else { format!("q{n}") };
+    // The carry flag: a rule that writes it is observed through `addc.u32 %0, 0, 0;` after the
+    // instruction (output operand 0); one that reads it gets it from an extra input `cf` through
+    // `add.cc.u32 c, cf, 0xffffffff;` (CF = cf != 0) before the instruction.
+    let carry_out = rule.carry.is_some_and(|c| c.writes());
+    let carry_in = rule.carry.is_some_and(|c| c.reads());
+    if carry_out {
+        constraints.push("=r".to_string());
+        outputs.push(Output::Reg { op: 0, class: RegClass::R, init_zero: false });
+    }
     for (k, spec) in specs.iter().enumerate() {
-        let dest = k == 0 && !is_store && !matches!(spec.kind, OperandKind::Address);
+        if let Some(&(_, v)) = imms.iter().find(|(i, _)| *i == k) {
+            texts.push(format!("{v:#04x}"));
+            continue;
+        }
+        let dest = !is_store && is_dest(&spec.name) && !matches!(spec.kind, OperandKind::Address);
         match &spec.kind {
             OperandKind::Scalar(t) => {
                 let ty = rule.resolve_type(t, bindings)?;
                 if dest && ty == PtxType::Pred {
-                    pred_dest = true;
                     let op = constraints.len();
                     constraints.push("+r".to_string());
                     outputs.push(Output::Reg { op, class: RegClass::R, init_zero: true });
-                    texts.push("p".to_string());
+                    let name = pred_dest_name(pred_dests.len());
+                    texts.push(name.clone());
+                    pred_dests.push((name, op));
                 } else if ty == PtxType::Pred {
                     let op = constraints.len();
                     constraints.push("r".to_string());
                     inputs.push(Input::Reg { op, class: RegClass::R, ty: PtxType::U(32) });
-                    pred_srcs.push(op);
-                    texts.push("q".to_string());
+                    let name = pred_src_name(pred_srcs.len());
+                    texts.push(name.clone());
+                    pred_srcs.push((name, op));
                 } else {
                     let class = RegClass::for_type(ty);
                     let op = constraints.len();
@@ -232,9 +296,25 @@ fn canonical(rule: &Rule, form: String, bindings: &crate::lower::rules::Bindings
                     texts.push(format!("%{op}"));
                 }
             }
+            OperandKind::Pair(_, t) => {
+                if rule.resolve_type(t, bindings)? != PtxType::Pred {
+                    return None;
+                }
+                let mut names = Vec::new();
+                for _ in 0..2 {
+                    let op = constraints.len();
+                    constraints.push("+r".to_string());
+                    outputs.push(Output::Reg { op, class: RegClass::R, init_zero: true });
+                    let name = pred_dest_name(pred_dests.len());
+                    names.push(name.clone());
+                    pred_dests.push((name, op));
+                }
+                texts.push(names.join("|"));
+            }
             OperandKind::Vector(n, t) => {
                 let ty = rule.resolve_type(t, bindings)?;
                 let class = RegClass::for_type(ty);
+                let byte = ty.bits() == 8;
                 let mut names = Vec::new();
                 for _ in 0..*n {
                     let op = constraints.len();
@@ -245,11 +325,21 @@ fn canonical(rule: &Rule, form: String, bindings: &crate::lower::rules::Bindings
                         constraints.push(class.letter().to_string());
                         inputs.push(Input::Reg { op, class, ty });
                     }
-                    names.push(format!("%{op}"));
+                    if byte {
+                        let e = format!("e{}", b8_locals.len());
+                        if dest {
+                            b8_after.push(format!("cvt.u32.u8 %{op}, {e};"));
+                        } else {
+                            b8_before.push(format!("cvt.u8.u32 {e}, %{op};"));
+                        }
+                        names.push(e.clone());
+                        b8_locals.push(e);
+                    } else {
+                        names.push(format!("%{op}"));
+                    }
                 }
                 texts.push(format!("{{{}}}", names.join(", ")));
             }
-            OperandKind::Pair(..) => return None,
             OperandKind::Address => {
                 let op = constraints.len();
                 constraints.push("l".to_string());
@@ -264,29 +354,62 @@ fn canonical(rule: &Rule, form: String, bindings: &crate::lower::rules::Bindings
             }
         }
     }
-    if pred_srcs.len() > 1 {
-        return None;
+    let mut instr = if texts.is_empty() { format!("{instr_name};") } else { format!("{instr_name} {};", texts.join(", ")) };
+    if carry_in {
+        let op = constraints.len();
+        constraints.push("r".to_string());
+        inputs.push(Input::Reg { op, class: RegClass::R, ty: PtxType::U(32) });
+        instr = format!("add.cc.u32 c, %{op}, 0xffffffff; {instr}");
     }
-    let instr = if texts.is_empty() { format!("{form};") } else { format!("{form} {};", texts.join(", ")) };
-    let ptx = if pred_dest || !pred_srcs.is_empty() {
-        let mut s = String::from("{ .reg .pred p");
-        if !pred_srcs.is_empty() {
-            s.push_str(", q");
+    if carry_out {
+        instr = format!("{instr} addc.u32 %0, 0, 0;");
+    }
+    let ptx = if pred_dests.is_empty() && pred_srcs.is_empty() && b8_locals.is_empty() && !carry_in {
+        instr
+    } else {
+        let mut decls = Vec::new();
+        let preds: Vec<&str> = pred_dests.iter().chain(&pred_srcs).map(|(n, _)| n.as_str()).collect();
+        if !preds.is_empty() {
+            decls.push(format!(".reg .pred {};", preds.join(", ")));
         }
-        s.push_str("; ");
-        if let Some(op) = pred_srcs.first() {
-            s.push_str(&format!("setp.ne.u32 q, %{op}, 0; "));
+        if !b8_locals.is_empty() {
+            decls.push(format!(".reg .b8 {};", b8_locals.join(", ")));
         }
+        if carry_in {
+            decls.push(".reg .u32 c;".to_string());
+        }
+        let mut s = format!("{{ {}", decls.join(" "));
+        for (name, op) in &pred_srcs {
+            s.push_str(&format!(" setp.ne.u32 {name}, %{op}, 0;"));
+        }
+        for b in &b8_before {
+            s.push(' ');
+            s.push_str(b);
+        }
+        s.push(' ');
         s.push_str(&instr);
-        if pred_dest {
-            s.push_str(" @p mov.u32 %0, 1;");
+        for (name, op) in &pred_dests {
+            s.push_str(&format!(" @{name} mov.u32 %{op}, 1;"));
+        }
+        for b in &b8_after {
+            s.push(' ');
+            s.push_str(b);
         }
         s.push_str(" }");
         s
-    } else {
-        instr
     };
-    Some(CanonicalForm { rule: rule.code.clone(), family: rule.family.clone(), form, ptx, constraints, inputs, outputs })
+    let tolerance = rule.approximate.then(|| (rule.max_ulp.unwrap_or(0), rule.abs_tol.unwrap_or(0.0)));
+    Some(CanonicalForm {
+        rule: rule.code.clone(),
+        family: rule.family.clone(),
+        form,
+        ptx,
+        constraints,
+        inputs,
+        outputs,
+        variants,
+        tolerance,
+    })
 }
 
 #[cfg(test)]
@@ -313,6 +436,15 @@ mod tests {
         assert_eq!(super::super::inputs::vectors(&f).len(), 65536);
         let f = form(&rules, "I004", "mov.pred");
         assert!(f.ptx.contains("setp.ne.u32 q, %1, 0; mov.pred p, q;"));
+        let f = form(&rules, "B012", "lop3.b32 [lut=0x96]");
+        assert_eq!(f.ptx, "lop3.b32 %0, %1, %2, %3, 0x96;");
+        assert_eq!(rule_forms(rules.rule("B012").unwrap()).len(), 256);
+        let f = form(&rules, "P004", "setp.eq.and.f32");
+        assert_eq!(
+            f.ptx,
+            "{ .reg .pred p, p1, q; setp.ne.u32 q, %4, 0; setp.eq.and.f32 p|p1, %2, %3, q; @p mov.u32 %0, 1; @p1 mov.u32 %1, 1; }"
+        );
+        assert_eq!(f.constraints, ["+r", "+r", "f", "f", "r"]);
         assert!(rules.rules.iter().filter(|r| r.unverifiable.is_some()).all(|r| !all_forms(&rules).iter().any(|f| f.rule == r.code)));
     }
 }

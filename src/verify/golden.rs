@@ -1,10 +1,16 @@
 //! Golden vector files, the CUDA programs that produce them and the host C++ check that replays
 //! them through the rule translations.
 //!
-//! File format (`tests/vectors/<family>.bin.gz`, gzip): the line `P2HV1`, one line of JSON with
-//! `family, gpu, driver, nvcc, date`, then per form: `u32 len + bytes` for the form name, the rule
-//! code and the canonical asm text, `u32 in_bytes, u32 out_bytes, u32 count`, and `count` records of
-//! `in_bytes + out_bytes` bytes (values little-endian at register width, see [`super::forms`]).
+//! File format (`tests/vectors/<family>.bin.gz`, gzip; docs/VECTORS.md): the line `P2HV2`, one
+//! line of JSON with `family, gpu, driver, nvcc, date`, then per form: `u32 len + bytes` for the
+//! form name, the rule code and the canonical asm text; `u32 in_bytes, out_bytes, count, chunk`;
+//! `u32 n_full` and `n_full` full records `u32 index ‖ inputs ‖ outputs` (values little-endian at
+//! register width, see [`super::forms`]); `u32 n_digests` and that many `u64` digests, digest `c`
+//! being FNV-1a-64 of the outputs of vectors `c*chunk .. (c+1)*chunk` in order. Vector `i` is the
+//! `i`-th of [`super::inputs::vectors`] (regenerated from the per-form seed), so every vector is
+//! checked, by value where a full record exists, else through its chunk's digest. Approximate
+//! rules keep full records of every vector (they are compared within a bound) and no digests.
+//! `P2HV1` files (full records of every vector, no index) are still read.
 
 use std::fmt::Write as _;
 use std::io::{Read, Write};
@@ -13,12 +19,25 @@ use std::process::Command;
 
 use serde_json::Value;
 
-use super::forms::{CanonicalForm, Input, Output, MEM_STRIDE, STORE_FILL};
+use super::forms::{CanonicalForm, Input, Output, RegClass, MEM_STRIDE, STORE_FILL};
 use crate::lower::{self, RuleSet, Target};
 
-const MAGIC: &str = "P2HV1\n";
+const MAGIC_V1: &str = "P2HV1\n";
+const MAGIC: &str = "P2HV2\n";
 
-/// The vectors of one form as recorded on the GPU.
+/// Vectors per digest chunk.
+pub const CHUNK: usize = 1024;
+/// Full records kept per form (edge-case vectors, sampled evenly when there are more).
+pub const FULL_CAP: usize = 384;
+/// Full records kept per form whose input space is enumerated (no edge set).
+pub const FULL_CAP_EXHAUSTIVE: usize = 256;
+
+/// FNV-1a-64 of a byte string.
+pub fn digest(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| (h ^ b as u64).wrapping_mul(0x100_0000_01b3))
+}
+
+/// The golden vectors of one form as recorded on the GPU.
 #[derive(Debug, Clone)]
 pub struct FormVectors {
     pub form: String,
@@ -26,18 +45,70 @@ pub struct FormVectors {
     pub ptx: String,
     pub in_bytes: usize,
     pub out_bytes: usize,
-    /// `count * (in_bytes + out_bytes)` bytes.
-    pub records: Vec<u8>,
+    /// Number of vectors the form was run on.
+    pub count: usize,
+    /// Vectors per digest (0: no digests).
+    pub chunk: usize,
+    /// Indices of the fully recorded vectors, ascending.
+    pub full_index: Vec<u32>,
+    /// `full_index.len() * (in_bytes + out_bytes)` bytes.
+    pub full: Vec<u8>,
+    /// Output digests per chunk.
+    pub digests: Vec<u64>,
 }
 
 impl FormVectors {
     pub fn count(&self) -> usize {
-        self.records.len() / (self.in_bytes + self.out_bytes).max(1)
+        self.count
     }
-    pub fn record(&self, i: usize) -> (&[u8], &[u8]) {
+    /// The `k`-th full record: (index, inputs, outputs).
+    pub fn record(&self, k: usize) -> (usize, &[u8], &[u8]) {
         let n = self.in_bytes + self.out_bytes;
-        let r = &self.records[i * n..(i + 1) * n];
-        r.split_at(self.in_bytes)
+        let r = &self.full[k * n..(k + 1) * n];
+        let (x, y) = r.split_at(self.in_bytes);
+        (self.full_index[k] as usize, x, y)
+    }
+
+    /// Builds the stored form from all inputs (packed) and GPU outputs of a form's vectors.
+    pub fn from_outputs(form: &CanonicalForm, ptx: &str, inputs: &[u8], marks: &[bool], outputs: &[u8]) -> FormVectors {
+        let (ib, ob) = (form.in_bytes(), form.out_bytes());
+        let count = marks.len();
+        assert_eq!(outputs.len(), count * ob, "{}: output size", form.form);
+        assert_eq!(inputs.len(), count * ib, "{}: input size", form.form);
+        let index: Vec<usize> = if form.tolerance.is_some() {
+            (0..count).collect()
+        } else {
+            let edges: Vec<usize> = (0..count).filter(|&i| marks[i]).collect();
+            let (pool, cap) = if edges.is_empty() {
+                ((0..count).collect::<Vec<_>>(), FULL_CAP_EXHAUSTIVE)
+            } else {
+                (edges, FULL_CAP)
+            };
+            let cap = (cap / form.variants.max(1)).max(8);
+            if pool.len() <= cap { pool } else { (0..cap).map(|k| pool[k * pool.len() / cap]).collect() }
+        };
+        let mut full = Vec::with_capacity(index.len() * (ib + ob));
+        for &i in &index {
+            full.extend_from_slice(&inputs[i * ib..(i + 1) * ib]);
+            full.extend_from_slice(&outputs[i * ob..(i + 1) * ob]);
+        }
+        let (chunk, digests) = if form.tolerance.is_some() || ob == 0 {
+            (0, Vec::new())
+        } else {
+            (CHUNK, outputs.chunks(CHUNK * ob).map(digest).collect())
+        };
+        FormVectors {
+            form: form.form.clone(),
+            rule: form.rule.clone(),
+            ptx: ptx.to_string(),
+            in_bytes: ib,
+            out_bytes: ob,
+            count,
+            chunk,
+            full_index: index.iter().map(|&i| i as u32).collect(),
+            full,
+            digests,
+        }
     }
 }
 
@@ -63,10 +134,18 @@ impl GoldenFile {
             put_str(&mut raw, &f.form);
             put_str(&mut raw, &f.rule);
             put_str(&mut raw, &f.ptx);
-            for n in [f.in_bytes, f.out_bytes, f.count()] {
+            for n in [f.in_bytes, f.out_bytes, f.count, f.chunk, f.full_index.len()] {
                 raw.extend_from_slice(&(n as u32).to_le_bytes());
             }
-            raw.extend_from_slice(&f.records);
+            let n = f.in_bytes + f.out_bytes;
+            for (k, &i) in f.full_index.iter().enumerate() {
+                raw.extend_from_slice(&i.to_le_bytes());
+                raw.extend_from_slice(&f.full[k * n..(k + 1) * n]);
+            }
+            raw.extend_from_slice(&(f.digests.len() as u32).to_le_bytes());
+            for d in &f.digests {
+                raw.extend_from_slice(&d.to_le_bytes());
+            }
         }
         let file = std::fs::File::create(path)?;
         let mut gz = flate2::write::GzEncoder::new(file, flate2::Compression::best());
@@ -80,39 +159,56 @@ impl GoldenFile {
         let mut raw = Vec::new();
         flate2::read::GzDecoder::new(file).read_to_end(&mut raw).map_err(|e| format!("{}: {e}", path.display()))?;
         let bad = || format!("{}: not a golden vector file", path.display());
-        let rest = raw.strip_prefix(MAGIC.as_bytes()).ok_or_else(bad)?;
+        let (v1, rest) = match raw.strip_prefix(MAGIC.as_bytes()) {
+            Some(r) => (false, r),
+            None => (true, raw.strip_prefix(MAGIC_V1.as_bytes()).ok_or_else(bad)?),
+        };
         let nl = rest.iter().position(|&b| b == b'\n').ok_or_else(bad)?;
         let header: Value = serde_json::from_slice(&rest[..nl]).map_err(|_| bad())?;
         let mut p = &rest[nl + 1..];
-        let u32_ = |p: &mut &[u8]| -> Result<usize, String> {
-            if p.len() < 4 {
+        fn take<'a>(p: &mut &'a [u8], n: usize, bad: &dyn Fn() -> String) -> Result<&'a [u8], String> {
+            if p.len() < n {
                 return Err(bad());
             }
-            let v = u32::from_le_bytes(p[..4].try_into().unwrap()) as usize;
-            *p = &p[4..];
-            Ok(v)
+            let (a, b) = p.split_at(n);
+            *p = b;
+            Ok(a)
+        }
+        let u32_ = |p: &mut &[u8]| -> Result<usize, String> {
+            Ok(u32::from_le_bytes(take(p, 4, &bad)?.try_into().unwrap()) as usize)
         };
         let mut forms = Vec::new();
         while !p.is_empty() {
             let mut strs = Vec::new();
             for _ in 0..3 {
                 let n = u32_(&mut p)?;
-                if p.len() < n {
-                    return Err(bad());
-                }
-                strs.push(String::from_utf8_lossy(&p[..n]).into_owned());
-                p = &p[n..];
-            }
-            let (ib, ob, count) = (u32_(&mut p)?, u32_(&mut p)?, u32_(&mut p)?);
-            let len = count * (ib + ob);
-            if p.len() < len {
-                return Err(bad());
+                strs.push(String::from_utf8_lossy(take(&mut p, n, &bad)?).into_owned());
             }
             let ptx = strs.pop().unwrap();
             let rule = strs.pop().unwrap();
             let form = strs.pop().unwrap();
-            forms.push(FormVectors { form, rule, ptx, in_bytes: ib, out_bytes: ob, records: p[..len].to_vec() });
-            p = &p[len..];
+            let (ib, ob, count) = (u32_(&mut p)?, u32_(&mut p)?, u32_(&mut p)?);
+            let n = ib + ob;
+            if v1 {
+                let full = take(&mut p, count * n, &bad)?.to_vec();
+                let full_index = (0..count as u32).collect();
+                forms.push(FormVectors { form, rule, ptx, in_bytes: ib, out_bytes: ob, count, chunk: 0, full_index, full, digests: Vec::new() });
+                continue;
+            }
+            let chunk = u32_(&mut p)?;
+            let nfull = u32_(&mut p)?;
+            let mut full_index = Vec::with_capacity(nfull);
+            let mut full = Vec::with_capacity(nfull * n);
+            for _ in 0..nfull {
+                full_index.push(u32_(&mut p)? as u32);
+                full.extend_from_slice(take(&mut p, n, &bad)?);
+            }
+            let nd = u32_(&mut p)?;
+            let mut digests = Vec::with_capacity(nd);
+            for _ in 0..nd {
+                digests.push(u64::from_le_bytes(take(&mut p, 8, &bad)?.try_into().unwrap()));
+            }
+            forms.push(FormVectors { form, rule, ptx, in_bytes: ib, out_bytes: ob, count, chunk, full_index, full, digests });
         }
         Ok(GoldenFile { header, forms })
     }
@@ -179,8 +275,7 @@ fn operand_results(form: &CanonicalForm) -> String {
     s
 }
 
-/// A standalone CUDA program running one form over `argv[1]` (input records) into `argv[2]`.
-pub fn cuda_program(form: &CanonicalForm) -> String {
+fn cuda_kernel(form: &CanonicalForm, n: usize) -> String {
     let outs: Vec<String> = form
         .outputs
         .iter()
@@ -197,58 +292,132 @@ pub fn cuda_program(form: &CanonicalForm) -> String {
         .map(|(k, c)| format!("\"{c}\"(op{k})"))
         .collect();
     format!(
-        r#"// generated by ptx2hip verify: {rule} {form}
-#include <cstdio>
-#include <cstdint>
-#include <cstring>
-#include <cstdlib>
-#include <vector>
-#define IN_BYTES {ib}
-#define OUT_BYTES {ob}
-__global__ void run_form(const unsigned char* xs, unsigned char* ys, unsigned char* mem, int n) {{
+        r#"// {rule} {form}
+__global__ void run_form_{n}(const unsigned char* xs, unsigned char* ys, unsigned char* mem, int n) {{
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n) return;
-  const unsigned char* x = xs + (size_t)i * (IN_BYTES ? IN_BYTES : 1);
-  unsigned char* y = ys + (size_t)i * OUT_BYTES;
+  const unsigned char* x = xs + (size_t)i * ({ib} ? {ib} : 1);
+  unsigned char* y = ys + (size_t)i * {pad};
   unsigned char* buf = mem + (size_t)i * {stride};
   (void)x; (void)buf;
 {setup}  asm volatile("{ptx}" : {outs} : {ins} : "memory");
 {results}}}
-int main(int argc, char** argv) {{
-  FILE* f = fopen(argv[1], "rb");
-  std::vector<unsigned char> in;
-  unsigned char chunk[65536];
-  size_t got;
-  while ((got = fread(chunk, 1, sizeof chunk, f)) > 0) in.insert(in.end(), chunk, chunk + got);
-  fclose(f);
-  int n = IN_BYTES ? (int)(in.size() / IN_BYTES) : 1;
-  unsigned char *din, *dout, *dmem;
-  cudaMalloc(&din, in.size() + 16);
-  cudaMalloc(&dout, (size_t)n * OUT_BYTES + 16);
-  cudaMalloc(&dmem, (size_t)n * {stride} + 16);
-  cudaMemcpy(din, in.data(), in.size(), cudaMemcpyHostToDevice);
-  run_form<<<(n + 255) / 256, 256>>>(din, dout, dmem, n);
-  cudaError_t e = cudaDeviceSynchronize();
-  if (e != cudaSuccess) {{ fprintf(stderr, "cuda: %s\n", cudaGetErrorString(e)); return 1; }}
-  std::vector<unsigned char> out((size_t)n * OUT_BYTES);
-  cudaMemcpy(out.data(), dout, out.size(), cudaMemcpyDeviceToHost);
-  FILE* g = fopen(argv[2], "wb");
-  fwrite(out.data(), 1, out.size(), g);
-  fclose(g);
-  return 0;
-}}
 "#,
         rule = form.rule,
         form = form.form,
         ib = form.in_bytes(),
-        ob = form.out_bytes(),
         stride = MEM_STRIDE,
         setup = operand_setup(form),
         ptx = c_escape(&form.ptx),
         outs = outs.join(", "),
         ins = ins.join(", "),
-        results = operand_results(form),
+        results = gpu_results(form),
+        pad = padded_out_bytes(form),
     )
+}
+
+/// Bytes of a form's output record on the GPU: every register output in its own 8-byte slot,
+/// written with one aligned store of its own type. (Byte-wise copies of 16-bit results let
+/// ptxas 13.0 fold the low byte of `cvt.rn.f16.*` results into a saturating u8 conversion of the
+/// source: the recorded values were wrong in their low byte.)
+fn padded_out_bytes(form: &CanonicalForm) -> usize {
+    form.outputs.iter().map(|o| o.bytes().div_ceil(8) * 8).sum()
+}
+
+fn gpu_results(form: &CanonicalForm) -> String {
+    let mut s = String::new();
+    let mut off = 0;
+    for o in &form.outputs {
+        match o {
+            Output::Reg { op, class, .. } => {
+                let _ = writeln!(s, "  *({}*)(y + {off}) = op{op};", class.c_type());
+            }
+            Output::Mem { bytes } => {
+                let _ = writeln!(s, "  memcpy(y + {off}, buf, {bytes});");
+            }
+        }
+        off += o.bytes().div_ceil(8) * 8;
+    }
+    s
+}
+
+/// `{pad, size}` pairs: where each output value lies in the padded GPU record, and its size.
+fn gpu_layout(form: &CanonicalForm) -> String {
+    let mut off = 0;
+    let mut parts = Vec::new();
+    for o in &form.outputs {
+        parts.push(format!("{{{off}, {}}}", o.bytes()));
+        off += o.bytes().div_ceil(8) * 8;
+    }
+    parts.join(", ")
+}
+
+/// A CUDA program running several forms: form `n` reads `i<n>.bin` (input records) and writes
+/// `<outdir>/f<n>.out` (`argv[1]` is `outdir`); exits non-zero on the first CUDA error.
+pub fn cuda_program_multi(forms: &[(usize, &CanonicalForm)]) -> String {
+    let mut s = String::from(
+        r#"// generated by ptx2hip verify
+#include <cstdio>
+#include <cstdint>
+#include <cstring>
+#include <cstdlib>
+#include <string>
+#include <vector>
+typedef void (*kernel_fn)(const unsigned char*, unsigned char*, unsigned char*, int);
+static int run_one(const char* outdir, int id, kernel_fn k, size_t in_bytes, size_t out_bytes, size_t pad_bytes, const int (*layout)[2], int nlayout) {
+  std::string ip = "i" + std::to_string(id) + ".bin", op = std::string(outdir) + "/f" + std::to_string(id) + ".out";
+  FILE* f = fopen(ip.c_str(), "rb");
+  if (!f) { fprintf(stderr, "%s: missing\n", ip.c_str()); return 1; }
+  std::vector<unsigned char> in;
+  unsigned char chunk[65536];
+  size_t got;
+  while ((got = fread(chunk, 1, sizeof chunk, f)) > 0) in.insert(in.end(), chunk, chunk + got);
+  fclose(f);
+  int n = in_bytes ? (int)(in.size() / in_bytes) : 1;
+  unsigned char *din, *dout, *dmem;
+  cudaMalloc(&din, in.size() + 16);
+  cudaMalloc(&dout, (size_t)n * pad_bytes + 16);
+  cudaMalloc(&dmem, (size_t)n * 32 + 16);
+  cudaMemcpy(din, in.data(), in.size(), cudaMemcpyHostToDevice);
+  k<<<(n + 255) / 256, 256>>>(din, dout, dmem, n);
+  cudaError_t e = cudaDeviceSynchronize();
+  if (e != cudaSuccess) { fprintf(stderr, "f%d: cuda: %s\n", id, cudaGetErrorString(e)); return 1; }
+  std::vector<unsigned char> padded((size_t)n * pad_bytes), out((size_t)n * out_bytes);
+  cudaMemcpy(padded.data(), dout, padded.size(), cudaMemcpyDeviceToHost);
+  for (int i = 0; i < n; i++) {
+    size_t o = 0;
+    for (int k = 0; k < nlayout; k++) { memcpy(&out[(size_t)i * out_bytes + o], &padded[(size_t)i * pad_bytes + layout[k][0]], layout[k][1]); o += layout[k][1]; }
+  }
+  cudaFree(din); cudaFree(dout); cudaFree(dmem);
+  FILE* g = fopen(op.c_str(), "wb");
+  fwrite(out.data(), 1, out.size(), g);
+  fclose(g);
+  return 0;
+}
+"#,
+    );
+    for (n, f) in forms {
+        s.push_str(&cuda_kernel(f, *n));
+    }
+    s.push_str("int main(int argc, char** argv) {\n  const char* outdir = argc > 1 ? argv[1] : \".\";\n");
+    for (n, f) in forms {
+        let _ = writeln!(
+            s,
+            "  {{ static const int layout[][2] = {{ {} }}; if (run_one(outdir, {n}, run_form_{n}, {}, {}, {}, layout, {})) return 1; }}",
+            gpu_layout(f),
+            f.in_bytes(),
+            f.out_bytes(),
+            padded_out_bytes(f),
+            f.outputs.len()
+        );
+    }
+    s.push_str("  return 0;\n}\n");
+    s
+}
+
+/// A standalone CUDA program running one form (see [`cuda_program_multi`]).
+pub fn cuda_program(n: usize, form: &CanonicalForm) -> String {
+    cuda_program_multi(&[(n, form)])
 }
 
 /// The host shim that lets translations compile as plain C++17 (no GPU headers).
@@ -268,6 +437,14 @@ static inline float __fmul_rn(float a, float b) { return a * b; }
 static inline double __dadd_rn(double a, double b) { return a + b; }
 static inline double __dsub_rn(double a, double b) { return a - b; }
 static inline double __dmul_rn(double a, double b) { return a * b; }
+static inline float __fmaf_rn(float a, float b, float c) { return fmaf(a, b, c); }
+static inline float __fdiv_rn(float a, float b) { return a / b; }
+static inline double __ddiv_rn(double a, double b) { return a / b; }
+static inline float __frcp_rn(float a) { return 1.0f / a; }
+static inline double __drcp_rn(double a) { return 1.0 / a; }
+static inline float __fsqrt_rn(float a) { return sqrtf(a); }
+static inline double __dsqrt_rn(double a) { return sqrt(a); }
+static inline double __fma_rn(double a, double b, double c) { return fma(a, b, c); }
 struct uint4 { uint32_t x, y, z, w; };
 struct uint2 { uint32_t x, y; };
 struct p2h_dim3 { uint32_t x, y, z; };
@@ -276,6 +453,13 @@ static inline void __threadfence() {}
 static inline void __threadfence_block() {}
 static inline void __threadfence_system() {}
 static inline long long clock64() { return 0; }
+// CUDA integer intrinsics, as the CUDA Math API defines them (plain loops).
+static inline int __popc(unsigned int x) { int n = 0; for (int i = 0; i < 32; ++i) n += (x >> i) & 1u; return n; }
+static inline int __popcll(unsigned long long x) { int n = 0; for (int i = 0; i < 64; ++i) n += (int)((x >> i) & 1u); return n; }
+static inline int __clz(int x) { for (int i = 31; i >= 0; --i) if (((uint32_t)x >> i) & 1u) return 31 - i; return 32; }
+static inline int __clzll(long long x) { for (int i = 63; i >= 0; --i) if (((uint64_t)x >> i) & 1u) return 63 - i; return 64; }
+static inline unsigned int __brev(unsigned int x) { unsigned r = 0; for (int i = 0; i < 32; ++i) if ((x >> i) & 1u) r |= 1u << (31 - i); return r; }
+static inline unsigned long long __brevll(unsigned long long x) { unsigned long long r = 0; for (int i = 0; i < 64; ++i) if ((x >> i) & 1u) r |= 1ull << (63 - i); return r; }
 "#;
 
 /// One translated form ready for the host program.
@@ -376,11 +560,15 @@ pub struct Mismatch {
 #[derive(Debug, Default)]
 pub struct CheckReport {
     pub vectors: usize,
+    /// Vectors that differ, counting every vector of a chunk whose digest differs.
     pub mismatches: usize,
     /// The first few mismatches of each form.
     pub examples: Vec<Mismatch>,
     /// Per form: (form, vectors, mismatches).
     pub per_form: Vec<(String, usize, usize)>,
+    /// Approximate forms: (form, largest ulp difference seen, largest absolute difference seen
+    /// where the ulp difference exceeds the bound).
+    pub max_ulp: Vec<(String, u64, f64)>,
 }
 
 fn hex(b: &[u8]) -> String {
@@ -398,6 +586,77 @@ fn values(bytes: &[u8], sizes: &[usize]) -> String {
     parts.join(", ")
 }
 
+/// Distance in units in the last place between two finite or infinite floats given as bits
+/// (`+0` and `-0` coincide); `None` when their class differs in a way no bound accepts (NaN vs
+/// not NaN, infinity vs anything else).
+pub fn ulp_distance(a: u64, b: u64, bits: u32) -> Option<u64> {
+    let (sign, exp_mask, man_mask) = if bits == 32 {
+        (1u64 << 31, 0x7f80_0000u64, 0x007f_ffffu64)
+    } else {
+        (1u64 << 63, 0x7ff0_0000_0000_0000u64, 0x000f_ffff_ffff_ffffu64)
+    };
+    let nan = |x: u64| x & exp_mask == exp_mask && x & man_mask != 0;
+    let inf = |x: u64| x & exp_mask == exp_mask && x & man_mask == 0;
+    if nan(a) || nan(b) {
+        return (nan(a) && nan(b)).then_some(0);
+    }
+    if inf(a) || inf(b) {
+        return (a == b).then_some(0);
+    }
+    let key = |x: u64| -> i128 {
+        let m = (x & !sign) as i128;
+        if x & sign != 0 { -m } else { m }
+    };
+    Some((key(a) - key(b)).unsigned_abs() as u64)
+}
+
+fn as_f64(x: u64, bits: u32) -> f64 {
+    if bits == 32 { f32::from_bits(x as u32) as f64 } else { f64::from_bits(x) }
+}
+
+/// Whether `got` is within `tol` of `want` for every output value (floats by ulp / absolute
+/// difference, anything else exactly); also the largest ulp distance seen.
+fn within(form: &CanonicalForm, want: &[u8], got: &[u8], tol: (u64, f64)) -> (bool, u64, f64) {
+    let mut off = 0;
+    let (mut ok, mut worst, mut worst_abs) = (true, 0u64, 0f64);
+    for o in &form.outputs {
+        let n = o.bytes();
+        let (w, g) = (&want[off..off + n], &got[off..off + n]);
+        off += n;
+        let bits = match o {
+            Output::Reg { class: RegClass::F, .. } => 32,
+            Output::Reg { class: RegClass::D, .. } => 64,
+            _ => {
+                ok &= w == g;
+                continue;
+            }
+        };
+        let mut le = [0u8; 8];
+        le[..n].copy_from_slice(w);
+        let wv = u64::from_le_bytes(le);
+        le[..n].copy_from_slice(g);
+        let gv = u64::from_le_bytes(le);
+        match ulp_distance(wv, gv, bits) {
+            None => ok = false,
+            Some(d) => {
+                worst = worst.max(d);
+                if d > tol.0 {
+                    let abs = (as_f64(wv, bits) - as_f64(gv, bits)).abs();
+                    worst_abs = worst_abs.max(abs);
+                    ok &= abs <= tol.1;
+                }
+            }
+        }
+    }
+    (ok, worst, worst_abs)
+}
+
+/// The packed inputs of every vector of a form, and how many there are.
+pub fn form_inputs(form: &CanonicalForm) -> (Vec<u8>, usize) {
+    let v = super::inputs::vectors(form);
+    (super::inputs::pack(form, &v), v.len())
+}
+
 /// Compiles the check program for `forms` and replays their golden vectors; `cxx` is the compiler
 /// (`g++`), `dir` a scratch directory.
 pub fn check(
@@ -409,34 +668,72 @@ pub fn check(
     cxx: &str,
     dir: &Path,
 ) -> Result<CheckReport, String> {
+    check_with_inputs(forms, golden, None, rules, target, prelude, cxx, dir)
+}
+
+/// [`check`] with the inputs of every form already generated ([`form_inputs`]), so that several
+/// targets can share them.
+#[allow(clippy::too_many_arguments)]
+pub fn check_with_inputs(
+    forms: &[CanonicalForm],
+    golden: &[&FormVectors],
+    pregenerated: Option<&[(Vec<u8>, usize)]>,
+    rules: &RuleSet,
+    target: Target,
+    prelude: &str,
+    cxx: &str,
+    dir: &Path,
+) -> Result<CheckReport, String> {
     let translated = translate(forms, rules, target)?;
     let program = host_program(&translated, rules, target, prelude);
     let src = dir.join("check.cpp");
     let bin = dir.join("check");
     std::fs::write(&src, &program).map_err(|e| e.to_string())?;
-    let out = Command::new(cxx)
+    let compile = Command::new(cxx)
         .args(["-std=c++17", "-O1", "-ffp-contract=off", "-fno-strict-aliasing", "-w", "-o"])
         .arg(&bin)
         .arg(&src)
-        .output()
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
         .map_err(|e| format!("{cxx}: {e}"))?;
-    if !out.status.success() {
-        return Err(format!("{cxx} failed on {}:\n{}", src.display(), String::from_utf8_lossy(&out.stderr)));
-    }
+    // Regenerate the inputs while the compiler runs.
     let mut input = Vec::new();
+    let mut counts = Vec::new();
+    let mut all_inputs = Vec::new();
     for (k, (f, g)) in forms.iter().zip(golden).enumerate() {
         if f.in_bytes() != g.in_bytes || f.out_bytes() != g.out_bytes {
             return Err(format!("{}: record layout differs from the golden file (stale vectors)", f.form));
         }
-        input.extend_from_slice(&(k as u32).to_le_bytes());
-        input.extend_from_slice(&(g.count() as u32).to_le_bytes());
-        for i in 0..g.count() {
-            input.extend_from_slice(g.record(i).0);
+        let (bytes, count) = match pregenerated {
+            Some(p) => p[k].clone(),
+            None => form_inputs(f),
+        };
+        if count != g.count {
+            return Err(format!("{} {}: {count} vectors generated, {} recorded (stale vectors)", f.rule, f.form, g.count));
         }
+        for (j, &i) in g.full_index.iter().enumerate() {
+            let i = i as usize;
+            let ib = f.in_bytes();
+            if i >= count || bytes[i * ib..(i + 1) * ib] != *g.record(j).1 {
+                return Err(format!("{} {}: recorded inputs differ from the generated ones (stale vectors)", f.rule, f.form));
+            }
+        }
+        input.extend_from_slice(&(k as u32).to_le_bytes());
+        input.extend_from_slice(&(count as u32).to_le_bytes());
+        input.extend_from_slice(&bytes);
+        counts.push(count);
+        all_inputs.push(bytes);
+    }
+    let out = compile.wait_with_output().map_err(|e| format!("{cxx}: {e}"))?;
+    if !out.status.success() {
+        let _ = std::fs::copy(&src, std::env::temp_dir().join("p2h_failed_check.cpp"));
+        return Err(format!("{cxx} failed ({}) on {}:\n{}", out.status, src.display(), String::from_utf8_lossy(&out.stderr)));
     }
     let inp = dir.join("in.bin");
     let outp = dir.join("out.bin");
     std::fs::write(&inp, &input).map_err(|e| e.to_string())?;
+    drop(input);
     let st = Command::new(&bin).arg(&inp).arg(&outp).status().map_err(|e| e.to_string())?;
     if !st.success() {
         return Err(format!("check program failed: {st}"));
@@ -444,30 +741,66 @@ pub fn check(
     let results = std::fs::read(&outp).map_err(|e| e.to_string())?;
     let mut report = CheckReport::default();
     let mut off = 0;
-    for (f, g) in forms.iter().zip(golden) {
+    for ((f, g), xs) in forms.iter().zip(golden).zip(&all_inputs) {
         let in_sizes: Vec<usize> = f.inputs.iter().map(Input::bytes).collect();
         let out_sizes: Vec<usize> = f.outputs.iter().map(Output::bytes).collect();
-        let mut bad = 0;
-        for i in 0..g.count() {
-            let (x, want) = g.record(i);
-            let got = &results[off..off + g.out_bytes];
-            off += g.out_bytes;
-            if got != want {
-                bad += 1;
-                if bad <= 3 {
-                    report.examples.push(Mismatch {
-                        rule: f.rule.clone(),
-                        form: f.form.clone(),
-                        input: values(x, &in_sizes),
-                        expected: values(want, &out_sizes),
-                        got: values(got, &out_sizes),
-                    });
+        let ob = g.out_bytes;
+        let ib = g.in_bytes;
+        let mine = &results[off..off + g.count * ob];
+        off += g.count * ob;
+        let mut shown = 0;
+        let mut show = |report: &mut CheckReport, input: String, expected: String, got: String| {
+            shown += 1;
+            if shown <= 3 {
+                report.examples.push(Mismatch { rule: f.rule.clone(), form: f.form.clone(), input, expected, got });
+            }
+        };
+        let mut bad_full = 0;
+        let mut worst = (0u64, 0f64);
+        for j in 0..g.full_index.len() {
+            let (i, x, want) = g.record(j);
+            let got = &mine[i * ob..(i + 1) * ob];
+            let ok = match f.tolerance {
+                Some(tol) => {
+                    let (ok, w, a) = within(f, want, got, tol);
+                    worst = (worst.0.max(w), worst.1.max(a));
+                    ok
                 }
+                None => got == want,
+            };
+            if !ok {
+                bad_full += 1;
+                show(&mut report, format!("#{i}: {}", values(x, &in_sizes)), values(want, &out_sizes), values(got, &out_sizes));
             }
         }
-        report.vectors += g.count();
+        let mut bad_chunk_vectors = 0;
+        if g.chunk > 0 {
+            if g.digests.len() != g.count.div_ceil(g.chunk) {
+                return Err(format!("{} {}: digest count does not match the vectors (stale vectors)", f.rule, f.form));
+            }
+            for (c, d) in g.digests.iter().enumerate() {
+                let lo = c * g.chunk;
+                let hi = ((c + 1) * g.chunk).min(g.count);
+                if digest(&mine[lo * ob..hi * ob]) != *d {
+                    bad_chunk_vectors += hi - lo;
+                    show(
+                        &mut report,
+                        format!("chunk {c} (vectors {lo}..{hi}, first: {})", values(&xs[lo * ib..(lo + 1) * ib], &in_sizes)),
+                        "digest differs".into(),
+                        values(&mine[lo * ob..(lo + 1) * ob], &out_sizes),
+                    );
+                }
+            }
+        } else if g.full_index.len() != g.count {
+            return Err(format!("{} {}: neither digests nor a full record of every vector", f.rule, f.form));
+        }
+        let bad = (bad_full + bad_chunk_vectors).min(g.count);
+        if f.tolerance.is_some() {
+            report.max_ulp.push((f.form.clone(), worst.0, worst.1));
+        }
+        report.vectors += g.count;
         report.mismatches += bad;
-        report.per_form.push((f.form.clone(), g.count(), bad));
+        report.per_form.push((f.form.clone(), g.count, bad));
     }
     Ok(report)
 }

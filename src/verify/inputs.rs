@@ -191,15 +191,42 @@ fn random_value(d: Domain, rng: &mut Rng, other: Option<u64>) -> u64 {
     }
 }
 
+/// Edge-value vectors of forms with three or more inputs are a cross product far larger than
+/// useful; they are sampled down to this many (divided among immediate variants).
+pub const EDGE_CAP: usize = 4096;
+
 /// The input records of a form: each `form.in_bytes()` long, values little-endian at their
 /// register width (memory inputs: the bytes as placed in the buffer).
 pub fn vectors(form: &CanonicalForm) -> Vec<Vec<u64>> {
+    vectors_marked(form).0
+}
+
+fn cross(sets: &[&Vec<u64>]) -> Vec<Vec<u64>> {
+    let mut combos: Vec<Vec<u64>> = vec![Vec::new()];
+    for set in sets {
+        combos = combos
+            .into_iter()
+            .flat_map(|p| set.iter().map(move |&x| {
+                let mut p = p.clone();
+                p.push(x);
+                p
+            }))
+            .collect();
+    }
+    combos
+}
+
+/// [`vectors`] and, for each, whether it is an edge-case vector (as opposed to a random one or
+/// part of an exhaustive enumeration).
+pub fn vectors_marked(form: &CanonicalForm) -> (Vec<Vec<u64>>, Vec<bool>) {
     let ds = domains(form);
     let total_bits: u32 = ds.iter().map(|d| d.ty_bits).sum();
     let mut rng = Rng::new(fnv(&form.form) ^ fnv(&form.rule));
+    let random = RANDOM_VECTORS.div_ceil(form.variants.max(1));
+    let mut edge: Vec<Vec<u64>> = Vec::new();
     let mut out: Vec<Vec<u64>> = Vec::new();
     match ds.len() {
-        0 => out.push(Vec::new()),
+        0 => edge.push(Vec::new()),
         1 if total_bits <= EXHAUSTIVE_BITS => {
             out.extend((0..=mask(total_bits)).map(|x| vec![x]));
             // Garbage in the register bits the instruction must ignore.
@@ -210,44 +237,32 @@ pub fn vectors(form: &CanonicalForm) -> Vec<Vec<u64>> {
             }
         }
         1 => {
-            out.extend(edges(ds[0]).into_iter().map(|x| vec![x]));
-            out.extend((0..RANDOM_VECTORS).map(|_| vec![random_value(ds[0], &mut rng, None)]));
+            edge.extend(edges(ds[0]).into_iter().map(|x| vec![x]));
+            out.extend((0..random).map(|_| vec![random_value(ds[0], &mut rng, None)]));
         }
         _ => {
             // Every edge value against a smaller edge set in each position, then random.
             let full: Vec<Vec<u64>> = ds.iter().map(|&d| edges(d)).collect();
             let small: Vec<Vec<u64>> = ds.iter().map(|&d| small_edges(d)).collect();
+            let mut e = Vec::new();
             for pos in 0..ds.len() {
-                let mut combos: Vec<Vec<u64>> = vec![Vec::new()];
-                for (k, _) in ds.iter().enumerate() {
-                    let set = if k == pos { &full[k] } else { &small[k] };
-                    combos = combos
-                        .into_iter()
-                        .flat_map(|p| set.iter().map(move |&x| {
-                            let mut p = p.clone();
-                            p.push(x);
-                            p
-                        }))
-                        .collect();
-                }
-                out.extend(combos);
+                let sets: Vec<&Vec<u64>> = (0..ds.len()).map(|k| if k == pos { &full[k] } else { &small[k] }).collect();
+                e.extend(cross(&sets));
             }
             if ds.iter().all(|d| matches!(d.kind, Kind::F32 | Kind::F64)) {
-                // All pairs of float edge values.
-                let mut combos: Vec<Vec<u64>> = vec![Vec::new()];
-                for f in &full {
-                    combos = combos
-                        .into_iter()
-                        .flat_map(|p| f.iter().map(move |&x| {
-                            let mut p = p.clone();
-                            p.push(x);
-                            p
-                        }))
-                        .collect();
-                }
-                out.extend(combos);
+                // All pairs (triples) of float edge values.
+                let sets: Vec<&Vec<u64>> = full.iter().collect();
+                e.extend(cross(&sets));
             }
-            for _ in 0..RANDOM_VECTORS {
+            if ds.len() >= 3 {
+                let cap = (EDGE_CAP / form.variants.max(1)).max(16);
+                if e.len() > cap {
+                    let n = e.len();
+                    e = (0..cap).map(|i| e[i * n / cap].clone()).collect();
+                }
+            }
+            edge.extend(e);
+            for _ in 0..random {
                 let mut v = Vec::new();
                 for (k, &d) in ds.iter().enumerate() {
                     let other = if k > 0 { Some(v[0]) } else { None };
@@ -257,16 +272,22 @@ pub fn vectors(form: &CanonicalForm) -> Vec<Vec<u64>> {
             }
         }
     }
-    for v in &mut out {
+    let clamp = |v: &mut Vec<u64>| {
         for (x, d) in v.iter_mut().zip(&ds) {
             if d.kind != Kind::V4x32 {
                 *x &= mask(d.reg_bits);
             }
         }
-    }
+    };
+    edge.iter_mut().for_each(clamp);
+    out.iter_mut().for_each(clamp);
+    edge.sort();
+    edge.dedup();
+    out.extend(edge.iter().cloned());
     out.sort();
     out.dedup();
-    out
+    let marks = out.iter().map(|v| edge.binary_search(v).is_ok()).collect();
+    (out, marks)
 }
 
 /// Packs vectors into records of `form.in_bytes()` bytes.
