@@ -79,6 +79,7 @@ const AMD_NOT_MODELLED: &[(&str, &str)] =
     &[
         ("integer_arith", "the amd templates use HIP vector types (__builtin_bit_cast to 2-byte vectors) that tests/amd_models.h does not model"),
         ("float", "the amd templates call __builtin_amdgcn_rcpf (v_rcp_f32, a hardware approximation with no exact host model)"),
+        ("half", "the amd helpers use _Float16 ext_vector_type arithmetic and __builtin_elementwise_fma, which g++ lacks (tests/rules_half.rs replays them with clang against an exact reference)"),
     ];
 
 fn check_family(family: &str) {
@@ -143,12 +144,17 @@ fn golden_move() {
     check_family("move");
 }
 
+#[test]
+fn golden_half() {
+    check_family("half");
+}
+
 /// Every value-checkable rule has vectors for every form it claims, recorded from the same
 /// canonical statement; the manifest lists it; no family lacks its test above.
 #[test]
 fn every_rule_has_fresh_vectors() {
     let rules = RuleSet::embedded().unwrap();
-    let tested = ["bits", "compare", "convert", "float", "integer", "integer_arith", "memory", "move", "video"];
+    let tested = ["bits", "compare", "convert", "float", "half", "integer", "integer_arith", "memory", "move", "video"];
     let manifest: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(vectors_dir().join("manifest.json")).unwrap()).unwrap();
     let mut problems = Vec::new();
