@@ -17,7 +17,12 @@ fn main() {
     let mut code = String::from("pub const EMBEDDED: &[(&str, &str)] = &[\n");
     for n in &names {
         println!("cargo:rerun-if-changed={}", dir.join(n).display());
-        writeln!(code, "    ({n:?}, include_str!({:?})),", dir.join(n).display().to_string()).unwrap();
+        writeln!(
+            code,
+            "    ({n:?}, include_str!({:?})),",
+            dir.join(n).display().to_string()
+        )
+        .unwrap();
     }
     code.push_str("];\n");
     let out = Path::new(&std::env::var("OUT_DIR").unwrap()).join("embedded_rules.rs");

@@ -28,7 +28,16 @@ use std::process::Command;
 use ptx2hip::lower::{self, RuleSet, Target};
 use ptx2hip::verify::forms::{rule_forms, CanonicalForm, Input, Output};
 
-const FLAGS: [&str; 8] = ["-x", "hip", "-std=c++17", "--offload-arch=gfx942", "--cuda-device-only", "-nogpulib", "-O2", "-S"];
+const FLAGS: [&str; 8] = [
+    "-x",
+    "hip",
+    "-std=c++17",
+    "--offload-arch=gfx942",
+    "--cuda-device-only",
+    "-nogpulib",
+    "-O2",
+    "-S",
+];
 
 /// Selector-driven instructions are usually written with immediate selectors, which the canonical
 /// statement (every operand a register) does not show: these variants replace operand `%N` by an
@@ -76,12 +85,20 @@ struct Entry {
 }
 
 fn arg(args: &[String], name: &str) -> Option<String> {
-    args.iter().position(|a| a == name).and_then(|i| args.get(i + 1).cloned())
+    args.iter()
+        .position(|a| a == name)
+        .and_then(|i| args.get(i + 1).cloned())
 }
 
-fn translate(form: &CanonicalForm, rules: &RuleSet, target: Target) -> Result<(Vec<String>, Vec<String>), String> {
+fn translate(
+    form: &CanonicalForm,
+    rules: &RuleSet,
+    target: Target,
+) -> Result<(Vec<String>, Vec<String>), String> {
     let a = lower::analyze(&form.statement(), rules, target);
-    a.outcome.map(|t| (lower::render(&t.lines, "  ", "  "), t.helpers)).map_err(|u| u.message)
+    a.outcome
+        .map(|t| (lower::render(&t.lines, "  ", "  "), t.helpers))
+        .map_err(|u| u.message)
 }
 
 fn helper_text<'a>(rules: &'a RuleSet, name: &str, target: Target) -> Option<&'a str> {
@@ -112,7 +129,11 @@ fn function(k: usize, f: &CanonicalForm, lines: &[String]) -> String {
         .outputs
         .iter()
         .filter_map(|o| match o {
-            Output::Reg { op, class, init_zero } => Some((*op, class.c_type(), *init_zero)),
+            Output::Reg {
+                op,
+                class,
+                init_zero,
+            } => Some((*op, class.c_type(), *init_zero)),
             Output::Mem { .. } => None,
         })
         .collect();
@@ -134,12 +155,19 @@ fn function(k: usize, f: &CanonicalForm, lines: &[String]) -> String {
             let _ = writeln!(
                 s,
                 "struct p2h_r{k} {{ {} }};",
-                regs.iter().map(|(op, t, _)| format!("{t} op{op};")).collect::<Vec<_>>().join(" ")
+                regs.iter()
+                    .map(|(op, t, _)| format!("{t} op{op};"))
+                    .collect::<Vec<_>>()
+                    .join(" ")
             );
             format!("p2h_r{k}")
         }
     };
-    let _ = writeln!(s, "extern \"C\" __device__ __attribute__((noinline, used)) {ret} p2h_f{k}({}) {{", params.join(", "));
+    let _ = writeln!(
+        s,
+        "extern \"C\" __device__ __attribute__((noinline, used)) {ret} p2h_f{k}({}) {{",
+        params.join(", ")
+    );
     for (op, t, zero) in &regs {
         let _ = writeln!(s, "  {t} op{op}{};", if *zero { " = 0" } else { "" });
     }
@@ -156,7 +184,10 @@ fn function(k: usize, f: &CanonicalForm, lines: &[String]) -> String {
             let _ = writeln!(
                 s,
                 "  return p2h_r{k}{{ {} }};",
-                regs.iter().map(|(op, _, _)| format!("op{op}")).collect::<Vec<_>>().join(", ")
+                regs.iter()
+                    .map(|(op, _, _)| format!("op{op}"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
             );
         }
     }
@@ -174,7 +205,11 @@ fn source(entries: &[Entry], rules: &RuleSet, target: Target) -> String {
             Target::Portable => &e.portable,
         }
     }
-    let names: Vec<String> = entries.iter().filter_map(|e| pick(e, target).as_ref().ok()).flat_map(|(_, h)| h.iter().cloned()).collect();
+    let names: Vec<String> = entries
+        .iter()
+        .filter_map(|e| pick(e, target).as_ref().ok())
+        .flat_map(|(_, h)| h.iter().cloned())
+        .collect();
     for name in rules.helper_closure(names.iter()) {
         if let Some(text) = helper_text(rules, &name, target) {
             s.push_str(text.trim());
@@ -210,15 +245,28 @@ fn compile(clang: &str, devlibs: &Path, src: &Path, asm: &Path) -> Result<(), St
     for lib in DEVICE_LIBS {
         let bc = devlibs.join(format!("{lib}.bc"));
         if !bc.exists() {
-            return Err(format!("{} missing (apt-get install rocm-device-libs, or pass --devlibs DIR)", bc.display()));
+            return Err(format!(
+                "{} missing (apt-get install rocm-device-libs, or pass --devlibs DIR)",
+                bc.display()
+            ));
         }
-        cmd.args(["-Xclang", "-mlink-builtin-bitcode", "-Xclang"]).arg(bc);
+        cmd.args(["-Xclang", "-mlink-builtin-bitcode", "-Xclang"])
+            .arg(bc);
     }
-    let out = cmd.arg(src).arg("-o").arg(asm).output().map_err(|e| format!("{clang}: {e}"))?;
+    let out = cmd
+        .arg(src)
+        .arg("-o")
+        .arg(asm)
+        .output()
+        .map_err(|e| format!("{clang}: {e}"))?;
     if out.status.success() {
         Ok(())
     } else {
-        Err(format!("{clang} failed on {}:\n{}", src.display(), String::from_utf8_lossy(&out.stderr)))
+        Err(format!(
+            "{clang} failed on {}:\n{}",
+            src.display(),
+            String::from_utf8_lossy(&out.stderr)
+        ))
     }
 }
 
@@ -231,7 +279,10 @@ fn count(asm: &str) -> BTreeMap<usize, (usize, Vec<String>)> {
     for raw in asm.lines() {
         let line = raw.split(';').next().unwrap_or("").trim();
         if let Some(name) = line.strip_suffix(':') {
-            if let Some(k) = name.strip_prefix("p2h_f").and_then(|n| n.parse::<usize>().ok()) {
+            if let Some(k) = name
+                .strip_prefix("p2h_f")
+                .and_then(|n| n.parse::<usize>().ok())
+            {
                 current = Some((k, 0, false));
                 calls.clear();
             } else if name.starts_with(".Lfunc_end") {
@@ -241,14 +292,19 @@ fn count(asm: &str) -> BTreeMap<usize, (usize, Vec<String>)> {
             }
             continue;
         }
-        let Some((_, n, started)) = current.as_mut() else { continue };
+        let Some((_, n, started)) = current.as_mut() else {
+            continue;
+        };
         if line.is_empty() || line.starts_with('.') {
             continue;
         }
         let mnemonic = line.split_whitespace().next().unwrap_or("");
         let entry_wait = !*started && line == "s_waitcnt vmcnt(0) expcnt(0) lgkmcnt(0)";
         *started = true;
-        if let Some(callee) = line.split([' ', ',']).find_map(|w| w.strip_suffix("@rel32@lo+4")) {
+        if let Some(callee) = line
+            .split([' ', ','])
+            .find_map(|w| w.strip_suffix("@rel32@lo+4"))
+        {
             calls.push(callee.to_string());
         }
         if entry_wait || mnemonic == "s_setpc_b64" {
@@ -263,9 +319,16 @@ fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let out = PathBuf::from(arg(&args, "--out").unwrap_or_else(|| "/tmp/ptx2hip-isa".into()));
     let clang = arg(&args, "--clang").unwrap_or_else(|| "clang-19".into());
-    let devlibs = PathBuf::from(arg(&args, "--devlibs").unwrap_or_else(|| "/usr/lib/x86_64-linux-gnu/amdgcn/bitcode".into()));
+    let devlibs = PathBuf::from(
+        arg(&args, "--devlibs")
+            .unwrap_or_else(|| "/usr/lib/x86_64-linux-gnu/amdgcn/bitcode".into()),
+    );
     let all_forms = args.iter().any(|a| a == "--all-forms");
-    let wanted: Vec<&String> = args.windows(2).filter(|w| w[0] == "--rule").map(|w| &w[1]).collect();
+    let wanted: Vec<&String> = args
+        .windows(2)
+        .filter(|w| w[0] == "--rule")
+        .map(|w| &w[1])
+        .collect();
     let rules = RuleSet::embedded().expect("rules");
     std::fs::create_dir_all(&out).expect("output directory");
 
@@ -286,11 +349,20 @@ fn main() {
             let portable = translate(&form, &rules, Target::Portable);
             let same = match (&amd, &portable) {
                 (Ok((a, ha)), Ok((p, _))) => {
-                    a == p && ha.iter().all(|h| helper_text(&rules, h, Target::Amd) == helper_text(&rules, h, Target::Portable))
+                    a == p
+                        && ha.iter().all(|h| {
+                            helper_text(&rules, h, Target::Amd)
+                                == helper_text(&rules, h, Target::Portable)
+                        })
                 }
                 _ => false,
             };
-            entries.push(Entry { form, amd, portable, same });
+            entries.push(Entry {
+                form,
+                amd,
+                portable,
+                same,
+            });
         }
     }
 
@@ -300,33 +372,50 @@ fn main() {
         if !wanted.is_empty() && !wanted.iter().any(|w| w.eq_ignore_ascii_case(code)) {
             continue;
         }
-        let Some(mut f) = rules.rule(code).and_then(|r| rule_forms(r).into_iter().find(|f| &f.form == form)) else {
+        let Some(mut f) = rules
+            .rule(code)
+            .and_then(|r| rule_forms(r).into_iter().find(|f| &f.form == form))
+        else {
             eprintln!("immediate variant {code} {form}: no such canonical form");
             continue;
         };
         for (op, value) in imms.iter() {
             f.ptx = substitute(&f.ptx, *op, value);
         }
-        f.form = format!("{form} ({})", imms.iter().map(|(op, v)| format!("%{op}={v}")).collect::<Vec<_>>().join(", "));
+        f.form = format!(
+            "{form} ({})",
+            imms.iter()
+                .map(|(op, v)| format!("%{op}={v}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
         let amd = translate(&f, &rules, Target::Amd);
         let portable = translate(&f, &rules, Target::Portable);
-        let same = matches!((&amd, &portable), (Ok((a, _)), Ok((p, _))) if a == p) && !entries.iter().any(|e| e.form.rule == *code && !e.same);
-        entries.push(Entry { form: f, amd, portable, same });
+        let same = matches!((&amd, &portable), (Ok((a, _)), Ok((p, _))) if a == p)
+            && !entries.iter().any(|e| e.form.rule == *code && !e.same);
+        entries.push(Entry {
+            form: f,
+            amd,
+            portable,
+            same,
+        });
     }
 
     let mut results: Vec<BTreeMap<usize, (usize, Vec<String>)>> = Vec::new();
-    let jobs: Vec<(Target, PathBuf, PathBuf)> = [(Target::Portable, "portable"), (Target::Amd, "amd")]
-        .into_iter()
-        .map(|(t, name)| {
-            let src = out.join(format!("{name}.hip"));
-            std::fs::write(&src, source(&entries, &rules, t)).expect("write source");
-            (t, src, out.join(format!("{name}.s")))
-        })
-        .collect();
+    let jobs: Vec<(Target, PathBuf, PathBuf)> =
+        [(Target::Portable, "portable"), (Target::Amd, "amd")]
+            .into_iter()
+            .map(|(t, name)| {
+                let src = out.join(format!("{name}.hip"));
+                std::fs::write(&src, source(&entries, &rules, t)).expect("write source");
+                (t, src, out.join(format!("{name}.s")))
+            })
+            .collect();
     let handles: Vec<_> = jobs
         .iter()
         .map(|(_, src, asm)| {
-            let (clang, devlibs, src, asm) = (clang.clone(), devlibs.clone(), src.clone(), asm.clone());
+            let (clang, devlibs, src, asm) =
+                (clang.clone(), devlibs.clone(), src.clone(), asm.clone());
             std::thread::spawn(move || compile(&clang, &devlibs, &src, &asm))
         })
         .collect();
@@ -345,7 +434,13 @@ fn main() {
         .enumerate()
         .map(|(k, e)| match (portable.get(&k), amd.get(&k)) {
             (Some((p, _)), Some((a, _))) => Ok((*p, *a)),
-            _ => Err(e.amd.as_ref().err().or(e.portable.as_ref().err()).cloned().unwrap_or_else(|| "no function in the assembly".into())),
+            _ => Err(e
+                .amd
+                .as_ref()
+                .err()
+                .or(e.portable.as_ref().err())
+                .cloned()
+                .unwrap_or_else(|| "no function in the assembly".into())),
         })
         .collect();
     let mut tsv = String::from("rule\tform\tportable\tamd\tamd_code\tcalls\n");
@@ -359,17 +454,38 @@ fn main() {
             }
         }
         if !calls.is_empty() {
-            calls_notes.push(format!("{} `{}` calls {}", e.form.rule, e.form.form, calls.join(", ")));
+            calls_notes.push(format!(
+                "{} `{}` calls {}",
+                e.form.rule,
+                e.form.form,
+                calls.join(", ")
+            ));
         }
         let (p, a) = match m {
             Ok((p, a)) => (p.to_string(), a.to_string()),
             Err(_) => ("-".into(), "-".into()),
         };
-        let _ = writeln!(tsv, "{}\t{}\t{p}\t{a}\t{kind}\t{}", e.form.rule, e.form.form, calls.join(" "));
+        let _ = writeln!(
+            tsv,
+            "{}\t{}\t{p}\t{a}\t{kind}\t{}",
+            e.form.rule,
+            e.form.form,
+            calls.join(" ")
+        );
     }
     std::fs::write(out.join("counts.tsv"), tsv).expect("write counts.tsv");
 
-    let ratio = |p: usize, a: usize| if p == 0 { if a == 0 { 1.0 } else { f64::INFINITY } } else { a as f64 / p as f64 };
+    let ratio = |p: usize, a: usize| {
+        if p == 0 {
+            if a == 0 {
+                1.0
+            } else {
+                f64::INFINITY
+            }
+        } else {
+            a as f64 / p as f64
+        }
+    };
     let mut table = if all_forms {
         String::from(
             "| rule | first form | portable | amd | amd / portable | amd code | forms | forms amd < portable | forms amd > portable | all forms: portable | all forms: amd |\n\
@@ -378,15 +494,19 @@ fn main() {
     } else {
         String::from("| rule | form | portable | amd | amd / portable | amd code |\n|---|---|---:|---:|---:|---|\n")
     };
-    let (mut rules_better, mut rules_equal, mut rules_worse, mut rules_own, mut rules_measured) = (0, 0, 0, 0, 0);
+    let (mut rules_better, mut rules_equal, mut rules_worse, mut rules_own, mut rules_measured) =
+        (0, 0, 0, 0, 0);
     let (mut forms_better, mut forms_worse, mut forms_measured) = (0, 0, 0);
     let mut worse_list = Vec::new();
     let mut failed = Vec::new();
     let mut i = 0;
     while i < canonical_count {
         let code = &entries[i].form.rule;
-        let j = (i..canonical_count).find(|&j| &entries[j].form.rule != code).unwrap_or(canonical_count);
-        let group: Vec<(&Entry, &Result<(usize, usize), String>)> = entries[i..j].iter().zip(&measured[i..j]).collect();
+        let j = (i..canonical_count)
+            .find(|&j| &entries[j].form.rule != code)
+            .unwrap_or(canonical_count);
+        let group: Vec<(&Entry, &Result<(usize, usize), String>)> =
+            entries[i..j].iter().zip(&measured[i..j]).collect();
         i = j;
         for (e, m) in &group {
             match m {
@@ -403,13 +523,22 @@ fn main() {
                 Err(why) => failed.push(format!("{} `{}`: {why}", e.form.rule, e.form.form)),
             }
         }
-        let Some((first, Ok((p, a)))) = group.iter().find(|(_, m)| m.is_ok()).map(|(e, m)| (*e, (*m).clone())) else { continue };
+        let Some((first, Ok((p, a)))) = group
+            .iter()
+            .find(|(_, m)| m.is_ok())
+            .map(|(e, m)| (*e, (*m).clone()))
+        else {
+            continue;
+        };
         rules_measured += 1;
         let own = group.iter().any(|(e, _)| !e.same);
         if own {
             rules_own += 1;
         }
-        let (sp, sa): (usize, usize) = group.iter().filter_map(|(_, m)| m.as_ref().ok()).fold((0, 0), |(x, y), (p, a)| (x + p, y + a));
+        let (sp, sa): (usize, usize) = group
+            .iter()
+            .filter_map(|(_, m)| m.as_ref().ok())
+            .fold((0, 0), |(x, y), (p, a)| (x + p, y + a));
         let (cmp_p, cmp_a) = if all_forms { (sp, sa) } else { (p, a) };
         match cmp_a.cmp(&cmp_p) {
             std::cmp::Ordering::Less => rules_better += 1,
@@ -418,9 +547,17 @@ fn main() {
         }
         let flag = if a > p { " **worse**" } else { "" };
         let kind = if own { "own" } else { "= portable" };
-        let _ = write!(table, "| {code} | `{}` | {p} | {a} | {:.2}{flag} | {kind} |", first.form.form, ratio(p, a));
+        let _ = write!(
+            table,
+            "| {code} | `{}` | {p} | {a} | {:.2}{flag} | {kind} |",
+            first.form.form,
+            ratio(p, a)
+        );
         if all_forms {
-            let ok: Vec<(usize, usize)> = group.iter().filter_map(|(_, m)| m.as_ref().ok().copied()).collect();
+            let ok: Vec<(usize, usize)> = group
+                .iter()
+                .filter_map(|(_, m)| m.as_ref().ok().copied())
+                .collect();
             let _ = write!(
                 table,
                 " {} | {} | {} | {sp} | {sa} |",
@@ -433,11 +570,20 @@ fn main() {
     }
     let mut imm_table = String::from("| rule | form (immediate operands) | portable | amd | amd / portable |\n|---|---|---:|---:|---:|\n");
     let mut imm_worse = Vec::new();
-    for (e, m) in entries[canonical_count..].iter().zip(&measured[canonical_count..]) {
+    for (e, m) in entries[canonical_count..]
+        .iter()
+        .zip(&measured[canonical_count..])
+    {
         match m {
             Ok((p, a)) => {
                 let flag = if a > p { " **worse**" } else { "" };
-                let _ = writeln!(imm_table, "| {} | `{}` | {p} | {a} | {:.2}{flag} |", e.form.rule, e.form.form, ratio(*p, *a));
+                let _ = writeln!(
+                    imm_table,
+                    "| {} | `{}` | {p} | {a} | {:.2}{flag} |",
+                    e.form.rule,
+                    e.form.form,
+                    ratio(*p, *a)
+                );
                 if a > p {
                     imm_worse.push(format!("{} `{}` ({p} → {a})", e.form.rule, e.form.form));
                 }
@@ -464,7 +610,10 @@ fn main() {
         }
     }
     if !calls_notes.is_empty() {
-        println!("\nCalls to code outside the counted function: {}.", calls_notes.join("; "));
+        println!(
+            "\nCalls to code outside the counted function: {}.",
+            calls_notes.join("; ")
+        );
     }
     if !failed.is_empty() {
         println!("\nNot measured: {}.", failed.join("; "));

@@ -49,12 +49,21 @@ echo "outputs: $(ls "$R" | grep -c '\.out$') of $(wc -l < forms.tsv) forms"
 "#;
 
 fn arg(args: &[String], name: &str) -> Option<String> {
-    args.iter().position(|a| a == name).and_then(|i| args.get(i + 1).cloned())
+    args.iter()
+        .position(|a| a == name)
+        .and_then(|i| args.get(i + 1).cloned())
 }
 
 fn selected(rules: &RuleSet, args: &[String]) -> Vec<CanonicalForm> {
-    let wanted: Vec<&String> = args.windows(2).filter(|w| w[0] == "--rule").map(|w| &w[1]).collect();
-    all_forms(rules).into_iter().filter(|f| wanted.is_empty() || wanted.iter().any(|w| w.eq_ignore_ascii_case(&f.rule))).collect()
+    let wanted: Vec<&String> = args
+        .windows(2)
+        .filter(|w| w[0] == "--rule")
+        .map(|w| &w[1])
+        .collect();
+    all_forms(rules)
+        .into_iter()
+        .filter(|f| wanted.is_empty() || wanted.iter().any(|w| w.eq_ignore_ascii_case(&f.rule)))
+        .collect()
 }
 
 fn gen(rules: &RuleSet, args: &[String]) {
@@ -86,7 +95,10 @@ fn gen(rules: &RuleSet, args: &[String]) {
                 })
             })
             .collect();
-        handles.into_iter().map(|h| h.join().unwrap()).sum::<usize>()
+        handles
+            .into_iter()
+            .map(|h| h.join().unwrap())
+            .sum::<usize>()
     });
     for (n, f) in forms.iter().enumerate() {
         tsv.push_str(&format!("{n}\t{}\t{}\t{}\n", f.rule, f.family, f.form));
@@ -104,19 +116,31 @@ fn gen(rules: &RuleSet, args: &[String]) {
     std::fs::write(out.join("forms.tsv"), tsv).unwrap();
     std::fs::write(out.join("groups.tsv"), groups).unwrap();
     std::fs::write(out.join("run.sh"), RUN_SH).unwrap();
-    eprintln!("{} forms in {k} programs, {total} vectors in {}", forms.len(), out.display());
+    eprintln!(
+        "{} forms in {k} programs, {total} vectors in {}",
+        forms.len(),
+        out.display()
+    );
 }
 
 fn load_manifest(vecdir: &std::path::Path) -> Value {
-    let mut manifest: Value =
-        std::fs::read_to_string(vecdir.join("manifest.json")).ok().and_then(|t| serde_json::from_str(&t).ok()).unwrap_or(json!({}));
+    let mut manifest: Value = std::fs::read_to_string(vecdir.join("manifest.json"))
+        .ok()
+        .and_then(|t| serde_json::from_str(&t).ok())
+        .unwrap_or(json!({}));
     if manifest.get("rules").is_none() {
         manifest["rules"] = json!({});
     }
     manifest
 }
 
-fn write_family(vecdir: &std::path::Path, manifest: &mut Value, family: &str, header: Value, fv: Vec<FormVectors>) {
+fn write_family(
+    vecdir: &std::path::Path,
+    manifest: &mut Value,
+    family: &str,
+    header: Value,
+    fv: Vec<FormVectors>,
+) {
     let mut per_rule: BTreeMap<String, (usize, usize)> = BTreeMap::new();
     for f in &fv {
         let e = per_rule.entry(f.rule.clone()).or_default();
@@ -124,7 +148,13 @@ fn write_family(vecdir: &std::path::Path, manifest: &mut Value, family: &str, he
         e.1 += f.count();
     }
     let path = vecdir.join(format!("{family}.bin.gz"));
-    let s = |k: &str| header.get(k).and_then(Value::as_str).unwrap_or("").to_string();
+    let s = |k: &str| {
+        header
+            .get(k)
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_string()
+    };
     for (rule, (nf, nv)) in per_rule {
         manifest["rules"][&rule] = json!({
             "forms": nf, "vectors": nv, "gpu": s("gpu"), "driver": s("driver"), "nvcc": s("nvcc"), "date": s("date"),
@@ -132,7 +162,11 @@ fn write_family(vecdir: &std::path::Path, manifest: &mut Value, family: &str, he
         });
     }
     GoldenFile { header, forms: fv }.write(&path).unwrap();
-    eprintln!("wrote {} ({} bytes)", path.display(), std::fs::metadata(&path).unwrap().len());
+    eprintln!(
+        "wrote {} ({} bytes)",
+        path.display(),
+        std::fs::metadata(&path).unwrap().len()
+    );
 }
 
 fn import(rules: &RuleSet, args: &[String]) {
@@ -149,19 +183,33 @@ fn import(rules: &RuleSet, args: &[String]) {
         .split_once(',')
         .map(|(a, b)| (a.trim().to_string(), b.trim().to_string()))
         .unwrap_or_default();
-    let nvcc = read("nvcc.txt").lines().filter(|l| l.contains("release")).map(|l| l.trim().to_string()).next().unwrap_or_default();
+    let nvcc = read("nvcc.txt")
+        .lines()
+        .filter(|l| l.contains("release"))
+        .map(|l| l.trim().to_string())
+        .next()
+        .unwrap_or_default();
     let date = read("date.txt").trim().to_string();
     let forms = selected(rules, args);
-    let by_key: BTreeMap<(String, String), &CanonicalForm> = forms.iter().map(|f| ((f.rule.clone(), f.form.clone()), f)).collect();
+    let by_key: BTreeMap<(String, String), &CanonicalForm> = forms
+        .iter()
+        .map(|f| ((f.rule.clone(), f.form.clone()), f))
+        .collect();
     let mut families: BTreeMap<String, Vec<FormVectors>> = BTreeMap::new();
     let mut rejected = Vec::new();
     let mut todo: Vec<(String, &CanonicalForm, Vec<u8>)> = Vec::new();
-    for line in std::fs::read_to_string(gen.join("forms.tsv")).unwrap().lines() {
+    for line in std::fs::read_to_string(gen.join("forms.tsv"))
+        .unwrap()
+        .lines()
+    {
         let cols: Vec<&str> = line.split('\t').collect();
         let (n, rule, family, form) = (cols[0], cols[1], cols[2], cols[3]);
         let Ok(outs) = std::fs::read(res.join(format!("f{n}.out"))) else {
             let err = std::fs::read_to_string(res.join(format!("f{n}.err"))).unwrap_or_default();
-            let first = err.lines().find(|l| l.contains("error")).unwrap_or("no output");
+            let first = err
+                .lines()
+                .find(|l| l.contains("error"))
+                .unwrap_or("no output");
             // Drop the temporary file name: `ptxas /tmp/x.ptx, line 5; error   : msg`.
             let first = match first.split_once("error") {
                 Some((_, msg)) => format!("ptxas: {}", msg.trim_start_matches([' ', ':'])),
@@ -188,28 +236,42 @@ fn import(rules: &RuleSet, args: &[String]) {
                         .map(|(family, f, outs)| {
                             let (v, marks) = inputs::vectors_marked(f);
                             let ins = inputs::pack(f, &v);
-                            (family.clone(), FormVectors::from_outputs(f, &f.ptx, &ins, &marks, outs))
+                            (
+                                family.clone(),
+                                FormVectors::from_outputs(f, &f.ptx, &ins, &marks, outs),
+                            )
                         })
                         .collect::<Vec<_>>()
                 })
             })
             .collect();
-        handles.into_iter().flat_map(|h| h.join().unwrap()).collect()
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().unwrap())
+            .collect()
     });
     for (family, fv) in built {
         families.entry(family).or_default().push(fv);
     }
     let mut manifest = load_manifest(&vecdir);
     for (family, fv) in families {
-        let header = json!({ "family": family, "gpu": gpu, "driver": driver, "nvcc": nvcc, "date": date });
+        let header =
+            json!({ "family": family, "gpu": gpu, "driver": driver, "nvcc": nvcc, "date": date });
         write_family(&vecdir, &mut manifest, &family, header, fv);
     }
     if !rejected.is_empty() {
-        let mut all: Vec<Value> = manifest.get("rejected_by_ptxas").and_then(|v| v.as_array().cloned()).unwrap_or_default();
+        let mut all: Vec<Value> = manifest
+            .get("rejected_by_ptxas")
+            .and_then(|v| v.as_array().cloned())
+            .unwrap_or_default();
         all.extend(rejected.iter().map(|r| json!(r)));
         manifest["rejected_by_ptxas"] = json!(all);
     }
-    std::fs::write(vecdir.join("manifest.json"), serde_json::to_string_pretty(&manifest).unwrap() + "\n").unwrap();
+    std::fs::write(
+        vecdir.join("manifest.json"),
+        serde_json::to_string_pretty(&manifest).unwrap() + "\n",
+    )
+    .unwrap();
     for r in &rejected {
         eprintln!("REJECTED {r}");
     }
@@ -218,7 +280,10 @@ fn import(rules: &RuleSet, args: &[String]) {
 fn convert(rules: &RuleSet, args: &[String]) {
     let vecdir = PathBuf::from(arg(args, "--vectors").unwrap_or("tests/vectors".into()));
     let forms = all_forms(rules);
-    let by_key: BTreeMap<(String, String), &CanonicalForm> = forms.iter().map(|f| ((f.rule.clone(), f.form.clone()), f)).collect();
+    let by_key: BTreeMap<(String, String), &CanonicalForm> = forms
+        .iter()
+        .map(|f| ((f.rule.clone(), f.form.clone()), f))
+        .collect();
     let mut manifest = load_manifest(&vecdir);
     for entry in std::fs::read_dir(&vecdir).unwrap() {
         let path = entry.unwrap().path();
@@ -226,12 +291,18 @@ fn convert(rules: &RuleSet, args: &[String]) {
             continue;
         }
         let file = GoldenFile::read(&path).unwrap();
-        if file.forms.iter().all(|f| f.chunk > 0 || f.full_index.len() != f.count) {
+        if file
+            .forms
+            .iter()
+            .all(|f| f.chunk > 0 || f.full_index.len() != f.count)
+        {
             continue; // already in the current format
         }
         let mut out = Vec::new();
         for g in &file.forms {
-            let f = by_key.get(&(g.rule.clone(), g.form.clone())).unwrap_or_else(|| panic!("{} {}: not claimed", g.rule, g.form));
+            let f = by_key
+                .get(&(g.rule.clone(), g.form.clone()))
+                .unwrap_or_else(|| panic!("{} {}: not claimed", g.rule, g.form));
             assert_eq!(f.ptx, g.ptx, "{}: statement changed", g.form);
             let (v, marks) = inputs::vectors_marked(f);
             let ins = inputs::pack(f, &v);
@@ -240,7 +311,12 @@ fn convert(rules: &RuleSet, args: &[String]) {
             for k in 0..g.count {
                 let (i, x, y) = g.record(k);
                 assert_eq!(i, k);
-                assert_eq!(x, &ins[i * g.in_bytes..(i + 1) * g.in_bytes], "{}: inputs changed", g.form);
+                assert_eq!(
+                    x,
+                    &ins[i * g.in_bytes..(i + 1) * g.in_bytes],
+                    "{}: inputs changed",
+                    g.form
+                );
                 outs.extend_from_slice(y);
             }
             out.push(FormVectors::from_outputs(f, &g.ptx, &ins, &marks, &outs));
@@ -248,7 +324,11 @@ fn convert(rules: &RuleSet, args: &[String]) {
         let family = file.header["family"].as_str().unwrap().to_string();
         write_family(&vecdir, &mut manifest, &family, file.header.clone(), out);
     }
-    std::fs::write(vecdir.join("manifest.json"), serde_json::to_string_pretty(&manifest).unwrap() + "\n").unwrap();
+    std::fs::write(
+        vecdir.join("manifest.json"),
+        serde_json::to_string_pretty(&manifest).unwrap() + "\n",
+    )
+    .unwrap();
 }
 
 fn main() {

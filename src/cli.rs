@@ -13,7 +13,11 @@ use crate::pipeline::{self, FileOutcome, Options};
 use crate::{report, walk};
 
 #[derive(Parser)]
-#[command(name = "ptx2hip", version, about = "Translate inline PTX assembly in CUDA C++ to portable C++ or AMD HIP")]
+#[command(
+    name = "ptx2hip",
+    version,
+    about = "Translate inline PTX assembly in CUDA C++ to portable C++ or AMD HIP"
+)]
 pub struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -118,14 +122,36 @@ pub fn run(cli: Cli) -> ExitCode {
         }
     };
     match cli.command {
-        Command::Translate { input, in_place, out_dir, emit, target } => {
-            let options = Options { target: target.into(), mode: emit.into() };
+        Command::Translate {
+            input,
+            in_place,
+            out_dir,
+            emit,
+            target,
+        } => {
+            let options = Options {
+                target: target.into(),
+                mode: emit.into(),
+            };
             translate(&input, &rules, options, in_place, out_dir.as_deref())
         }
-        Command::Check { input, format, target } => {
-            check(&input, &rules, Options { target: target.into(), mode: EmitMode::Guarded }, format)
-        }
-        Command::Explain { statement, constraints } => explain(&statement, constraints.as_deref(), &rules),
+        Command::Check {
+            input,
+            format,
+            target,
+        } => check(
+            &input,
+            &rules,
+            Options {
+                target: target.into(),
+                mode: EmitMode::Guarded,
+            },
+            format,
+        ),
+        Command::Explain {
+            statement,
+            constraints,
+        } => explain(&statement, constraints.as_deref(), &rules),
         Command::Rules { format } => list_rules(&rules, format),
     }
 }
@@ -139,7 +165,10 @@ struct Processed {
 
 fn process_all(input: &Input, rules: &RuleSet, options: Options) -> (Vec<Processed>, Vec<String>) {
     let extensions: Vec<String> = if input.extensions.is_empty() {
-        walk::DEFAULT_EXTENSIONS.iter().map(|s| s.to_string()).collect()
+        walk::DEFAULT_EXTENSIONS
+            .iter()
+            .map(|s| s.to_string())
+            .collect()
     } else {
         input.extensions.clone()
     };
@@ -167,7 +196,13 @@ fn display_path(p: &Path) -> String {
     s.strip_prefix("./").map(str::to_string).unwrap_or(s)
 }
 
-fn translate(input: &Input, rules: &RuleSet, options: Options, in_place: bool, out_dir: Option<&Path>) -> ExitCode {
+fn translate(
+    input: &Input,
+    rules: &RuleSet,
+    options: Options,
+    in_place: bool,
+    out_dir: Option<&Path>,
+) -> ExitCode {
     let (processed, mut errors) = process_all(input, rules, options);
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
@@ -185,7 +220,10 @@ fn translate(input: &Input, rules: &RuleSet, options: Options, in_place: bool, o
         }
         for f in &outcome.findings {
             if let Err(u) = &f.outcome {
-                eprintln!("{path}:{}:{}: not translated: {}", f.line, f.column, u.message);
+                eprintln!(
+                    "{path}:{}:{}: not translated: {}",
+                    f.line, f.column, u.message
+                );
             }
         }
         if let Some(dir) = out_dir {
@@ -200,17 +238,31 @@ fn translate(input: &Input, rules: &RuleSet, options: Options, in_place: bool, o
                     }
                 },
             };
-            if let Err(e) = dest.parent().map_or(Ok(()), std::fs::create_dir_all).and_then(|_| std::fs::write(&dest, bytes)) {
+            if let Err(e) = dest
+                .parent()
+                .map_or(Ok(()), std::fs::create_dir_all)
+                .and_then(|_| std::fs::write(&dest, bytes))
+            {
                 errors.push(format!("{}: {e}", dest.display()));
             }
             continue;
         }
-        let Some(rewritten) = &outcome.rewritten else { continue };
+        let Some(rewritten) = &outcome.rewritten else {
+            continue;
+        };
         if in_place {
             if let Err(e) = write_atomically(&p.file.path, &rewritten.bytes) {
                 errors.push(format!("{path}: {e}"));
             }
-        } else if diff::write_unified(&mut out, &path, &p.source, &rewritten.bytes, &rewritten.splices).is_err() {
+        } else if diff::write_unified(
+            &mut out,
+            &path,
+            &p.source,
+            &rewritten.bytes,
+            &rewritten.splices,
+        )
+        .is_err()
+        {
             return ExitCode::from(2);
         }
     }
@@ -221,12 +273,19 @@ fn finish(errors: &[String], ok: ExitCode) -> ExitCode {
     for e in errors {
         eprintln!("ptx2hip: error: {e}");
     }
-    if errors.is_empty() { ok } else { ExitCode::from(2) }
+    if errors.is_empty() {
+        ok
+    } else {
+        ExitCode::from(2)
+    }
 }
 
 /// Writes through a temporary file in the same directory and a rename, keeping permissions.
 fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let dir = path
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
     let permissions = std::fs::metadata(path)?.permissions();
     let mut tmp = tempfile::NamedTempFile::new_in(dir)?;
     tmp.write_all(bytes)?;
@@ -264,7 +323,11 @@ fn check(input: &Input, rules: &RuleSet, options: Options, format: Format) -> Ex
             }
         }
         for f in &outcome.findings {
-            if f.outcome.is_ok() { translatable += 1 } else { unsupported += 1 }
+            if f.outcome.is_ok() {
+                translatable += 1
+            } else {
+                unsupported += 1
+            }
             match format {
                 Format::Json => json.push(report::finding_json(&path, f)),
                 Format::Human => {
@@ -275,13 +338,21 @@ fn check(input: &Input, rules: &RuleSet, options: Options, format: Format) -> Ex
     }
     match format {
         Format::Json => {
-            let _ = writeln!(out, "{}", serde_json::to_string_pretty(&json).unwrap_or_else(|_| "[]".into()));
+            let _ = writeln!(
+                out,
+                "{}",
+                serde_json::to_string_pretty(&json).unwrap_or_else(|_| "[]".into())
+            );
         }
         Format::Human => {
             let _ = writeln!(out, "{}", report::summary(files, translatable, unsupported));
         }
     }
-    let code = if translatable + unsupported > 0 { ExitCode::from(1) } else { ExitCode::SUCCESS };
+    let code = if translatable + unsupported > 0 {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    };
     finish(&errors, code)
 }
 
@@ -296,25 +367,47 @@ fn default_constraints(ptx: &str) -> Vec<String> {
             continue;
         }
         if b[i] == b'%' {
-            let n: String = ptx[i + 1..].chars().take_while(|c| c.is_ascii_digit()).collect();
+            let n: String = ptx[i + 1..]
+                .chars()
+                .take_while(|c| c.is_ascii_digit())
+                .collect();
             if let Ok(n) = n.parse::<usize>() {
                 max = Some(max.map_or(n, |m: usize| m.max(n)));
             }
         }
         i += 1;
     }
-    (0..max.map_or(0, |m| m + 1)).map(|i| if i == 0 { "=r".to_string() } else { "r".to_string() }).collect()
+    (0..max.map_or(0, |m| m + 1))
+        .map(|i| {
+            if i == 0 {
+                "=r".to_string()
+            } else {
+                "r".to_string()
+            }
+        })
+        .collect()
 }
 
 fn explain(statement: &str, constraints: Option<&str>, rules: &RuleSet) -> ExitCode {
     if let Some(rule) = rules.rule(statement.trim()) {
         println!("{} ({}) — {}\n", rule.code, rule.name, rule.summary);
         println!("{}", rule.doc.trim());
-        println!("\nforms: {}", rule.forms().iter().map(|(f, _)| f.as_str()).collect::<Vec<_>>().join(", "));
+        println!(
+            "\nforms: {}",
+            rule.forms()
+                .iter()
+                .map(|(f, _)| f.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
         return explain(&rule.example.ptx, Some(&rule.example.constraints), rules);
     }
     let constraints: Vec<String> = match constraints {
-        Some(c) => c.split(',').map(|s| s.trim().to_string()).filter(|s| !s.is_empty()).collect(),
+        Some(c) => c
+            .split(',')
+            .map(|s| s.trim().to_string())
+            .filter(|s| !s.is_empty())
+            .collect(),
         None => default_constraints(statement),
     };
     println!("statement:   {statement}");
@@ -352,11 +445,18 @@ fn explain(statement: &str, constraints: Option<&str>, rules: &RuleSet) -> ExitC
             }
         }
     }
-    if ok { ExitCode::SUCCESS } else { ExitCode::from(1) }
+    if ok {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    }
 }
 
 fn indent_text(text: &str, indent: &str) -> String {
-    text.lines().map(|l| format!("{indent}{l}")).collect::<Vec<_>>().join("\n")
+    text.lines()
+        .map(|l| format!("{indent}{l}"))
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 fn list_rules(rules: &RuleSet, format: Format) -> ExitCode {
@@ -377,7 +477,10 @@ fn list_rules(rules: &RuleSet, format: Format) -> ExitCode {
         })
         .collect();
     match format {
-        Format::Json => println!("{}", serde_json::to_string_pretty(&entries).unwrap_or_default()),
+        Format::Json => println!(
+            "{}",
+            serde_json::to_string_pretty(&entries).unwrap_or_default()
+        ),
         Format::Human => {
             for (r, e) in rules.rules.iter().zip(&entries) {
                 let forms = e["forms"].as_array().map_or(0, Vec::len);
@@ -386,7 +489,10 @@ fn list_rules(rules: &RuleSet, format: Format) -> ExitCode {
                 if let Some(gpu) = v["gpu"].as_str().filter(|g| !g.is_empty()) {
                     status = format!("{status} on {}", gpu.trim_start_matches("NVIDIA "));
                 }
-                println!("{:<6} {:<22} {:>4} forms  {:<40} {}", r.code, r.name, forms, status, r.summary);
+                println!(
+                    "{:<6} {:<22} {:>4} forms  {:<40} {}",
+                    r.code, r.name, forms, status, r.summary
+                );
             }
         }
     }

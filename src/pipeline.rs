@@ -50,7 +50,10 @@ impl Finding {
             instructions: analysis.instructions.clone(),
             outcome: match &analysis.outcome {
                 Ok(t) => Ok(t.rules.clone()),
-                Err(u) => Err(NotTranslated { message: u.message.clone(), offset: u.file_offset(stmt) }),
+                Err(u) => Err(NotTranslated {
+                    message: u.message.clone(),
+                    offset: u.file_offset(stmt),
+                }),
             },
         }
     }

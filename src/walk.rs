@@ -7,7 +7,9 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
 /// Extensions processed by default when walking directories.
-pub const DEFAULT_EXTENSIONS: &[&str] = &["cu", "cuh", "h", "hpp", "hh", "cpp", "cc", "cxx", "inl", "hip"];
+pub const DEFAULT_EXTENSIONS: &[&str] = &[
+    "cu", "cuh", "h", "hpp", "hh", "cpp", "cc", "cxx", "inl", "hip",
+];
 
 /// One file to process and the root it was found under (for `--out-dir` mirroring).
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
@@ -23,23 +25,51 @@ pub fn collect(paths: &[PathBuf], extensions: &[String]) -> (Vec<SourceFile>, Ve
     let errors = Mutex::new(Vec::new());
     for root in paths {
         if root.is_file() {
-            let relative = root.file_name().map(PathBuf::from).unwrap_or_else(|| root.clone());
-            files.lock().expect("no panics while locked").push(SourceFile { path: root.clone(), relative });
+            let relative = root
+                .file_name()
+                .map(PathBuf::from)
+                .unwrap_or_else(|| root.clone());
+            files
+                .lock()
+                .expect("no panics while locked")
+                .push(SourceFile {
+                    path: root.clone(),
+                    relative,
+                });
             continue;
         }
         if !root.exists() {
-            errors.lock().expect("no panics while locked").push(format!("{}: no such file or directory", root.display()));
+            errors
+                .lock()
+                .expect("no panics while locked")
+                .push(format!("{}: no such file or directory", root.display()));
             continue;
         }
         ignore::WalkBuilder::new(root).build_parallel().run(|| {
             Box::new(|entry| {
                 match entry {
-                    Ok(e) if e.file_type().is_some_and(|t| t.is_file()) && has_extension(e.path(), extensions) => {
-                        let relative = e.path().strip_prefix(root).unwrap_or(e.path()).to_path_buf();
-                        files.lock().expect("no panics while locked").push(SourceFile { path: e.path().to_path_buf(), relative });
+                    Ok(e)
+                        if e.file_type().is_some_and(|t| t.is_file())
+                            && has_extension(e.path(), extensions) =>
+                    {
+                        let relative = e
+                            .path()
+                            .strip_prefix(root)
+                            .unwrap_or(e.path())
+                            .to_path_buf();
+                        files
+                            .lock()
+                            .expect("no panics while locked")
+                            .push(SourceFile {
+                                path: e.path().to_path_buf(),
+                                relative,
+                            });
                     }
                     Ok(_) => {}
-                    Err(err) => errors.lock().expect("no panics while locked").push(err.to_string()),
+                    Err(err) => errors
+                        .lock()
+                        .expect("no panics while locked")
+                        .push(err.to_string()),
                 }
                 ignore::WalkState::Continue
             })
@@ -52,7 +82,9 @@ pub fn collect(paths: &[PathBuf], extensions: &[String]) -> (Vec<SourceFile>, Ve
 }
 
 fn has_extension(path: &Path, extensions: &[String]) -> bool {
-    path.extension()
-        .and_then(|e| e.to_str())
-        .is_some_and(|e| extensions.iter().any(|x| x.trim_start_matches('.').eq_ignore_ascii_case(e)))
+    path.extension().and_then(|e| e.to_str()).is_some_and(|e| {
+        extensions
+            .iter()
+            .any(|x| x.trim_start_matches('.').eq_ignore_ascii_case(e))
+    })
 }

@@ -11,7 +11,8 @@ fn ptx2hip() -> Command {
 
 const ADD: &str = "__device__ int f(int j, int k) {\n  int i;\n  asm(\"add.s32 %0, %1, %2;\" : \"=r\"(i) : \"r\"(j), \"r\"(k));\n  return i;\n}\n";
 const PRMT: &str = "__device__ unsigned g(unsigned a, unsigned b, unsigned c) {\n  unsigned d;\n  asm(\"prmt.b32 %0, %1, %2, %3;\" : \"=r\"(d) : \"r\"(a), \"r\"(b), \"r\"(c));\n  return d;\n}\n";
-const UNKNOWN: &str = "__device__ void h() {\n  asm volatile(\"frobnicate.b32 %0;\" :: \"r\"(1));\n}\n";
+const UNKNOWN: &str =
+    "__device__ void h() {\n  asm volatile(\"frobnicate.b32 %0;\" :: \"r\"(1));\n}\n";
 
 fn write(dir: &Path, name: &str, text: &[u8]) -> std::path::PathBuf {
     let p = dir.join(name);
@@ -23,18 +24,37 @@ fn write(dir: &Path, name: &str, text: &[u8]) -> std::path::PathBuf {
 #[test]
 fn check_exits_0_without_findings_1_with_findings_2_on_missing_path() {
     let dir = tempfile::tempdir().unwrap();
-    write(dir.path(), "clean.cu", b"__global__ void k() { asm volatile(\"\" ::: \"memory\"); }\n");
-    ptx2hip().args(["check"]).arg(dir.path().join("clean.cu")).assert().code(0);
+    write(
+        dir.path(),
+        "clean.cu",
+        b"__global__ void k() { asm volatile(\"\" ::: \"memory\"); }\n",
+    );
+    ptx2hip()
+        .args(["check"])
+        .arg(dir.path().join("clean.cu"))
+        .assert()
+        .code(0);
     write(dir.path(), "add.cu", ADD.as_bytes());
     ptx2hip().args(["check"]).arg(dir.path()).assert().code(1);
-    ptx2hip().args(["check"]).arg(dir.path().join("nope.cu")).assert().code(2);
+    ptx2hip()
+        .args(["check"])
+        .arg(dir.path().join("nope.cu"))
+        .assert()
+        .code(2);
 }
 
 #[test]
 fn check_json_reports_position_instructions_status_and_rules() {
     let dir = tempfile::tempdir().unwrap();
     let p = write(dir.path(), "mix.cu", format!("{ADD}{UNKNOWN}").as_bytes());
-    let out = ptx2hip().args(["check", "--format", "json"]).arg(&p).assert().code(1).get_output().stdout.clone();
+    let out = ptx2hip()
+        .args(["check", "--format", "json"])
+        .arg(&p)
+        .assert()
+        .code(1)
+        .get_output()
+        .stdout
+        .clone();
     let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
     let findings = v.as_array().unwrap();
     assert_eq!(findings.len(), 2);
@@ -44,8 +64,21 @@ fn check_json_reports_position_instructions_status_and_rules() {
     assert_eq!(findings[0]["instructions"][0], "add.s32");
     assert_eq!(findings[0]["rules"][0], "I001");
     assert_eq!(findings[1]["status"], "unsupported");
-    assert!(findings[1]["message"].as_str().unwrap().contains("unknown instruction `frobnicate`"));
-    for key in ["file", "line", "column", "end_line", "end_column", "instructions", "status", "rules", "message"] {
+    assert!(findings[1]["message"]
+        .as_str()
+        .unwrap()
+        .contains("unknown instruction `frobnicate`"));
+    for key in [
+        "file",
+        "line",
+        "column",
+        "end_line",
+        "end_column",
+        "instructions",
+        "status",
+        "rules",
+        "message",
+    ] {
         assert!(findings[0].get(key).is_some(), "missing {key}");
     }
 }
@@ -54,24 +87,45 @@ fn check_json_reports_position_instructions_status_and_rules() {
 fn check_human_output_points_at_the_statement() {
     let dir = tempfile::tempdir().unwrap();
     let p = write(dir.path(), "u.cu", UNKNOWN.as_bytes());
-    let out = ptx2hip().arg("check").arg(&p).assert().code(1).get_output().stdout.clone();
+    let out = ptx2hip()
+        .arg("check")
+        .arg(&p)
+        .assert()
+        .code(1)
+        .get_output()
+        .stdout
+        .clone();
     let text = String::from_utf8(out).unwrap();
     assert!(text.contains("u.cu:2:"), "{text}");
     assert!(text.contains("^"), "{text}");
-    assert!(text.contains("1 non-portable asm statement in 1 file: 0 translatable, 1 not translated"), "{text}");
+    assert!(
+        text.contains("1 non-portable asm statement in 1 file: 0 translatable, 1 not translated"),
+        "{text}"
+    );
 }
 
 #[test]
 fn translate_prints_a_git_apply_compatible_diff_and_exits_0() {
     let dir = tempfile::tempdir().unwrap();
     let p = write(dir.path(), "a.cu", ADD.as_bytes());
-    let out = ptx2hip().current_dir(dir.path()).args(["translate", "a.cu"]).assert().code(0).get_output().stdout.clone();
+    let out = ptx2hip()
+        .current_dir(dir.path())
+        .args(["translate", "a.cu"])
+        .assert()
+        .code(0)
+        .get_output()
+        .stdout
+        .clone();
     let diff = String::from_utf8(out).unwrap();
     assert!(diff.starts_with("--- a/a.cu\n+++ b/a.cu\n@@ "), "{diff}");
     assert!(diff.contains("+#if defined(__HIP_PLATFORM_AMD__)"));
     // The diff applies with patch-style tools: check it against the in-place result.
-    let status = std::process::Command::new("git").args(["apply", "--unsafe-paths", "-"]).current_dir(dir.path())
-        .stdin(std::process::Stdio::piped()).spawn().and_then(|mut c| {
+    let status = std::process::Command::new("git")
+        .args(["apply", "--unsafe-paths", "-"])
+        .current_dir(dir.path())
+        .stdin(std::process::Stdio::piped())
+        .spawn()
+        .and_then(|mut c| {
             use std::io::Write;
             c.stdin.take().unwrap().write_all(diff.as_bytes())?;
             c.wait()
@@ -81,7 +135,11 @@ fn translate_prints_a_git_apply_compatible_diff_and_exits_0() {
         let applied = fs::read(&p).unwrap();
         let dir2 = tempfile::tempdir().unwrap();
         let q = write(dir2.path(), "a.cu", ADD.as_bytes());
-        ptx2hip().args(["translate", "--in-place"]).arg(&q).assert().code(0);
+        ptx2hip()
+            .args(["translate", "--in-place"])
+            .arg(&q)
+            .assert()
+            .code(0);
         assert_eq!(applied, fs::read(&q).unwrap());
     }
 }
@@ -95,11 +153,25 @@ fn in_place_rewrites_atomically_keeps_permissions_and_leaves_unchanged_files_alo
     let unchanged = write(dir.path(), "b.cu", b"int x;\n");
     let before = fs::metadata(&unchanged).unwrap().modified().unwrap();
     std::thread::sleep(std::time::Duration::from_millis(20));
-    ptx2hip().args(["translate", "--in-place"]).arg(dir.path()).assert().code(0).stdout("");
-    assert_eq!(fs::metadata(&changed).unwrap().permissions().mode() & 0o777, 0o640);
-    assert_eq!(fs::metadata(&unchanged).unwrap().modified().unwrap(), before);
+    ptx2hip()
+        .args(["translate", "--in-place"])
+        .arg(dir.path())
+        .assert()
+        .code(0)
+        .stdout("");
+    assert_eq!(
+        fs::metadata(&changed).unwrap().permissions().mode() & 0o777,
+        0o640
+    );
+    assert_eq!(
+        fs::metadata(&unchanged).unwrap().modified().unwrap(),
+        before
+    );
     let text = fs::read_to_string(&changed).unwrap();
-    assert!(text.contains("i = (int32_t)((uint32_t)(int32_t)(j) + (uint32_t)(int32_t)(k));"), "{text}");
+    assert!(
+        text.contains("i = (int32_t)((uint32_t)(int32_t)(j) + (uint32_t)(int32_t)(k));"),
+        "{text}"
+    );
     // No temporary files are left behind.
     assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 2);
 }
@@ -109,12 +181,43 @@ fn translating_the_output_again_changes_nothing() {
     for emit in ["guarded", "replace"] {
         for target in ["amd", "portable"] {
             let dir = tempfile::tempdir().unwrap();
-            let p = write(dir.path(), "a.cu", format!("#include <cstdint>\n{ADD}{PRMT}").as_bytes());
-            ptx2hip().args(["translate", "--in-place", "--emit", emit, "--target", target]).arg(&p).assert().code(0);
+            let p = write(
+                dir.path(),
+                "a.cu",
+                format!("#include <cstdint>\n{ADD}{PRMT}").as_bytes(),
+            );
+            ptx2hip()
+                .args([
+                    "translate",
+                    "--in-place",
+                    "--emit",
+                    emit,
+                    "--target",
+                    target,
+                ])
+                .arg(&p)
+                .assert()
+                .code(0);
             let once = fs::read(&p).unwrap();
-            ptx2hip().args(["translate", "--in-place", "--emit", emit, "--target", target]).arg(&p).assert().code(0);
+            ptx2hip()
+                .args([
+                    "translate",
+                    "--in-place",
+                    "--emit",
+                    emit,
+                    "--target",
+                    target,
+                ])
+                .arg(&p)
+                .assert()
+                .code(0);
             assert_eq!(once, fs::read(&p).unwrap(), "{emit} {target}");
-            ptx2hip().args(["translate", "--emit", emit, "--target", target]).arg(&p).assert().code(0).stdout("");
+            ptx2hip()
+                .args(["translate", "--emit", emit, "--target", target])
+                .arg(&p)
+                .assert()
+                .code(0)
+                .stdout("");
         }
     }
 }
@@ -126,10 +229,21 @@ fn out_dir_mirrors_the_tree() {
     write(&src, "kernels/a.cu", ADD.as_bytes());
     write(&src, "b.cuh", b"// nothing here\n");
     let out = dir.path().join("out");
-    ptx2hip().args(["translate", "--out-dir"]).arg(&out).arg(&src).assert().code(0);
-    assert!(fs::read_to_string(out.join("kernels/a.cu")).unwrap().contains("__HIP_PLATFORM_AMD__"));
+    ptx2hip()
+        .args(["translate", "--out-dir"])
+        .arg(&out)
+        .arg(&src)
+        .assert()
+        .code(0);
+    assert!(fs::read_to_string(out.join("kernels/a.cu"))
+        .unwrap()
+        .contains("__HIP_PLATFORM_AMD__"));
     assert_eq!(fs::read(out.join("b.cuh")).unwrap(), b"// nothing here\n");
-    assert_eq!(fs::read(src.join("kernels/a.cu")).unwrap(), ADD.as_bytes(), "sources untouched");
+    assert_eq!(
+        fs::read(src.join("kernels/a.cu")).unwrap(),
+        ADD.as_bytes(),
+        "sources untouched"
+    );
 }
 
 #[test]
@@ -140,11 +254,18 @@ fn bytes_outside_rewritten_statements_are_kept_with_crlf_and_non_utf8() {
     src.extend_from_slice(ADD.replace('\n', "\r\n").as_bytes());
     src.extend_from_slice(b"int tail;   \r\n");
     let p = write(dir.path(), "crlf.cu", &src);
-    ptx2hip().args(["translate", "--in-place", "--emit", "replace"]).arg(&p).assert().code(0);
+    ptx2hip()
+        .args(["translate", "--in-place", "--emit", "replace"])
+        .arg(&p)
+        .assert()
+        .code(0);
     let out = fs::read(&p).unwrap();
     assert!(out.starts_with(b"// caf\xe9 latin-1 comment\t  \r\n"));
     assert!(out.ends_with(b"  return i;\r\n}\r\nint tail;   \r\n"));
-    assert!(!out.windows(2).any(|w| w[1] == b'\n' && w[0] != b'\r'), "every line ends in CRLF");
+    assert!(
+        !out.windows(2).any(|w| w[1] == b'\n' && w[0] != b'\r'),
+        "every line ends in CRLF"
+    );
     // The statement's own line is the only other change (plus the helper block).
     let stmt_line = b"  i = (int32_t)((uint32_t)(int32_t)(j) + (uint32_t)(int32_t)(k));\r\n";
     assert!(out.windows(stmt_line.len()).any(|w| w == stmt_line));
@@ -153,20 +274,46 @@ fn bytes_outside_rewritten_statements_are_kept_with_crlf_and_non_utf8() {
 #[test]
 fn bad_input_gets_a_diagnostic_and_is_left_byte_for_byte_intact() {
     let dir = tempfile::tempdir().unwrap();
-    let malformed = write(dir.path(), "malformed.cu", b"__device__ void f(int x) { asm(\"add.s32 %0, , %1\" : \"=r\"(x) : \"r\"(x)); }\n");
+    let malformed = write(
+        dir.path(),
+        "malformed.cu",
+        b"__device__ void f(int x) { asm(\"add.s32 %0, , %1\" : \"=r\"(x) : \"r\"(x)); }\n",
+    );
     let binary = write(dir.path(), "binary.cu", b"asm\0\x01\x02\xff");
-    let macro_tpl = write(dir.path(), "macro.cu", b"__device__ void f(int x) { asm volatile(PTX_ADD \"%0, %1;\" : \"=r\"(x) : \"r\"(x)); }\n");
+    let macro_tpl = write(
+        dir.path(),
+        "macro.cu",
+        b"__device__ void f(int x) { asm volatile(PTX_ADD \"%0, %1;\" : \"=r\"(x) : \"r\"(x)); }\n",
+    );
     let good = write(dir.path(), "good.cu", ADD.as_bytes());
-    let originals: Vec<Vec<u8>> = [&malformed, &binary, &macro_tpl].iter().map(|p| fs::read(p).unwrap()).collect();
-    let assert = ptx2hip().args(["translate", "--in-place"]).arg(dir.path()).assert().code(0);
+    let originals: Vec<Vec<u8>> = [&malformed, &binary, &macro_tpl]
+        .iter()
+        .map(|p| fs::read(p).unwrap())
+        .collect();
+    let assert = ptx2hip()
+        .args(["translate", "--in-place"])
+        .arg(dir.path())
+        .assert()
+        .code(0);
     let stderr = String::from_utf8(assert.get_output().stderr.clone()).unwrap();
-    assert!(stderr.contains("malformed.cu:1:28: not translated: PTX syntax error"), "{stderr}");
+    assert!(
+        stderr.contains("malformed.cu:1:28: not translated: PTX syntax error"),
+        "{stderr}"
+    );
     assert!(stderr.contains("binary file"), "{stderr}");
-    assert!(stderr.contains("macro.cu") && stderr.contains("PTX_ADD"), "{stderr}");
+    assert!(
+        stderr.contains("macro.cu") && stderr.contains("PTX_ADD"),
+        "{stderr}"
+    );
     for (p, orig) in [&malformed, &binary, &macro_tpl].iter().zip(&originals) {
         assert_eq!(&fs::read(p).unwrap(), orig, "{} changed", p.display());
     }
-    assert!(fs::read_to_string(&good).unwrap().contains("__HIP_PLATFORM_AMD__"), "one bad file does not stop the others");
+    assert!(
+        fs::read_to_string(&good)
+            .unwrap()
+            .contains("__HIP_PLATFORM_AMD__"),
+        "one bad file does not stop the others"
+    );
 }
 
 #[test]
@@ -184,7 +331,18 @@ fn unreadable_file_is_an_io_error_but_others_are_processed() {
 
 #[test]
 fn explain_shows_parse_rule_and_both_targets() {
-    let out = ptx2hip().args(["explain", "cvt.rni.sat.s8.f16 %0, %1;", "--constraints", "=h,h"]).assert().code(0).get_output().stdout.clone();
+    let out = ptx2hip()
+        .args([
+            "explain",
+            "cvt.rni.sat.s8.f16 %0, %1;",
+            "--constraints",
+            "=h,h",
+        ])
+        .assert()
+        .code(0)
+        .get_output()
+        .stdout
+        .clone();
     let text = String::from_utf8(out).unwrap();
     assert!(text.contains("parsed as:"));
     assert!(text.contains("rule C002"));
@@ -194,17 +352,38 @@ fn explain_shows_parse_rule_and_both_targets() {
 
 #[test]
 fn explain_accepts_a_rule_code() {
-    let out = ptx2hip().args(["explain", "i001"]).assert().code(0).get_output().stdout.clone();
-    assert!(String::from_utf8(out).unwrap().starts_with("I001 (integer-add)"));
+    let out = ptx2hip()
+        .args(["explain", "i001"])
+        .assert()
+        .code(0)
+        .get_output()
+        .stdout
+        .clone();
+    assert!(String::from_utf8(out)
+        .unwrap()
+        .starts_with("I001 (integer-add)"));
 }
 
 #[test]
 fn rules_lists_every_rule_as_json_with_forms_and_verification() {
-    let out = ptx2hip().args(["rules", "--format", "json"]).assert().code(0).get_output().stdout.clone();
+    let out = ptx2hip()
+        .args(["rules", "--format", "json"])
+        .assert()
+        .code(0)
+        .get_output()
+        .stdout
+        .clone();
     let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
     let rules = v.as_array().unwrap();
-    assert!(rules.iter().any(|r| r["code"] == "C002" && r["forms"].as_array().unwrap().iter().any(|f| f == "cvt.rni.sat.s8.f16")));
-    assert!(rules.iter().all(|r| r["verification"]["status"].is_string()));
+    assert!(rules.iter().any(|r| r["code"] == "C002"
+        && r["forms"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|f| f == "cvt.rni.sat.s8.f16")));
+    assert!(rules
+        .iter()
+        .all(|r| r["verification"]["status"].is_string()));
 }
 
 #[test]
@@ -215,5 +394,9 @@ fn extensions_filter_directory_walks_and_gitignore_is_honoured() {
     write(dir.path(), "ignored/a.cu", ADD.as_bytes());
     write(dir.path(), "kernel.txt", ADD.as_bytes());
     ptx2hip().args(["check"]).arg(dir.path()).assert().code(0);
-    ptx2hip().args(["check", "--ext", "txt"]).arg(dir.path()).assert().code(1);
+    ptx2hip()
+        .args(["check", "--ext", "txt"])
+        .arg(dir.path())
+        .assert()
+        .code(1);
 }

@@ -15,31 +15,64 @@ fn root() -> PathBuf {
 fn corpus_files() -> Vec<String> {
     let mut files: Vec<String> = std::fs::read_dir(root().join("corpus"))
         .expect("corpus/ exists")
-        .map(|e| e.expect("readable entry").file_name().to_string_lossy().into_owned())
+        .map(|e| {
+            e.expect("readable entry")
+                .file_name()
+                .to_string_lossy()
+                .into_owned()
+        })
         .filter(|n| n.ends_with(".cu") || n.ends_with(".cuh"))
         .map(|n| format!("corpus/{n}"))
         .collect();
     files.sort();
-    assert!(files.len() >= 5, "corpus/ should hold at least five files, found {files:?}");
+    assert!(
+        files.len() >= 5,
+        "corpus/ should hold at least five files, found {files:?}"
+    );
     files
 }
 
 fn ptx2hip(args: &[&str], cwd: &Path) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_ptx2hip")).args(args).current_dir(cwd).output().expect("ptx2hip runs")
+    Command::new(env!("CARGO_BIN_EXE_ptx2hip"))
+        .args(args)
+        .current_dir(cwd)
+        .output()
+        .expect("ptx2hip runs")
 }
 
 /// `translate --out-dir` on one file; returns the bytes written (the rewritten file).
 fn translate_file(input_root: &Path, rel: &str, mode: &str, target: &str) -> Vec<u8> {
     let out = tempfile::tempdir().expect("temp dir");
     let dir = out.path().to_str().expect("utf-8 temp path");
-    let o = ptx2hip(&["translate", "--emit", mode, "--target", target, "--out-dir", dir, rel], input_root);
-    assert_eq!(o.status.code(), Some(0), "translate {rel} {mode} {target}: {}", String::from_utf8_lossy(&o.stderr));
+    let o = ptx2hip(
+        &[
+            "translate",
+            "--emit",
+            mode,
+            "--target",
+            target,
+            "--out-dir",
+            dir,
+            rel,
+        ],
+        input_root,
+    );
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "translate {rel} {mode} {target}: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
     let name = Path::new(rel).file_name().expect("file name");
     std::fs::read(out.path().join(name)).expect("translated file written")
 }
 
 fn snapshot_name(rel: &str, suffix: &str) -> String {
-    let stem = Path::new(rel).file_name().unwrap().to_string_lossy().replace('.', "_");
+    let stem = Path::new(rel)
+        .file_name()
+        .unwrap()
+        .to_string_lossy()
+        .replace('.', "_");
     format!("{stem}__{suffix}")
 }
 
@@ -48,7 +81,10 @@ fn snapshot_text(source: &[u8], translated: &[u8], what: &str) -> String {
     let text = String::from_utf8(translated.to_vec()).expect("translation is UTF-8");
     if source.windows(2).any(|w| w == b"\r\n") {
         let bare_lf = text.split('\n').count() - 1 - text.matches("\r\n").count();
-        assert_eq!(bare_lf, 0, "{what}: a CRLF file got {bare_lf} bare LF line endings");
+        assert_eq!(
+            bare_lf, 0,
+            "{what}: a CRLF file got {bare_lf} bare LF line endings"
+        );
         text.replace("\r\n", "\n")
     } else {
         assert!(!text.contains('\r'), "{what}: an LF file got a CR");
@@ -66,7 +102,10 @@ fn translations_match_snapshots_and_are_idempotent() {
                 let what = format!("{rel} --emit {mode} --target {target}");
                 let translated = translate_file(&root, &rel, mode, target);
                 assert_ne!(translated, source, "{what}: nothing was translated");
-                insta::assert_snapshot!(snapshot_name(&rel, &format!("{mode}_{target}")), snapshot_text(&source, &translated, &what));
+                insta::assert_snapshot!(
+                    snapshot_name(&rel, &format!("{mode}_{target}")),
+                    snapshot_text(&source, &translated, &what)
+                );
 
                 // Idempotence: the translated file, translated again the same way, is unchanged.
                 let again_dir = tempfile::tempdir().unwrap();
@@ -74,7 +113,10 @@ fn translations_match_snapshots_and_are_idempotent() {
                 std::fs::create_dir_all(&sub).unwrap();
                 std::fs::write(root_join(&again_dir, &rel), &translated).unwrap();
                 let twice = translate_file(again_dir.path(), &rel, mode, target);
-                assert!(twice == translated, "{what}: translating the translated file changed it");
+                assert!(
+                    twice == translated,
+                    "{what}: translating the translated file changed it"
+                );
             }
         }
     }
@@ -90,12 +132,20 @@ fn check_json_matches_snapshots() {
     for rel in corpus_files() {
         let o = ptx2hip(&["check", "--format", "json", &rel], &root);
         // Every corpus file has non-portable asm: exit status 1 ("findings").
-        assert_eq!(o.status.code(), Some(1), "check {rel}: {}", String::from_utf8_lossy(&o.stderr));
+        assert_eq!(
+            o.status.code(),
+            Some(1),
+            "check {rel}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
         let json = String::from_utf8(o.stdout).expect("UTF-8 JSON");
         let parsed: serde_json::Value = serde_json::from_str(&json).expect("valid JSON");
         for f in parsed.as_array().expect("an array of findings") {
             assert_eq!(f["file"], rel.as_str());
-            assert!(matches!(f["status"].as_str(), Some("translatable" | "unsupported")));
+            assert!(matches!(
+                f["status"].as_str(),
+                Some("translatable" | "unsupported")
+            ));
         }
         insta::assert_snapshot!(snapshot_name(&rel, "check_json"), json);
     }
@@ -103,18 +153,50 @@ fn check_json_matches_snapshots() {
 
 #[test]
 fn unsupported_mix_reports_each_untranslated_form() {
-    let o = ptx2hip(&["check", "--format", "json", "corpus/unsupported_mix.cu"], &root());
+    let o = ptx2hip(
+        &["check", "--format", "json", "corpus/unsupported_mix.cu"],
+        &root(),
+    );
     let parsed: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     let unsupported: Vec<(u64, String)> = parsed
         .as_array()
         .unwrap()
         .iter()
         .filter(|f| f["status"] == "unsupported")
-        .map(|f| (f["line"].as_u64().unwrap(), f["instructions"].as_array().unwrap().iter().map(|i| i.as_str().unwrap()).collect::<Vec<_>>().join(" ")))
+        .map(|f| {
+            (
+                f["line"].as_u64().unwrap(),
+                f["instructions"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|i| i.as_str().unwrap())
+                    .collect::<Vec<_>>()
+                    .join(" "),
+            )
+        })
         .collect();
-    for form in ["redux.sync.add.u32", "shfl.sync.bfly.b32", "add.cc.u32", "addc.u32", "mov.u32", "cvta.to.shared.u64", "ld.shared.u32"] {
-        assert!(unsupported.iter().any(|(_, i)| i == form || i.ends_with(form)), "no unsupported finding for `{form}` in {unsupported:?}");
+    for form in [
+        "redux.sync.add.u32",
+        "shfl.sync.bfly.b32",
+        "add.cc.u32",
+        "addc.u32",
+        "mov.u32",
+        "cvta.to.shared.u64",
+        "ld.shared.u32",
+    ] {
+        assert!(
+            unsupported
+                .iter()
+                .any(|(_, i)| i == form || i.ends_with(form)),
+            "no unsupported finding for `{form}` in {unsupported:?}"
+        );
     }
-    let translatable = parsed.as_array().unwrap().iter().filter(|f| f["status"] == "translatable").count();
+    let translatable = parsed
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["status"] == "translatable")
+        .count();
     assert_eq!(translatable, 5, "add.u32, add.f32, the add.cc/addc chain and the two setp blocks translate; a carry handed to the next statement does not");
 }

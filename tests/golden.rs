@@ -9,7 +9,9 @@ use std::path::PathBuf;
 use ptx2hip::lower::rules::EMBEDDED;
 use ptx2hip::lower::{RuleSet, Target};
 use ptx2hip::verify::forms::{all_forms, CanonicalForm};
-use ptx2hip::verify::golden::{amd_differs, check_with_inputs, form_inputs, CheckReport, FormVectors, GoldenFile};
+use ptx2hip::verify::golden::{
+    amd_differs, check_with_inputs, form_inputs, CheckReport, FormVectors, GoldenFile,
+};
 
 fn vectors_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/vectors")
@@ -25,7 +27,13 @@ fn golden(family: &str) -> GoldenFile {
 }
 
 /// Runs the forms of `family` (optionally only of rule `only`) through the translations of `rules`.
-fn run(rules: &RuleSet, family: &str, only: Option<&str>, target: Target, prelude: &str) -> CheckReport {
+fn run(
+    rules: &RuleSet,
+    family: &str,
+    only: Option<&str>,
+    target: Target,
+    prelude: &str,
+) -> CheckReport {
     run_with(rules, family, only, target, prelude, None)
 }
 
@@ -38,8 +46,11 @@ fn run_with(
     inputs: Option<&[(Vec<u8>, usize)]>,
 ) -> CheckReport {
     let file = golden(family);
-    let by_form: HashMap<(&str, &str), &FormVectors> =
-        file.forms.iter().map(|f| ((f.rule.as_str(), f.form.as_str()), f)).collect();
+    let by_form: HashMap<(&str, &str), &FormVectors> = file
+        .forms
+        .iter()
+        .map(|f| ((f.rule.as_str(), f.form.as_str()), f))
+        .collect();
     let forms: Vec<CanonicalForm> = all_forms(rules)
         .into_iter()
         .filter(|f| f.family == family && only.map_or(true, |o| o == f.rule))
@@ -47,11 +58,24 @@ fn run_with(
     assert!(!forms.is_empty(), "no forms for {family}");
     let vectors: Vec<&FormVectors> = forms
         .iter()
-        .map(|f| *by_form.get(&(f.rule.as_str(), f.form.as_str())).unwrap_or_else(|| panic!("{} {}: no golden vectors", f.rule, f.form)))
+        .map(|f| {
+            *by_form
+                .get(&(f.rule.as_str(), f.form.as_str()))
+                .unwrap_or_else(|| panic!("{} {}: no golden vectors", f.rule, f.form))
+        })
         .collect();
     let dir = tempfile::tempdir().unwrap();
-    check_with_inputs(&forms, &vectors, inputs, rules, target, prelude, &cxx(), dir.path())
-        .unwrap_or_else(|e| panic!("{family}: {e}"))
+    check_with_inputs(
+        &forms,
+        &vectors,
+        inputs,
+        rules,
+        target,
+        prelude,
+        &cxx(),
+        dir.path(),
+    )
+    .unwrap_or_else(|e| panic!("{family}: {e}"))
 }
 
 fn assert_clean(family: &str, r: &CheckReport) {
@@ -59,11 +83,22 @@ fn assert_clean(family: &str, r: &CheckReport) {
         eprintln!("APPROX {family} {form}: max {ulp} ulp (beyond the bound: max abs {abs:e})");
     }
     for m in &r.examples {
-        eprintln!("MISMATCH {} {}: inputs [{}] GPU [{}] translation [{}]", m.rule, m.form, m.input, m.expected, m.got);
+        eprintln!(
+            "MISMATCH {} {}: inputs [{}] GPU [{}] translation [{}]",
+            m.rule, m.form, m.input, m.expected, m.got
+        );
     }
     assert!(r.vectors > 0);
-    assert_eq!(r.mismatches, 0, "{family}: {} of {} vectors differ from the GPU", r.mismatches, r.vectors);
-    eprintln!("{family}: {} forms, {} vectors, 0 mismatches", r.per_form.len(), r.vectors);
+    assert_eq!(
+        r.mismatches, 0,
+        "{family}: {} of {} vectors differ from the GPU",
+        r.mismatches, r.vectors
+    );
+    eprintln!(
+        "{family}: {} forms, {} vectors, 0 mismatches",
+        r.per_form.len(),
+        r.vectors
+    );
 }
 
 fn families(rules: &RuleSet) -> Vec<String> {
@@ -84,9 +119,15 @@ const AMD_NOT_MODELLED: &[(&str, &str)] =
 
 fn check_family(family: &str) {
     let rules = RuleSet::embedded().unwrap();
-    let forms: Vec<CanonicalForm> = all_forms(&rules).into_iter().filter(|f| f.family == family).collect();
+    let forms: Vec<CanonicalForm> = all_forms(&rules)
+        .into_iter()
+        .filter(|f| f.family == family)
+        .collect();
     let inputs: Vec<(Vec<u8>, usize)> = forms.iter().map(form_inputs).collect();
-    assert_clean(family, &run_with(&rules, family, None, Target::Portable, "", Some(&inputs)));
+    assert_clean(
+        family,
+        &run_with(&rules, family, None, Target::Portable, "", Some(&inputs)),
+    );
     if amd_differs(&forms, &rules) {
         if let Some((_, why)) = AMD_NOT_MODELLED.iter().find(|(f, _)| *f == family) {
             eprintln!("{family}: --target amd NOT replayed: {why}");
@@ -95,7 +136,10 @@ fn check_family(family: &str) {
         let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
         let mut models = String::new();
         models.push_str(&std::fs::read_to_string(root.join("tests/amd_models.h")).unwrap());
-        assert_clean(&format!("{family} (--target amd)"), &run_with(&rules, family, None, Target::Amd, &models, Some(&inputs)));
+        assert_clean(
+            &format!("{family} (--target amd)"),
+            &run_with(&rules, family, None, Target::Amd, &models, Some(&inputs)),
+        );
     }
 }
 
@@ -154,33 +198,71 @@ fn golden_half() {
 #[test]
 fn every_rule_has_fresh_vectors() {
     let rules = RuleSet::embedded().unwrap();
-    let tested = ["bits", "compare", "convert", "float", "half", "integer", "integer_arith", "memory", "move", "video"];
-    let manifest: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(vectors_dir().join("manifest.json")).unwrap()).unwrap();
+    let tested = [
+        "bits",
+        "compare",
+        "convert",
+        "float",
+        "half",
+        "integer",
+        "integer_arith",
+        "memory",
+        "move",
+        "video",
+    ];
+    let manifest: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(vectors_dir().join("manifest.json")).unwrap(),
+    )
+    .unwrap();
     let mut problems = Vec::new();
     for family in families(&rules) {
         if !tested.contains(&family.as_str()) {
-            problems.push(format!("family `{family}` has value-checkable rules but no golden test"));
+            problems.push(format!(
+                "family `{family}` has value-checkable rules but no golden test"
+            ));
             continue;
         }
         let file = golden(&family);
-        let by_form: HashMap<(&str, &str), &FormVectors> =
-            file.forms.iter().map(|f| ((f.rule.as_str(), f.form.as_str()), f)).collect();
+        let by_form: HashMap<(&str, &str), &FormVectors> = file
+            .forms
+            .iter()
+            .map(|f| ((f.rule.as_str(), f.form.as_str()), f))
+            .collect();
         for f in all_forms(&rules).into_iter().filter(|f| f.family == family) {
             match by_form.get(&(f.rule.as_str(), f.form.as_str())) {
-                None => problems.push(format!("{} {}: no vectors (stale {family}.bin.gz)", f.rule, f.form)),
-                Some(v) if v.ptx != f.ptx || v.in_bytes != f.in_bytes() || v.out_bytes != f.out_bytes() => {
-                    problems.push(format!("{} {}: vectors recorded for another statement (`{}`)", f.rule, f.form, v.ptx))
+                None => problems.push(format!(
+                    "{} {}: no vectors (stale {family}.bin.gz)",
+                    f.rule, f.form
+                )),
+                Some(v)
+                    if v.ptx != f.ptx
+                        || v.in_bytes != f.in_bytes()
+                        || v.out_bytes != f.out_bytes() =>
+                {
+                    problems.push(format!(
+                        "{} {}: vectors recorded for another statement (`{}`)",
+                        f.rule, f.form, v.ptx
+                    ))
                 }
-                Some(v) if v.count() == 0 => problems.push(format!("{} {}: zero vectors", f.rule, f.form)),
+                Some(v) if v.count() == 0 => {
+                    problems.push(format!("{} {}: zero vectors", f.rule, f.form))
+                }
                 Some(v) if v.chunk == 0 && v.full_index.len() != v.count() => {
-                    problems.push(format!("{} {}: vectors neither digested nor fully recorded", f.rule, f.form))
+                    problems.push(format!(
+                        "{} {}: vectors neither digested nor fully recorded",
+                        f.rule, f.form
+                    ))
                 }
                 _ => {}
             }
         }
         for key in ["gpu", "driver", "nvcc", "date"] {
-            if file.header.get(key).and_then(|v| v.as_str()).map_or(true, str::is_empty) {
+            if file
+                .header
+                .get(key)
+                .and_then(|v| v.as_str())
+                .map_or(true, str::is_empty)
+            {
                 problems.push(format!("{family}.bin.gz: header lacks `{key}`"));
             }
         }
@@ -196,7 +278,11 @@ fn every_rule_has_fresh_vectors() {
             problems.push(format!("{}: status is not `verified`", r.code));
         }
     }
-    assert!(problems.is_empty(), "golden vectors are missing or stale (see docs/VECTORS.md):\n{}", problems.join("\n"));
+    assert!(
+        problems.is_empty(),
+        "golden vectors are missing or stale (see docs/VECTORS.md):\n{}",
+        problems.join("\n")
+    );
 }
 
 /// The rule table with one text replacement in one file.
@@ -216,9 +302,17 @@ fn mutated(file: &str, from: &str, to: &str) -> RuleSet {
 /// The check has teeth: plausible-looking but wrong translations are caught.
 #[test]
 fn broken_rules_are_caught() {
-    let add_for_mul = mutated("integer.toml", "{d} = ({T})(({T.arith}){a} * ({T.arith}){b});", "{d} = ({T})(({T.arith}){a} + ({T.arith}){b});");
+    let add_for_mul = mutated(
+        "integer.toml",
+        "{d} = ({T})(({T.arith}){a} * ({T.arith}){b});",
+        "{d} = ({T})(({T.arith}){a} + ({T.arith}){b});",
+    );
     let r = run(&add_for_mul, "integer", Some("I003"), Target::Portable, "");
-    assert!(r.mismatches > r.vectors / 2, "mul.lo as + : only {} mismatches", r.mismatches);
+    assert!(
+        r.mismatches > r.vectors / 2,
+        "mul.lo as + : only {} mismatches",
+        r.mismatches
+    );
 
     let naive_round = mutated(
         "convert.toml",
@@ -226,12 +320,22 @@ fn broken_rules_are_caught() {
         "ptx2hip_cvt_int_from_{S.name}({a}, 1, {D.bits}",
     );
     let r = run(&naive_round, "convert", Some("C002"), Target::Portable, "");
-    assert!(r.mismatches > 0, "truncation instead of cvt.rni rounding not caught");
+    assert!(
+        r.mismatches > 0,
+        "truncation instead of cvt.rni rounding not caught"
+    );
     assert!(!r.examples.is_empty());
 
-    let no_canon = mutated("float.toml", "{d} = ptx2hip_canon_f32(__fadd_rn({a}, {b}));", "{d} = __fadd_rn({a}, {b});");
+    let no_canon = mutated(
+        "float.toml",
+        "{d} = ptx2hip_canon_f32(__fadd_rn({a}, {b}));",
+        "{d} = __fadd_rn({a}, {b});",
+    );
     let r = run(&no_canon, "float", Some("F001"), Target::Portable, "");
-    assert!(r.mismatches > 0, "NaN payloads not canonicalised but not caught");
+    assert!(
+        r.mismatches > 0,
+        "NaN payloads not canonicalised but not caught"
+    );
 }
 
 /// The host models of AMD builtins used for `--target amd` checks agree with their ISA semantics.
@@ -256,9 +360,17 @@ fn amd_models_self_test() {
         .arg(&src)
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let run = std::process::Command::new(&bin).output().unwrap();
-    assert!(run.status.success(), "amd model self-test failed:\n{}", String::from_utf8_lossy(&run.stdout));
+    assert!(
+        run.status.success(),
+        "amd model self-test failed:\n{}",
+        String::from_utf8_lossy(&run.stdout)
+    );
 }
 
 /// The `--target amd` path: a rule with an `amd` template using builtins is replayed through the
@@ -271,9 +383,15 @@ fn amd_target_is_checked_through_builtin_models() {
         "{portable}\namd = \"{{d}} = ({{T}})__builtin_amdgcn_alignbit(0u, (uint32_t)(({{T.arith}}){{a}} * ({{T.arith}}){{b}}), 0u);\""
     );
     let rules = mutated("integer.toml", portable, &with_amd);
-    let forms: Vec<CanonicalForm> = all_forms(&rules).into_iter().filter(|f| f.rule == "I003").collect();
+    let forms: Vec<CanonicalForm> = all_forms(&rules)
+        .into_iter()
+        .filter(|f| f.rule == "I003")
+        .collect();
     assert!(amd_differs(&forms, &rules));
-    let models = std::fs::read_to_string(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/amd_models.h")).unwrap();
+    let models = std::fs::read_to_string(
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/amd_models.h"),
+    )
+    .unwrap();
     let r = run(&rules, "integer", Some("I003"), Target::Amd, &models);
     for (form, n, bad) in &r.per_form {
         if form.ends_with("64") {

@@ -16,7 +16,11 @@ use std::sync::Mutex;
 const CLANG: &str = "clang-19";
 const ARCHS: [&str; 3] = ["gfx90a", "gfx942", "gfx1100"];
 /// (emit mode, target) variants to compile.
-const VARIANTS: [(&str, &str); 3] = [("guarded", "amd"), ("replace", "amd"), ("replace", "portable")];
+const VARIANTS: [(&str, &str); 3] = [
+    ("guarded", "amd"),
+    ("replace", "amd"),
+    ("replace", "portable"),
+];
 const THREADS: usize = 2;
 
 fn root() -> PathBuf {
@@ -24,11 +28,19 @@ fn root() -> PathBuf {
 }
 
 fn clang_available() -> bool {
-    Command::new(CLANG).arg("--version").output().map(|o| o.status.success()).unwrap_or(false)
+    Command::new(CLANG)
+        .arg("--version")
+        .output()
+        .map(|o| o.status.success())
+        .unwrap_or(false)
 }
 
 fn ptx2hip(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_ptx2hip")).args(args).current_dir(root()).output().expect("ptx2hip runs")
+    Command::new(env!("CARGO_BIN_EXE_ptx2hip"))
+        .args(args)
+        .current_dir(root())
+        .output()
+        .expect("ptx2hip runs")
 }
 
 /// Corpus files whose every asm statement is translatable, and the others.
@@ -42,8 +54,13 @@ fn corpus_split() -> (Vec<String>, Vec<String>) {
     files.sort();
     files.into_iter().partition(|rel| {
         let o = ptx2hip(&["check", "--format", "json", rel]);
-        let findings: serde_json::Value = serde_json::from_slice(&o.stdout).expect("check emits JSON");
-        findings.as_array().unwrap().iter().all(|f| f["status"] == "translatable")
+        let findings: serde_json::Value =
+            serde_json::from_slice(&o.stdout).expect("check emits JSON");
+        findings
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|f| f["status"] == "translatable")
     })
 }
 
@@ -54,7 +71,15 @@ struct Job {
 
 fn clang_jobs(file: &Path, label: &str) -> Vec<Job> {
     let f = file.to_string_lossy().into_owned();
-    let common = ["-x", "hip", "-std=c++17", "-include", "hip/hip_runtime.h", "-nogpulib"].map(String::from);
+    let common = [
+        "-x",
+        "hip",
+        "-std=c++17",
+        "-include",
+        "hip/hip_runtime.h",
+        "-nogpulib",
+    ]
+    .map(String::from);
     let mut jobs: Vec<Job> = ARCHS
         .iter()
         .map(|arch| Job {
@@ -62,13 +87,26 @@ fn clang_jobs(file: &Path, label: &str) -> Vec<Job> {
             args: common
                 .iter()
                 .cloned()
-                .chain([format!("--offload-arch={arch}"), "--cuda-device-only".into(), "-O2".into(), "-emit-llvm".into(), "-S".into(), f.clone(), "-o".into(), "/dev/null".into()])
+                .chain([
+                    format!("--offload-arch={arch}"),
+                    "--cuda-device-only".into(),
+                    "-O2".into(),
+                    "-emit-llvm".into(),
+                    "-S".into(),
+                    f.clone(),
+                    "-o".into(),
+                    "/dev/null".into(),
+                ])
                 .collect(),
         })
         .collect();
     jobs.push(Job {
         label: format!("{label} [gfx942, host+device -fsyntax-only]"),
-        args: common.iter().cloned().chain(["--offload-arch=gfx942".into(), "-fsyntax-only".into(), f]).collect(),
+        args: common
+            .iter()
+            .cloned()
+            .chain(["--offload-arch=gfx942".into(), "-fsyntax-only".into(), f])
+            .collect(),
     });
     jobs
 }
@@ -92,11 +130,28 @@ fn translated_corpus_compiles_as_hip() {
     for (mode, target) in VARIANTS {
         let dir = tmp.path().join(format!("{mode}-{target}"));
         for rel in &compilable {
-            let o = ptx2hip(&["translate", "--emit", mode, "--target", target, "--out-dir", dir.to_str().unwrap(), rel]);
-            assert_eq!(o.status.code(), Some(0), "translate {rel}: {}", String::from_utf8_lossy(&o.stderr));
+            let o = ptx2hip(&[
+                "translate",
+                "--emit",
+                mode,
+                "--target",
+                target,
+                "--out-dir",
+                dir.to_str().unwrap(),
+                rel,
+            ]);
+            assert_eq!(
+                o.status.code(),
+                Some(0),
+                "translate {rel}: {}",
+                String::from_utf8_lossy(&o.stderr)
+            );
             let out = dir.join(Path::new(rel).file_name().unwrap());
             assert!(out.exists(), "{} not written", out.display());
-            jobs.extend(clang_jobs(&out, &format!("{rel} --emit {mode} --target {target}")));
+            jobs.extend(clang_jobs(
+                &out,
+                &format!("{rel} --emit {mode} --target {target}"),
+            ));
         }
     }
     let total = jobs.len();
@@ -105,8 +160,13 @@ fn translated_corpus_compiles_as_hip() {
     std::thread::scope(|s| {
         for _ in 0..THREADS {
             s.spawn(|| loop {
-                let Some(job) = queue.lock().unwrap().pop() else { break };
-                let o = Command::new(CLANG).args(&job.args).output().expect("clang-19 runs");
+                let Some(job) = queue.lock().unwrap().pop() else {
+                    break;
+                };
+                let o = Command::new(CLANG)
+                    .args(&job.args)
+                    .output()
+                    .expect("clang-19 runs");
                 if !o.status.success() {
                     failures.lock().unwrap().push(format!(
                         "{}\n  {CLANG} {}\n{}",
@@ -119,6 +179,15 @@ fn translated_corpus_compiles_as_hip() {
         }
     });
     let failures = failures.into_inner().unwrap();
-    assert!(failures.is_empty(), "{} of {total} HIP compiles failed:\n\n{}", failures.len(), failures.join("\n"));
-    eprintln!("{total} HIP compiles passed ({} files x {} variants)", compilable.len(), VARIANTS.len());
+    assert!(
+        failures.is_empty(),
+        "{} of {total} HIP compiles failed:\n\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+    eprintln!(
+        "{total} HIP compiles passed ({} files x {} variants)",
+        compilable.len(),
+        VARIANTS.len()
+    );
 }

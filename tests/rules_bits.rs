@@ -13,8 +13,12 @@ use ptx2hip::lower::{self, RuleSet, Target};
 use ptx2hip::scan::AsmStatement;
 
 /// An asm statement with PTX `ptx` and operands `op0`, `op1`, ... of the given constraints.
-fn statement(ptx: &str, constraints: &str) -> AsmStatement  {
-    let constraints: Vec<String> = constraints.split(',').map(|c| c.trim().to_string()).filter(|c| !c.is_empty()).collect();
+fn statement(ptx: &str, constraints: &str) -> AsmStatement {
+    let constraints: Vec<String> = constraints
+        .split(',')
+        .map(|c| c.trim().to_string())
+        .filter(|c| !c.is_empty())
+        .collect();
     ptx2hip::verify::forms::synthetic_statement(ptx, &constraints)
 }
 
@@ -22,12 +26,23 @@ fn rules() -> RuleSet {
     RuleSet::embedded().expect("rule table loads")
 }
 
-fn translate(rules: &RuleSet, ptx: &str, constraints: &str, target: Target) -> Result<lower::Translation, String> {
-    lower::analyze(&statement(ptx, constraints), rules, target).outcome.map_err(|u| u.message)
+fn translate(
+    rules: &RuleSet,
+    ptx: &str,
+    constraints: &str,
+    target: Target,
+) -> Result<lower::Translation, String> {
+    lower::analyze(&statement(ptx, constraints), rules, target)
+        .outcome
+        .map_err(|u| u.message)
 }
 
 fn family_rules(rules: &RuleSet) -> Vec<&Rule> {
-    rules.rules.iter().filter(|r| r.family == "bits" || r.family == "video").collect()
+    rules
+        .rules
+        .iter()
+        .filter(|r| r.family == "bits" || r.family == "video")
+        .collect()
 }
 
 #[test]
@@ -36,25 +51,42 @@ fn every_example_translates_for_both_targets() {
     let mine = family_rules(&rules);
     assert!(mine.len() >= 50, "bits + video rules: {}", mine.len());
     for r in mine {
-        assert!(r.code.starts_with('B') || r.code.starts_with('V'), "{}", r.code);
+        assert!(
+            r.code.starts_with('B') || r.code.starts_with('V'),
+            "{}",
+            r.code
+        );
         for target in [Target::Amd, Target::Portable] {
             let t = translate(&rules, &r.example.ptx, &r.example.constraints, target)
-                .unwrap_or_else(|e| panic!("{} example `{}` ({target:?}): {e}", r.code, r.example.ptx));
-            assert!(t.rules.contains(&r.code), "{} example is translated by {:?}", r.code, t.rules);
+                .unwrap_or_else(|e| {
+                    panic!("{} example `{}` ({target:?}): {e}", r.code, r.example.ptx)
+                });
+            assert!(
+                t.rules.contains(&r.code),
+                "{} example is translated by {:?}",
+                r.code,
+                t.rules
+            );
         }
     }
 }
 
 /// A PTX statement exercising one form of a rule: registers of the operand types (predicate operands
 /// go through `.reg .pred` locals set from 32-bit inputs).
-fn form_statement(rule: &Rule, form: &str, bindings: &ptx2hip::lower::rules::Bindings) -> (String, String) {
+fn form_statement(
+    rule: &Rule,
+    form: &str,
+    bindings: &ptx2hip::lower::rules::Bindings,
+) -> (String, String) {
     let mut cons = Vec::new();
     let mut ops = Vec::new();
     let mut pre = Vec::new();
     let mut post = Vec::new();
     let mut preds = Vec::new();
     for spec in rule.operand_specs() {
-        let OperandKind::Scalar(t) = &spec.kind else { panic!("{}: unexpected operand kind", rule.code) };
+        let OperandKind::Scalar(t) = &spec.kind else {
+            panic!("{}: unexpected operand kind", rule.code)
+        };
         let ty = rule.resolve_type(t, bindings).expect("type resolves");
         let is_dest = spec.name.starts_with('d');
         if ty == PtxType::Pred {
@@ -78,7 +110,11 @@ fn form_statement(rule: &Rule, form: &str, bindings: &ptx2hip::lower::rules::Bin
             _ => "r",
         };
         let i = cons.len();
-        cons.push(if is_dest { format!("={letter}") } else { letter.to_string() });
+        cons.push(if is_dest {
+            format!("={letter}")
+        } else {
+            letter.to_string()
+        });
         ops.push(format!("%{i}"));
     }
     // Outputs first in the constraint list, as in real asm statements: destinations lead in PTX too.
@@ -86,7 +122,12 @@ fn form_statement(rule: &Rule, form: &str, bindings: &ptx2hip::lower::rules::Bin
     let ptx = if preds.is_empty() {
         body
     } else {
-        format!("{{ .reg .pred {}; {} {body} {} }}", preds.join(", "), pre.join(" "), post.join(" "))
+        format!(
+            "{{ .reg .pred {}; {} {body} {} }}",
+            preds.join(", "),
+            pre.join(" "),
+            post.join(" ")
+        )
     };
     (ptx, cons.join(","))
 }
@@ -102,7 +143,10 @@ fn every_form_translates_for_both_targets() {
                 let t = translate(&rules, &ptx, &cons, target)
                     .unwrap_or_else(|e| panic!("{} form `{ptx}` ({target:?}): {e}", r.code));
                 // A specialised rule of the same opcode listed earlier (AMD fast path) may claim it.
-                let ok = t.rules.iter().any(|c| c == &r.code || rules.rule(c).is_some_and(|o| o.opcode == r.opcode));
+                let ok = t
+                    .rules
+                    .iter()
+                    .any(|c| c == &r.code || rules.rule(c).is_some_and(|o| o.opcode == r.opcode));
                 assert!(ok, "{}: `{ptx}` went to {:?}", r.code, t.rules);
             }
             count += 1;
@@ -115,15 +159,47 @@ fn every_form_translates_for_both_targets() {
 fn deliberate_gaps_give_their_reasons() {
     let rules = rules();
     let cases = [
-        ("lop3.or.b32 %0|p, %1, %2, %3, 0xca, q;", "=r,r,r,r", "predicate form `lop3.or.b32"),
-        ("lop3.and.b32 %0|p, %1, %2, %3, 0xca, q;", "=r,r,r,r", "predicate form `lop3.and.b32"),
-        ("vadd4.u32.u32.u32.sat.add %0, %1, %2, %3;", "=r,r,r,r", "`.sat` together with the `.add`"),
-        ("vabsdiff2.s32.s32.s32.sat.add %0, %1, %2, %3;", "=r,r,r,r", "`.sat` together with the `.add`"),
-        ("vmad.s32.s32.s32.sat %0, %1, %2, %3;", "=r,r,r,r", "vmad (video multiply-add"),
+        (
+            "lop3.or.b32 %0|p, %1, %2, %3, 0xca, q;",
+            "=r,r,r,r",
+            "predicate form `lop3.or.b32",
+        ),
+        (
+            "lop3.and.b32 %0|p, %1, %2, %3, 0xca, q;",
+            "=r,r,r,r",
+            "predicate form `lop3.and.b32",
+        ),
+        (
+            "vadd4.u32.u32.u32.sat.add %0, %1, %2, %3;",
+            "=r,r,r,r",
+            "`.sat` together with the `.add`",
+        ),
+        (
+            "vabsdiff2.s32.s32.s32.sat.add %0, %1, %2, %3;",
+            "=r,r,r,r",
+            "`.sat` together with the `.add`",
+        ),
+        (
+            "vmad.s32.s32.s32.sat %0, %1, %2, %3;",
+            "=r,r,r,r",
+            "vmad (video multiply-add",
+        ),
         // Operand selectors, subword destinations and masks of the video instructions.
-        ("vadd4.u32.u32.u32 %0, %1.b3210, %2.b7654, %3;", "=r,r,r,r", "operand selector '.b3210'"),
-        ("vadd.u32.u32.u32 %0.h0, %1, %2, %3;", "+r,r,r,r", "operand selector '.h0'"),
-        ("vmin.s32.s32.s32.sat %0, %1.b0, %2;", "=r,r,r", "operand selector '.b0'"),
+        (
+            "vadd4.u32.u32.u32 %0, %1.b3210, %2.b7654, %3;",
+            "=r,r,r,r",
+            "operand selector '.b3210'",
+        ),
+        (
+            "vadd.u32.u32.u32 %0.h0, %1, %2, %3;",
+            "+r,r,r,r",
+            "operand selector '.h0'",
+        ),
+        (
+            "vmin.s32.s32.s32.sat %0, %1.b0, %2;",
+            "=r,r,r",
+            "operand selector '.b0'",
+        ),
     ];
     for (ptx, cons, reason) in cases {
         for target in [Target::Amd, Target::Portable] {
@@ -139,17 +215,67 @@ fn deliberate_gaps_give_their_reasons() {
 #[test]
 fn lop3_is_one_folded_helper_call_and_not_pred_is_logical() {
     let rules = rules();
-    let t = translate(&rules, "lop3.b32 %0, %1, %2, %3, 0xca;", "=r,r,r,r", Target::Amd).unwrap();
+    let t = translate(
+        &rules,
+        "lop3.b32 %0, %1, %2, %3, 0xca;",
+        "=r,r,r,r",
+        Target::Amd,
+    )
+    .unwrap();
     assert_eq!(t.helpers, vec!["ptx2hip_lop3".to_string()]);
-    let t = translate(&rules, "lop3.b32 %0, %1, %2, %3, %4;", "=r,r,r,r,n", Target::Portable).unwrap();
-    assert!(t.lines.iter().any(|(_, l)| l.contains("(uint32_t)(op4)")), "{:?}", t.lines);
-    let t = translate(&rules, "{ .reg .pred p, q; setp.ne.b32 p, %1, 0; not.pred q, p; @q mov.b32 %0, 1; }", "+r,r", Target::Amd).unwrap();
-    assert!(t.lines.iter().any(|(_, l)| l.contains("= !(")), "{:?}", t.lines);
+    let t = translate(
+        &rules,
+        "lop3.b32 %0, %1, %2, %3, %4;",
+        "=r,r,r,r,n",
+        Target::Portable,
+    )
+    .unwrap();
+    assert!(
+        t.lines.iter().any(|(_, l)| l.contains("(uint32_t)(op4)")),
+        "{:?}",
+        t.lines
+    );
+    let t = translate(
+        &rules,
+        "{ .reg .pred p, q; setp.ne.b32 p, %1, 0; not.pred q, p; @q mov.b32 %0, 1; }",
+        "+r,r",
+        Target::Amd,
+    )
+    .unwrap();
+    assert!(
+        t.lines.iter().any(|(_, l)| l.contains("= !(")),
+        "{:?}",
+        t.lines
+    );
     // AMD fast paths.
-    let t = translate(&rules, "vabsdiff4.u32.u32.u32.add %0, %1, %2, %3;", "=r,r,r,r", Target::Amd).unwrap();
-    assert!(t.lines.iter().any(|(_, l)| l.contains("__builtin_amdgcn_sad_u8")), "{:?}", t.lines);
-    let t = translate(&rules, "vabsdiff4.s32.u32.u32.add %0, %1, %2, %3;", "=r,r,r,r", Target::Amd).unwrap();
-    assert!(!t.lines.iter().any(|(_, l)| l.contains("__builtin_amdgcn_sad_u8")), "{:?}", t.lines);
+    let t = translate(
+        &rules,
+        "vabsdiff4.u32.u32.u32.add %0, %1, %2, %3;",
+        "=r,r,r,r",
+        Target::Amd,
+    )
+    .unwrap();
+    assert!(
+        t.lines
+            .iter()
+            .any(|(_, l)| l.contains("__builtin_amdgcn_sad_u8")),
+        "{:?}",
+        t.lines
+    );
+    let t = translate(
+        &rules,
+        "vabsdiff4.s32.u32.u32.add %0, %1, %2, %3;",
+        "=r,r,r,r",
+        Target::Amd,
+    )
+    .unwrap();
+    assert!(
+        !t.lines
+            .iter()
+            .any(|(_, l)| l.contains("__builtin_amdgcn_sad_u8")),
+        "{:?}",
+        t.lines
+    );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -164,7 +290,11 @@ struct Case {
 }
 
 fn case(ptx: &str, cons: &str, check: &str) -> Case {
-    Case { ptx: ptx.to_string(), cons: cons.to_string(), check: check.to_string() }
+    Case {
+        ptx: ptx.to_string(),
+        cons: cons.to_string(),
+        check: check.to_string(),
+    }
 }
 
 fn c_type(constraint: &str) -> &'static str {
@@ -195,7 +325,11 @@ fn bits_cases() -> Vec<Case> {
             let bfe_check = format!(
                 "for (auto a : {vals}) for (auto p : POS) for (auto n : POS) {{ decltype(a) d; F(d, a, p, n); EXPECT(d == (decltype(a))ref_bfe(a, p, n, {w}, {}), a, p, n); }}",
                 s == "s");
-            v.push(case(&format!("bfe.{s}{w} %0, %1, %2, %3;"), &format!("={l},{l},r,r"), &bfe_check));
+            v.push(case(
+                &format!("bfe.{s}{w} %0, %1, %2, %3;"),
+                &format!("={l},{l},r,r"),
+                &bfe_check,
+            ));
         }
         v.push(case(&format!("bfi.{t} %0, %1, %2, %3, %4;"), &format!("={l},{l},{l},r,r"),
             &format!("for (auto a : {vals}) for (auto p : POS) for (auto n : POS) {{ decltype(a) b = a * 0x9e3779b97f4a7c15ull + 0x5555; decltype(a) d; F(d, a, b, p, n); EXPECT(d == ref_bfi(a, b, p, n, {w}), a, p, n); }}")));
@@ -213,7 +347,10 @@ fn bits_cases() -> Vec<Case> {
     }
     v.push(case("prmt.b32 %0, %1, %2, %3;", "=r,r,r,r",
         "for (auto a : V32) for (auto c : SEL) { uint32_t b = a ^ 0x80ff7f01u, d; F(d, a, b, c); EXPECT(d == ref_prmt(a, b, c, -1), a, b, c); }"));
-    for (k, mode) in ["f4e", "b4e", "rc8", "ecl", "ecr", "rc16"].iter().enumerate() {
+    for (k, mode) in ["f4e", "b4e", "rc8", "ecl", "ecr", "rc16"]
+        .iter()
+        .enumerate()
+    {
         v.push(case(&format!("prmt.b32.{mode} %0, %1, %2, %3;"), "=r,r,r,r",
             &format!("for (auto a : V32) for (auto c : V32) {{ uint32_t b = a * 2654435761u + 7u, d; F(d, a, b, c); EXPECT(d == ref_prmt(a, b, c, {k}), a, b, c); }}")));
     }
@@ -232,7 +369,11 @@ fn bits_cases() -> Vec<Case> {
         }
     }
     for (t, l, w) in [("16", "h", 16), ("32", "r", 32), ("64", "l", 64)] {
-        let vals = match w { 16 => "V16", 32 => "V32", _ => "V64" };
+        let vals = match w {
+            16 => "V16",
+            32 => "V32",
+            _ => "V64",
+        };
         v.push(case(&format!("shl.b{t} %0, %1, %2;"), &format!("={l},{l},r"),
             &format!("for (auto a : {vals}) for (auto n : POS) {{ decltype(a) d; F(d, a, n); EXPECT(d == (decltype(a))ref_shift(a, n, {w}, 0), a, n, 0); }}")));
         for (k, s) in ["b", "u", "s"].iter().enumerate() {
@@ -264,7 +405,13 @@ fn video_cases(rules: &RuleSet) -> Vec<Case> {
         for (form, b) in r.forms() {
             let get = |s: &str| b.get(s).cloned().flatten().unwrap_or_default();
             let op = r.opcode.trim_end_matches(['2', '4']);
-            let lanes: u32 = if r.opcode.ends_with('4') { 4 } else if r.opcode.ends_with('2') { 2 } else { 1 };
+            let lanes: u32 = if r.opcode.ends_with('4') {
+                4
+            } else if r.opcode.ends_with('2') {
+                2
+            } else {
+                1
+            };
             let ops = r.operands.len();
             let (ptx, cons) = if ops == 4 {
                 (format!("{form} %0, %1, %2, %3;"), "=r,r,r,r")
@@ -273,10 +420,24 @@ fn video_cases(rules: &RuleSet) -> Vec<Case> {
             };
             let sgn = |s: &str| if get(s) == "s32" { "true" } else { "false" };
             let op2 = if lanes == 1 { get("op2") } else { get("add") };
-            let sub = if op == "vset" { get("cmp") } else if op == "vshl" || op == "vshr" { get("mode") } else { String::new() };
+            let sub = if op == "vset" {
+                get("cmp")
+            } else if op == "vshl" || op == "vshr" {
+                get("mode")
+            } else {
+                String::new()
+            };
             let call = format!(
                 "ref_video(\"{op}\", {lanes}, {}, {}, {}, {}, \"{op2}\", \"{sub}\", a, b, c)",
-                sgn("D"), sgn("A"), sgn("B"), if get("sat").is_empty() { "false" } else { "true" });
+                sgn("D"),
+                sgn("A"),
+                sgn("B"),
+                if get("sat").is_empty() {
+                    "false"
+                } else {
+                    "true"
+                }
+            );
             let body = if ops == 4 {
                 format!("for (auto a : V32) for (auto b : V32) for (auto c : C32) {{ uint32_t d; F(d, a, b, c); EXPECT(d == {call}, a, b, c); }}")
             } else {
@@ -497,7 +658,10 @@ static uint32_t ref_video(const char* op, int lanes, bool ds, bool as, bool bs, 
 "#;
 
 fn compiler() -> Option<String> {
-    ["g++", "clang++-19", "clang++"].iter().find(|c| Command::new(c).arg("--version").output().is_ok()).map(|c| c.to_string())
+    ["g++", "clang++-19", "clang++"]
+        .iter()
+        .find(|c| Command::new(c).arg("--version").output().is_ok())
+        .map(|c| c.to_string())
 }
 
 #[test]
@@ -516,7 +680,8 @@ fn translations_match_reference_models_on_the_host() {
         let mut helpers: Vec<String> = Vec::new();
         let mut funcs = String::new();
         for (k, c) in cases.iter().enumerate() {
-            let t = translate(&rules, &c.ptx, &c.cons, target).unwrap_or_else(|e| panic!("`{}`: {e}", c.ptx));
+            let t = translate(&rules, &c.ptx, &c.cons, target)
+                .unwrap_or_else(|e| panic!("`{}`: {e}", c.ptx));
             for h in rules.helper_closure(t.helpers.iter()) {
                 if !helpers.contains(&h) {
                     helpers.push(h);
@@ -528,7 +693,11 @@ fn translations_match_reference_models_on_the_host() {
                 .enumerate()
                 .map(|(i, con)| {
                     let ty = c_type(con);
-                    if con.starts_with('=') || con.starts_with('+') { format!("{ty}& op{i}") } else { format!("{ty} op{i}") }
+                    if con.starts_with('=') || con.starts_with('+') {
+                        format!("{ty}& op{i}")
+                    } else {
+                        format!("{ty} op{i}")
+                    }
                 })
                 .collect();
             writeln!(funcs, "static void f{k}({}) {{", params.join(", ")).unwrap();
@@ -553,7 +722,12 @@ fn translations_match_reference_models_on_the_host() {
         src.push_str("}\n");
         for (k, c) in cases.iter().enumerate() {
             let label = format!("{ns}: {}", c.ptx.replace('"', "'"));
-            writeln!(checks, "  current = \"{label}\";\n  {{\n#define F {ns}::f{k}\n  {}\n#undef F\n  }}", c.check).unwrap();
+            writeln!(
+                checks,
+                "  current = \"{label}\";\n  {{\n#define F {ns}::f{k}\n  {}\n#undef F\n  }}",
+                c.check
+            )
+            .unwrap();
         }
     }
     write!(
@@ -575,10 +749,19 @@ fn translations_match_reference_models_on_the_host() {
         .arg(&exe)
         .output()
         .expect("compiler runs");
-    assert!(out.status.success(), "host compile of {} failed:\n{}", cpp.display(), String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "host compile of {} failed:\n{}",
+        cpp.display(),
+        String::from_utf8_lossy(&out.stderr)
+    );
     let run = Command::new(&exe).output().expect("check runs");
     let text = String::from_utf8_lossy(&run.stdout);
-    assert!(run.status.success(), "semantic mismatches ({}):\n{text}", cpp.display());
+    assert!(
+        run.status.success(),
+        "semantic mismatches ({}):\n{text}",
+        cpp.display()
+    );
 }
 
 /// The AMD translations of every semantic-check case, with their helpers, compile for gfx90a, gfx942
@@ -596,7 +779,8 @@ fn amd_translations_compile_for_each_architecture() {
     let mut funcs = String::new();
     let mut calls = String::new();
     for (k, c) in cases.iter().enumerate() {
-        let t = translate(&rules, &c.ptx, &c.cons, Target::Amd).unwrap_or_else(|e| panic!("`{}`: {e}", c.ptx));
+        let t = translate(&rules, &c.ptx, &c.cons, Target::Amd)
+            .unwrap_or_else(|e| panic!("`{}`: {e}", c.ptx));
         helpers.extend(t.helpers.iter().cloned());
         let cons: Vec<&str> = c.cons.split(',').collect();
         let params: Vec<String> = cons
@@ -604,10 +788,19 @@ fn amd_translations_compile_for_each_architecture() {
             .enumerate()
             .map(|(i, con)| {
                 let ty = c_type(con);
-                if con.starts_with('=') || con.starts_with('+') { format!("{ty}& op{i}") } else { format!("{ty} op{i}") }
+                if con.starts_with('=') || con.starts_with('+') {
+                    format!("{ty}& op{i}")
+                } else {
+                    format!("{ty} op{i}")
+                }
             })
             .collect();
-        writeln!(funcs, "__device__ static void f{k}({}) {{", params.join(", ")).unwrap();
+        writeln!(
+            funcs,
+            "__device__ static void f{k}({}) {{",
+            params.join(", ")
+        )
+        .unwrap();
         for (depth, line) in &t.lines {
             writeln!(funcs, "  {}{line}", "  ".repeat(*depth)).unwrap();
         }
@@ -617,12 +810,22 @@ fn amd_translations_compile_for_each_architecture() {
             .enumerate()
             .map(|(i, con)| {
                 let ty = c_type(con);
-                if con.starts_with('=') || con.starts_with('+') { format!("o{k}_{i}") } else { format!("({ty})p[{}]", i + k % 7) }
+                if con.starts_with('=') || con.starts_with('+') {
+                    format!("o{k}_{i}")
+                } else {
+                    format!("({ty})p[{}]", i + k % 7)
+                }
             })
             .collect();
         for (i, con) in cons.iter().enumerate() {
             if con.starts_with('=') || con.starts_with('+') {
-                writeln!(calls, "  {} o{k}_{i} = ({})p[{i}];", c_type(con), c_type(con)).unwrap();
+                writeln!(
+                    calls,
+                    "  {} o{k}_{i} = ({})p[{i}];",
+                    c_type(con),
+                    c_type(con)
+                )
+                .unwrap();
             }
         }
         writeln!(calls, "  f{k}({});", args.join(", ")).unwrap();
@@ -632,25 +835,45 @@ fn amd_translations_compile_for_each_architecture() {
             }
         }
     }
-    let mut src = String::from("#include <hip/hip_runtime.h>\n#include <stdint.h>\n#include <string.h>\n");
+    let mut src =
+        String::from("#include <hip/hip_runtime.h>\n#include <stdint.h>\n#include <string.h>\n");
     for h in rules.helper_closure(helpers.iter()) {
         let def = &rules.helpers[&h];
         src.push_str(def.amd.as_deref().unwrap_or(&def.portable));
         src.push('\n');
     }
     src.push_str(&funcs);
-    write!(src, "__global__ void all_forms(uint64_t* p) {{\n{calls}}}\n").unwrap();
+    write!(
+        src,
+        "__global__ void all_forms(uint64_t* p) {{\n{calls}}}\n"
+    )
+    .unwrap();
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("rules_bits");
     std::fs::create_dir_all(&dir).unwrap();
     let hip = dir.join("amd_forms.hip");
     std::fs::write(&hip, &src).unwrap();
     for arch in ["gfx90a", "gfx942", "gfx1100"] {
         let out = Command::new("clang-19")
-            .args(["-x", "hip", "-std=c++17", &format!("--offload-arch={arch}"), "--cuda-device-only", "-nogpulib", "-O1", "-emit-llvm", "-S"])
+            .args([
+                "-x",
+                "hip",
+                "-std=c++17",
+                &format!("--offload-arch={arch}"),
+                "--cuda-device-only",
+                "-nogpulib",
+                "-O1",
+                "-emit-llvm",
+                "-S",
+            ])
             .arg(&hip)
             .args(["-o", "/dev/null"])
             .output()
             .expect("clang-19 runs");
-        assert!(out.status.success(), "{arch}: {}\n{}", hip.display(), String::from_utf8_lossy(&out.stderr));
+        assert!(
+            out.status.success(),
+            "{arch}: {}\n{}",
+            hip.display(),
+            String::from_utf8_lossy(&out.stderr)
+        );
     }
 }

@@ -8,7 +8,7 @@ use ptx2hip::lower::types::PtxType;
 use ptx2hip::lower::{self, RuleSet, Target};
 use ptx2hip::scan::AsmStatement;
 
-fn statement(ptx: &str, constraints: &[String]) -> AsmStatement  {
+fn statement(ptx: &str, constraints: &[String]) -> AsmStatement {
     ptx2hip::verify::forms::synthetic_statement(ptx, constraints)
 }
 
@@ -21,7 +21,11 @@ fn lower_ok(rules: &RuleSet, ptx: &str, constraints: &[String], code: &str) {
     for target in [Target::Amd, Target::Portable] {
         let a = lower::analyze(&stmt, rules, target);
         match a.outcome {
-            Ok(t) => assert!(t.rules.iter().any(|c| c == code), "{ptx} ({target}): used {:?}, expected {code}", t.rules),
+            Ok(t) => assert!(
+                t.rules.iter().any(|c| c == code),
+                "{ptx} ({target}): used {:?}, expected {code}",
+                t.rules
+            ),
             Err(u) => panic!("{ptx} ({target}) not translated: {}", u.message),
         }
     }
@@ -32,7 +36,12 @@ fn every_example_translates_with_its_rule() {
     let rules = RuleSet::embedded().unwrap();
     let mut n = 0;
     for r in rules.rules.iter().filter(|r| ours(r)) {
-        let constraints: Vec<String> = r.example.constraints.split(',').map(|s| s.trim().to_string()).collect();
+        let constraints: Vec<String> = r
+            .example
+            .constraints
+            .split(',')
+            .map(|s| s.trim().to_string())
+            .collect();
         lower_ok(&rules, &r.example.ptx, &constraints, &r.code);
         n += 1;
     }
@@ -60,11 +69,19 @@ fn every_claimed_cvt_form_translates() {
             let mut constraints = Vec::new();
             let mut ops = Vec::new();
             for (i, s) in specs.iter().enumerate() {
-                let OperandKind::Scalar(t) = &s.kind else { panic!("{}: scalar operands only", r.code) };
-                let ty = r.resolve_type(t, &bindings).unwrap_or_else(|| panic!("{} {form}: type {t:?}", r.code));
+                let OperandKind::Scalar(t) = &s.kind else {
+                    panic!("{}: scalar operands only", r.code)
+                };
+                let ty = r
+                    .resolve_type(t, &bindings)
+                    .unwrap_or_else(|| panic!("{} {form}: type {t:?}", r.code));
                 let _ = TypeRef::Fixed(ty);
                 let c = constraint_for(ty);
-                constraints.push(if s.name.starts_with('d') { format!("={c}") } else { c.to_string() });
+                constraints.push(if s.name.starts_with('d') {
+                    format!("={c}")
+                } else {
+                    c.to_string()
+                });
                 ops.push(format!("%{i}"));
             }
             let ptx = format!("{form} {};", ops.join(", "));
@@ -79,8 +96,15 @@ fn every_claimed_cvt_form_translates() {
 fn narrow_results_extend_by_destination_signedness() {
     let rules = RuleSet::embedded().unwrap();
     let stmt = statement("cvt.s8.s32 %0, %1;", &["=r".into(), "r".into()]);
-    let t = lower::analyze(&stmt, &rules, Target::Portable).outcome.unwrap();
-    let text: String = t.lines.iter().map(|(_, l)| l.clone()).collect::<Vec<_>>().join("\n");
+    let t = lower::analyze(&stmt, &rules, Target::Portable)
+        .outcome
+        .unwrap();
+    let text: String = t
+        .lines
+        .iter()
+        .map(|(_, l)| l.clone())
+        .collect::<Vec<_>>()
+        .join("\n");
     assert!(text.contains("(uint32_t)(int8_t)"), "{text}");
 }
 
@@ -88,11 +112,23 @@ fn narrow_results_extend_by_destination_signedness() {
 fn unsupported_forms_give_their_reason() {
     let rules = RuleSet::embedded().unwrap();
     let cases: &[(&str, &str, &str)] = &[
-        ("cvt.rn.satfinite.e2m1x2.f32 %0, %1, %2;", "=h,f,f", "sm_100a"),
+        (
+            "cvt.rn.satfinite.e2m1x2.f32 %0, %1, %2;",
+            "=h,f,f",
+            "sm_100a",
+        ),
         ("cvt.rna.satfinite.tf32.f32 %0, %1;", "=r,f", "NaN payloads"),
         ("cvt.rn.tf32.f32 %0, %1;", "=r,f", "only `cvt.rna.tf32.f32`"),
-        ("cvt.rzi.s16.f64 %0, %1;", "=h,d", "8/16 bits is not established"),
-        ("cvt.rni.u8.f64 %0, %1;", "=h,d", "8/16 bits is not established"),
+        (
+            "cvt.rzi.s16.f64 %0, %1;",
+            "=h,d",
+            "8/16 bits is not established",
+        ),
+        (
+            "cvt.rni.u8.f64 %0, %1;",
+            "=h,d",
+            "8/16 bits is not established",
+        ),
     ];
     for (ptx, c, reason) in cases {
         let constraints: Vec<String> = c.split(',').map(String::from).collect();
@@ -104,22 +140,35 @@ fn unsupported_forms_give_their_reason() {
 
 #[test]
 fn helpers_match_independent_references_on_the_host() {
-    if std::process::Command::new("g++").arg("--version").output().is_err() {
+    if std::process::Command::new("g++")
+        .arg("--version")
+        .output()
+        .is_err()
+    {
         eprintln!("g++ not found: host semantic test skipped");
         return;
     }
     let rules = RuleSet::embedded().unwrap();
     let family = include_str!("../rules/convert.toml");
-    let names: Vec<String> =
-        rules.helper_order.iter().filter(|n| family.contains(&format!("name = \"{n}\""))).cloned().collect();
+    let names: Vec<String> = rules
+        .helper_order
+        .iter()
+        .filter(|n| family.contains(&format!("name = \"{n}\"")))
+        .cloned()
+        .collect();
     let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("convert_host");
     std::fs::create_dir_all(&dir).unwrap();
-    let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/amd_models/convert_host_test.cpp");
+    let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/amd_models/convert_host_test.cpp");
     for (variant, amd) in [("portable", false), ("amd", true)] {
         let mut h = String::from("#include <stdint.h>\n#include <string.h>\n#include <math.h>\n#define __host__\n#define __device__\n");
         for n in rules.helper_closure(names.iter()) {
             let helper = &rules.helpers[&n];
-            let text = if amd { helper.amd.as_deref().unwrap_or(&helper.portable) } else { &helper.portable };
+            let text = if amd {
+                helper.amd.as_deref().unwrap_or(&helper.portable)
+            } else {
+                &helper.portable
+            };
             h.push_str(text);
             h.push('\n');
         }
@@ -136,8 +185,16 @@ fn helpers_match_independent_references_on_the_host() {
             .arg(&exe)
             .output()
             .unwrap();
-        assert!(out.status.success(), "{variant}: g++ failed:\n{}", String::from_utf8_lossy(&out.stderr));
+        assert!(
+            out.status.success(),
+            "{variant}: g++ failed:\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
         let run = std::process::Command::new(&exe).output().unwrap();
-        assert!(run.status.success(), "{variant}:\n{}", String::from_utf8_lossy(&run.stdout));
+        assert!(
+            run.status.success(),
+            "{variant}:\n{}",
+            String::from_utf8_lossy(&run.stdout)
+        );
     }
 }

@@ -38,7 +38,7 @@ fn ours(r: &Rule) -> bool {
     r.family == FAMILY || INTEGER_RULES.contains(&r.code.as_str())
 }
 
-fn statement(ptx: &str, constraints: &[String]) -> AsmStatement  {
+fn statement(ptx: &str, constraints: &[String]) -> AsmStatement {
     let mut stmt = ptx2hip::verify::forms::synthetic_statement(ptx, constraints);
     stmt.qualifiers = vec!["volatile".into()];
     stmt

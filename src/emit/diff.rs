@@ -14,7 +14,11 @@ const CONTEXT: usize = 3;
 /// Start offsets of the lines of `bytes` (a final empty line after a trailing `\n` is not a line).
 fn line_starts(bytes: &[u8]) -> Vec<usize> {
     let mut starts = vec![0];
-    starts.extend(memchr::memchr_iter(b'\n', bytes).map(|i| i + 1).filter(|&i| i < bytes.len()));
+    starts.extend(
+        memchr::memchr_iter(b'\n', bytes)
+            .map(|i| i + 1)
+            .filter(|&i| i < bytes.len()),
+    );
     if bytes.is_empty() {
         starts.clear();
     }
@@ -30,7 +34,13 @@ struct Change {
 
 /// Writes a `git apply`-compatible unified diff of `old` → `new` (with `a/` and `b/` prefixes);
 /// nothing when there is no change. Hunks are written as they are made, never held whole.
-pub fn write_unified(out: &mut dyn Write, path: &str, old: &[u8], new: &[u8], splices: &[Splice]) -> io::Result<()> {
+pub fn write_unified(
+    out: &mut dyn Write,
+    path: &str,
+    old: &[u8],
+    new: &[u8],
+    splices: &[Splice],
+) -> io::Result<()> {
     if old == new {
         return Ok(());
     }
@@ -43,7 +53,8 @@ pub fn write_unified(out: &mut dyn Write, path: &str, old: &[u8], new: &[u8], sp
     while i < changes.len() {
         // Group changes whose context would touch into one hunk.
         let mut j = i;
-        while j + 1 < changes.len() && changes[j + 1].old.start <= changes[j].old.end + 2 * CONTEXT {
+        while j + 1 < changes.len() && changes[j + 1].old.start <= changes[j].old.end + 2 * CONTEXT
+        {
             j += 1;
         }
         let old_start = changes[i].old.start.saturating_sub(CONTEXT);
@@ -52,7 +63,12 @@ pub fn write_unified(out: &mut dyn Write, path: &str, old: &[u8], new: &[u8], sp
         let new_start = changes[i].new.start - lead;
         let trail = old_end - changes[j].old.end;
         let new_end = changes[j].new.end + trail;
-        write!(out, "@@ -{} +{} @@\n", range(old_start, old_end - old_start), range(new_start, new_end - new_start))?;
+        write!(
+            out,
+            "@@ -{} +{} @@\n",
+            range(old_start, old_end - old_start),
+            range(new_start, new_end - new_start)
+        )?;
         let mut o = old_start;
         for c in &changes[i..=j] {
             for l in o..c.old.start {
@@ -79,11 +95,18 @@ pub fn write_unified(out: &mut dyn Write, path: &str, old: &[u8], new: &[u8], sp
 /// Works on byte regions: a group of splices covers old bytes `[a, b)` and new bytes
 /// `[a + shift, b + shift + growth)`, since everything between splices is identical. The region
 /// grows (absorbing any splice it reaches) until both ends sit on line boundaries in both texts.
-fn line_changes(old: &[u8], new: &[u8], old_lines: &[usize], new_lines: &[usize], splices: &[Splice]) -> Vec<Change> {
+fn line_changes(
+    old: &[u8],
+    new: &[u8],
+    old_lines: &[usize],
+    new_lines: &[usize],
+    splices: &[Splice],
+) -> Vec<Change> {
     // A region starts where a line starts, and ends where a line ends or at the end of the text.
     let starts_line = |text: &[u8], p: usize| p == 0 || text.get(p - 1) == Some(&b'\n');
     let ends_line = |text: &[u8], p: usize| p >= text.len() || starts_line(text, p);
-    let line_end = |p: usize| memchr::memchr(b'\n', &old[p.min(old.len())..]).map_or(old.len(), |i| p + i + 1);
+    let line_end =
+        |p: usize| memchr::memchr(b'\n', &old[p.min(old.len())..]).map_or(old.len(), |i| p + i + 1);
     let line_index = |starts: &[usize], p: usize| starts.partition_point(|&s| s < p);
     let mut changes = Vec::new();
     let mut i = 0;
@@ -91,7 +114,11 @@ fn line_changes(old: &[u8], new: &[u8], old_lines: &[usize], new_lines: &[usize]
         let first = &splices[i];
         let shift = first.new.start as isize - first.old.start as isize;
         let p = first.old.start;
-        let a = if starts_line(old, p) { p } else { old_lines[line_index(old_lines, p) - 1] };
+        let a = if starts_line(old, p) {
+            p
+        } else {
+            old_lines[line_index(old_lines, p) - 1]
+        };
         let mut b = first.old.end;
         let mut growth = first.new.len() as isize - first.old.len() as isize;
         i += 1;
@@ -168,7 +195,10 @@ mod tests {
         let old = b"a\n\xff comment\nb\n";
         let new = b"a\n\xff comment\nc\n";
         let d = unified("x.cu", old, new, &[splice(13..14, 13..14)]);
-        assert_eq!(d, b"--- a/x.cu\n+++ b/x.cu\n@@ -1,3 +1,3 @@\n a\n \xff comment\n-b\n+c\n".to_vec());
+        assert_eq!(
+            d,
+            b"--- a/x.cu\n+++ b/x.cu\n@@ -1,3 +1,3 @@\n a\n \xff comment\n-b\n+c\n".to_vec()
+        );
     }
 
     #[test]
@@ -182,20 +212,39 @@ mod tests {
         let old = b"1\n2\n3\n";
         let new = b"1\nX\nY\n2\n3\n";
         let d = unified("f", old, new, &[splice(2..2, 2..6)]);
-        assert_eq!(String::from_utf8(d).unwrap(), "--- a/f\n+++ b/f\n@@ -1,3 +1,5 @@\n 1\n+X\n+Y\n 2\n 3\n");
+        assert_eq!(
+            String::from_utf8(d).unwrap(),
+            "--- a/f\n+++ b/f\n@@ -1,3 +1,5 @@\n 1\n+X\n+Y\n 2\n 3\n"
+        );
     }
 
     #[test]
     fn distant_changes_make_separate_hunks_and_near_ones_merge() {
         let old: String = (1..=20).map(|i| format!("{i}\n")).collect();
-        let new = old.replacen("2\n", "two\n", 1).replacen("19\n", "nineteen\n", 1);
+        let new = old
+            .replacen("2\n", "two\n", 1)
+            .replacen("19\n", "nineteen\n", 1);
         let s2 = old.find("2\n").unwrap();
         let s19 = old.find("19\n").unwrap();
-        let d = unified("f", old.as_bytes(), new.as_bytes(), &[splice(s2..s2 + 1, s2..s2 + 3), splice(s19..s19 + 2, s19 + 2..s19 + 10)]);
+        let d = unified(
+            "f",
+            old.as_bytes(),
+            new.as_bytes(),
+            &[
+                splice(s2..s2 + 1, s2..s2 + 3),
+                splice(s19..s19 + 2, s19 + 2..s19 + 10),
+            ],
+        );
         let text = String::from_utf8(d).unwrap();
         assert_eq!(text.matches("@@ -").count(), 2, "{text}");
-        assert!(text.contains("@@ -1,5 +1,5 @@\n 1\n-2\n+two\n 3\n 4\n 5\n"), "{text}");
-        assert!(text.contains("@@ -16,5 +16,5 @@\n 16\n 17\n 18\n-19\n+nineteen\n 20\n"), "{text}");
+        assert!(
+            text.contains("@@ -1,5 +1,5 @@\n 1\n-2\n+two\n 3\n 4\n 5\n"),
+            "{text}"
+        );
+        assert!(
+            text.contains("@@ -16,5 +16,5 @@\n 16\n 17\n 18\n-19\n+nineteen\n 20\n"),
+            "{text}"
+        );
     }
 
     /// Applies a unified diff made by `unified` to `old`, checking every context and removed line.
@@ -207,8 +256,17 @@ mod tests {
         let mut i = 2;
         while i < diff_lines.len() {
             let header = String::from_utf8_lossy(diff_lines[i]).to_string();
-            let start: usize = header[4..].split([',', ' ']).next().unwrap().parse().unwrap();
-            let start = if header[4..].split(' ').next().unwrap().ends_with(",0") { start } else { start - 1 };
+            let start: usize = header[4..]
+                .split([',', ' '])
+                .next()
+                .unwrap()
+                .parse()
+                .unwrap();
+            let start = if header[4..].split(' ').next().unwrap().ends_with(",0") {
+                start
+            } else {
+                start - 1
+            };
             for l in &old_lines[next_old..start] {
                 out.extend_from_slice(l);
             }
@@ -222,8 +280,15 @@ mod tests {
                     body.pop();
                 }
                 match l[0] {
-                    b' ' => { assert_eq!(old_lines[next_old], &body[..]); out.extend_from_slice(&body); next_old += 1 }
-                    b'-' => { assert_eq!(old_lines[next_old], &body[..]); next_old += 1 }
+                    b' ' => {
+                        assert_eq!(old_lines[next_old], &body[..]);
+                        out.extend_from_slice(&body);
+                        next_old += 1
+                    }
+                    b'-' => {
+                        assert_eq!(old_lines[next_old], &body[..]);
+                        next_old += 1
+                    }
                     b'+' => out.extend_from_slice(&body),
                     _ => {}
                 }

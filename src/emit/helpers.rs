@@ -44,7 +44,10 @@ pub fn install(
     match existing {
         Some((start, end)) => {
             text.splice(start..end, block.bytes());
-            super::Splice { old: start..end, new: start..start + block.len() }
+            super::Splice {
+                old: start..end,
+                new: start..start + block.len(),
+            }
         }
         None => {
             let at = insertion_point(text, first_use);
@@ -56,12 +59,22 @@ pub fn install(
             inserted.extend_from_slice(nl.as_bytes());
             let len = inserted.len();
             text.splice(at..at, inserted);
-            super::Splice { old: at..at, new: at..at + len }
+            super::Splice {
+                old: at..at,
+                new: at..at + len,
+            }
         }
     }
 }
 
-fn render_block(rules: &RuleSet, names: &[String], macro_guards: bool, mode: EmitMode, target: Target, nl: &str) -> String {
+fn render_block(
+    rules: &RuleSet,
+    names: &[String],
+    macro_guards: bool,
+    mode: EmitMode,
+    target: Target,
+    nl: &str,
+) -> String {
     let mut lines: Vec<String> = vec![HELPERS_BEGIN.to_string()];
     let amd_only = mode == EmitMode::Guarded;
     if amd_only {
@@ -71,7 +84,9 @@ fn render_block(rules: &RuleSet, names: &[String], macro_guards: bool, mode: Emi
     lines.push("#include <string.h>".into());
     lines.push("#include <math.h>".into());
     for name in rules.helper_closure(names.iter()) {
-        let Some(h) = rules.helpers.get(&name) else { continue };
+        let Some(h) = rules.helpers.get(&name) else {
+            continue;
+        };
         let code = match target {
             Target::Amd => h.amd.as_deref().unwrap_or(&h.portable),
             Target::Portable => &h.portable,
@@ -127,7 +142,10 @@ fn insertion_point(text: &[u8], limit: usize) -> usize {
     let mut in_block_comment = false;
     let mut leading_comments = 0;
     while pos < limit.min(text.len()) {
-        let end = text[pos..].iter().position(|&b| b == b'\n').map_or(text.len(), |p| pos + p + 1);
+        let end = text[pos..]
+            .iter()
+            .position(|&b| b == b'\n')
+            .map_or(text.len(), |p| pos + p + 1);
         let line = String::from_utf8_lossy(&text[pos..end]);
         let trimmed = line.trim();
         if in_block_comment {
@@ -166,7 +184,11 @@ fn insertion_point(text: &[u8], limit: usize) -> usize {
         }
         pos = end;
         // Without includes, the block goes after the leading comment (licence) lines.
-        if !seen_directive && !in_block_comment && best == leading_comments && (trimmed.is_empty() || trimmed.starts_with("//") || trimmed.ends_with("*/")) {
+        if !seen_directive
+            && !in_block_comment
+            && best == leading_comments
+            && (trimmed.is_empty() || trimmed.starts_with("//") || trimmed.ends_with("*/"))
+        {
             leading_comments = pos;
             best = pos;
         }

@@ -82,7 +82,11 @@ const CARRY: &str = "CF";
 const CARRY_LOCAL: &str = "p2h_cf";
 
 impl<'a> Lowerer<'a> {
-    pub fn new(stmt: &AsmStatement, rules: &'a RuleSet, target: Target) -> Result<Self, Unsupported> {
+    pub fn new(
+        stmt: &AsmStatement,
+        rules: &'a RuleSet,
+        target: Target,
+    ) -> Result<Self, Unsupported> {
         let mut taken = HashSet::new();
         let mut ops = Vec::new();
         for (i, op) in stmt.operands().enumerate() {
@@ -113,13 +117,14 @@ impl<'a> Lowerer<'a> {
                         }
                     }
                 }
-                _ => {
-                    return Err(Unsupported::new(format!(
-                        "operand %{i} has constraint \"{c}\": exactly one constraint letter is allowed"
-                    )))
-                }
+                _ => return Err(Unsupported::new(format!(
+                    "operand %{i} has constraint \"{c}\": exactly one constraint letter is allowed"
+                ))),
             };
-            let local = unique_name(&mut taken, &operand_local_name(op.name.as_deref(), &op.expr, i));
+            let local = unique_name(
+                &mut taken,
+                &operand_local_name(op.name.as_deref(), &op.expr, i),
+            );
             ops.push(AsmOp {
                 kind,
                 reg,
@@ -149,7 +154,11 @@ impl<'a> Lowerer<'a> {
     }
 
     /// Lowers a parsed template into a C++ block (or a single statement in direct form).
-    pub fn lower(mut self, block: &ptx::Block, stmt: &AsmStatement) -> Result<Lowered, Unsupported> {
+    pub fn lower(
+        mut self,
+        block: &ptx::Block,
+        stmt: &AsmStatement,
+    ) -> Result<Lowered, Unsupported> {
         let flat = single_instruction(block);
         self.direct = flat.is_some_and(|ins| self.direct_form_allowed(ins));
         let mut body = Vec::new();
@@ -196,7 +205,9 @@ impl<'a> Lowerer<'a> {
             for op in &self.ops {
                 let Some(reg) = op.reg else { continue };
                 match op.kind {
-                    OpKind::Input | OpKind::InOut if op.used_as_source || op.kind == OpKind::InOut => {
+                    OpKind::Input | OpKind::InOut
+                        if op.used_as_source || op.kind == OpKind::InOut =>
+                    {
                         if op.used_as_source || op.written {
                             lines.push((1, format!("{reg} {} = ({reg})({});", op.local, op.expr)));
                         }
@@ -227,7 +238,10 @@ impl<'a> Lowerer<'a> {
             }
             lines.push((0, "}".to_string()));
         }
-        Ok(Lowered { lines, rules: self.rule_codes })
+        Ok(Lowered {
+            lines,
+            rules: self.rule_codes,
+        })
     }
 
     /// Direct form is exact when there is one unguarded instruction and reading an input
@@ -245,10 +259,18 @@ impl<'a> Lowerer<'a> {
         for op in &ins.operands {
             visit_regs(op, &mut count);
         }
-        self.ops.iter().zip(&uses).all(|(op, &n)| n <= 1 || is_simple_expr(&op.expr))
+        self.ops
+            .iter()
+            .zip(&uses)
+            .all(|(op, &n)| n <= 1 || is_simple_expr(&op.expr))
     }
 
-    fn block_items(&mut self, items: &[Item], depth: usize, out: &mut Vec<Line>) -> Result<(), Unsupported> {
+    fn block_items(
+        &mut self,
+        items: &[Item],
+        depth: usize,
+        out: &mut Vec<Line>,
+    ) -> Result<(), Unsupported> {
         let mut i = 0;
         while i < items.len() {
             match &items[i] {
@@ -263,7 +285,9 @@ impl<'a> Lowerer<'a> {
                 Item::Label { name, span } => {
                     // A label some later `bra` jumps back to opens a loop.
                     if let Some(end) = backward_branch(items, i, name) {
-                        let Item::Instruction(bra) = &items[end] else { unreachable!() };
+                        let Item::Instruction(bra) = &items[end] else {
+                            unreachable!()
+                        };
                         out.push((depth, "do {".to_string()));
                         self.conditional_depth += 1;
                         self.block_items(&items[i + 1..end], depth + 1, out)?;
@@ -293,7 +317,10 @@ impl<'a> Lowerer<'a> {
                             ins.span.start,
                         ));
                     };
-                    if items[i + 1..label_at].iter().any(|it| matches!(it, Item::Label { .. })) {
+                    if items[i + 1..label_at]
+                        .iter()
+                        .any(|it| matches!(it, Item::Label { .. }))
+                    {
                         return Err(Unsupported::at(
                             format!("branch to `{target}` skips over another label"),
                             ins.span.start,
@@ -318,33 +345,55 @@ impl<'a> Lowerer<'a> {
         Ok(())
     }
 
-    fn declare(&mut self, decl: &ptx::RegDecl, depth: usize, out: &mut Vec<Line>) -> Result<(), Unsupported> {
+    fn declare(
+        &mut self,
+        decl: &ptx::RegDecl,
+        depth: usize,
+        out: &mut Vec<Line>,
+    ) -> Result<(), Unsupported> {
         if decl.space != "reg" {
             return Err(Unsupported::at(
-                format!("`.{}` variables inside asm are not translated (only `.reg`)", decl.space),
+                format!(
+                    "`.{}` variables inside asm are not translated (only `.reg`)",
+                    decl.space
+                ),
                 decl.span.start,
             ));
         }
         if decl.vector.is_some() {
-            return Err(Unsupported::at("vector `.reg` declarations are not translated yet".into(), decl.span.start));
+            return Err(Unsupported::at(
+                "vector `.reg` declarations are not translated yet".into(),
+                decl.span.start,
+            ));
         }
         let ty = PtxType::parse(&decl.ty).ok_or_else(|| {
-            Unsupported::at(format!("`.reg .{}` has a type ptx2hip does not model", decl.ty), decl.span.start)
+            Unsupported::at(
+                format!("`.reg .{}` has a type ptx2hip does not model", decl.ty),
+                decl.span.start,
+            )
         })?;
         let cty = ty.c_type();
         for name in &decl.names {
             let c_name = unique_name(&mut self.taken, &format!("p2h_{}", sanitize(name)));
             out.push((depth, format!("{cty} {c_name};")));
-            self.scopes.last_mut().expect("scope stack never empty").push(Local {
-                ptx: name.clone(),
-                c_name,
-                ty: cty,
-            });
+            self.scopes
+                .last_mut()
+                .expect("scope stack never empty")
+                .push(Local {
+                    ptx: name.clone(),
+                    c_name,
+                    ty: cty,
+                });
         }
         Ok(())
     }
 
-    fn instruction(&mut self, ins: &Instruction, depth: usize, out: &mut Vec<Line>) -> Result<(), Unsupported> {
+    fn instruction(
+        &mut self,
+        ins: &Instruction,
+        depth: usize,
+        out: &mut Vec<Line>,
+    ) -> Result<(), Unsupported> {
         let (rule, bindings) = self.find_rule(ins)?;
         let guarded = ins.guard.is_some();
         if guarded {
@@ -361,7 +410,11 @@ impl<'a> Lowerer<'a> {
         if !self.rule_codes.contains(&rule.code) {
             self.rule_codes.push(rule.code.clone());
         }
-        let mut stmts: Vec<String> = code.lines().map(|l| l.trim_end().to_string()).filter(|l| !l.is_empty()).collect();
+        let mut stmts: Vec<String> = code
+            .lines()
+            .map(|l| l.trim_end().to_string())
+            .filter(|l| !l.is_empty())
+            .collect();
         stmts.extend(post);
         match &ins.guard {
             Some(g) => {
@@ -392,7 +445,11 @@ impl<'a> Lowerer<'a> {
         }
         if let Some(rule) = shape_mismatch {
             return Err(Unsupported::at(
-                format!("`{form}` has operands of a shape rule {} does not translate ({})", rule.code, rule.operands.join(", ")),
+                format!(
+                    "`{form}` has operands of a shape rule {} does not translate ({})",
+                    rule.code,
+                    rule.operands.join(", ")
+                ),
                 at,
             )
             .with_instruction(&form));
@@ -408,7 +465,12 @@ impl<'a> Lowerer<'a> {
 
     /// Expands a rule's template for one instruction; returns the code and the statements that
     /// move converted destination temporaries into their registers.
-    fn expand_rule(&mut self, rule: &Rule, bindings: &Bindings, ins: &Instruction) -> Result<(String, Vec<String>), Unsupported> {
+    fn expand_rule(
+        &mut self,
+        rule: &Rule,
+        bindings: &Bindings,
+        ins: &Instruction,
+    ) -> Result<(String, Vec<String>), Unsupported> {
         let at = ins.span.start;
         let mut values: Vec<(String, Option<String>, String)> = Vec::new();
         let mut pre: Vec<String> = Vec::new();
@@ -421,9 +483,13 @@ impl<'a> Lowerer<'a> {
             match &spec.kind {
                 OperandKind::Pair(second, t) => {
                     let ty = self.type_of(rule, t, bindings, at)?;
-                    let ptx::Operand::PredPair(a, b) = op else { unreachable!("shape checked") };
-                    let first = self.dest(&ptx::Operand::Reg(a.clone()), ty, &mut pre, &mut post, at)?;
-                    let other = self.dest(&ptx::Operand::Reg(b.clone()), ty, &mut pre, &mut post, at)?;
+                    let ptx::Operand::PredPair(a, b) = op else {
+                        unreachable!("shape checked")
+                    };
+                    let first =
+                        self.dest(&ptx::Operand::Reg(a.clone()), ty, &mut pre, &mut post, at)?;
+                    let other =
+                        self.dest(&ptx::Operand::Reg(b.clone()), ty, &mut pre, &mut post, at)?;
                     values.push((spec.name.clone(), None, first));
                     values.push((second.clone(), None, other));
                 }
@@ -433,17 +499,34 @@ impl<'a> Lowerer<'a> {
                 }
                 OperandKind::Scalar(t) => {
                     let ty = self.type_of(rule, t, bindings, at)?;
-                    let v = if writes { self.dest(op, ty, &mut pre, &mut post, at)? } else { self.source(op, ty, at)? };
+                    let v = if writes {
+                        self.dest(op, ty, &mut pre, &mut post, at)?
+                    } else {
+                        self.source(op, ty, at)?
+                    };
                     values.push((spec.name.clone(), None, v));
                 }
                 OperandKind::Vector(n, t) => {
                     let ty = self.type_of(rule, t, bindings, at)?;
-                    let ptx::Operand::Vector(elems) = op else { unreachable!("shape checked") };
+                    let ptx::Operand::Vector(elems) = op else {
+                        unreachable!("shape checked")
+                    };
                     if elems.len() as u32 != *n {
-                        return Err(Unsupported::at(format!("vector operand has {} elements, `{}` needs {n}", elems.len(), ins.form()), at));
+                        return Err(Unsupported::at(
+                            format!(
+                                "vector operand has {} elements, `{}` needs {n}",
+                                elems.len(),
+                                ins.form()
+                            ),
+                            at,
+                        ));
                     }
                     for (k, e) in elems.iter().enumerate() {
-                        let v = if writes { self.dest(e, ty, &mut pre, &mut post, at)? } else { self.source(e, ty, at)? };
+                        let v = if writes {
+                            self.dest(e, ty, &mut pre, &mut post, at)?
+                        } else {
+                            self.source(e, ty, at)?
+                        };
                         values.push((spec.name.clone(), Some(k.to_string()), v));
                     }
                 }
@@ -469,7 +552,10 @@ impl<'a> Lowerer<'a> {
             if name == CARRY && attr.is_none() && rule.carry.is_some() {
                 return Some(CARRY_LOCAL.to_string());
             }
-            if let Some((_, _, v)) = values.iter().find(|(n, a, _)| n == name && a.as_deref() == attr) {
+            if let Some((_, _, v)) = values
+                .iter()
+                .find(|(n, a, _)| n == name && a.as_deref() == attr)
+            {
                 return Some(v.clone());
             }
             if let (Some(l), None) = (rule.lookup.get(name), attr) {
@@ -495,21 +581,40 @@ impl<'a> Lowerer<'a> {
         Ok((code_lines.join("\n"), post))
     }
 
-    fn type_of(&self, rule: &Rule, t: &TypeRef, bindings: &Bindings, at: usize) -> Result<CType, Unsupported> {
+    fn type_of(
+        &self,
+        rule: &Rule,
+        t: &TypeRef,
+        bindings: &Bindings,
+        at: usize,
+    ) -> Result<CType, Unsupported> {
         rule.resolve_type(t, bindings)
             .map(|t| t.c_type())
-            .ok_or_else(|| Unsupported::at(format!("rule {} has an operand type it cannot resolve", rule.code), at))
+            .ok_or_else(|| {
+                Unsupported::at(
+                    format!("rule {} has an operand type it cannot resolve", rule.code),
+                    at,
+                )
+            })
     }
 
     /// A source operand as a C++ expression of type `want`.
     fn source(&mut self, op: &ptx::Operand, want: CType, at: usize) -> Result<String, Unsupported> {
         match op {
             ptx::Operand::Reg(r) => self.read_reg(r, want, at),
-            ptx::Operand::NotReg(r) if want == CType::Bool => Ok(format!("!{}", self.read_reg(r, want, at)?)),
+            ptx::Operand::NotReg(r) if want == CType::Bool => {
+                Ok(format!("!{}", self.read_reg(r, want, at)?))
+            }
             ptx::Operand::Imm(imm) => immediate(imm, want).ok_or_else(|| {
-                Unsupported::at(format!("immediate `{imm:?}` cannot be used as a {want} operand"), at)
+                Unsupported::at(
+                    format!("immediate `{imm:?}` cannot be used as a {want} operand"),
+                    at,
+                )
             }),
-            other => Err(Unsupported::at(format!("`{other:?}` cannot be a source operand here"), at)),
+            other => Err(Unsupported::at(
+                format!("`{other:?}` cannot be a source operand here"),
+                at,
+            )),
         }
     }
 
@@ -522,28 +627,51 @@ impl<'a> Lowerer<'a> {
                 return if want.is_integer() || want == CType::Bool {
                     Ok(format!("({want})({})", op.expr))
                 } else {
-                    Err(Unsupported::at(format!("immediate operand %{i} used as a {want} value"), at))
+                    Err(Unsupported::at(
+                        format!("immediate operand %{i} used as a {want} value"),
+                        at,
+                    ))
                 };
             };
             if op.kind == OpKind::Output && !op.written {
-                return Err(Unsupported::at(format!("output operand %{i} is read before it is written"), at));
+                return Err(Unsupported::at(
+                    format!("output operand %{i} is read before it is written"),
+                    at,
+                ));
             }
             op.used_as_source = true;
             if direct && reg.is_integer() && want.is_integer() && reg.bits() == want.bits() {
                 return Ok(format!("({want})({})", op.expr));
             }
-            let base = if direct { format!("({reg})({})", op.expr) } else { op.local.clone() };
+            let base = if direct {
+                format!("({reg})({})", op.expr)
+            } else {
+                op.local.clone()
+            };
             return convert(&base, reg, want).ok_or_else(|| operand_mismatch(i, reg, want, at));
         }
         let (name, ty) = self.resolve_ident(r, at)?;
         convert(&name, ty, want).ok_or_else(|| {
-            Unsupported::at(format!("register `{}` holds {ty} but the instruction reads {want}", reg_text(r)), at)
+            Unsupported::at(
+                format!(
+                    "register `{}` holds {ty} but the instruction reads {want}",
+                    reg_text(r)
+                ),
+                at,
+            )
         })
     }
 
     /// A destination operand as an lvalue of type `want`; conversions into the register go to
     /// `post`, temporaries to `pre`.
-    fn dest(&mut self, op: &ptx::Operand, want: CType, pre: &mut Vec<String>, post: &mut Vec<String>, at: usize) -> Result<String, Unsupported> {
+    fn dest(
+        &mut self,
+        op: &ptx::Operand,
+        want: CType,
+        pre: &mut Vec<String>,
+        post: &mut Vec<String>,
+        at: usize,
+    ) -> Result<String, Unsupported> {
         let (lvalue, reg) = match op {
             ptx::Operand::Discard => {
                 let t = self.temp();
@@ -556,26 +684,47 @@ impl<'a> Lowerer<'a> {
                     let direct = self.direct;
                     let op = &mut self.ops[i];
                     let Some(reg) = op.reg else {
-                        return Err(Unsupported::at(format!("operand %{i} is an immediate but is written"), at));
+                        return Err(Unsupported::at(
+                            format!("operand %{i} is an immediate but is written"),
+                            at,
+                        ));
                     };
                     if op.kind == OpKind::Input {
-                        return Err(Unsupported::at(format!("input operand %{i} is written by the template"), at));
+                        return Err(Unsupported::at(
+                            format!("input operand %{i} is written by the template"),
+                            at,
+                        ));
                     }
                     op.written = true;
                     op.written_unconditionally |= !conditional;
-                    let lv = if direct { op.expr.clone() } else { op.local.clone() };
+                    let lv = if direct {
+                        op.expr.clone()
+                    } else {
+                        op.local.clone()
+                    };
                     (lv, reg)
                 }
                 None => {
                     if let Reg::Ident { name, .. } = r {
                         if self.local(name).is_none() {
-                            return Err(Unsupported::at(format!("`{}` is not a writable register (declare it with `.reg`)", reg_text(r)), at));
+                            return Err(Unsupported::at(
+                                format!(
+                                    "`{}` is not a writable register (declare it with `.reg`)",
+                                    reg_text(r)
+                                ),
+                                at,
+                            ));
                         }
                     }
                     self.resolve_ident(r, at)?
                 }
             },
-            other => return Err(Unsupported::at(format!("`{other:?}` cannot be a destination"), at)),
+            other => {
+                return Err(Unsupported::at(
+                    format!("`{other:?}` cannot be a destination"),
+                    at,
+                ))
+            }
         };
         // Same-width integers convert modulo 2^n on assignment: no temporary needed.
         if reg == want || (reg.is_integer() && want.is_integer() && reg.bits() == want.bits()) {
@@ -584,15 +733,25 @@ impl<'a> Lowerer<'a> {
         let t = self.temp();
         pre.push(format!("{want} {t};"));
         let conv = widen_into(&t, want, reg).ok_or_else(|| {
-            Unsupported::at(format!("a {want} result cannot be written to a {reg} register"), at)
+            Unsupported::at(
+                format!("a {want} result cannot be written to a {reg} register"),
+                at,
+            )
         })?;
         post.push(format!("{lvalue} = {conv};"));
         Ok(t)
     }
 
     fn address(&mut self, op: &ptx::Operand, at: usize) -> Result<String, Unsupported> {
-        let ptx::Operand::Memory { base: Some(base), offset } = op else {
-            return Err(Unsupported::at("only `[register]` and `[register+offset]` addresses are translated".into(), at));
+        let ptx::Operand::Memory {
+            base: Some(base),
+            offset,
+        } = op
+        else {
+            return Err(Unsupported::at(
+                "only `[register]` and `[register+offset]` addresses are translated".into(),
+                at,
+            ));
         };
         let reg_ty = match self.asm_index(base) {
             Some(i) => self.ops[i].reg,
@@ -600,7 +759,8 @@ impl<'a> Lowerer<'a> {
         };
         if reg_ty.map(|t| t.bits()) != Some(64) {
             return Err(Unsupported::at(
-                "address register is not 64-bit: only 64-bit generic addresses are translated".into(),
+                "address register is not 64-bit: only 64-bit generic addresses are translated"
+                    .into(),
                 at,
             ));
         }
@@ -619,7 +779,10 @@ impl<'a> Lowerer<'a> {
 
     fn resolve_ident(&mut self, r: &Reg, at: usize) -> Result<(String, CType), Unsupported> {
         let Reg::Ident { name, component } = r else {
-            return Err(Unsupported::at(format!("operand `{}` does not exist in this statement", reg_text(r)), at));
+            return Err(Unsupported::at(
+                format!("operand `{}` does not exist in this statement", reg_text(r)),
+                at,
+            ));
         };
         if component.is_none() {
             if let Some(l) = self.local(name) {
@@ -631,7 +794,9 @@ impl<'a> Lowerer<'a> {
             None => name.clone(),
         };
         if let Some(sr) = self.rules.specials.get(&full) {
-            let ty = PtxType::parse(&sr.ty).map(|t| t.c_type()).unwrap_or(CType::Uint(32));
+            let ty = PtxType::parse(&sr.ty)
+                .map(|t| t.c_type())
+                .unwrap_or(CType::Uint(32));
             let expr = match self.target {
                 Target::Amd => sr.amd.clone().unwrap_or_else(|| sr.portable.clone()),
                 Target::Portable => sr.portable.clone(),
@@ -649,13 +814,20 @@ impl<'a> Lowerer<'a> {
     }
 
     fn local(&self, ptx_name: &str) -> Option<&Local> {
-        self.scopes.iter().rev().flat_map(|s| s.iter().rev()).find(|l| l.ptx == ptx_name)
+        self.scopes
+            .iter()
+            .rev()
+            .flat_map(|s| s.iter().rev())
+            .find(|l| l.ptx == ptx_name)
     }
 
     fn asm_index(&self, r: &Reg) -> Option<usize> {
         match r {
             Reg::AsmOperand(i) if *i < self.ops.len() => Some(*i),
-            Reg::AsmNamed(n) => self.ops.iter().position(|o| o.name.as_deref() == Some(n.as_str())),
+            Reg::AsmNamed(n) => self
+                .ops
+                .iter()
+                .position(|o| o.name.as_deref() == Some(n.as_str())),
             _ => None,
         }
     }
@@ -685,7 +857,13 @@ fn operands_fit(rule: &Rule, operands: &[ptx::Operand]) -> bool {
             (OperandKind::Address, ptx::Operand::Memory { .. }) => true,
             (OperandKind::Vector(n, _), ptx::Operand::Vector(v)) => v.len() as u32 == *n,
             (OperandKind::Pair(..), ptx::Operand::PredPair(..)) => true,
-            (OperandKind::Scalar(_), ptx::Operand::Reg(_) | ptx::Operand::Imm(_) | ptx::Operand::NotReg(_) | ptx::Operand::Discard) => true,
+            (
+                OperandKind::Scalar(_),
+                ptx::Operand::Reg(_)
+                | ptx::Operand::Imm(_)
+                | ptx::Operand::NotReg(_)
+                | ptx::Operand::Discard,
+            ) => true,
             _ => false,
         })
 }
@@ -706,13 +884,18 @@ fn visit_regs(op: &ptx::Operand, f: &mut impl FnMut(&Reg)) {
 fn branch_target(ins: &Instruction) -> Option<&str> {
     match ins.operands.as_slice() {
         [ptx::Operand::Label(l)] => Some(l),
-        [ptx::Operand::Reg(Reg::Ident { name, component: None })] => Some(name),
+        [ptx::Operand::Reg(Reg::Ident {
+            name,
+            component: None,
+        })] => Some(name),
         _ => None,
     }
 }
 
 fn label_index(items: &[Item], name: &str) -> Option<usize> {
-    items.iter().position(|it| matches!(it, Item::Label { name: n, .. } if n == name))
+    items
+        .iter()
+        .position(|it| matches!(it, Item::Label { name: n, .. } if n == name))
 }
 
 /// The index of the last `bra` after `label_at` (same block) that jumps back to `name`.
@@ -755,10 +938,17 @@ fn sanitize(s: &str) -> String {
 }
 
 fn operand_local_name(name: Option<&str>, expr: &str, index: usize) -> String {
-    let base = name.map(sanitize).filter(|s| !s.is_empty()).unwrap_or_else(|| {
-        let s = sanitize(expr);
-        if s.is_empty() || s.starts_with(|c: char| c.is_ascii_digit()) { format!("op{index}") } else { s }
-    });
+    let base = name
+        .map(sanitize)
+        .filter(|s| !s.is_empty())
+        .unwrap_or_else(|| {
+            let s = sanitize(expr);
+            if s.is_empty() || s.starts_with(|c: char| c.is_ascii_digit()) {
+                format!("op{index}")
+            } else {
+                s
+            }
+        });
     format!("p2h_{base}")
 }
 
@@ -776,8 +966,14 @@ fn reg_text(r: &Reg) -> String {
     match r {
         Reg::AsmOperand(i) => format!("%{i}"),
         Reg::AsmNamed(n) => format!("%[{n}]"),
-        Reg::Ident { name, component: Some(c) } => format!("{name}.{c}"),
-        Reg::Ident { name, component: None } => name.clone(),
+        Reg::Ident {
+            name,
+            component: Some(c),
+        } => format!("{name}.{c}"),
+        Reg::Ident {
+            name,
+            component: None,
+        } => name.clone(),
         Reg::UniqueId => "%=".into(),
     }
 }
@@ -794,30 +990,53 @@ fn immediate(imm: &Immediate, want: CType) -> Option<String> {
     match (imm, want) {
         (Immediate::Int(v), t) if t.is_integer() => {
             let bits = t.bits();
-            let fits = if t.bits() >= 128 { true } else {
+            let fits = if t.bits() >= 128 {
+                true
+            } else {
                 let min = -(1i128 << (bits - 1));
                 let max = (1i128 << bits) - 1;
                 (min..=max).contains(v)
             };
             fits.then(|| int_literal(*v, t))
         }
-        (Immediate::Int(v), CType::Bool) => Some(if *v != 0 { "true".into() } else { "false".into() }),
+        (Immediate::Int(v), CType::Bool) => Some(if *v != 0 {
+            "true".into()
+        } else {
+            "false".into()
+        }),
         (Immediate::F32Bits(b), CType::Float) => Some(f32_literal(*b)),
-        (Immediate::F32Bits(b), CType::Uint(32) | CType::Int(32)) => Some(format!("({want})0x{b:08x}u")),
+        (Immediate::F32Bits(b), CType::Uint(32) | CType::Int(32)) => {
+            Some(format!("({want})0x{b:08x}u"))
+        }
         (Immediate::F64Bits(b), CType::Double) => Some(f64_literal(*b)),
-        (Immediate::F64Bits(b), CType::Uint(64) | CType::Int(64)) => Some(format!("({want})0x{b:016x}ull")),
-        (Immediate::Float(s), CType::Double) => s.parse::<f64>().ok().map(|d| f64_literal(d.to_bits())),
-        (Immediate::Float(s), CType::Float) => s.parse::<f64>().ok().map(|d| f32_literal((d as f32).to_bits())),
+        (Immediate::F64Bits(b), CType::Uint(64) | CType::Int(64)) => {
+            Some(format!("({want})0x{b:016x}ull"))
+        }
+        (Immediate::Float(s), CType::Double) => {
+            s.parse::<f64>().ok().map(|d| f64_literal(d.to_bits()))
+        }
+        (Immediate::Float(s), CType::Float) => s
+            .parse::<f64>()
+            .ok()
+            .map(|d| f32_literal((d as f32).to_bits())),
         _ => None,
     }
 }
 
 fn int_literal(v: i128, t: CType) -> String {
     let bits = t.bits();
-    let mask = if bits >= 128 { u128::MAX } else { (1u128 << bits) - 1 };
+    let mask = if bits >= 128 {
+        u128::MAX
+    } else {
+        (1u128 << bits) - 1
+    };
     let pattern = (v as u128) & mask;
     if (0..=0x7fff_ffff).contains(&v) {
-        if bits > 32 { format!("({t}){v}ull") } else { format!("({t}){v}") }
+        if bits > 32 {
+            format!("({t}){v}ull")
+        } else {
+            format!("({t}){v}")
+        }
     } else if bits > 32 {
         format!("({t})0x{pattern:x}ull")
     } else {

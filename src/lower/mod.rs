@@ -57,11 +57,19 @@ pub struct Unsupported {
 
 impl Unsupported {
     pub fn new(message: String) -> Self {
-        Unsupported { message, position: Position::Statement, instruction: None }
+        Unsupported {
+            message,
+            position: Position::Statement,
+            instruction: None,
+        }
     }
 
     pub fn at(message: String, template_offset: usize) -> Self {
-        Unsupported { message, position: Position::Template(template_offset), instruction: None }
+        Unsupported {
+            message,
+            position: Position::Template(template_offset),
+            instruction: None,
+        }
     }
 
     pub fn with_instruction(mut self, form: &str) -> Self {
@@ -115,7 +123,12 @@ pub fn analyze(stmt: &AsmStatement, rules: &RuleSet, target: Target) -> Analysis
     };
     let variants = match string_operand_variants(stmt, text) {
         Ok(v) => v,
-        Err(u) => return Analysis { instructions: Vec::new(), outcome: Err(u) },
+        Err(u) => {
+            return Analysis {
+                instructions: Vec::new(),
+                outcome: Err(u),
+            }
+        }
     };
     let mut instructions = Vec::new();
     let mut lowered = Vec::new();
@@ -127,13 +140,18 @@ pub fn analyze(stmt: &AsmStatement, rules: &RuleSet, target: Target) -> Analysis
                 if failure.is_some() {
                     continue;
                 }
-                let result = block::Lowerer::new(stmt, rules, target).and_then(|l| l.lower(&block, stmt));
+                let result =
+                    block::Lowerer::new(stmt, rules, target).and_then(|l| l.lower(&block, stmt));
                 match result {
                     Ok(l) => lowered.push((variant, l)),
                     Err(mut u) => {
                         if variants.len() > 1 {
                             u.message = format!("{} (with {})", u.message, variant.describe());
-                            u.position = if variant.substituted { Position::Statement } else { u.position };
+                            u.position = if variant.substituted {
+                                Position::Statement
+                            } else {
+                                u.position
+                            };
                         }
                         failure = Some(u);
                     }
@@ -157,14 +175,24 @@ pub fn analyze(stmt: &AsmStatement, rules: &RuleSet, target: Target) -> Analysis
     }
     instructions.dedup();
     if let Some(u) = failure {
-        return Analysis { instructions, outcome: Err(u) };
+        return Analysis {
+            instructions,
+            outcome: Err(u),
+        };
     }
     let (mut lines, rule_codes) = compose_variants(stmt, lowered);
     for (_, l) in &mut lines {
         *l = drop_repeated_casts(l);
     }
     let helpers = helpers_used(rules, &lines);
-    Analysis { instructions, outcome: Ok(Translation { lines, helpers, rules: rule_codes }) }
+    Analysis {
+        instructions,
+        outcome: Ok(Translation {
+            lines,
+            helpers,
+            rules: rule_codes,
+        }),
+    }
 }
 
 /// One concrete template text: the statement's own, or one choice of strings for its `"C"`
@@ -178,7 +206,11 @@ struct Variant {
 
 impl Variant {
     fn describe(&self) -> String {
-        self.choices.iter().map(|(e, s)| format!("{e} = \"{s}\"")).collect::<Vec<_>>().join(", ")
+        self.choices
+            .iter()
+            .map(|(e, s)| format!("{e} = \"{s}\""))
+            .collect::<Vec<_>>()
+            .join(", ")
     }
 }
 
@@ -186,7 +218,11 @@ impl Variant {
 /// the template where `%N` references it.
 fn string_operand_variants(stmt: &AsmStatement, text: &str) -> Result<Vec<Variant>, Unsupported> {
     const MAX_VARIANTS: usize = 64;
-    let mut variants = vec![Variant { text: text.to_string(), choices: Vec::new(), substituted: false }];
+    let mut variants = vec![Variant {
+        text: text.to_string(),
+        choices: Vec::new(),
+        substituted: false,
+    }];
     for (i, op) in stmt.operands().enumerate() {
         if op.constraint != "C" {
             continue;
@@ -202,7 +238,11 @@ fn string_operand_variants(stmt: &AsmStatement, text: &str) -> Result<Vec<Varian
             for s in &op.c_strings {
                 let mut choices = v.choices.clone();
                 choices.push((op.expr.trim().to_string(), s.clone()));
-                next.push(Variant { text: substitute_operand(&v.text, i, s), choices, substituted: true });
+                next.push(Variant {
+                    text: substitute_operand(&v.text, i, s),
+                    choices,
+                    substituted: true,
+                });
             }
         }
         if next.len() > MAX_VARIANTS {
@@ -227,7 +267,10 @@ fn substitute_operand(text: &str, index: usize, value: &str) -> String {
                 i += 2;
                 continue;
             }
-            let digits = bytes[i + 1..].iter().take_while(|b| b.is_ascii_digit()).count();
+            let digits = bytes[i + 1..]
+                .iter()
+                .take_while(|b| b.is_ascii_digit())
+                .count();
             if digits > 0 && text[i + 1..i + 1 + digits].parse::<usize>() == Ok(index) {
                 out.push_str(&text[copied..i]);
                 out.push_str(value);
@@ -242,7 +285,10 @@ fn substitute_operand(text: &str, index: usize, value: &str) -> String {
     out
 }
 
-fn compose_variants(stmt: &AsmStatement, lowered: Vec<(&Variant, block::Lowered)>) -> (Vec<Line>, Vec<String>) {
+fn compose_variants(
+    stmt: &AsmStatement,
+    lowered: Vec<(&Variant, block::Lowered)>,
+) -> (Vec<Line>, Vec<String>) {
     let mut codes: Vec<String> = Vec::new();
     for (_, l) in &lowered {
         for c in &l.rules {
@@ -263,13 +309,26 @@ fn compose_variants(stmt: &AsmStatement, lowered: Vec<(&Variant, block::Lowered)
             .collect::<Vec<_>>()
             .join(" && ")
     };
-    let all: Vec<String> = lowered.iter().map(|(v, _)| format!("({})", condition(v))).collect();
+    let all: Vec<String> = lowered
+        .iter()
+        .map(|(v, _)| format!("({})", condition(v)))
+        .collect();
     let mut lines = vec![
         (0, "{".to_string()),
-        (1, format!("static_assert({}, \"ptx2hip: this \\\"C\\\" operand string was not translated\");", all.join(" || "))),
+        (
+            1,
+            format!(
+                "static_assert({}, \"ptx2hip: this \\\"C\\\" operand string was not translated\");",
+                all.join(" || ")
+            ),
+        ),
     ];
     for (k, (v, l)) in lowered.iter().enumerate() {
-        let kw = if k == 0 { "if constexpr" } else { "} else if constexpr" };
+        let kw = if k == 0 {
+            "if constexpr"
+        } else {
+            "} else if constexpr"
+        };
         lines.push((1, format!("{kw} ({}) {{", condition(v))));
         lines.extend(l.lines.iter().map(|(d, s)| (d + 2, s.clone())));
     }
@@ -286,10 +345,15 @@ fn drop_repeated_casts(line: &str) -> String {
         let mut changed = false;
         let mut search = 0;
         while let Some(open) = out[search..].find('(').map(|i| i + search) {
-            let Some(close) = out[open..].find(')').map(|i| i + open) else { break };
+            let Some(close) = out[open..].find(')').map(|i| i + open) else {
+                break;
+            };
             let cast = &out[open..=close];
             let inner = &cast[1..cast.len() - 1];
-            let is_type = !inner.is_empty() && inner.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == ' ')
+            let is_type = !inner.is_empty()
+                && inner
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == ' ')
                 && (inner.ends_with("_t") || matches!(inner, "float" | "double" | "bool"));
             if is_type && out[close + 1..].starts_with(cast) {
                 let cast = cast.to_string();
@@ -320,7 +384,10 @@ fn helpers_used(rules: &RuleSet, lines: &[Line]) -> Vec<String> {
         while let Some(i) = line[from..].find(rules::HELPER_PREFIX).map(|i| i + from) {
             let end = i + bytes[i..].iter().take_while(|&&b| is_ident(b)).count();
             let word = &line[i..end];
-            if (i == 0 || !is_ident(bytes[i - 1])) && rules.helpers.contains_key(word) && !used.iter().any(|u| u == word) {
+            if (i == 0 || !is_ident(bytes[i - 1]))
+                && rules.helpers.contains_key(word)
+                && !used.iter().any(|u| u == word)
+            {
                 used.push(word.to_string());
             }
             from = end;
@@ -347,7 +414,10 @@ fn collect_forms(items: &[ptx::Item], out: &mut Vec<String>) {
 /// Renders code lines: `first` is prepended to the first line only (the statement's own column),
 /// every following line gets `indent` plus one `unit` per depth.
 pub fn render(lines: &[Line], indent: &str, unit: &str) -> Vec<String> {
-    lines.iter().map(|(d, l)| format!("{indent}{}{l}", unit.repeat(*d))).collect()
+    lines
+        .iter()
+        .map(|(d, l)| format!("{indent}{}{l}", unit.repeat(*d)))
+        .collect()
 }
 
 #[cfg(test)]
@@ -356,13 +426,18 @@ mod tests {
 
     #[test]
     fn operand_substitution_skips_escaped_percent_and_longer_numbers() {
-        assert_eq!(substitute_operand("add.f32%1 %0,%2,%10; mov %%1", 1, ".rn"), "add.f32.rn %0,%2,%10; mov %%1");
+        assert_eq!(
+            substitute_operand("add.f32%1 %0,%2,%10; mov %%1", 1, ".rn"),
+            "add.f32.rn %0,%2,%10; mov %%1"
+        );
     }
 
     #[test]
     fn repeated_identical_casts_collapse() {
-        assert_eq!(drop_repeated_casts("x = (uint32_t)(uint32_t)(uint32_t)(y) + (int32_t)(uint32_t)(z);"),
-            "x = (uint32_t)(y) + (int32_t)(uint32_t)(z);");
+        assert_eq!(
+            drop_repeated_casts("x = (uint32_t)(uint32_t)(uint32_t)(y) + (int32_t)(uint32_t)(z);"),
+            "x = (uint32_t)(y) + (int32_t)(uint32_t)(z);"
+        );
     }
 
     #[test]

@@ -263,11 +263,20 @@ impl Rule {
             })?;
             bound[slot] = Some(m.clone());
         }
-        if self.slots.iter().zip(&bound).any(|(s, b)| !s.optional && b.is_none()) {
+        if self
+            .slots
+            .iter()
+            .zip(&bound)
+            .any(|(s, b)| !s.optional && b.is_none())
+        {
             return None;
         }
-        let bindings: Bindings =
-            self.slots.iter().zip(bound).map(|(s, b)| (s.name.clone(), b)).collect();
+        let bindings: Bindings = self
+            .slots
+            .iter()
+            .zip(bound)
+            .map(|(s, b)| (s.name.clone(), b))
+            .collect();
         if self.is_excluded(&bindings) {
             return None;
         }
@@ -288,7 +297,10 @@ impl Rule {
     }
 
     pub fn operand_specs(&self) -> Vec<OperandSpec> {
-        self.operands.iter().map(|s| parse_operand_spec(s).expect("validated at load")).collect()
+        self.operands
+            .iter()
+            .map(|s| parse_operand_spec(s).expect("validated at load"))
+            .collect()
     }
 
     /// Every concrete form (`opcode.mod...` in slot order, plus its bindings) this rule claims.
@@ -346,7 +358,11 @@ impl Rule {
 
 pub fn parse_operand_spec(spec: &str) -> Result<OperandSpec, String> {
     let mut parts = spec.split(':');
-    let name = parts.next().filter(|n| !n.is_empty()).ok_or("empty operand name")?.to_string();
+    let name = parts
+        .next()
+        .filter(|n| !n.is_empty())
+        .ok_or("empty operand name")?
+        .to_string();
     let rest: Vec<&str> = parts.collect();
     let type_ref = |t: &str| -> TypeRef {
         match PtxType::parse(t) {
@@ -355,13 +371,20 @@ pub fn parse_operand_spec(spec: &str) -> Result<OperandSpec, String> {
         }
     };
     if let Some((first, second)) = name.split_once('|') {
-        let [t] = rest.as_slice() else { return Err(format!("operand spec `{spec}` is not `p|q:TYPE`")) };
-        return Ok(OperandSpec { name: first.to_string(), kind: OperandKind::Pair(second.to_string(), type_ref(t)) });
+        let [t] = rest.as_slice() else {
+            return Err(format!("operand spec `{spec}` is not `p|q:TYPE`"));
+        };
+        return Ok(OperandSpec {
+            name: first.to_string(),
+            kind: OperandKind::Pair(second.to_string(), type_ref(t)),
+        });
     }
     let kind = match rest.as_slice() {
         ["addr"] => OperandKind::Address,
         [v, t] if v.starts_with('v') => {
-            let n: u32 = v[1..].parse().map_err(|_| format!("bad vector width in `{spec}`"))?;
+            let n: u32 = v[1..]
+                .parse()
+                .map_err(|_| format!("bad vector width in `{spec}`"))?;
             OperandKind::Vector(n, type_ref(t))
         }
         [t] => OperandKind::Scalar(type_ref(t)),
@@ -377,7 +400,9 @@ impl RuleSet {
     }
 
     /// Loads and validates rule files given as `(file name, TOML text)`.
-    pub fn from_sources(files: impl IntoIterator<Item = (String, String)>) -> Result<RuleSet, String> {
+    pub fn from_sources(
+        files: impl IntoIterator<Item = (String, String)>,
+    ) -> Result<RuleSet, String> {
         let mut set = RuleSet {
             rules: Vec::new(),
             unsupported: Vec::new(),
@@ -387,8 +412,7 @@ impl RuleSet {
             by_opcode: HashMap::new(),
         };
         for (name, text) in files {
-            let file: RuleFile =
-                toml::from_str(&text).map_err(|e| format!("rules/{name}: {e}"))?;
+            let file: RuleFile = toml::from_str(&text).map_err(|e| format!("rules/{name}: {e}"))?;
             for mut rule in file.rules {
                 rule.family = file.family.clone();
                 set.rules.push(rule);
@@ -396,7 +420,10 @@ impl RuleSet {
             set.unsupported.extend(file.unsupported);
             for h in file.helpers {
                 if !h.name.starts_with(HELPER_PREFIX) {
-                    return Err(format!("rules/{name}: helper `{}` must be named {HELPER_PREFIX}*", h.name));
+                    return Err(format!(
+                        "rules/{name}: helper `{}` must be named {HELPER_PREFIX}*",
+                        h.name
+                    ));
                 }
                 if set.helpers.contains_key(&h.name) {
                     return Err(format!("rules/{name}: helper `{}` defined twice", h.name));
@@ -419,7 +446,10 @@ impl RuleSet {
         let mut codes = HashMap::new();
         for r in &self.rules {
             if let Some(other) = codes.insert(r.code.clone(), r.name.clone()) {
-                return Err(format!("rule code {} used by `{}` and `{}`", r.code, other, r.name));
+                return Err(format!(
+                    "rule code {} used by `{}` and `{}`",
+                    r.code, other, r.name
+                ));
             }
             for slot in &r.slots {
                 for v in &slot.values {
@@ -431,22 +461,33 @@ impl RuleSet {
             for spec in &r.operands {
                 let spec = parse_operand_spec(spec).map_err(|e| format!("{}: {e}", r.code))?;
                 let ty = match &spec.kind {
-                    OperandKind::Scalar(t) | OperandKind::Vector(_, t) | OperandKind::Pair(_, t) => Some(t),
+                    OperandKind::Scalar(t)
+                    | OperandKind::Vector(_, t)
+                    | OperandKind::Pair(_, t) => Some(t),
                     OperandKind::Address => None,
                 };
                 if let Some(TypeRef::Slot(s)) = ty {
                     if !r.slots.iter().any(|sl| &sl.name == s) {
-                        return Err(format!("{}: operand type `{s}` is neither a PTX type nor a slot", r.code));
+                        return Err(format!(
+                            "{}: operand type `{s}` is neither a PTX type nor a slot",
+                            r.code
+                        ));
                     }
                 }
             }
             for (name, l) in &r.lookup {
                 let Some(slot) = r.slots.iter().find(|s| s.name == l.slot) else {
-                    return Err(format!("{}: lookup `{name}` uses unknown slot `{}`", r.code, l.slot));
+                    return Err(format!(
+                        "{}: lookup `{name}` uses unknown slot `{}`",
+                        r.code, l.slot
+                    ));
                 };
                 for v in Rule::slot_values(slot) {
                     if !l.values.contains_key(&v) {
-                        return Err(format!("{}: lookup `{name}` has no value for `{v}`", r.code));
+                        return Err(format!(
+                            "{}: lookup `{name}` has no value for `{v}`",
+                            r.code
+                        ));
                     }
                 }
             }
@@ -459,7 +500,10 @@ impl RuleSet {
         for h in self.helpers.values() {
             for req in &h.requires {
                 if !self.helpers.contains_key(req) {
-                    return Err(format!("helper {}: requires unknown helper `{req}`", h.name));
+                    return Err(format!(
+                        "helper {}: requires unknown helper `{req}`",
+                        h.name
+                    ));
                 }
             }
         }
@@ -468,11 +512,17 @@ impl RuleSet {
 
     /// Rules for a root opcode, in table order.
     pub fn rules_for(&self, opcode: &str) -> impl Iterator<Item = &Rule> {
-        self.by_opcode.get(opcode).into_iter().flatten().map(|&i| &self.rules[i])
+        self.by_opcode
+            .get(opcode)
+            .into_iter()
+            .flatten()
+            .map(|&i| &self.rules[i])
     }
 
     pub fn rule(&self, code: &str) -> Option<&Rule> {
-        self.rules.iter().find(|r| r.code.eq_ignore_ascii_case(code))
+        self.rules
+            .iter()
+            .find(|r| r.code.eq_ignore_ascii_case(code))
     }
 
     /// A deliberate "not translated" entry covering this instruction, if any.
@@ -481,7 +531,11 @@ impl RuleSet {
             .iter()
             .filter(|u| {
                 u.opcode == opcode
-                    && if u.exact { u.modifiers == modifiers } else { u.modifiers.iter().all(|m| modifiers.contains(m)) }
+                    && if u.exact {
+                        u.modifiers == modifiers
+                    } else {
+                        u.modifiers.iter().all(|m| modifiers.contains(m))
+                    }
             })
             .max_by_key(|u| u.modifiers.len())
             .map(|u| u.reason.as_str())

@@ -71,7 +71,9 @@ mod tests {
 
     #[test]
     fn unknown_placeholder_is_an_error() {
-        assert_eq!(expand("{d} = {zz};", |n, _| (n == "d").then(|| "x".into())).unwrap_err(),
-            "unknown placeholder {zz}");
+        assert_eq!(
+            expand("{d} = {zz};", |n, _| (n == "d").then(|| "x".into())).unwrap_err(),
+            "unknown placeholder {zz}"
+        );
     }
 }

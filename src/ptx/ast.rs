@@ -17,9 +17,15 @@ pub enum Item {
     /// `.reg .u32 t1, t2, %r<4>;` or `.reg .pred p;`
     RegDecl(RegDecl),
     /// `LABEL:`
-    Label { name: String, span: Range<usize> },
+    Label {
+        name: String,
+        span: Range<usize>,
+    },
     /// `{ ... }`
-    Scope { block: Block, span: Range<usize> },
+    Scope {
+        block: Block,
+        span: Range<usize>,
+    },
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -75,7 +81,10 @@ pub enum Operand {
     /// `{a, b, _, d}`
     Vector(Vec<Operand>),
     /// `[base]`, `[base+imm]`, `[base-imm]`, `[imm]`
-    Memory { base: Option<Reg>, offset: i64 },
+    Memory {
+        base: Option<Reg>,
+        offset: i64,
+    },
     /// `_` (sink / discard)
     Discard,
     /// `p|q` dual destination
@@ -93,7 +102,10 @@ pub enum Reg {
     /// A PTX identifier: a local from `.reg` (`t1`, `%p`, `%r3`) or a special register (`%clock`,
     /// `%tid.x` is `name = "%tid"`, `component = Some('x')`). `%%` from the C template is already
     /// one `%` here. Which of the two it is gets decided where declarations are known.
-    Ident { name: String, component: Option<char> },
+    Ident {
+        name: String,
+        component: Option<char>,
+    },
     /// `%=`: a number unique to this asm statement instance (used to build unique labels).
     UniqueId,
 }

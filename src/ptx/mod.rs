@@ -15,9 +15,9 @@ pub use ast::*;
 pub use parser::parse;
 
 #[cfg(test)]
-mod tests;
-#[cfg(test)]
 mod proptests;
+#[cfg(test)]
+mod tests;
 
 /// A PTX syntax error, positioned in the template text.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]

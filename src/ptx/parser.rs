@@ -356,8 +356,13 @@ impl<'a> Parser<'a> {
                         self.bump()?;
                     }
                     _ if finished(self) => break,
-                    Tok::DotWord if is_video_selector(&self.src[self.tok.start + 1..self.tok.end]) => {
-                        return self.fail(video_selector_message(&self.src[self.tok.start + 1..self.tok.end]), self.tok.span())
+                    Tok::DotWord
+                        if is_video_selector(&self.src[self.tok.start + 1..self.tok.end]) =>
+                    {
+                        return self.fail(
+                            video_selector_message(&self.src[self.tok.start + 1..self.tok.end]),
+                            self.tok.span(),
+                        )
                     }
                     _ => {
                         return self.fail(

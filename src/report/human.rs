@@ -8,10 +8,19 @@ use crate::pipeline::{FileDiagnostic, Finding};
 pub fn render_finding(path: &str, source: &[u8], f: &Finding) -> String {
     let (level, focus) = match &f.outcome {
         Ok(_) => (Level::WARNING, f.span.start),
-        Err(u) => (Level::ERROR, u.offset.clamp(f.span.start, f.span.end.max(f.span.start))),
+        Err(u) => (
+            Level::ERROR,
+            u.offset.clamp(f.span.start, f.span.end.max(f.span.start)),
+        ),
     };
-    let line_start = source[..f.span.start].iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1);
-    let line_end = source[f.span.end..].iter().position(|&b| b == b'\n').map_or(source.len(), |p| f.span.end + p);
+    let line_start = source[..f.span.start]
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |p| p + 1);
+    let line_end = source[f.span.end..]
+        .iter()
+        .position(|&b| b == b'\n')
+        .map_or(source.len(), |p| f.span.end + p);
     let text = String::from_utf8_lossy(&source[line_start..line_end]).into_owned();
     let rel = |o: usize| (o - line_start).min(text.len());
     let caret_end = (rel(focus) + 1).min(text.len()).max(rel(focus));
@@ -28,13 +37,20 @@ pub fn render_finding(path: &str, source: &[u8], f: &Finding) -> String {
         Snippet::source(text.as_str())
             .line_start(f.line)
             .path(path)
-            .annotation(AnnotationKind::Primary.span(rel(focus)..caret_end).label(label.as_str())),
+            .annotation(
+                AnnotationKind::Primary
+                    .span(rel(focus)..caret_end)
+                    .label(label.as_str()),
+            ),
     )];
     Renderer::plain().render(report).to_string()
 }
 
 pub fn render_file_diagnostic(path: &str, d: &FileDiagnostic) -> String {
-    format!("error: {}\n --> {path}:{}:{}\n", d.message, d.line, d.column)
+    format!(
+        "error: {}\n --> {path}:{}:{}\n",
+        d.message, d.line, d.column
+    )
 }
 
 /// The closing line of a `check` run.

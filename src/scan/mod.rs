@@ -180,10 +180,15 @@ pub fn scan(source: &[u8]) -> ScanResult {
         return ScanResult::default();
     }
     let mut all = ScanResult::default();
-    scan_segments(&mut parser, source, &segment::segments(source), &mut |part| {
-        all.statements.extend(part.statements);
-        all.diagnostics.extend(part.diagnostics);
-    });
+    scan_segments(
+        &mut parser,
+        source,
+        &segment::segments(source),
+        &mut |part| {
+            all.statements.extend(part.statements);
+            all.diagnostics.extend(part.diagnostics);
+        },
+    );
     all
 }
 
@@ -208,7 +213,12 @@ pub fn scan_each(source: &[u8], each: &mut dyn FnMut(ScanResult)) {
 /// tree is alive; node offsets stay file offsets because the parser reads the whole buffer
 /// through included ranges. Macros must be defined before use, so the defines seen so far are
 /// all a segment can need.
-fn scan_segments(parser: &mut Parser, source: &[u8], segments: &[Range<usize>], each: &mut dyn FnMut(ScanResult)) {
+fn scan_segments(
+    parser: &mut Parser,
+    source: &[u8],
+    segments: &[Range<usize>],
+    each: &mut dyn FnMut(ScanResult),
+) {
     let streaming = memchr::memmem::find(source, b"\"C\"").is_none();
     let lines = LineIndex::new(source);
     let file_map = OffsetMap::identity(source.len());
@@ -216,7 +226,10 @@ fn scan_segments(parser: &mut Parser, source: &[u8], segments: &[Range<usize>], 
     let mut defines = Defines::default();
     for range in segments {
         let text = &source[range.clone()];
-        if segments.len() > 1 && !may_contain_asm(text) && memchr::memmem::find(text, b"define").is_none() {
+        if segments.len() > 1
+            && !may_contain_asm(text)
+            && memchr::memmem::find(text, b"define").is_none()
+        {
             continue;
         }
         let Some(tree) = parse_range(parser, source, &lines, range, segments.len() > 1) else {
@@ -254,11 +267,20 @@ fn finish(mut result: ScanResult) -> ScanResult {
 }
 
 /// Parses `range` of `source` (the whole file when not `segmented`).
-fn parse_range(parser: &mut Parser, source: &[u8], lines: &LineIndex, range: &Range<usize>, segmented: bool) -> Option<Tree> {
+fn parse_range(
+    parser: &mut Parser,
+    source: &[u8],
+    lines: &LineIndex,
+    range: &Range<usize>,
+    segmented: bool,
+) -> Option<Tree> {
     let included = if segmented {
         let point = |offset: usize| {
             let (line, column) = lines.line_col(offset);
-            tree_sitter::Point { row: line - 1, column: column - 1 }
+            tree_sitter::Point {
+                row: line - 1,
+                column: column - 1,
+            }
         };
         vec![tree_sitter::Range {
             start_byte: range.start,
@@ -411,7 +433,13 @@ fn count_asm(tree: &Tree, buf: &[u8]) -> usize {
 }
 
 /// Fills `c_strings` of every `"C"` operand: one walk per segment that mentions a wanted name.
-fn fill_c_strings(parser: &mut Parser, src: &[u8], lines: &LineIndex, segments: &[Range<usize>], statements: &mut [AsmStatement]) {
+fn fill_c_strings(
+    parser: &mut Parser,
+    src: &[u8],
+    lines: &LineIndex,
+    segments: &[Range<usize>],
+    statements: &mut [AsmStatement],
+) {
     let is_c = |op: &Operand| op.constraint == "C";
     let mut names: Vec<String> = statements
         .iter()
@@ -425,13 +453,19 @@ fn fill_c_strings(parser: &mut Parser, src: &[u8], lines: &LineIndex, segments: 
     names.sort_unstable();
     names.dedup();
     let wanted: Vec<&str> = names.iter().map(String::as_str).collect();
-    let mut values: std::collections::HashMap<String, Vec<String>> = std::collections::HashMap::new();
+    let mut values: std::collections::HashMap<String, Vec<String>> =
+        std::collections::HashMap::new();
     for range in segments {
         let text = &src[range.clone()];
-        if !wanted.iter().any(|n| memchr::memmem::find(text, n.as_bytes()).is_some()) {
+        if !wanted
+            .iter()
+            .any(|n| memchr::memmem::find(text, n.as_bytes()).is_some())
+        {
             continue;
         }
-        let Some(tree) = parse_range(parser, src, lines, range, segments.len() > 1) else { continue };
+        let Some(tree) = parse_range(parser, src, lines, range, segments.len() > 1) else {
+            continue;
+        };
         for (name, found) in cstrings::collect(tree.root_node(), src, &wanted) {
             let entry = values.entry(name).or_default();
             for v in found {

@@ -100,7 +100,10 @@ fn safe_cuts(src: &[u8]) -> Vec<usize> {
 }
 
 fn directive_word(rest: &[u8]) -> &str {
-    let rest = &rest[rest.iter().take_while(|b| **b == b' ' || **b == b'\t').count()..];
+    let rest = &rest[rest
+        .iter()
+        .take_while(|b| **b == b' ' || **b == b'\t')
+        .count()..];
     let len = rest.iter().take_while(|b| b.is_ascii_alphabetic()).count();
     std::str::from_utf8(&rest[..len]).unwrap_or("")
 }
@@ -152,7 +155,10 @@ mod tests {
         let cuts = safe_cuts(src);
         let text = std::str::from_utf8(src).unwrap();
         let at = |s: &str| text.find(s).unwrap();
-        assert_eq!(cuts, vec![at("void f"), at("#if X"), at("/* {"), at("int c")]);
+        assert_eq!(
+            cuts,
+            vec![at("void f"), at("#if X"), at("/* {"), at("int c")]
+        );
     }
 
     #[test]
@@ -165,7 +171,12 @@ mod tests {
     #[test]
     fn large_files_split_into_about_one_megabyte_segments_that_cover_everything() {
         let unit = b"__device__ int f(int x) {\n  asm(\"add.s32 %0, %1, %1;\" : \"=r\"(x) : \"r\"(x));\n  return x;\n}\n";
-        let src: Vec<u8> = unit.iter().copied().cycle().take(unit.len() * 60_000).collect();
+        let src: Vec<u8> = unit
+            .iter()
+            .copied()
+            .cycle()
+            .take(unit.len() * 60_000)
+            .collect();
         let segs = segments(&src);
         assert!(segs.len() > 3);
         assert_eq!(segs.first().unwrap().start, 0);

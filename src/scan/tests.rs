@@ -501,7 +501,9 @@ template <typename T> __device__ T f(T x, const unsigned* p) {
     let src: Vec<u8> = unit.repeat(9_000).into_bytes();
     assert!(src.len() > super::segment::SEGMENTED_ABOVE);
     let mut parser = tree_sitter::Parser::new();
-    parser.set_language(&tree_sitter_cuda::LANGUAGE.into()).unwrap();
+    parser
+        .set_language(&tree_sitter_cuda::LANGUAGE.into())
+        .unwrap();
     let mut whole = ScanResult::default();
     super::scan_segments(&mut parser, &src, &[0..src.len()], &mut |r| whole = r);
     let segmented = scan(&src);

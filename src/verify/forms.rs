@@ -68,16 +68,28 @@ impl RegClass {
 #[derive(Debug, Clone, PartialEq)]
 pub enum Input {
     /// Asm operand `%op`, a register of class `class` carrying PTX type `ty`.
-    Reg { op: usize, class: RegClass, ty: PtxType },
+    Reg {
+        op: usize,
+        class: RegClass,
+        ty: PtxType,
+    },
     /// Bytes placed at the start of the buffer the address operand `%op` points to.
-    Mem { op: usize, bytes: usize, elem: PtxType },
+    Mem {
+        op: usize,
+        bytes: usize,
+        elem: PtxType,
+    },
 }
 
 /// One output value of a vector, in record order.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Output {
     /// Asm output operand `%op` (bits of the whole register).
-    Reg { op: usize, class: RegClass, init_zero: bool },
+    Reg {
+        op: usize,
+        class: RegClass,
+        init_zero: bool,
+    },
     /// The first `bytes` bytes of the buffer (pre-filled with 0xA5) after the statement.
     Mem { bytes: usize },
 }
@@ -167,7 +179,13 @@ pub fn synthetic_statement(ptx: &str, constraints: &[String]) -> AsmStatement {
         end_column: ptx.len() + 1,
         keyword: "asm".into(),
         qualifiers: vec!["volatile".into()],
-        template: Template::Known { text: ptx.to_string(), origins: vec![Origin { text_offset: 0, file_offset: 0 }] },
+        template: Template::Known {
+            text: ptx.to_string(),
+            origins: vec![Origin {
+                text_offset: 0,
+                file_offset: 0,
+            }],
+        },
         outputs,
         inputs,
         clobbers: Vec::new(),
@@ -185,12 +203,20 @@ pub fn skip_reason(rule: &Rule) -> Option<String> {
 
 /// Every canonical form of every value-checkable rule, in rule-table order.
 pub fn all_forms(rules: &RuleSet) -> Vec<CanonicalForm> {
-    rules.rules.iter().filter(|r| skip_reason(r).is_none()).flat_map(rule_forms).collect()
+    rules
+        .rules
+        .iter()
+        .filter(|r| skip_reason(r).is_none())
+        .flat_map(rule_forms)
+        .collect()
 }
 
 /// The canonical forms of one rule.
 pub fn rule_forms(rule: &Rule) -> Vec<CanonicalForm> {
-    rule.forms().into_iter().flat_map(|(form, b)| canonical(rule, form, &b)).collect()
+    rule.forms()
+        .into_iter()
+        .flat_map(|(form, b)| canonical(rule, form, &b))
+        .collect()
 }
 
 /// Operands PTX requires to be immediates, and the values a canonical form is generated for.
@@ -201,12 +227,21 @@ fn immediate_values(rule: &Rule, name: &str) -> Option<Vec<u64>> {
     }
 }
 
-fn canonical(rule: &Rule, form: String, bindings: &crate::lower::rules::Bindings) -> Vec<CanonicalForm> {
+fn canonical(
+    rule: &Rule,
+    form: String,
+    bindings: &crate::lower::rules::Bindings,
+) -> Vec<CanonicalForm> {
     let specs = rule.operand_specs();
-    let imm: Vec<(usize, Vec<u64>)> =
-        specs.iter().enumerate().filter_map(|(k, s)| immediate_values(rule, &s.name).map(|v| (k, v))).collect();
+    let imm: Vec<(usize, Vec<u64>)> = specs
+        .iter()
+        .enumerate()
+        .filter_map(|(k, s)| immediate_values(rule, &s.name).map(|v| (k, v)))
+        .collect();
     match imm.as_slice() {
-        [] => canonical_with(rule, form, bindings, &[], 1).into_iter().collect(),
+        [] => canonical_with(rule, form, bindings, &[], 1)
+            .into_iter()
+            .collect(),
         [(k, values)] => values
             .iter()
             .filter_map(|&v| {
@@ -249,8 +284,20 @@ fn canonical_with(
         OperandKind::Vector(n, t) => rule.resolve_type(t, bindings).map(|t| (*n as usize, t)),
         OperandKind::Address | OperandKind::Pair(..) => None,
     });
-    let pred_dest_name = |n: usize| if n == 0 { "p".to_string() } else { format!("p{n}") };
-    let pred_src_name = |n: usize| if n == 0 { "q".to_string() } else { format!("q{n}") };
+    let pred_dest_name = |n: usize| {
+        if n == 0 {
+            "p".to_string()
+        } else {
+            format!("p{n}")
+        }
+    };
+    let pred_src_name = |n: usize| {
+        if n == 0 {
+            "q".to_string()
+        } else {
+            format!("q{n}")
+        }
+    };
     // The carry flag: a rule that writes it is observed through `addc.u32 %0, 0, 0;` after the
     // instruction (output operand 0); one that reads it gets it from an extra input `cf` through
     // `add.cc.u32 c, cf, 0xffffffff;` (CF = cf != 0) before the instruction.
@@ -258,7 +305,11 @@ fn canonical_with(
     let carry_in = rule.carry.is_some_and(|c| c.reads());
     if carry_out {
         constraints.push("=r".to_string());
-        outputs.push(Output::Reg { op: 0, class: RegClass::R, init_zero: false });
+        outputs.push(Output::Reg {
+            op: 0,
+            class: RegClass::R,
+            init_zero: false,
+        });
     }
     for (k, spec) in specs.iter().enumerate() {
         if let Some(&(_, v)) = imms.iter().find(|(i, _)| *i == k) {
@@ -272,14 +323,22 @@ fn canonical_with(
                 if dest && ty == PtxType::Pred {
                     let op = constraints.len();
                     constraints.push("+r".to_string());
-                    outputs.push(Output::Reg { op, class: RegClass::R, init_zero: true });
+                    outputs.push(Output::Reg {
+                        op,
+                        class: RegClass::R,
+                        init_zero: true,
+                    });
                     let name = pred_dest_name(pred_dests.len());
                     texts.push(name.clone());
                     pred_dests.push((name, op));
                 } else if ty == PtxType::Pred {
                     let op = constraints.len();
                     constraints.push("r".to_string());
-                    inputs.push(Input::Reg { op, class: RegClass::R, ty: PtxType::U(32) });
+                    inputs.push(Input::Reg {
+                        op,
+                        class: RegClass::R,
+                        ty: PtxType::U(32),
+                    });
                     let name = pred_src_name(pred_srcs.len());
                     texts.push(name.clone());
                     pred_srcs.push((name, op));
@@ -288,7 +347,11 @@ fn canonical_with(
                     let op = constraints.len();
                     if dest {
                         constraints.push(format!("={}", class.letter()));
-                        outputs.push(Output::Reg { op, class, init_zero: false });
+                        outputs.push(Output::Reg {
+                            op,
+                            class,
+                            init_zero: false,
+                        });
                     } else {
                         constraints.push(class.letter().to_string());
                         inputs.push(Input::Reg { op, class, ty });
@@ -304,7 +367,11 @@ fn canonical_with(
                 for _ in 0..2 {
                     let op = constraints.len();
                     constraints.push("+r".to_string());
-                    outputs.push(Output::Reg { op, class: RegClass::R, init_zero: true });
+                    outputs.push(Output::Reg {
+                        op,
+                        class: RegClass::R,
+                        init_zero: true,
+                    });
                     let name = pred_dest_name(pred_dests.len());
                     names.push(name.clone());
                     pred_dests.push((name, op));
@@ -320,7 +387,11 @@ fn canonical_with(
                     let op = constraints.len();
                     if dest {
                         constraints.push(format!("={}", class.letter()));
-                        outputs.push(Output::Reg { op, class, init_zero: false });
+                        outputs.push(Output::Reg {
+                            op,
+                            class,
+                            init_zero: false,
+                        });
                     } else {
                         constraints.push(class.letter().to_string());
                         inputs.push(Input::Reg { op, class, ty });
@@ -346,29 +417,48 @@ fn canonical_with(
                 let (n, ty) = data_ty?;
                 let bytes = (n * ty.bits() as usize).div_ceil(8);
                 if is_store {
-                    outputs.push(Output::Mem { bytes: STORE_READBACK });
+                    outputs.push(Output::Mem {
+                        bytes: STORE_READBACK,
+                    });
                 } else {
-                    inputs.push(Input::Mem { op, bytes, elem: ty });
+                    inputs.push(Input::Mem {
+                        op,
+                        bytes,
+                        elem: ty,
+                    });
                 }
                 texts.push(format!("[%{op}]"));
             }
         }
     }
-    let mut instr = if texts.is_empty() { format!("{instr_name};") } else { format!("{instr_name} {};", texts.join(", ")) };
+    let mut instr = if texts.is_empty() {
+        format!("{instr_name};")
+    } else {
+        format!("{instr_name} {};", texts.join(", "))
+    };
     if carry_in {
         let op = constraints.len();
         constraints.push("r".to_string());
-        inputs.push(Input::Reg { op, class: RegClass::R, ty: PtxType::U(32) });
+        inputs.push(Input::Reg {
+            op,
+            class: RegClass::R,
+            ty: PtxType::U(32),
+        });
         instr = format!("add.cc.u32 c, %{op}, 0xffffffff; {instr}");
     }
     if carry_out {
         instr = format!("{instr} addc.u32 %0, 0, 0;");
     }
-    let ptx = if pred_dests.is_empty() && pred_srcs.is_empty() && b8_locals.is_empty() && !carry_in {
+    let ptx = if pred_dests.is_empty() && pred_srcs.is_empty() && b8_locals.is_empty() && !carry_in
+    {
         instr
     } else {
         let mut decls = Vec::new();
-        let preds: Vec<&str> = pred_dests.iter().chain(&pred_srcs).map(|(n, _)| n.as_str()).collect();
+        let preds: Vec<&str> = pred_dests
+            .iter()
+            .chain(&pred_srcs)
+            .map(|(n, _)| n.as_str())
+            .collect();
         if !preds.is_empty() {
             decls.push(format!(".reg .pred {};", preds.join(", ")));
         }
@@ -398,7 +488,9 @@ fn canonical_with(
         s.push_str(" }");
         s
     };
-    let tolerance = rule.approximate.then(|| (rule.max_ulp.unwrap_or(0), rule.abs_tol.unwrap_or(0.0)));
+    let tolerance = rule
+        .approximate
+        .then(|| (rule.max_ulp.unwrap_or(0), rule.abs_tol.unwrap_or(0.0)));
     Some(CanonicalForm {
         rule: rule.code.clone(),
         family: rule.family.clone(),
@@ -417,20 +509,29 @@ mod tests {
     use super::*;
 
     fn form(rules: &RuleSet, code: &str, name: &str) -> CanonicalForm {
-        rule_forms(rules.rule(code).unwrap()).into_iter().find(|f| f.form == name).unwrap()
+        rule_forms(rules.rule(code).unwrap())
+            .into_iter()
+            .find(|f| f.form == name)
+            .unwrap()
     }
 
     #[test]
     fn canonical_statements() {
         let rules = RuleSet::embedded().unwrap();
         let f = form(&rules, "I005", "setp.lo.u16");
-        assert_eq!(f.ptx, "{ .reg .pred p; setp.lo.u16 p, %1, %2; @p mov.u32 %0, 1; }");
+        assert_eq!(
+            f.ptx,
+            "{ .reg .pred p; setp.lo.u16 p, %1, %2; @p mov.u32 %0, 1; }"
+        );
         assert_eq!(f.constraints, ["+r", "h", "h"]);
         let f = form(&rules, "M002", "ld.global.v4.u32");
         assert_eq!(f.ptx, "ld.global.v4.u32 {%0, %1, %2, %3}, [%4];");
         assert_eq!((f.in_bytes(), f.out_bytes()), (16, 16));
         let f = form(&rules, "M003", "st.u8");
-        assert_eq!((f.ptx.as_str(), f.out_bytes()), ("st.u8 [%0], %1;", STORE_READBACK));
+        assert_eq!(
+            (f.ptx.as_str(), f.out_bytes()),
+            ("st.u8 [%0], %1;", STORE_READBACK)
+        );
         let f = form(&rules, "C002", "cvt.rni.sat.s8.f16");
         assert_eq!(f.constraints, ["=r", "h"]);
         assert_eq!(super::super::inputs::vectors(&f).len(), 65536);
@@ -445,6 +546,10 @@ mod tests {
             "{ .reg .pred p, p1, q; setp.ne.u32 q, %4, 0; setp.eq.and.f32 p|p1, %2, %3, q; @p mov.u32 %0, 1; @p1 mov.u32 %1, 1; }"
         );
         assert_eq!(f.constraints, ["+r", "+r", "f", "f", "r"]);
-        assert!(rules.rules.iter().filter(|r| r.unverifiable.is_some()).all(|r| !all_forms(&rules).iter().any(|f| f.rule == r.code)));
+        assert!(rules
+            .rules
+            .iter()
+            .filter(|r| r.unverifiable.is_some())
+            .all(|r| !all_forms(&rules).iter().any(|f| f.rule == r.code)));
     }
 }

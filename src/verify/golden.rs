@@ -34,7 +34,9 @@ pub const FULL_CAP_EXHAUSTIVE: usize = 256;
 
 /// FNV-1a-64 of a byte string.
 pub fn digest(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| (h ^ b as u64).wrapping_mul(0x100_0000_01b3))
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
+        (h ^ b as u64).wrapping_mul(0x100_0000_01b3)
+    })
 }
 
 /// The golden vectors of one form as recorded on the GPU.
@@ -70,7 +72,13 @@ impl FormVectors {
     }
 
     /// Builds the stored form from all inputs (packed) and GPU outputs of a form's vectors.
-    pub fn from_outputs(form: &CanonicalForm, ptx: &str, inputs: &[u8], marks: &[bool], outputs: &[u8]) -> FormVectors {
+    pub fn from_outputs(
+        form: &CanonicalForm,
+        ptx: &str,
+        inputs: &[u8],
+        marks: &[bool],
+        outputs: &[u8],
+    ) -> FormVectors {
         let (ib, ob) = (form.in_bytes(), form.out_bytes());
         let count = marks.len();
         assert_eq!(outputs.len(), count * ob, "{}: output size", form.form);
@@ -85,7 +93,11 @@ impl FormVectors {
                 (edges, FULL_CAP)
             };
             let cap = (cap / form.variants.max(1)).max(8);
-            if pool.len() <= cap { pool } else { (0..cap).map(|k| pool[k * pool.len() / cap]).collect() }
+            if pool.len() <= cap {
+                pool
+            } else {
+                (0..cap).map(|k| pool[k * pool.len() / cap]).collect()
+            }
         };
         let mut full = Vec::with_capacity(index.len() * (ib + ob));
         for &i in &index {
@@ -134,7 +146,13 @@ impl GoldenFile {
             put_str(&mut raw, &f.form);
             put_str(&mut raw, &f.rule);
             put_str(&mut raw, &f.ptx);
-            for n in [f.in_bytes, f.out_bytes, f.count, f.chunk, f.full_index.len()] {
+            for n in [
+                f.in_bytes,
+                f.out_bytes,
+                f.count,
+                f.chunk,
+                f.full_index.len(),
+            ] {
                 raw.extend_from_slice(&(n as u32).to_le_bytes());
             }
             let n = f.in_bytes + f.out_bytes;
@@ -157,7 +175,9 @@ impl GoldenFile {
     pub fn read(path: &Path) -> Result<GoldenFile, String> {
         let file = std::fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
         let mut raw = Vec::new();
-        flate2::read::GzDecoder::new(file).read_to_end(&mut raw).map_err(|e| format!("{}: {e}", path.display()))?;
+        flate2::read::GzDecoder::new(file)
+            .read_to_end(&mut raw)
+            .map_err(|e| format!("{}: {e}", path.display()))?;
         let bad = || format!("{}: not a golden vector file", path.display());
         let (v1, rest) = match raw.strip_prefix(MAGIC.as_bytes()) {
             Some(r) => (false, r),
@@ -166,7 +186,11 @@ impl GoldenFile {
         let nl = rest.iter().position(|&b| b == b'\n').ok_or_else(bad)?;
         let header: Value = serde_json::from_slice(&rest[..nl]).map_err(|_| bad())?;
         let mut p = &rest[nl + 1..];
-        fn take<'a>(p: &mut &'a [u8], n: usize, bad: &dyn Fn() -> String) -> Result<&'a [u8], String> {
+        fn take<'a>(
+            p: &mut &'a [u8],
+            n: usize,
+            bad: &dyn Fn() -> String,
+        ) -> Result<&'a [u8], String> {
             if p.len() < n {
                 return Err(bad());
             }
@@ -192,7 +216,18 @@ impl GoldenFile {
             if v1 {
                 let full = take(&mut p, count * n, &bad)?.to_vec();
                 let full_index = (0..count as u32).collect();
-                forms.push(FormVectors { form, rule, ptx, in_bytes: ib, out_bytes: ob, count, chunk: 0, full_index, full, digests: Vec::new() });
+                forms.push(FormVectors {
+                    form,
+                    rule,
+                    ptx,
+                    in_bytes: ib,
+                    out_bytes: ob,
+                    count,
+                    chunk: 0,
+                    full_index,
+                    full,
+                    digests: Vec::new(),
+                });
                 continue;
             }
             let chunk = u32_(&mut p)?;
@@ -206,9 +241,22 @@ impl GoldenFile {
             let nd = u32_(&mut p)?;
             let mut digests = Vec::with_capacity(nd);
             for _ in 0..nd {
-                digests.push(u64::from_le_bytes(take(&mut p, 8, &bad)?.try_into().unwrap()));
+                digests.push(u64::from_le_bytes(
+                    take(&mut p, 8, &bad)?.try_into().unwrap(),
+                ));
             }
-            forms.push(FormVectors { form, rule, ptx, in_bytes: ib, out_bytes: ob, count, chunk, full_index, full, digests });
+            forms.push(FormVectors {
+                form,
+                rule,
+                ptx,
+                in_bytes: ib,
+                out_bytes: ob,
+                count,
+                chunk,
+                full_index,
+                full,
+                digests,
+            });
         }
         Ok(GoldenFile { header, forms })
     }
@@ -226,7 +274,12 @@ fn operand_setup(form: &CanonicalForm) -> String {
     for i in &form.inputs {
         match i {
             Input::Reg { op, class, .. } => {
-                let _ = writeln!(s, "  {} op{op}; memcpy(&op{op}, x + {off}, {});", class.c_type(), class.bytes());
+                let _ = writeln!(
+                    s,
+                    "  {} op{op}; memcpy(&op{op}, x + {off}, {});",
+                    class.c_type(),
+                    class.bytes()
+                );
                 declared[*op] = true;
             }
             Input::Mem { op, bytes, .. } => {
@@ -239,7 +292,11 @@ fn operand_setup(form: &CanonicalForm) -> String {
     }
     for o in &form.outputs {
         match o {
-            Output::Reg { op, class, init_zero } => {
+            Output::Reg {
+                op,
+                class,
+                init_zero,
+            } => {
                 let init = if *init_zero { " = 0" } else { "" };
                 let _ = writeln!(s, "  {} op{op}{init};", class.c_type());
                 declared[*op] = true;
@@ -399,7 +456,9 @@ static int run_one(const char* outdir, int id, kernel_fn k, size_t in_bytes, siz
     for (n, f) in forms {
         s.push_str(&cuda_kernel(f, *n));
     }
-    s.push_str("int main(int argc, char** argv) {\n  const char* outdir = argc > 1 ? argv[1] : \".\";\n");
+    s.push_str(
+        "int main(int argc, char** argv) {\n  const char* outdir = argc > 1 ? argv[1] : \".\";\n",
+    );
     for (n, f) in forms {
         let _ = writeln!(
             s,
@@ -470,24 +529,39 @@ pub struct HostForm<'a> {
 }
 
 /// Translates every form for a target; `Err` lists the forms the rules no longer translate.
-pub fn translate<'a>(forms: &'a [CanonicalForm], rules: &RuleSet, target: Target) -> Result<Vec<HostForm<'a>>, String> {
+pub fn translate<'a>(
+    forms: &'a [CanonicalForm],
+    rules: &RuleSet,
+    target: Target,
+) -> Result<Vec<HostForm<'a>>, String> {
     let mut out = Vec::new();
     let mut errors = Vec::new();
     for f in forms {
         let a = lower::analyze(&f.statement(), rules, target);
         match a.outcome {
-            Ok(t) => out.push(HostForm { form: f, lines: lower::render(&t.lines, "  ", "  "), helpers: t.helpers }),
+            Ok(t) => out.push(HostForm {
+                form: f,
+                lines: lower::render(&t.lines, "  ", "  "),
+                helpers: t.helpers,
+            }),
             Err(u) => errors.push(format!("{} ({}): {}", f.form, f.ptx, u.message)),
         }
     }
-    if errors.is_empty() { Ok(out) } else { Err(errors.join("\n")) }
+    if errors.is_empty() {
+        Ok(out)
+    } else {
+        Err(errors.join("\n"))
+    }
 }
 
 /// The C++17 check program for a set of translated forms.
 pub fn host_program(forms: &[HostForm], rules: &RuleSet, target: Target, prelude: &str) -> String {
     let mut s = String::from(HOST_SHIM);
     s.push_str(prelude);
-    let all: Vec<String> = forms.iter().flat_map(|f| f.helpers.iter().cloned()).collect();
+    let all: Vec<String> = forms
+        .iter()
+        .flat_map(|f| f.helpers.iter().cloned())
+        .collect();
     for name in rules.helper_closure(all.iter()) {
         if let Some(h) = rules.helpers.get(&name) {
             let text = match target {
@@ -500,7 +574,10 @@ pub fn host_program(forms: &[HostForm], rules: &RuleSet, target: Target, prelude
     }
     for (k, f) in forms.iter().enumerate() {
         let _ = writeln!(s, "// {} {}: {}", f.form.rule, f.form.form, f.form.ptx);
-        let _ = writeln!(s, "static void form_{k}(const unsigned char* x, unsigned char* y, unsigned char* buf) {{");
+        let _ = writeln!(
+            s,
+            "static void form_{k}(const unsigned char* x, unsigned char* y, unsigned char* buf) {{"
+        );
         s.push_str("  (void)x; (void)buf;\n");
         s.push_str(&operand_setup(f.form));
         for l in &f.lines {
@@ -514,7 +591,10 @@ pub fn host_program(forms: &[HostForm], rules: &RuleSet, target: Target, prelude
     let _ = writeln!(
         s,
         "static const form_fn forms[] = {{ {} }};",
-        (0..forms.len()).map(|k| format!("form_{k}")).collect::<Vec<_>>().join(", ")
+        (0..forms.len())
+            .map(|k| format!("form_{k}"))
+            .collect::<Vec<_>>()
+            .join(", ")
     );
     let _ = writeln!(
         s,
@@ -593,7 +673,11 @@ pub fn ulp_distance(a: u64, b: u64, bits: u32) -> Option<u64> {
     let (sign, exp_mask, man_mask) = if bits == 32 {
         (1u64 << 31, 0x7f80_0000u64, 0x007f_ffffu64)
     } else {
-        (1u64 << 63, 0x7ff0_0000_0000_0000u64, 0x000f_ffff_ffff_ffffu64)
+        (
+            1u64 << 63,
+            0x7ff0_0000_0000_0000u64,
+            0x000f_ffff_ffff_ffffu64,
+        )
     };
     let nan = |x: u64| x & exp_mask == exp_mask && x & man_mask != 0;
     let inf = |x: u64| x & exp_mask == exp_mask && x & man_mask == 0;
@@ -605,13 +689,21 @@ pub fn ulp_distance(a: u64, b: u64, bits: u32) -> Option<u64> {
     }
     let key = |x: u64| -> i128 {
         let m = (x & !sign) as i128;
-        if x & sign != 0 { -m } else { m }
+        if x & sign != 0 {
+            -m
+        } else {
+            m
+        }
     };
     Some((key(a) - key(b)).unsigned_abs() as u64)
 }
 
 fn as_f64(x: u64, bits: u32) -> f64 {
-    if bits == 32 { f32::from_bits(x as u32) as f64 } else { f64::from_bits(x) }
+    if bits == 32 {
+        f32::from_bits(x as u32) as f64
+    } else {
+        f64::from_bits(x)
+    }
 }
 
 /// Whether `got` is within `tol` of `want` for every output value (floats by ulp / absolute
@@ -624,8 +716,12 @@ fn within(form: &CanonicalForm, want: &[u8], got: &[u8], tol: (u64, f64)) -> (bo
         let (w, g) = (&want[off..off + n], &got[off..off + n]);
         off += n;
         let bits = match o {
-            Output::Reg { class: RegClass::F, .. } => 32,
-            Output::Reg { class: RegClass::D, .. } => 64,
+            Output::Reg {
+                class: RegClass::F, ..
+            } => 32,
+            Output::Reg {
+                class: RegClass::D, ..
+            } => 64,
             _ => {
                 ok &= w == g;
                 continue;
@@ -690,7 +786,14 @@ pub fn check_with_inputs(
     let bin = dir.join("check");
     std::fs::write(&src, &program).map_err(|e| e.to_string())?;
     let compile = Command::new(cxx)
-        .args(["-std=c++17", "-O1", "-ffp-contract=off", "-fno-strict-aliasing", "-w", "-o"])
+        .args([
+            "-std=c++17",
+            "-O1",
+            "-ffp-contract=off",
+            "-fno-strict-aliasing",
+            "-w",
+            "-o",
+        ])
         .arg(&bin)
         .arg(&src)
         .stdout(std::process::Stdio::null())
@@ -703,20 +806,29 @@ pub fn check_with_inputs(
     let mut all_inputs = Vec::new();
     for (k, (f, g)) in forms.iter().zip(golden).enumerate() {
         if f.in_bytes() != g.in_bytes || f.out_bytes() != g.out_bytes {
-            return Err(format!("{}: record layout differs from the golden file (stale vectors)", f.form));
+            return Err(format!(
+                "{}: record layout differs from the golden file (stale vectors)",
+                f.form
+            ));
         }
         let (bytes, count) = match pregenerated {
             Some(p) => p[k].clone(),
             None => form_inputs(f),
         };
         if count != g.count {
-            return Err(format!("{} {}: {count} vectors generated, {} recorded (stale vectors)", f.rule, f.form, g.count));
+            return Err(format!(
+                "{} {}: {count} vectors generated, {} recorded (stale vectors)",
+                f.rule, f.form, g.count
+            ));
         }
         for (j, &i) in g.full_index.iter().enumerate() {
             let i = i as usize;
             let ib = f.in_bytes();
             if i >= count || bytes[i * ib..(i + 1) * ib] != *g.record(j).1 {
-                return Err(format!("{} {}: recorded inputs differ from the generated ones (stale vectors)", f.rule, f.form));
+                return Err(format!(
+                    "{} {}: recorded inputs differ from the generated ones (stale vectors)",
+                    f.rule, f.form
+                ));
             }
         }
         input.extend_from_slice(&(k as u32).to_le_bytes());
@@ -725,16 +837,27 @@ pub fn check_with_inputs(
         counts.push(count);
         all_inputs.push(bytes);
     }
-    let out = compile.wait_with_output().map_err(|e| format!("{cxx}: {e}"))?;
+    let out = compile
+        .wait_with_output()
+        .map_err(|e| format!("{cxx}: {e}"))?;
     if !out.status.success() {
         let _ = std::fs::copy(&src, std::env::temp_dir().join("p2h_failed_check.cpp"));
-        return Err(format!("{cxx} failed ({}) on {}:\n{}", out.status, src.display(), String::from_utf8_lossy(&out.stderr)));
+        return Err(format!(
+            "{cxx} failed ({}) on {}:\n{}",
+            out.status,
+            src.display(),
+            String::from_utf8_lossy(&out.stderr)
+        ));
     }
     let inp = dir.join("in.bin");
     let outp = dir.join("out.bin");
     std::fs::write(&inp, &input).map_err(|e| e.to_string())?;
     drop(input);
-    let st = Command::new(&bin).arg(&inp).arg(&outp).status().map_err(|e| e.to_string())?;
+    let st = Command::new(&bin)
+        .arg(&inp)
+        .arg(&outp)
+        .status()
+        .map_err(|e| e.to_string())?;
     if !st.success() {
         return Err(format!("check program failed: {st}"));
     }
@@ -752,7 +875,13 @@ pub fn check_with_inputs(
         let mut show = |report: &mut CheckReport, input: String, expected: String, got: String| {
             shown += 1;
             if shown <= 3 {
-                report.examples.push(Mismatch { rule: f.rule.clone(), form: f.form.clone(), input, expected, got });
+                report.examples.push(Mismatch {
+                    rule: f.rule.clone(),
+                    form: f.form.clone(),
+                    input,
+                    expected,
+                    got,
+                });
             }
         };
         let mut bad_full = 0;
@@ -770,13 +899,21 @@ pub fn check_with_inputs(
             };
             if !ok {
                 bad_full += 1;
-                show(&mut report, format!("#{i}: {}", values(x, &in_sizes)), values(want, &out_sizes), values(got, &out_sizes));
+                show(
+                    &mut report,
+                    format!("#{i}: {}", values(x, &in_sizes)),
+                    values(want, &out_sizes),
+                    values(got, &out_sizes),
+                );
             }
         }
         let mut bad_chunk_vectors = 0;
         if g.chunk > 0 {
             if g.digests.len() != g.count.div_ceil(g.chunk) {
-                return Err(format!("{} {}: digest count does not match the vectors (stale vectors)", f.rule, f.form));
+                return Err(format!(
+                    "{} {}: digest count does not match the vectors (stale vectors)",
+                    f.rule, f.form
+                ));
             }
             for (c, d) in g.digests.iter().enumerate() {
                 let lo = c * g.chunk;
@@ -785,14 +922,20 @@ pub fn check_with_inputs(
                     bad_chunk_vectors += hi - lo;
                     show(
                         &mut report,
-                        format!("chunk {c} (vectors {lo}..{hi}, first: {})", values(&xs[lo * ib..(lo + 1) * ib], &in_sizes)),
+                        format!(
+                            "chunk {c} (vectors {lo}..{hi}, first: {})",
+                            values(&xs[lo * ib..(lo + 1) * ib], &in_sizes)
+                        ),
                         "digest differs".into(),
                         values(&mine[lo * ob..(lo + 1) * ob], &out_sizes),
                     );
                 }
             }
         } else if g.full_index.len() != g.count {
-            return Err(format!("{} {}: neither digests nor a full record of every vector", f.rule, f.form));
+            return Err(format!(
+                "{} {}: neither digests nor a full record of every vector",
+                f.rule, f.form
+            ));
         }
         let bad = (bad_full + bad_chunk_vectors).min(g.count);
         if f.tolerance.is_some() {
@@ -813,7 +956,9 @@ pub fn amd_differs(forms: &[CanonicalForm], rules: &RuleSet) -> bool {
         match (a.outcome, p.outcome) {
             (Ok(a), Ok(p)) => {
                 a.lines != p.lines
-                    || a.helpers.iter().any(|h| rules.helpers.get(h).is_some_and(|h| h.amd.is_some()))
+                    || a.helpers
+                        .iter()
+                        .any(|h| rules.helpers.get(h).is_some_and(|h| h.amd.is_some()))
             }
             _ => true,
         }

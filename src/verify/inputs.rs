@@ -30,11 +30,17 @@ impl Rng {
 }
 
 fn fnv(s: &str) -> u64 {
-    s.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| (h ^ b as u64).wrapping_mul(0x100_0000_01b3))
+    s.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+        (h ^ b as u64).wrapping_mul(0x100_0000_01b3)
+    })
 }
 
 fn mask(bits: u32) -> u64 {
-    if bits >= 64 { u64::MAX } else { (1u64 << bits) - 1 }
+    if bits >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << bits) - 1
+    }
 }
 
 /// What one input value is, for choosing values.
@@ -69,7 +75,11 @@ fn domains(form: &CanonicalForm) -> Vec<Domain> {
                     (PtxType::F16, _) => Kind::F16,
                     _ => Kind::Int,
                 };
-                Domain { ty_bits: ty.bits().min(reg_bits), reg_bits, kind }
+                Domain {
+                    ty_bits: ty.bits().min(reg_bits),
+                    reg_bits,
+                    kind,
+                }
             }
             Input::Mem { bytes, elem, .. } => {
                 let bits = *bytes as u32 * 8;
@@ -82,7 +92,11 @@ fn domains(form: &CanonicalForm) -> Vec<Domain> {
                         _ => Kind::Int,
                     }
                 };
-                Domain { ty_bits: bits.min(64), reg_bits: bits.min(64), kind }
+                Domain {
+                    ty_bits: bits.min(64),
+                    reg_bits: bits.min(64),
+                    kind,
+                }
             }
         })
         .collect()
@@ -91,19 +105,55 @@ fn domains(form: &CanonicalForm) -> Vec<Domain> {
 fn int_edges(w: u32) -> Vec<u64> {
     let m = mask(w);
     let mut v: Vec<u64> = (0..=70u64).collect();
-    v.extend([127, 128, 129, 255, 256, 257, 32767, 32768, 65535, 65536, 0x7fff_ffff, 0x8000_0000, 0xffff_ffff]);
-    v.extend([0x5555_5555_5555_5555, 0xaaaa_aaaa_aaaa_aaaa, 0x0123_4567_89ab_cdef]);
+    v.extend([
+        127,
+        128,
+        129,
+        255,
+        256,
+        257,
+        32767,
+        32768,
+        65535,
+        65536,
+        0x7fff_ffff,
+        0x8000_0000,
+        0xffff_ffff,
+    ]);
+    v.extend([
+        0x5555_5555_5555_5555,
+        0xaaaa_aaaa_aaaa_aaaa,
+        0x0123_4567_89ab_cdef,
+    ]);
     for k in 0..w as u64 {
         v.push(1 << k);
         v.push((1u64 << k).wrapping_sub(1));
     }
     let sign = 1u64 << (w - 1);
-    v.extend([sign, sign - 1, sign + 1, sign.wrapping_sub(2), m, m - 1, m - 2]);
-    for s in [1u64, 2, 3, 31, 32, 33, 63, 64, 127, 128, 129, 255, 256, 32768, 65536, 16_777_216, 16_777_217] {
+    v.extend([
+        sign,
+        sign - 1,
+        sign + 1,
+        sign.wrapping_sub(2),
+        m,
+        m - 1,
+        m - 2,
+    ]);
+    for s in [
+        1u64, 2, 3, 31, 32, 33, 63, 64, 127, 128, 129, 255, 256, 32768, 65536, 16_777_216,
+        16_777_217,
+    ] {
         v.push(s.wrapping_neg());
     }
     // Values around the largest integers exactly representable in f32 / f64.
-    v.extend([(1 << 24) - 1, 1 << 24, (1 << 24) + 1, (1 << 24) + 3, (1 << 53) + 1, (1 << 53) - 1]);
+    v.extend([
+        (1 << 24) - 1,
+        1 << 24,
+        (1 << 24) + 1,
+        (1 << 24) + 3,
+        (1 << 53) + 1,
+        (1 << 53) - 1,
+    ]);
     let mut out: Vec<u64> = v.into_iter().map(|x| x & m).collect();
     out.sort_unstable();
     out.dedup();
@@ -113,8 +163,32 @@ fn int_edges(w: u32) -> Vec<u64> {
 fn small_int_edges(w: u32) -> Vec<u64> {
     let m = mask(w);
     let sign = 1u64 << (w - 1);
-    let mut v: Vec<u64> =
-        vec![0, 1, 2, 3, 7, 8, 31, 32, 33, 63, 64, 127, 128, 255, 256, 0x8000, 0xffff, 0x10000, sign, sign - 1, sign + 1, m, m - 1, m & 0x5555_5555_5555_5555];
+    let mut v: Vec<u64> = vec![
+        0,
+        1,
+        2,
+        3,
+        7,
+        8,
+        31,
+        32,
+        33,
+        63,
+        64,
+        127,
+        128,
+        255,
+        256,
+        0x8000,
+        0xffff,
+        0x10000,
+        sign,
+        sign - 1,
+        sign + 1,
+        m,
+        m - 1,
+        m & 0x5555_5555_5555_5555,
+    ];
     v.extend([2u64, 3, 128, 0x8000].map(|s| s.wrapping_neg()));
     let mut out: Vec<u64> = v.into_iter().map(|x| x & m).collect();
     out.sort_unstable();
@@ -123,24 +197,96 @@ fn small_int_edges(w: u32) -> Vec<u64> {
 }
 
 const F32_EDGES: &[u32] = &[
-    0x0000_0000, 0x8000_0000, 0x3f80_0000, 0xbf80_0000, 0x7f80_0000, 0xff80_0000, // 0, 1, inf
-    0x7fc0_0000, 0xffc0_0000, 0x7fff_ffff, 0x7f80_0001, 0xff80_0001, 0x7fa0_0000, 0x7fc0_0001, 0xffff_ffff, // NaNs (quiet, signalling)
-    0x0000_0001, 0x8000_0001, 0x007f_ffff, 0x807f_ffff, 0x0040_0000, 0x0080_0000, 0x8080_0000, 0x0080_0001, // subnormal, min normal
-    0x7f7f_ffff, 0xff7f_ffff, 0x7f7f_fffe, 0x7f00_0000, // largest finite
-    0x3f00_0000, 0x3fc0_0000, 0x4020_0000, 0xbf00_0000, 0xbfc0_0000, 0xc020_0000, // ties 0.5 1.5 2.5
-    0x3f7f_ffff, 0x3f80_0001, 0x3380_0000, 0x3080_0000, 0xb080_0000, 0x3400_0000, 0x3300_0001, // around 1, 2^-24, 2^-30
-    0x42fe_0000, 0x4300_0000, 0xc300_0000, 0xc301_0000, 0x437f_0000, 0x4380_0000, // 127 128 -128 -129 255 256
-    0x4b00_0000, 0x4b80_0000, 0x4b80_0001, 0x4f00_0000, 0xcf00_0000, 0x5f00_0000, // 2^23, 2^24, 2^31, 2^63
-    0x4049_0fdb, 0xc049_0fdb, 0x3dcc_cccd, 0x0100_0000, 0x0000_8000,
+    0x0000_0000,
+    0x8000_0000,
+    0x3f80_0000,
+    0xbf80_0000,
+    0x7f80_0000,
+    0xff80_0000, // 0, 1, inf
+    0x7fc0_0000,
+    0xffc0_0000,
+    0x7fff_ffff,
+    0x7f80_0001,
+    0xff80_0001,
+    0x7fa0_0000,
+    0x7fc0_0001,
+    0xffff_ffff, // NaNs (quiet, signalling)
+    0x0000_0001,
+    0x8000_0001,
+    0x007f_ffff,
+    0x807f_ffff,
+    0x0040_0000,
+    0x0080_0000,
+    0x8080_0000,
+    0x0080_0001, // subnormal, min normal
+    0x7f7f_ffff,
+    0xff7f_ffff,
+    0x7f7f_fffe,
+    0x7f00_0000, // largest finite
+    0x3f00_0000,
+    0x3fc0_0000,
+    0x4020_0000,
+    0xbf00_0000,
+    0xbfc0_0000,
+    0xc020_0000, // ties 0.5 1.5 2.5
+    0x3f7f_ffff,
+    0x3f80_0001,
+    0x3380_0000,
+    0x3080_0000,
+    0xb080_0000,
+    0x3400_0000,
+    0x3300_0001, // around 1, 2^-24, 2^-30
+    0x42fe_0000,
+    0x4300_0000,
+    0xc300_0000,
+    0xc301_0000,
+    0x437f_0000,
+    0x4380_0000, // 127 128 -128 -129 255 256
+    0x4b00_0000,
+    0x4b80_0000,
+    0x4b80_0001,
+    0x4f00_0000,
+    0xcf00_0000,
+    0x5f00_0000, // 2^23, 2^24, 2^31, 2^63
+    0x4049_0fdb,
+    0xc049_0fdb,
+    0x3dcc_cccd,
+    0x0100_0000,
+    0x0000_8000,
 ];
 
 const F64_EDGES: &[u64] = &[
-    0, 0x8000_0000_0000_0000, 0x3ff0_0000_0000_0000, 0xbff0_0000_0000_0000, 0x7ff0_0000_0000_0000, 0xfff0_0000_0000_0000,
-    0x7ff8_0000_0000_0000, 0xfff8_0000_0000_0000, 0x7ff0_0000_0000_0001, 0x7ff4_0000_0000_0000, 0x7fff_ffff_ffff_ffff,
-    1, 0x8000_0000_0000_0001, 0x000f_ffff_ffff_ffff, 0x0010_0000_0000_0000, 0x7fef_ffff_ffff_ffff, 0xffef_ffff_ffff_ffff,
-    0x3fe0_0000_0000_0000, 0x3ff8_0000_0000_0000, 0x4004_0000_0000_0000, 0xbfe0_0000_0000_0000, 0xbff8_0000_0000_0000,
-    0x4340_0000_0000_0000, 0x4340_0000_0000_0001, 0x3ca0_0000_0000_0000, 0x4170_0000_0000_0000, 0x47ef_ffff_e000_0000,
-    0x47ef_ffff_f000_0000, 0x3690_0000_0000_0000, 0x36a0_0000_0000_0000, 0x400921fb54442d18,
+    0,
+    0x8000_0000_0000_0000,
+    0x3ff0_0000_0000_0000,
+    0xbff0_0000_0000_0000,
+    0x7ff0_0000_0000_0000,
+    0xfff0_0000_0000_0000,
+    0x7ff8_0000_0000_0000,
+    0xfff8_0000_0000_0000,
+    0x7ff0_0000_0000_0001,
+    0x7ff4_0000_0000_0000,
+    0x7fff_ffff_ffff_ffff,
+    1,
+    0x8000_0000_0000_0001,
+    0x000f_ffff_ffff_ffff,
+    0x0010_0000_0000_0000,
+    0x7fef_ffff_ffff_ffff,
+    0xffef_ffff_ffff_ffff,
+    0x3fe0_0000_0000_0000,
+    0x3ff8_0000_0000_0000,
+    0x4004_0000_0000_0000,
+    0xbfe0_0000_0000_0000,
+    0xbff8_0000_0000_0000,
+    0x4340_0000_0000_0000,
+    0x4340_0000_0000_0001,
+    0x3ca0_0000_0000_0000,
+    0x4170_0000_0000_0000,
+    0x47ef_ffff_e000_0000,
+    0x47ef_ffff_f000_0000,
+    0x3690_0000_0000_0000,
+    0x36a0_0000_0000_0000,
+    0x400921fb54442d18,
 ];
 
 /// 16-bit float edge values: binary16 (f16) and bfloat16 (bf16) zeros, subnormals, the normal
@@ -160,7 +306,10 @@ fn edges(d: Domain) -> Vec<u64> {
         Kind::F16 => F16_EDGES.iter().map(|&x| x as u64).collect(),
         Kind::F32 => F32_EDGES.iter().map(|&x| x as u64).collect(),
         Kind::F64 => F64_EDGES.to_vec(),
-        Kind::V4x32 => int_edges(32).iter().map(|&x| x | (x.rotate_left(32) ^ 0xdead_beef_0000_0000)).collect(),
+        Kind::V4x32 => int_edges(32)
+            .iter()
+            .map(|&x| x | (x.rotate_left(32) ^ 0xdead_beef_0000_0000))
+            .collect(),
     }
 }
 
@@ -197,7 +346,11 @@ fn random_value(d: Domain, rng: &mut Rng, other: Option<u64>) -> u64 {
                 0 => r >> rng.below(d.ty_bits as u64),
                 _ => r,
             };
-            if rng.below(2) == 0 { v & mask(d.ty_bits) } else { v & mask(d.reg_bits) }
+            if rng.below(2) == 0 {
+                v & mask(d.ty_bits)
+            } else {
+                v & mask(d.reg_bits)
+            }
         }
     }
 }
@@ -217,11 +370,13 @@ fn cross(sets: &[&Vec<u64>]) -> Vec<Vec<u64>> {
     for set in sets {
         combos = combos
             .into_iter()
-            .flat_map(|p| set.iter().map(move |&x| {
-                let mut p = p.clone();
-                p.push(x);
-                p
-            }))
+            .flat_map(|p| {
+                set.iter().map(move |&x| {
+                    let mut p = p.clone();
+                    p.push(x);
+                    p
+                })
+            })
             .collect();
     }
     combos
@@ -243,7 +398,9 @@ pub fn vectors_marked(form: &CanonicalForm) -> (Vec<Vec<u64>>, Vec<bool>) {
             // Garbage in the register bits the instruction must ignore.
             if ds[0].reg_bits > ds[0].ty_bits {
                 for _ in 0..1000 {
-                    out.push(vec![random_value(ds[0], &mut rng, None) & mask(ds[0].reg_bits)]);
+                    out.push(vec![
+                        random_value(ds[0], &mut rng, None) & mask(ds[0].reg_bits),
+                    ]);
                 }
             }
         }
@@ -257,7 +414,9 @@ pub fn vectors_marked(form: &CanonicalForm) -> (Vec<Vec<u64>>, Vec<bool>) {
             let small: Vec<Vec<u64>> = ds.iter().map(|&d| small_edges(d)).collect();
             let mut e = Vec::new();
             for pos in 0..ds.len() {
-                let sets: Vec<&Vec<u64>> = (0..ds.len()).map(|k| if k == pos { &full[k] } else { &small[k] }).collect();
+                let sets: Vec<&Vec<u64>> = (0..ds.len())
+                    .map(|k| if k == pos { &full[k] } else { &small[k] })
+                    .collect();
                 e.extend(cross(&sets));
             }
             if ds.iter().all(|d| matches!(d.kind, Kind::F32 | Kind::F64)) {
