@@ -5,44 +5,13 @@
 //! reference model (tests/amd_models/half_check.cpp) when g++ is available.
 
 use ptx2hip::lower::{self, RuleSet, Target};
-use ptx2hip::scan::{AsmStatement, Operand, Origin, Template};
+use ptx2hip::scan::AsmStatement;
 
 fn statement(ptx: &str, constraints: &str) -> AsmStatement {
-    let operand = |i: usize, c: &str| Operand {
-        name: None,
-        constraint: c.to_string(),
-        expr: format!("op{i}"),
-        expr_span: 0..0,
-        c_strings: Vec::new(),
-    };
-    let (outputs, inputs): (Vec<_>, Vec<_>) = constraints
-        .split(',')
-        .enumerate()
-        .map(|(i, c)| operand(i, c))
-        .partition(|o| o.constraint.starts_with('=') || o.constraint.starts_with('+'));
-    AsmStatement {
-        span: 0..ptx.len(),
-        line: 1,
-        column: 1,
-        end_line: 1,
-        end_column: ptx.len() + 1,
-        keyword: "asm".into(),
-        qualifiers: Vec::new(),
-        template: Template::Known {
-            text: ptx.to_string(),
-            origins: vec![Origin {
-                text_offset: 0,
-                file_offset: 0,
-            }],
-        },
-        outputs,
-        inputs,
-        clobbers: Vec::new(),
-        goto_labels: Vec::new(),
-        indent: String::new(),
-        in_macro: None,
-        terminated: true,
-    }
+    let constraints: Vec<String> = constraints.split(',').map(str::to_string).collect();
+    let mut stmt = ptx2hip::verify::forms::synthetic_statement(ptx, &constraints);
+    stmt.qualifiers.clear();
+    stmt
 }
 
 fn translated(

@@ -117,9 +117,11 @@ impl<'a> Lowerer<'a> {
                         }
                     }
                 }
-                _ => return Err(Unsupported::new(format!(
+                _ => {
+                    return Err(Unsupported::new(format!(
                     "operand %{i} has constraint \"{c}\": exactly one constraint letter is allowed"
-                ))),
+                )))
+                }
             };
             let local = unique_name(
                 &mut taken,
