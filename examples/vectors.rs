@@ -16,7 +16,7 @@
 //!     that the recorded inputs are exactly the generated ones.
 
 use std::collections::BTreeMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use ptx2hip::lower::RuleSet;
 use ptx2hip::verify::forms::{all_forms, CanonicalForm};
@@ -331,6 +331,94 @@ fn convert(rules: &RuleSet, args: &[String]) {
     .unwrap();
 }
 
+/// Rebuilds a family's vector file from recordings already made: for every form the rules claim,
+/// the vectors of the current file, or else those of an older file (`--from`, repeatable, e.g. a
+/// file from git history recorded before a rule was narrowed) when the canonical statement and the
+/// regenerated inputs are identical to what was recorded. The rule code is the current one. Forms
+/// found nowhere are listed: they need a GPU run. This makes re-enabling a form whose hardware
+/// behaviour has been understood a check against the complete recording, not only its edge records.
+fn graft(rules: &RuleSet, args: &[String]) {
+    let family = arg(args, "--family").expect("--family NAME");
+    let vecdir = PathBuf::from(arg(args, "--vectors").unwrap_or("tests/vectors".into()));
+    let current = vecdir.join(format!("{family}.bin.gz"));
+    let mut sources: Vec<GoldenFile> = Vec::new();
+    if current.exists() {
+        sources.push(GoldenFile::read(&current).unwrap());
+    }
+    for w in args.windows(2).filter(|w| w[0] == "--from") {
+        sources
+            .push(GoldenFile::read(Path::new(&w[1])).unwrap_or_else(|e| panic!("{}: {e}", w[1])));
+    }
+    let header = sources
+        .first()
+        .expect("no vector file to graft from")
+        .header
+        .clone();
+    let mut out = Vec::new();
+    let mut missing = Vec::new();
+    for f in all_forms(rules).iter().filter(|f| f.family == family) {
+        let found = sources
+            .iter()
+            .flat_map(|s| &s.forms)
+            .find(|g| g.form == f.form && g.ptx == f.ptx && recorded_inputs_match(f, g));
+        match found {
+            Some(g) => out.push(FormVectors {
+                rule: f.rule.clone(),
+                ..g.clone()
+            }),
+            None => missing.push(format!("{} {}", f.rule, f.form)),
+        }
+    }
+    let mut manifest = load_manifest(&vecdir);
+    write_family(&vecdir, &mut manifest, &family, header, out);
+    std::fs::write(
+        vecdir.join("manifest.json"),
+        serde_json::to_string_pretty(&manifest).unwrap() + "\n",
+    )
+    .unwrap();
+    for m in &missing {
+        eprintln!("NOT RECORDED {m}");
+    }
+}
+
+/// Whether a recording was made from the inputs the form generates today (count and every fully
+/// recorded input; digests cover only outputs, so the count and the full records are the check).
+fn recorded_inputs_match(form: &CanonicalForm, g: &FormVectors) -> bool {
+    let v = inputs::vectors(form);
+    if v.len() != g.count || g.in_bytes != form.in_bytes() || g.out_bytes != form.out_bytes() {
+        return false;
+    }
+    let ins = inputs::pack(form, &v);
+    (0..g.full_index.len()).all(|k| {
+        let (i, x, _) = g.record(k);
+        x == &ins[i * g.in_bytes..(i + 1) * g.in_bytes]
+    })
+}
+
+/// Prints the fully recorded vectors of the forms whose statement contains `--form` text, as
+/// hexadecimal words (8 bytes when the record width allows, else 4), inputs `->` outputs: the way to
+/// read what the hardware did when a translation and a golden file disagree.
+fn dump(args: &[String]) {
+    let file = arg(args, "--file").expect("--file PATH");
+    let pattern = arg(args, "--form").unwrap_or_default();
+    let golden = GoldenFile::read(Path::new(&file)).unwrap_or_else(|e| panic!("{file}: {e}"));
+    let words = |bytes: &[u8]| {
+        let w = if bytes.len() % 8 == 0 { 8 } else { 4 };
+        let hex: Vec<String> = bytes
+            .chunks(w)
+            .map(|c| c.iter().rev().map(|b| format!("{b:02x}")).collect())
+            .collect();
+        hex.join(" ")
+    };
+    for form in golden.forms.iter().filter(|f| f.ptx.contains(&pattern)) {
+        println!("## {} {}\n{}", form.rule, form.form, form.ptx);
+        for k in 0..form.full_index.len() {
+            let (i, x, y) = form.record(k);
+            println!("{i}: {} -> {}", words(x), words(y));
+        }
+    }
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let rules = RuleSet::embedded().expect("rules");
@@ -338,8 +426,10 @@ fn main() {
         Some("gen") => gen(&rules, &args),
         Some("import") => import(&rules, &args),
         Some("convert") => convert(&rules, &args),
+        Some("dump") => dump(&args),
+        Some("graft") => graft(&rules, &args),
         _ => {
-            eprintln!("usage: vectors gen --out DIR [--rule CODE]... | import --gen DIR --results DIR [--vectors DIR] | convert [--vectors DIR]");
+            eprintln!("usage: vectors gen --out DIR [--rule CODE]... | import --gen DIR --results DIR [--vectors DIR] | convert [--vectors DIR] | dump --file F.bin.gz [--form TEXT] | graft --family NAME [--from OLD.bin.gz]... [--vectors DIR]");
             std::process::exit(2);
         }
     }
