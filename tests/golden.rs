@@ -154,6 +154,11 @@ fn golden_float() {
 }
 
 #[test]
+fn golden_float64() {
+    check_family("float64");
+}
+
+#[test]
 fn golden_convert() {
     check_family("convert");
 }

@@ -14,7 +14,7 @@ fn statement(ptx: &str, constraints: &str) -> AsmStatement {
     ptx2hip::verify::forms::synthetic_statement(ptx, &constraints)
 }
 
-const FAMILIES: &[&str] = &["float", "compare", "half"];
+const FAMILIES: &[&str] = &["float", "float64", "compare", "half"];
 
 fn translated(
     rules: &RuleSet,
