@@ -131,7 +131,7 @@ pub fn run(cli: Cli) -> ExitCode {
         } => {
             let options = Options {
                 target: target.into(),
-                mode: emit.into(),
+                emit: Some(emit.into()),
             };
             translate(&input, &rules, options, in_place, out_dir.as_deref())
         }
@@ -144,7 +144,7 @@ pub fn run(cli: Cli) -> ExitCode {
             &rules,
             Options {
                 target: target.into(),
-                mode: EmitMode::Guarded,
+                emit: None,
             },
             format,
         ),
@@ -297,44 +297,28 @@ fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
 
 fn check(input: &Input, rules: &RuleSet, options: Options, format: Format) -> ExitCode {
     let (processed, mut errors) = process_all(input, rules, options);
-    let mut json = Vec::new();
+    // Rendering snippets costs as much as scanning, so each file's part is rendered in parallel
+    // and written in walk order.
+    let reports: Vec<FileReport> = processed
+        .par_iter()
+        .map(|p| FileReport::render(p, format))
+        .collect();
     let (mut translatable, mut unsupported, mut files) = (0, 0, 0);
+    let mut json = Vec::new();
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
-    for p in &processed {
-        let path = display_path(&p.file.path);
-        let outcome = match &p.outcome {
-            Ok(o) => o,
-            Err(e) => {
-                errors.push(e.clone());
-                continue;
-            }
-        };
-        if !outcome.findings.is_empty() || !outcome.diagnostics.is_empty() {
+    for report in reports {
+        if let Some(e) = report.error {
+            errors.push(e);
+            continue;
+        }
+        if report.translatable + report.unsupported > 0 {
             files += 1;
         }
-        for d in &outcome.diagnostics {
-            unsupported += 1;
-            match format {
-                Format::Json => json.push(report::file_diagnostic_json(&path, d)),
-                Format::Human => {
-                    let _ = write!(out, "{}\n", report::render_file_diagnostic(&path, d));
-                }
-            }
-        }
-        for f in &outcome.findings {
-            if f.outcome.is_ok() {
-                translatable += 1
-            } else {
-                unsupported += 1
-            }
-            match format {
-                Format::Json => json.push(report::finding_json(&path, f)),
-                Format::Human => {
-                    let _ = writeln!(out, "{}\n", report::render_finding(&path, &p.source, f));
-                }
-            }
-        }
+        translatable += report.translatable;
+        unsupported += report.unsupported;
+        json.extend(report.json);
+        let _ = out.write_all(report.text.as_bytes());
     }
     match format {
         Format::Json => {
@@ -354,6 +338,60 @@ fn check(input: &Input, rules: &RuleSet, options: Options, format: Format) -> Ex
         ExitCode::SUCCESS
     };
     finish(&errors, code)
+}
+
+/// One file's part of the `check` report.
+#[derive(Default)]
+struct FileReport {
+    /// Human diagnostics (empty for JSON).
+    text: String,
+    json: Vec<report::JsonFinding>,
+    translatable: usize,
+    /// Unsupported statements and file diagnostics.
+    unsupported: usize,
+    /// The file could not be read.
+    error: Option<String>,
+}
+
+impl FileReport {
+    fn render(p: &Processed, format: Format) -> FileReport {
+        let outcome = match &p.outcome {
+            Ok(o) => o,
+            Err(e) => {
+                return FileReport {
+                    error: Some(e.clone()),
+                    ..FileReport::default()
+                }
+            }
+        };
+        let path = display_path(&p.file.path);
+        let mut r = FileReport::default();
+        for d in &outcome.diagnostics {
+            r.unsupported += 1;
+            match format {
+                Format::Json => r.json.push(report::file_diagnostic_json(&path, d)),
+                Format::Human => {
+                    r.text += &report::render_file_diagnostic(&path, d);
+                    r.text.push('\n');
+                }
+            }
+        }
+        for f in &outcome.findings {
+            if f.outcome.is_ok() {
+                r.translatable += 1
+            } else {
+                r.unsupported += 1
+            }
+            match format {
+                Format::Json => r.json.push(report::finding_json(&path, f)),
+                Format::Human => {
+                    r.text += &report::render_finding(&path, &p.source, f);
+                    r.text.push_str("\n\n");
+                }
+            }
+        }
+        r
+    }
 }
 
 /// Default constraints for explain: the highest `%N` referenced decides the count; `%0` is `=r`.

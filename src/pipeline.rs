@@ -14,7 +14,9 @@ use crate::scan::{self, AsmStatement};
 #[derive(Debug, Clone, Copy)]
 pub struct Options {
     pub target: Target,
-    pub mode: EmitMode,
+    /// How translations are spliced in; `None` for a lint (`check`), which needs the findings only
+    /// and so builds no rewritten file.
+    pub emit: Option<EmitMode>,
 }
 
 /// What ptx2hip found out about one asm statement.
@@ -115,14 +117,14 @@ pub fn process(source: &[u8], rules: &RuleSet, options: Options) -> FileOutcome 
             } else {
                 lower::analyze(&stmt, rules, options.target)
             };
-            if let Ok(t) = &analysis.outcome {
-                edits.push(emit::edit(source, &stmt, t, options.mode, newline));
+            if let (Ok(t), Some(mode)) = (&analysis.outcome, options.emit) {
+                edits.push(emit::edit(source, &stmt, t, mode, newline));
             }
             outcome.findings.push(Finding::new(&stmt, &analysis));
         }
     });
-    if !edits.is_empty() {
-        let rewritten = emit::apply(source, &edits, rules, options.mode, options.target);
+    if let (false, Some(mode)) = (edits.is_empty(), options.emit) {
+        let rewritten = emit::apply(source, &edits, rules, mode, options.target);
         if rewritten.bytes != source {
             outcome.rewritten = Some(rewritten);
         }

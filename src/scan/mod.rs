@@ -224,15 +224,25 @@ fn scan_segments(
     let file_map = OffsetMap::identity(source.len());
     let mut result = ScanResult::default();
     let mut defines = Defines::default();
-    for range in segments {
-        let text = &source[range.clone()];
-        if segments.len() > 1
-            && !may_contain_asm(text)
-            && memchr::memmem::find(text, b"define").is_none()
-        {
-            continue;
-        }
-        let Some(tree) = parse_range(parser, source, &lines, range, segments.len() > 1) else {
+    // What each parse reads: a large file's segments one by one (skipping those without `asm` or
+    // `define`), or the relevant chunks of a small one (whole files when `"C"` strings may live
+    // anywhere).
+    let units: Vec<Vec<Range<usize>>> = if segments.len() == 1 && streaming {
+        vec![segment::relevant_chunks(source)]
+    } else {
+        segments
+            .iter()
+            .filter(|range| {
+                let text = &source[(*range).clone()];
+                segments.len() == 1
+                    || may_contain_asm(text)
+                    || memchr::memmem::find(text, b"define").is_some()
+            })
+            .map(|range| vec![range.clone()])
+            .collect()
+    };
+    for ranges in &units {
+        let Some(tree) = parse_ranges(parser, source, &lines, ranges) else {
             continue;
         };
         let mut found = Found::collect(tree.root_node(), source, true);
@@ -266,30 +276,32 @@ fn finish(mut result: ScanResult) -> ScanResult {
     result
 }
 
-/// Parses `range` of `source` (the whole file when not `segmented`).
-fn parse_range(
+/// Parses the `ranges` of `source` as if they were one text (the whole file when they cover it).
+fn parse_ranges(
     parser: &mut Parser,
     source: &[u8],
     lines: &LineIndex,
-    range: &Range<usize>,
-    segmented: bool,
+    ranges: &[Range<usize>],
 ) -> Option<Tree> {
-    let included = if segmented {
-        let point = |offset: usize| {
-            let (line, column) = lines.line_col(offset);
-            tree_sitter::Point {
-                row: line - 1,
-                column: column - 1,
-            }
-        };
-        vec![tree_sitter::Range {
-            start_byte: range.start,
-            end_byte: range.end,
-            start_point: point(range.start),
-            end_point: point(range.end),
-        }]
-    } else {
+    let point = |offset: usize| {
+        let (line, column) = lines.line_col(offset);
+        tree_sitter::Point {
+            row: line - 1,
+            column: column - 1,
+        }
+    };
+    let included: Vec<tree_sitter::Range> = if ranges == [0..source.len()] {
         Vec::new()
+    } else {
+        ranges
+            .iter()
+            .map(|range| tree_sitter::Range {
+                start_byte: range.start,
+                end_byte: range.end,
+                start_point: point(range.start),
+                end_point: point(range.end),
+            })
+            .collect()
     };
     parser.set_included_ranges(&included).ok()?;
     let tree = parser.parse(source, None);
@@ -463,7 +475,7 @@ fn fill_c_strings(
         {
             continue;
         }
-        let Some(tree) = parse_range(parser, src, lines, range, segments.len() > 1) else {
+        let Some(tree) = parse_ranges(parser, src, lines, std::slice::from_ref(range)) else {
             continue;
         };
         for (name, found) in cstrings::collect(tree.root_node(), src, &wanted) {
