@@ -219,6 +219,18 @@ fn scan_segments(
     segments: &[Range<usize>],
     each: &mut dyn FnMut(ScanResult),
 ) {
+    scan_parts(parser, source, segments, true, each)
+}
+
+/// [`scan_segments`], where `chunked` says whether a file in one segment may be parsed by its
+/// relevant chunks only (false: the whole file, which tests compare against).
+fn scan_parts(
+    parser: &mut Parser,
+    source: &[u8],
+    segments: &[Range<usize>],
+    chunked: bool,
+    each: &mut dyn FnMut(ScanResult),
+) {
     let streaming = memchr::memmem::find(source, b"\"C\"").is_none();
     let lines = LineIndex::new(source);
     let file_map = OffsetMap::identity(source.len());
@@ -227,7 +239,7 @@ fn scan_segments(
     // What each parse reads: a large file's segments one by one (skipping those without `asm` or
     // `define`), or the relevant chunks of a small one (whole files when `"C"` strings may live
     // anywhere).
-    let units: Vec<Vec<Range<usize>>> = if segments.len() == 1 && streaming {
+    let units: Vec<Vec<Range<usize>>> = if chunked && segments.len() == 1 && streaming {
         vec![segment::relevant_chunks(source)]
     } else {
         segments

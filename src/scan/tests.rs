@@ -505,8 +505,63 @@ template <typename T> __device__ T f(T x, const unsigned* p) {
         .set_language(&tree_sitter_cuda::LANGUAGE.into())
         .unwrap();
     let mut whole = ScanResult::default();
-    super::scan_segments(&mut parser, &src, &[0..src.len()], &mut |r| whole = r);
+    super::scan_parts(&mut parser, &src, &[0..src.len()], false, &mut |r| whole = r);
     let segmented = scan(&src);
     assert_eq!(segmented.statements.len(), 9_000 * 3);
     assert_eq!(segmented, whole);
+}
+
+/// Parsing only the chunks that mention `asm` or `define` must find exactly what a whole parse
+/// finds, in every corpus file and in code that tempts a wrong cut.
+#[test]
+fn a_file_parsed_by_its_relevant_chunks_gives_what_one_whole_parse_gives() {
+    let tricky = r#"#ifndef TRICKY_H
+#define TRICKY_H
+#include <cstdint>
+template <typename T>
+__device__ T plain(T x) { return x; }
+template <typename T>
+__device__ __forceinline__
+T with_asm(T x) {
+  asm volatile("add.s32 %0, %0, 1;" : "+r"(x));
+  return x;
+}
+struct S { int a; };
+__global__ void
+__launch_bounds__(256)
+k(int* p) {
+  int v = p[0];
+  asm("mul.lo.u32 %0, %0, 3;" : "+r"(v));
+  p[0] = v;
+}
+#if defined(__CUDA_ARCH__)
+__device__ int g(int x) { asm("sub.s32 %0, %0, 2;" : "+r"(x)); return x; }
+#endif
+int trailing;
+#endif
+"#;
+    let mut sources: Vec<(String, Vec<u8>)> = vec![("tricky".into(), tricky.as_bytes().to_vec())];
+    let corpus = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus");
+    for entry in std::fs::read_dir(corpus).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_file() {
+            sources.push((path.display().to_string(), std::fs::read(&path).unwrap()));
+        }
+    }
+    for (name, src) in sources {
+        let mut parser = tree_sitter::Parser::new();
+        parser
+            .set_language(&tree_sitter_cuda::LANGUAGE.into())
+            .unwrap();
+        let mut whole = ScanResult::default();
+        super::scan_parts(&mut parser, &src, &[0..src.len()], false, &mut |r| {
+            whole.statements.extend(r.statements);
+            whole.diagnostics.extend(r.diagnostics);
+        });
+        let chunked = scan(&src);
+        if name == "tricky" {
+            assert_eq!(chunked.statements.len(), 3);
+        }
+        assert_eq!(chunked, whole, "{name}");
+    }
 }
