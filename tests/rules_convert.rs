@@ -119,16 +119,6 @@ fn unsupported_forms_give_their_reason() {
         ),
         ("cvt.rna.satfinite.tf32.f32 %0, %1;", "=r,f", "NaN payloads"),
         ("cvt.rn.tf32.f32 %0, %1;", "=r,f", "only `cvt.rna.tf32.f32`"),
-        (
-            "cvt.rzi.s16.f64 %0, %1;",
-            "=h,d",
-            "8/16 bits is not established",
-        ),
-        (
-            "cvt.rni.u8.f64 %0, %1;",
-            "=h,d",
-            "8/16 bits is not established",
-        ),
     ];
     for (ptx, c, reason) in cases {
         let constraints: Vec<String> = c.split(',').map(String::from).collect();
