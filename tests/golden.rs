@@ -208,6 +208,7 @@ fn every_rule_has_fresh_vectors() {
         "compare",
         "convert",
         "float",
+        "float64",
         "half",
         "integer",
         "integer_arith",

@@ -505,7 +505,9 @@ template <typename T> __device__ T f(T x, const unsigned* p) {
         .set_language(&tree_sitter_cuda::LANGUAGE.into())
         .unwrap();
     let mut whole = ScanResult::default();
-    super::scan_parts(&mut parser, &src, &[0..src.len()], false, &mut |r| whole = r);
+    super::scan_parts(&mut parser, &src, &[0..src.len()], false, &mut |r| {
+        whole = r
+    });
     let segmented = scan(&src);
     assert_eq!(segmented.statements.len(), 9_000 * 3);
     assert_eq!(segmented, whole);

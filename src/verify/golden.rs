@@ -666,10 +666,20 @@ fn values(bytes: &[u8], sizes: &[usize]) -> String {
     parts.join(", ")
 }
 
-/// Distance in units in the last place between two finite or infinite floats given as bits
-/// (`+0` and `-0` coincide); `None` when their class differs in a way no bound accepts (NaN vs
-/// not NaN, infinity vs anything else).
+/// Distance in units in the last place between two floats given as bits, counted over the values
+/// a result can take (`+0` and `-0` coincide); `None` when exactly one is a NaN (two NaNs: 0).
+/// An infinity is the value after the largest finite one of its sign, so `FLT_MAX` and `+Inf` are
+/// 1 ulp apart (the H100's `div.full.f32` of 0x7f7ffffe and 0x3f7fffff is `+Inf`, the correctly
+/// rounded quotient `FLT_MAX`). See [`ulp_distance_ftz`] for results of `.ftz` forms.
 pub fn ulp_distance(a: u64, b: u64, bits: u32) -> Option<u64> {
+    ulp_distance_ftz(a, b, bits, false)
+}
+
+/// [`ulp_distance`]; with `ftz` (a form with `.ftz`, whose results are never subnormal) the count
+/// skips the subnormals, so `±0` and `±FLT_MIN` are 1 ulp apart: an approximation that lands on the
+/// other side of the flush threshold is one step off, not 2^23 (the H100's `div.approx.ftz.f32`
+/// gives 0 for some quotients just above `FLT_MIN`). A subnormal on either side is counted plainly.
+pub fn ulp_distance_ftz(a: u64, b: u64, bits: u32, ftz: bool) -> Option<u64> {
     let (sign, exp_mask, man_mask) = if bits == 32 {
         (1u64 << 31, 0x7f80_0000u64, 0x007f_ffffu64)
     } else {
@@ -680,15 +690,17 @@ pub fn ulp_distance(a: u64, b: u64, bits: u32) -> Option<u64> {
         )
     };
     let nan = |x: u64| x & exp_mask == exp_mask && x & man_mask != 0;
-    let inf = |x: u64| x & exp_mask == exp_mask && x & man_mask == 0;
     if nan(a) || nan(b) {
         return (nan(a) && nan(b)).then_some(0);
     }
-    if inf(a) || inf(b) {
-        return (a == b).then_some(0);
-    }
+    let subnormal = |x: u64| x & exp_mask == 0 && x & man_mask != 0;
+    let skip = ftz && !subnormal(a) && !subnormal(b);
     let key = |x: u64| -> i128 {
-        let m = (x & !sign) as i128;
+        let mut m = (x & !sign) as i128;
+        if skip && m != 0 {
+            // normal numbers follow zero directly
+            m -= man_mask as i128;
+        }
         if x & sign != 0 {
             -m
         } else {
@@ -711,6 +723,7 @@ fn as_f64(x: u64, bits: u32) -> f64 {
 fn within(form: &CanonicalForm, want: &[u8], got: &[u8], tol: (u64, f64)) -> (bool, u64, f64) {
     let mut off = 0;
     let (mut ok, mut worst, mut worst_abs) = (true, 0u64, 0f64);
+    let ftz = form.form.split('.').any(|m| m == "ftz");
     for o in &form.outputs {
         let n = o.bytes();
         let (w, g) = (&want[off..off + n], &got[off..off + n]);
@@ -732,7 +745,7 @@ fn within(form: &CanonicalForm, want: &[u8], got: &[u8], tol: (u64, f64)) -> (bo
         let wv = u64::from_le_bytes(le);
         le[..n].copy_from_slice(g);
         let gv = u64::from_le_bytes(le);
-        match ulp_distance(wv, gv, bits) {
+        match ulp_distance_ftz(wv, gv, bits, ftz) {
             None => ok = false,
             Some(d) => {
                 worst = worst.max(d);
@@ -963,4 +976,37 @@ pub fn amd_differs(forms: &[CanonicalForm], rules: &RuleSet) -> bool {
             _ => true,
         }
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{ulp_distance, ulp_distance_ftz};
+
+    #[test]
+    fn ulp_distance_counts_representable_results() {
+        let d = |a: u32, b: u32| ulp_distance(a as u64, b as u64, 32);
+        assert_eq!(d(0x3f80_0000, 0x3f80_0002), Some(2));
+        assert_eq!(d(0x0000_0000, 0x8000_0000), Some(0)); // +0 and -0
+        assert_eq!(d(0x0000_0001, 0x8000_0001), Some(2)); // across zero
+        assert_eq!(d(0x7f80_0000, 0x7f7f_ffff), Some(1)); // Inf follows FLT_MAX
+        assert_eq!(d(0xff80_0000, 0xff7f_fffe), Some(2));
+        assert!(d(0x7f80_0000, 0xff80_0000).unwrap() > 1 << 31);
+        assert_eq!(d(0x7fc0_0000, 0x7fff_ffff), Some(0)); // NaNs
+        assert_eq!(d(0x7fc0_0000, 0x7f80_0000), None);
+        assert_eq!(d(0x0080_0000, 0x0000_0000), Some(0x80_0000)); // no .ftz: subnormals count
+        let f = |a: u32, b: u32| ulp_distance_ftz(a as u64, b as u64, 32, true);
+        assert_eq!(f(0x0080_0000, 0x0000_0000), Some(1)); // .ftz: FLT_MIN follows 0
+        assert_eq!(f(0x8080_0001, 0x0000_0000), Some(2));
+        assert_eq!(f(0x8080_0000, 0x0080_0000), Some(2));
+        assert_eq!(f(0x3f80_0000, 0x3f80_0002), Some(2));
+        assert_eq!(f(0x0000_0001, 0x0000_0000), Some(1)); // a subnormal: plain count
+        assert_eq!(
+            ulp_distance_ftz(0x0010_0000_0000_0000, 0x8000_0000_0000_0000, 64, true),
+            Some(1)
+        );
+        assert_eq!(
+            ulp_distance(0x7ff0_0000_0000_0000, 0x7fef_ffff_ffff_ffff, 64),
+            Some(1)
+        );
+    }
 }
