@@ -8,6 +8,7 @@
 mod cstrings;
 mod guard;
 mod literal;
+mod lone_name;
 mod macros;
 mod position;
 mod segment;
@@ -253,8 +254,10 @@ fn scan_parts(
             .map(|range| vec![range.clone()])
             .collect()
     };
+    let masked = lone_name::masked(source);
+    let parse_buf = masked.as_deref().unwrap_or(source);
     for ranges in &units {
-        let Some(tree) = parse_ranges(parser, source, &lines, ranges) else {
+        let Some(tree) = parse_ranges(parser, parse_buf, &lines, ranges) else {
             continue;
         };
         let mut found = Found::collect(tree.root_node(), source, true);
@@ -289,6 +292,7 @@ fn finish(mut result: ScanResult) -> ScanResult {
 }
 
 /// Parses the `ranges` of `source` as if they were one text (the whole file when they cover it).
+/// `source` may be a same-length copy of the file (see [`lone_name`]): offsets are file offsets.
 fn parse_ranges(
     parser: &mut Parser,
     source: &[u8],
@@ -448,7 +452,8 @@ fn parse_body(
     wrap: bool,
 ) -> Option<(macros::Body, Tree)> {
     let body = macros::prepare_body(src, value, wrap);
-    let tree = parser.parse(&body.buf, None)?;
+    let masked = lone_name::masked(&body.buf);
+    let tree = parser.parse(masked.as_deref().unwrap_or(&body.buf), None)?;
     Some((body, tree))
 }
 

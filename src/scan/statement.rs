@@ -7,6 +7,7 @@
 use tree_sitter::Node;
 
 use super::literal::{decode_string_literal, Decoded};
+use super::lone_name;
 use super::macros::Defines;
 use super::position::{indent_at, LineIndex, OffsetMap};
 use super::{AsmStatement, MacroContext, Operand, ScanDiagnostic, Template};
@@ -137,7 +138,14 @@ impl Context<'_> {
                 piece = name;
             }
             let at = self.map.to_file(piece.start_byte());
-            match piece.kind() {
+            // A literal whose bytes are a name is a lone macro name the parser saw masked.
+            let kind = match piece.kind() {
+                "string_literal" if lone_name::is_name(&self.buf[piece.byte_range()]) => {
+                    "identifier"
+                }
+                kind => kind,
+            };
+            match kind {
                 "string_literal" | "raw_string_literal" => out.append(&self.decode(piece)),
                 "identifier" => match self.resolve(piece) {
                     Ok(d) => out.append(d),

@@ -177,13 +177,27 @@ fn macros_from_elsewhere_and_function_like_macros_are_unresolved() {
 }
 
 #[test]
-fn a_macro_name_as_the_whole_template_is_a_diagnostic() {
-    let src = "void f() {\n  asm volatile(MACRO : \"=r\"(x));\n}\n";
+fn a_macro_name_as_the_whole_template_is_resolved_or_reported_by_name() {
+    let src = "#define PTX_ADD \"add.rp.f64 %0, %1, %2;\"\nvoid f() {\n  asm volatile(PTX_ADD : \"=d\"(x) : \"d\"(a), \"d\"(b));\n  asm(ELSEWHERE : \"=r\"(y));\n}\n#define BODY(r) asm(PTX_ADD : \"=d\"(r) : \"d\"(r), \"d\"(r))\n";
     let r = scan(src.as_bytes());
-    assert!(r.statements.is_empty());
-    assert_eq!(r.diagnostics.len(), 1, "{r:#?}");
-    assert_eq!((r.diagnostics[0].line, r.diagnostics[0].column), (2, 3));
-    assert!(r.diagnostics[0].message.contains("could not parse"));
+    assert!(r.diagnostics.is_empty(), "{r:#?}");
+    assert_eq!(r.statements.len(), 3, "{r:#?}");
+    let direct = &r.statements[0];
+    assert_eq!(text(&direct.template), "add.rp.f64 %0, %1, %2;");
+    assert_eq!(
+        direct.template.file_offset(0),
+        Some(src.find("add.rp").unwrap())
+    );
+    assert_eq!((direct.outputs.len(), direct.inputs.len()), (1, 2));
+    assert_eq!(direct.inputs[1].expr, "b");
+    match &r.statements[1].template {
+        Template::Unresolved { reason, at } => {
+            assert!(reason.contains("`ELSEWHERE`"), "{reason}");
+            assert_eq!(*at, src.find("ELSEWHERE").unwrap());
+        }
+        t => panic!("{t:?}"),
+    }
+    assert_eq!(text(&r.statements[2].template), "add.rp.f64 %0, %1, %2;");
 }
 
 #[test]
