@@ -165,6 +165,9 @@ pub struct Helper {
     pub amd: Option<String>,
     #[serde(default)]
     pub requires: Vec<String>,
+    /// Position in the table's definition order (files in order, helpers as written).
+    #[serde(skip)]
+    pub rank: usize,
 }
 
 /// A special register readable as a source operand (`%clock`, `%tid.x`).
@@ -254,13 +257,23 @@ impl Rule {
         out
     }
 
+    /// Whether `modifier` is one of a slot's values (classes expanded), without building the list.
+    fn slot_accepts(slot: &Slot, modifier: &str) -> bool {
+        slot.values.iter().any(|v| match expand_class(v) {
+            Some(vals) => vals.contains(&modifier),
+            None => v == modifier,
+        })
+    }
+
     /// Assigns modifiers to slots; `None` when the modifiers do not form one of this rule's forms.
     pub fn match_modifiers(&self, modifiers: &[String]) -> Option<Bindings> {
         let mut bound: Vec<Option<String>> = vec![None; self.slots.len()];
         for m in modifiers {
-            let slot = self.slots.iter().enumerate().position(|(i, s)| {
-                bound[i].is_none() && Rule::slot_values(s).iter().any(|v| v == m)
-            })?;
+            let slot = self
+                .slots
+                .iter()
+                .enumerate()
+                .position(|(i, s)| bound[i].is_none() && Rule::slot_accepts(s, m))?;
             bound[slot] = Some(m.clone());
         }
         if self
@@ -418,7 +431,7 @@ impl RuleSet {
                 set.rules.push(rule);
             }
             set.unsupported.extend(file.unsupported);
-            for h in file.helpers {
+            for mut h in file.helpers {
                 if !h.name.starts_with(HELPER_PREFIX) {
                     return Err(format!(
                         "rules/{name}: helper `{}` must be named {HELPER_PREFIX}*",
@@ -428,6 +441,7 @@ impl RuleSet {
                 if set.helpers.contains_key(&h.name) {
                     return Err(format!("rules/{name}: helper `{}` defined twice", h.name));
                 }
+                h.rank = set.helper_order.len();
                 set.helper_order.push(h.name.clone());
                 set.helpers.insert(h.name.clone(), h);
             }
@@ -572,8 +586,10 @@ impl RuleSet {
             }
             out.push(n.to_string());
         }
-        for n in &self.helper_order {
-            place(self, n, &needed, &mut placed, &mut ordered);
+        let mut known: Vec<&Helper> = needed.iter().filter_map(|n| self.helpers.get(n)).collect();
+        known.sort_by_key(|h| h.rank);
+        for h in known {
+            place(self, &h.name, &needed, &mut placed, &mut ordered);
         }
         ordered
     }
