@@ -147,18 +147,34 @@ __device__ __forceinline__ double midpoint(interval x) {
 }
 
 template <int N>
-__global__ void enclose_polynomial(const interval* __restrict__ x, const double* __restrict__ coeff,
-                                   interval* __restrict__ out, int n) {
-  int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i >= n) return;
+__device__ inline interval enclose_polynomial(interval x, const double* coeff) {
   interval acc{coeff[N - 1], coeff[N - 1]};
   for (int k = N - 2; k >= 0; --k) {
     interval c{coeff[k], coeff[k]};
-    acc = acc * x[i] + c;
+    acc = acc * x + c;
   }
-  out[i] = acc;
+  return acc;
 }
 
-template __global__ void enclose_polynomial<4>(const interval*, const double*, interval*, int);
-
 }  // namespace ivl
+
+// One Newton-style refinement step per element, over structure-of-arrays bounds: exercises every
+// operation above. Outputs: out[8 * i + 0..7].
+__global__ void interval_refine(const double* __restrict__ lo, const double* __restrict__ hi,
+                                const double* __restrict__ coeff, double* __restrict__ out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  ivl::interval x{lo[i], hi[i]};
+  ivl::interval y{lo[i + n], hi[i + n]};
+  ivl::interval p = ivl::enclose_polynomial<4>(x, coeff + 4 * (i % 64));
+  ivl::interval q = ivl::divide_positive(p - y, ivl::abs(y));
+  ivl::interval r = ivl::axpy_nonneg(ivl::abs(x), ivl::sqrt(ivl::abs(y)), ivl::negate(q));
+  out[8 * i + 0] = p.lo;
+  out[8 * i + 1] = p.hi;
+  out[8 * i + 2] = q.lo;
+  out[8 * i + 3] = q.hi;
+  out[8 * i + 4] = r.lo;
+  out[8 * i + 5] = r.hi;
+  out[8 * i + 6] = ivl::midpoint(r);
+  out[8 * i + 7] = ivl::mul_up(x.hi, y.lo) - ivl::mul_down(x.hi, y.lo);
+}
