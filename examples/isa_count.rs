@@ -49,8 +49,9 @@ const IMMEDIATE_VARIANTS: &[(&str, &str, &[(usize, &str)])] = &[
     ("B010", "prmt.b32", &[(3, "0x5410")]),
     ("B010", "prmt.b32", &[(3, "0x0123")]),
     ("B010", "prmt.b32", &[(3, "0x8880")]),
-    ("B012", "lop3.b32", &[(4, "0x96")]),
-    ("B012", "lop3.b32", &[(4, "0xe8")]),
+    // lop3's table is an immediate in every canonical form (one form per value).
+    ("B012", "lop3.b32 [lut=0x96]", &[]),
+    ("B012", "lop3.b32 [lut=0xe8]", &[]),
     ("B013", "shf.l.wrap.b32", &[(3, "7")]),
     ("B013", "shf.l.clamp.b32", &[(3, "7")]),
     ("B013", "shf.r.wrap.b32", &[(3, "7")]),

@@ -438,8 +438,24 @@ fn explain(statement: &str, constraints: Option<&str>, rules: &RuleSet) -> ExitC
                 .collect::<Vec<_>>()
                 .join(", ")
         );
-        return explain(&rule.example.ptx, Some(&rule.example.constraints), rules);
+        return explain_statement(
+            &rule.example.ptx,
+            Some(&rule.example.constraints),
+            rules,
+            false,
+        );
     }
+    explain_statement(statement, constraints, rules, true)
+}
+
+/// Explains one PTX statement: its parse, the documentation of the rules that translate it (when
+/// `with_docs`), and what each target emits.
+fn explain_statement(
+    statement: &str,
+    constraints: Option<&str>,
+    rules: &RuleSet,
+    with_docs: bool,
+) -> ExitCode {
     let constraints: Vec<String> = match constraints {
         Some(c) => c
             .split(',')
@@ -459,6 +475,19 @@ fn explain(statement: &str, constraints: Option<&str>, rules: &RuleSet) -> ExitC
     }
     let mut stmt = crate::verify::forms::synthetic_statement(statement, &constraints);
     stmt.qualifiers.clear();
+    if with_docs {
+        if let Ok(t) = lower::analyze(&stmt, rules, Target::Portable).outcome {
+            println!("\nmeaning:");
+            let mut seen = Vec::new();
+            for r in t.rules.iter().filter_map(|code| rules.rule(code)) {
+                if !seen.contains(&&r.code) {
+                    seen.push(&r.code);
+                    println!("  {} ({}): {}", r.code, r.name, r.summary);
+                    println!("{}", indent_text(r.doc.trim(), "    "));
+                }
+            }
+        }
+    }
     let mut ok = true;
     for target in [Target::Amd, Target::Portable] {
         let analysis = lower::analyze(&stmt, rules, target);
@@ -492,7 +521,13 @@ fn explain(statement: &str, constraints: Option<&str>, rules: &RuleSet) -> ExitC
 
 fn indent_text(text: &str, indent: &str) -> String {
     text.lines()
-        .map(|l| format!("{indent}{l}"))
+        .map(|l| {
+            if l.is_empty() {
+                String::new()
+            } else {
+                format!("{indent}{l}")
+            }
+        })
         .collect::<Vec<_>>()
         .join("\n")
 }

@@ -330,7 +330,7 @@ fn unreadable_file_is_an_io_error_but_others_are_processed() {
 }
 
 #[test]
-fn explain_shows_parse_rule_and_both_targets() {
+fn explain_shows_parse_meaning_and_both_targets() {
     let out = ptx2hip()
         .args([
             "explain",
@@ -345,6 +345,8 @@ fn explain_shows_parse_rule_and_both_targets() {
         .clone();
     let text = String::from_utf8(out).unwrap();
     assert!(text.contains("parsed as:"));
+    // The meaning is the rule's documentation, with its edge cases.
+    assert!(text.contains("meaning:") && text.contains("ties to even"));
     assert!(text.contains("rule C002"));
     assert!(text.contains("--target amd:") && text.contains("--target portable:"));
     assert!(text.contains("ptx2hip_cvt_int_from_f16"));
