@@ -117,8 +117,6 @@ fn unsupported_forms_give_their_reason() {
             "=h,f,f",
             "sm_100a",
         ),
-        ("cvt.rna.satfinite.tf32.f32 %0, %1;", "=r,f", "NaN payloads"),
-        ("cvt.rn.tf32.f32 %0, %1;", "=r,f", "only `cvt.rna.tf32.f32`"),
     ];
     for (ptx, c, reason) in cases {
         let constraints: Vec<String> = c.split(',').map(String::from).collect();

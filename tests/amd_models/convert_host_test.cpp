@@ -316,19 +316,28 @@ static void test_fp8() {
 }
 
 static void test_misc() {
-  // tf32 rna: ties away on magnitude, Inf/NaN truncated.
+  // tf32: rna ties away, rn ties to even, rz truncates, on the magnitude; specials as sm_90 gives
+  // them (rna: truncated, and one ulp down under .satfinite; rn/rz: Inf kept, NaN 0x7fffe000).
   for (int i = 0; i < 1000000; ++i) {
     uint32_t u = (uint32_t)rng();
     float x = bitsf(u);
-    uint32_t want;
-    if ((u & 0x7f800000u) == 0x7f800000u) want = u & 0xffffe000u;
-    else {
-      uint32_t low = u & 0x1fffu, base = u & 0xffffe000u;
-      want = low >= 0x1000u ? base + 0x2000u : base;
-    }
-    CHECK(ptx2hip_cvt_rna_tf32_f32(x) == want, "tf32 %08x", u);
+    bool special = (u & 0x7f800000u) == 0x7f800000u, nan = special && (u & 0x7fffffu);
+    uint32_t low = u & 0x1fffu, base = u & 0xffffe000u, odd = (base >> 13) & 1u;
+    uint32_t rna = special ? base : low >= 0x1000u ? base + 0x2000u : base;
+    uint32_t rn = nan ? 0x7fffe000u : special ? base : (low > 0x1000u || (low == 0x1000u && odd)) ? base + 0x2000u : base;
+    uint32_t rz = nan ? 0x7fffe000u : base;
+    uint32_t rna_sat = ((rna >> 23) & 0xffu) == 0xffu ? rna - 0x2000u : rna;
+    auto relu = [](uint32_t r) { return (r >> 31) ? 0u : r; };
+    CHECK((ptx2hip_cvt_tf32_f32<0, false, false>(x)) == rna, "tf32 rna %08x", u);
+    CHECK((ptx2hip_cvt_tf32_f32<0, false, true>(x)) == rna_sat, "tf32 rna.satfinite %08x", u);
+    CHECK((ptx2hip_cvt_tf32_f32<1, false, false>(x)) == rn, "tf32 rn %08x", u);
+    CHECK((ptx2hip_cvt_tf32_f32<1, true, false>(x)) == relu(rn), "tf32 rn.relu %08x", u);
+    CHECK((ptx2hip_cvt_tf32_f32<2, false, false>(x)) == rz, "tf32 rz %08x", u);
+    CHECK((ptx2hip_cvt_tf32_f32<2, true, false>(x)) == relu(rz), "tf32 rz.relu %08x", u);
   }
-  CHECK(ptx2hip_cvt_rna_tf32_f32(bitsf(0x7f800001u)) == 0x7f800000u, "tf32 NaN -> Inf");
+  CHECK((ptx2hip_cvt_tf32_f32<0, false, false>(bitsf(0x7f800001u))) == 0x7f800000u, "tf32 NaN -> Inf");
+  CHECK((ptx2hip_cvt_tf32_f32<0, false, true>(bitsf(0xff877931u))) == 0xff874000u, "tf32 satfinite NaN");
+  CHECK((ptx2hip_cvt_tf32_f32<0, false, true>(bitsf(0x7f7ff000u))) == 0x7f7fe000u, "tf32 satfinite overflow");
   // widening
   for (uint32_t h = 0; h < 65536; ++h) {
     bool nan = (h & 0x7fff) > 0x7c00;
