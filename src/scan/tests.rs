@@ -15,6 +15,20 @@ fn text(t: &Template) -> &str {
     }
 }
 
+/// What one parse of the whole file finds: the reference for segmented and chunked scans.
+fn scan_whole(src: &[u8]) -> ScanResult {
+    let mut parser = tree_sitter::Parser::new();
+    parser
+        .set_language(&tree_sitter_cuda::LANGUAGE.into())
+        .unwrap();
+    let mut whole = ScanResult::default();
+    super::scan_parts(&mut parser, src, &[0..src.len()], false, &mut |r| {
+        whole.statements.extend(r.statements);
+        whole.diagnostics.extend(r.diagnostics);
+    });
+    whole
+}
+
 /// Every Known template maps offset 0 to its first character, and every text byte maps to the same
 /// byte in the file or to the backslash of an escape.
 fn assert_origins_consistent(src: &[u8], s: &AsmStatement) {
@@ -514,14 +528,7 @@ template <typename T> __device__ T f(T x, const unsigned* p) {
 "#;
     let src: Vec<u8> = unit.repeat(9_000).into_bytes();
     assert!(src.len() > super::segment::SEGMENTED_ABOVE);
-    let mut parser = tree_sitter::Parser::new();
-    parser
-        .set_language(&tree_sitter_cuda::LANGUAGE.into())
-        .unwrap();
-    let mut whole = ScanResult::default();
-    super::scan_parts(&mut parser, &src, &[0..src.len()], false, &mut |r| {
-        whole = r
-    });
+    let whole = scan_whole(&src);
     let segmented = scan(&src);
     assert_eq!(segmented.statements.len(), 9_000 * 3);
     assert_eq!(segmented, whole);
@@ -565,15 +572,7 @@ int trailing;
         }
     }
     for (name, src) in sources {
-        let mut parser = tree_sitter::Parser::new();
-        parser
-            .set_language(&tree_sitter_cuda::LANGUAGE.into())
-            .unwrap();
-        let mut whole = ScanResult::default();
-        super::scan_parts(&mut parser, &src, &[0..src.len()], false, &mut |r| {
-            whole.statements.extend(r.statements);
-            whole.diagnostics.extend(r.diagnostics);
-        });
+        let whole = scan_whole(&src);
         let chunked = scan(&src);
         if name == "tricky" {
             assert_eq!(chunked.statements.len(), 3);
