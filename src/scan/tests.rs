@@ -478,6 +478,38 @@ mod properties {
         }
     }
 
+    /// Several top-level declarations, only some with asm, so that chunking skips some of them.
+    const CHUNKY: &str = "int a;\ntemplate <typename T>\n__device__ T id(T x) { return x; }\n__device__ int g(int j) {\n  int i;\n  asm(\"add.s32 %0, %1, 2;\" : \"=r\"(i) : \"r\"(j));\n  return i;\n}\nstruct P { int x; };\n__device__ void h(int& v) { asm volatile(\"mov.u32 %0, 7;\" : \"=r\"(v)); }\nint z;\n";
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 256, max_global_rejects: 100_000, ..ProptestConfig::default() })]
+
+        /// For any edit that leaves the code well-formed, parsing only the chunks that mention asm
+        /// finds the same statements as parsing the whole file. (On broken code, tree-sitter's error
+        /// recovery depends on context, and so may details such as whether a `;` ends a statement.)
+        #[test]
+        fn chunked_scans_match_whole_scans_under_mutation(
+            edits in proptest::collection::vec((any::<prop::sample::Index>(), prop::sample::select(b"{}();\"#/\n xa".to_vec()), 0..3u8), 1..6)
+        ) {
+            let mut src = CHUNKY.as_bytes().to_vec();
+            for (at, byte, op) in edits {
+                let i = at.index(src.len() + 1);
+                match op {
+                    0 => src.insert(i, byte),
+                    1 if i < src.len() => { src.remove(i); }
+                    _ if i < src.len() => src[i] = byte,
+                    _ => {}
+                }
+            }
+            let mut parser = tree_sitter::Parser::new();
+            parser.set_language(&tree_sitter_cuda::LANGUAGE.into()).unwrap();
+            prop_assume!(!parser.parse(&src, None).unwrap().root_node().has_error());
+            let chunked = scan(&src);
+            let whole = scan_whole(&src);
+            prop_assert_eq!(&chunked.statements, &whole.statements, "{}", String::from_utf8_lossy(&src));
+        }
+    }
+
     #[test]
     fn the_unmutated_snippet_decodes_exactly() {
         let r = scan(SNIPPET.as_bytes());
