@@ -111,13 +111,11 @@ fn narrow_results_extend_by_destination_signedness() {
 #[test]
 fn unsupported_forms_give_their_reason() {
     let rules = RuleSet::embedded().unwrap();
-    let cases: &[(&str, &str, &str)] = &[
-        (
-            "cvt.rn.satfinite.e2m1x2.f32 %0, %1, %2;",
-            "=h,f,f",
-            "sm_100a",
-        ),
-    ];
+    let cases: &[(&str, &str, &str)] = &[(
+        "cvt.rn.satfinite.e2m1x2.f32 %0, %1, %2;",
+        "=h,f,f",
+        "sm_100a",
+    )];
     for (ptx, c, reason) in cases {
         let constraints: Vec<String> = c.split(',').map(String::from).collect();
         let a = lower::analyze(&statement(ptx, &constraints), &rules, Target::Portable);
