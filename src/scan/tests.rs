@@ -434,6 +434,23 @@ mod properties {
 
     const SNIPPET: &str = "#define S \".u32\"\n#define M(x) asm volatile(\"mov\" S \" %0, 1;\" : \"=r\"(x))\n__device__ int f(int j) {\n  int i;\n  asm(\"add.s32 %0, %1, 2;\\n\\t\" // c\n      \"ret;\" : \"=r\"(i) : \"r\"(j));\n  return i;\n}\n";
 
+    /// `base` after each edit `(position, byte, 0 insert | 1 remove | 2 replace)`.
+    fn mutated(base: &str, edits: &[(prop::sample::Index, u8, u8)]) -> Vec<u8> {
+        let mut src = base.as_bytes().to_vec();
+        for (at, byte, op) in edits {
+            let i = at.index(src.len() + 1);
+            match op {
+                0 => src.insert(i, *byte),
+                1 if i < src.len() => {
+                    src.remove(i);
+                }
+                _ if i < src.len() => src[i] = *byte,
+                _ => {}
+            }
+        }
+        src
+    }
+
     fn check(src: &[u8]) {
         let r = scan(src);
         for s in &r.statements {
@@ -464,16 +481,7 @@ mod properties {
         fn never_panics_on_mutations_of_a_valid_snippet(
             edits in proptest::collection::vec((any::<prop::sample::Index>(), any::<u8>(), 0..3u8), 1..8)
         ) {
-            let mut src = SNIPPET.as_bytes().to_vec();
-            for (at, byte, op) in edits {
-                let i = at.index(src.len() + 1);
-                match op {
-                    0 => src.insert(i, byte),
-                    1 if i < src.len() => { src.remove(i); }
-                    _ if i < src.len() => src[i] = byte,
-                    _ => {}
-                }
-            }
+            let src = mutated(SNIPPET, &edits);
             check(&src);
         }
     }
@@ -491,16 +499,7 @@ mod properties {
         fn chunked_scans_match_whole_scans_under_mutation(
             edits in proptest::collection::vec((any::<prop::sample::Index>(), prop::sample::select(b"{}();\"#/\n xa".to_vec()), 0..3u8), 1..6)
         ) {
-            let mut src = CHUNKY.as_bytes().to_vec();
-            for (at, byte, op) in edits {
-                let i = at.index(src.len() + 1);
-                match op {
-                    0 => src.insert(i, byte),
-                    1 if i < src.len() => { src.remove(i); }
-                    _ if i < src.len() => src[i] = byte,
-                    _ => {}
-                }
-            }
+            let src = mutated(CHUNKY, &edits);
             let mut parser = tree_sitter::Parser::new();
             parser.set_language(&tree_sitter_cuda::LANGUAGE.into()).unwrap();
             prop_assume!(!parser.parse(&src, None).unwrap().root_node().has_error());
