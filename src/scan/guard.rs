@@ -29,6 +29,7 @@ pub fn is_nv_only(node: Node, ancestors: &[Node], src: &[u8]) -> bool {
                 child,
                 parent
                     .child_by_field_name("condition")
+                    .filter(|&c| shallow(c))
                     .and_then(|c| on_amd(c, src)),
             ),
             "preproc_ifdef" | "preproc_elifdef" => {
@@ -72,6 +73,31 @@ fn ifdef_on_amd(directive: Node, src: &[u8]) -> Option<bool> {
         .child(0)
         .is_some_and(|k| k.kind().contains("ndef"));
     Some(!negated)
+}
+
+/// Deepest `#if` condition that [`on_amd`] evaluates.
+const MAX_CONDITION_DEPTH: usize = 256;
+
+/// Whether `cond` nests at most [`MAX_CONDITION_DEPTH`] nodes deep. [`on_amd`] recurses once per
+/// level, so a deeper (hostile) condition is left undecided rather than overflowing the stack.
+fn shallow(cond: Node) -> bool {
+    let mut cursor = cond.walk();
+    let mut depth = 0;
+    loop {
+        if depth < MAX_CONDITION_DEPTH && cursor.goto_first_child() {
+            depth += 1;
+            continue;
+        }
+        if depth >= MAX_CONDITION_DEPTH && cursor.node().child_count() > 0 {
+            return false;
+        }
+        while !cursor.goto_next_sibling() {
+            if !cursor.goto_parent() {
+                return true;
+            }
+            depth -= 1;
+        }
+    }
 }
 
 /// Value of a `#if` condition when compiling for AMD: `Some` only if it is decided by the AMD

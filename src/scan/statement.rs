@@ -52,7 +52,7 @@ impl Context<'_> {
         parent: Option<Node>,
     ) -> Result<Option<AsmStatement>, ScanDiagnostic> {
         let unparsable = || self.diagnostic(asm.byte_range(), UNPARSABLE);
-        if !tolerable_errors(asm, "") {
+        if !tolerable_errors(asm) {
             return Err(unparsable());
         }
         let code = asm
@@ -244,34 +244,37 @@ impl Context<'_> {
 
 /// Errors inside an asm node are tolerated only where a missing comma between operands put
 /// well-formed operands into an ERROR node, or around a lone name or `#param` template piece.
-fn tolerable_errors(node: Node, parent: &str) -> bool {
-    if node.is_missing() {
-        return false;
-    }
-    if !node.has_error() {
-        return true;
-    }
-    let mut cursor = node.walk();
-    let children: Vec<Node> = node.children(&mut cursor).collect();
-    if node.is_error() {
-        let only_operands = children.iter().all(|c| {
-            matches!(
-                c.kind(),
-                "gnu_asm_output_operand" | "gnu_asm_input_operand" | "," | "comment"
-            )
-        });
-        // A name after the first template piece (`"mov" S " %0;"`) or a `#param` in a macro body
-        // comes as an ERROR node holding just that: the template decides whether it is acceptable.
-        let lone_piece = matches!(children.as_slice(), [d] if matches!(d.kind(), "identifier" | "preproc_directive"));
-        if !(parent.ends_with("_operand_list") && only_operands
-            || parent == "concatenated_string" && lone_piece)
-        {
+/// Iterative: an operand can nest parentheses as deep as the input likes.
+fn tolerable_errors(asm: Node) -> bool {
+    let mut pending = vec![(asm, "")];
+    while let Some((node, parent)) = pending.pop() {
+        if node.is_missing() {
             return false;
         }
+        if !node.has_error() {
+            continue;
+        }
+        let mut cursor = node.walk();
+        let children: Vec<Node> = node.children(&mut cursor).collect();
+        if node.is_error() {
+            let only_operands = children.iter().all(|c| {
+                matches!(
+                    c.kind(),
+                    "gnu_asm_output_operand" | "gnu_asm_input_operand" | "," | "comment"
+                )
+            });
+            // A name after the first template piece (`"mov" S " %0;"`) or a `#param` in a macro body
+            // comes as an ERROR node holding just that: the template decides whether it is acceptable.
+            let lone_piece = matches!(children.as_slice(), [d] if matches!(d.kind(), "identifier" | "preproc_directive"));
+            if !(parent.ends_with("_operand_list") && only_operands
+                || parent == "concatenated_string" && lone_piece)
+            {
+                return false;
+            }
+        }
+        pending.extend(children.into_iter().map(|c| (c, node.kind())));
     }
-    children
-        .into_iter()
-        .all(|c| tolerable_errors(c, node.kind()))
+    true
 }
 
 /// A template that is only whitespace and PTX comments: a compiler barrier, nothing to translate.
