@@ -54,23 +54,135 @@ fn rules() -> &'static RuleSet {
 
 /// Pieces of C++, preprocessor and inline asm that make the scanner take its less common paths.
 const CPP_TOKENS: &[&str] = &[
-    "asm", "asm volatile", "__asm__", "asm goto", "(", ")", "\"", ":", "::", ",", ";", "{", "}",
-    "[", "]", "<", ">", "\\\n", "\n", "\r\n", "\t", " ", "/*", "*/", "//", "#define M(x) ",
-    "#define S \".u32\"\n", "#if defined(__HIP_PLATFORM_AMD__)\n", "#ifdef __HIP__\n", "#else\n",
-    "#elif 1\n", "#endif\n", "#x", "##", "R\"(", ")\"", "u8\"", "L'", "'", "\\\"", "%0", "%1",
-    "%%", "%=", "%[n]", "add.s32 %0, %1, %2;", "{ .reg .u32 t; }", "\"=r\"(x)", "\"r\"(y)",
-    "\"+l\"(*p)", "\"h\"(h)", "\"f\"(f)", "\"n\"(4)", "\"memory\"", "S", "M(v)", "x", "0",
-    "template <int N>", "[&]", "__device__", "namespace n {", "struct s {", "é", "\u{202e}",
-    "\u{feff}", "\0", "\x7f",
+    "asm",
+    "asm volatile",
+    "__asm__",
+    "asm goto",
+    "(",
+    ")",
+    "\"",
+    ":",
+    "::",
+    ",",
+    ";",
+    "{",
+    "}",
+    "[",
+    "]",
+    "<",
+    ">",
+    "\\\n",
+    "\n",
+    "\r\n",
+    "\t",
+    " ",
+    "/*",
+    "*/",
+    "//",
+    "#define M(x) ",
+    "#define S \".u32\"\n",
+    "#if defined(__HIP_PLATFORM_AMD__)\n",
+    "#ifdef __HIP__\n",
+    "#else\n",
+    "#elif 1\n",
+    "#endif\n",
+    "#x",
+    "##",
+    "R\"(",
+    ")\"",
+    "u8\"",
+    "L'",
+    "'",
+    "\\\"",
+    "%0",
+    "%1",
+    "%%",
+    "%=",
+    "%[n]",
+    "add.s32 %0, %1, %2;",
+    "{ .reg .u32 t; }",
+    "\"=r\"(x)",
+    "\"r\"(y)",
+    "\"+l\"(*p)",
+    "\"h\"(h)",
+    "\"f\"(f)",
+    "\"n\"(4)",
+    "\"memory\"",
+    "S",
+    "M(v)",
+    "x",
+    "0",
+    "template <int N>",
+    "[&]",
+    "__device__",
+    "namespace n {",
+    "struct s {",
+    "é",
+    "\u{202e}",
+    "\u{feff}",
+    "\0",
+    "\x7f",
 ];
 
 /// Pieces of PTX.
 const PTX_TOKENS: &[&str] = &[
-    "add", "mov", "ld", "st", "setp", "selp", "cvt", "prmt", "bra", "@p", "@!p", ".s32", ".u64",
-    ".f16x2", ".rn", ".sat", ".global", ".v4", ".lo", ".cc", ".reg", ".pred", " ", "\n", "\t", ",",
-    ";", "{", "}", "[", "]", "+", "-", "|", "!", "_", ":", "L1", "%0", "%1", "%%r<4>", "%r1",
-    "%%clock", "%tid.x", "%[n]", "%=", "0x7f", "0fFF800000", "0d3FF0000000000000", "1.5e3", "-1",
-    "0b101", "077", "//", "/*", "*/", "é",
+    "add",
+    "mov",
+    "ld",
+    "st",
+    "setp",
+    "selp",
+    "cvt",
+    "prmt",
+    "bra",
+    "@p",
+    "@!p",
+    ".s32",
+    ".u64",
+    ".f16x2",
+    ".rn",
+    ".sat",
+    ".global",
+    ".v4",
+    ".lo",
+    ".cc",
+    ".reg",
+    ".pred",
+    " ",
+    "\n",
+    "\t",
+    ",",
+    ";",
+    "{",
+    "}",
+    "[",
+    "]",
+    "+",
+    "-",
+    "|",
+    "!",
+    "_",
+    ":",
+    "L1",
+    "%0",
+    "%1",
+    "%%r<4>",
+    "%r1",
+    "%%clock",
+    "%tid.x",
+    "%[n]",
+    "%=",
+    "0x7f",
+    "0fFF800000",
+    "0d3FF0000000000000",
+    "1.5e3",
+    "-1",
+    "0b101",
+    "077",
+    "//",
+    "/*",
+    "*/",
+    "é",
 ];
 
 /// Token soup: a string made of the given pieces, with the odd arbitrary byte.
@@ -149,7 +261,11 @@ fn apply(mut src: Vec<u8>, edits: &[Edit]) -> Vec<u8> {
 fn scan_checked(src: &[u8]) -> Result<(), TestCaseError> {
     let result = scan::scan(src);
     for s in &result.statements {
-        prop_assert!(s.span.start <= s.span.end && s.span.end <= src.len(), "{:?}", s.span);
+        prop_assert!(
+            s.span.start <= s.span.end && s.span.end <= src.len(),
+            "{:?}",
+            s.span
+        );
         prop_assert_eq!((s.line, s.column), line_column(src, s.span.start));
         prop_assert_eq!((s.end_line, s.end_column), line_column(src, s.span.end));
     }
@@ -163,7 +279,10 @@ fn scan_checked(src: &[u8]) -> Result<(), TestCaseError> {
 /// 1-based line and byte column of `offset`.
 fn line_column(src: &[u8], offset: usize) -> (usize, usize) {
     let before = &src[..offset];
-    let line_start = before.iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1);
+    let line_start = before
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |p| p + 1);
     (
         1 + before.iter().filter(|&&b| b == b'\n').count(),
         offset - line_start + 1,
@@ -176,7 +295,13 @@ fn parse_checked(text: &str) -> Result<(), TestCaseError> {
         Ok(block) => {
             let printed = block.to_string();
             let again = ptx::parse(&printed);
-            prop_assert!(again.is_ok(), "{:?} printed as {:?}: {:?}", text, printed, again);
+            prop_assert!(
+                again.is_ok(),
+                "{:?} printed as {:?}: {:?}",
+                text,
+                printed,
+                again
+            );
             prop_assert_eq!(again.unwrap().to_string(), printed);
         }
         Err(e) => prop_assert!(e.span.start <= e.span.end && e.span.end <= text.len()),

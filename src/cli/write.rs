@@ -11,7 +11,7 @@
 //!   descriptors (`openat` with `O_NOFOLLOW`), so a symbolic link there is refused, never followed,
 //!   and cannot be slipped in between a check and the write.
 
-use std::ffi::{OsStr, OsString};
+use std::ffi::OsStr;
 use std::fs::{File, Permissions};
 use std::io::{self, ErrorKind, Read, Write};
 use std::os::fd::OwnedFd;
@@ -24,33 +24,19 @@ use rustix::io::Errno;
 
 /// A source file read for an in-place rewrite, and what it looked like then.
 pub struct Original {
-    dir: OwnedFd,
-    name: OsString,
+    path: PathBuf,
     bytes: Vec<u8>,
     metadata: std::fs::Metadata,
 }
 
 impl Original {
-    /// Reads the file `path` names (through a link, if `path` is one: the file is what is rewritten).
     pub fn read(path: &Path) -> io::Result<Original> {
-        let real = std::fs::canonicalize(path)?;
-        let (Some(parent), Some(name)) = (real.parent(), real.file_name()) else {
-            return Err(io::Error::new(ErrorKind::InvalidInput, "not a file"));
-        };
-        let dir = open_dir(parent)?;
-        let mut file = open_file(&dir, name)?;
+        let mut file = File::open(path)?;
         let metadata = file.metadata()?;
-        if !metadata.is_file() {
-            return Err(io::Error::new(
-                ErrorKind::InvalidInput,
-                "not a regular file",
-            ));
-        }
         let mut bytes = Vec::with_capacity(metadata.len() as usize);
         file.read_to_end(&mut bytes)?;
         Ok(Original {
-            dir,
-            name: name.to_os_string(),
+            path: path.to_path_buf(),
             bytes,
             metadata,
         })
@@ -61,17 +47,23 @@ impl Original {
     }
 
     /// Replaces the file with `bytes`, with the file's permissions and owner, if it is still as it
-    /// was read; otherwise (or if it is read-only) leaves it as it is and says why.
+    /// was read; otherwise (or if it is read-only) leaves it as it is and says why. A path that is
+    /// a symbolic link rewrites the file it names.
     pub fn replace(&self, bytes: &[u8]) -> io::Result<()> {
+        let real = std::fs::canonicalize(&self.path)?;
+        let (Some(parent), Some(name)) = (real.parent(), real.file_name()) else {
+            return Err(io::Error::new(ErrorKind::InvalidInput, "not a file"));
+        };
+        let dir = open_dir(parent)?;
         let mode = self.metadata.mode() & 0o7777;
-        let writable = rfs::accessat(&self.dir, &self.name, Access::WRITE_OK, AtFlags::empty());
+        let writable = rfs::accessat(&dir, name, Access::WRITE_OK, AtFlags::empty());
         if mode & 0o222 == 0 || writable.is_err() {
             return Err(io::Error::new(
                 ErrorKind::PermissionDenied,
                 "the file is read-only: not rewritten",
             ));
         }
-        let mut temp = Temp::create(&self.dir, Mode::from_raw_mode(0o600))?;
+        let mut temp = Temp::create(&dir, Mode::from_raw_mode(0o600))?;
         temp.file.write_all(bytes)?;
         let written = temp.file.metadata()?;
         if (written.uid(), written.gid()) != (self.metadata.uid(), self.metadata.gid()) {
@@ -84,17 +76,17 @@ impl Original {
         }
         temp.file.set_permissions(Permissions::from_mode(mode))?;
         temp.file.sync_all()?;
-        if !self.unchanged()? {
+        if !self.unchanged(&dir, name)? {
             return Err(io::Error::other(
                 "the file changed while ptx2hip was working on it: not rewritten (run again)",
             ));
         }
-        temp.rename_to(&self.name)
+        temp.rename_to(name)
     }
 
-    /// Whether the file is still the one read, with the same bytes.
-    fn unchanged(&self) -> io::Result<bool> {
-        let mut file = match open_file(&self.dir, &self.name) {
+    /// Whether `name` in `dir` is still the file read, with the same bytes.
+    fn unchanged(&self, dir: &OwnedFd, name: &OsStr) -> io::Result<bool> {
+        let mut file = match open_file(dir, name) {
             Ok(f) => f,
             Err(e) if matches!(e.kind(), ErrorKind::NotFound) => return Ok(false),
             Err(e) => return Err(e),
