@@ -711,12 +711,17 @@ impl<'a> Lowerer<'a> {
                 ));
             }
             op.used_as_source = true;
+            let same_width = reg.is_integer() && want.is_integer() && reg.bits() == want.bits();
+            if direct && same_width {
+                // The register read as a same-width integer type binds exactly the same operands.
+                return Ok(operands::read(want, &op.expr));
+            }
             let base = if direct {
                 operands::read(reg, &op.expr)
             } else {
                 op.local.clone()
             };
-            if reg.is_integer() && want.is_integer() && reg.bits() == want.bits() && reg != want {
+            if same_width && reg != want {
                 return Ok(format!("({want})({base})"));
             }
             return convert(&base, reg, want).ok_or_else(|| operand_mismatch(i, reg, want, at));
@@ -771,12 +776,13 @@ impl<'a> Lowerer<'a> {
                     op.written = true;
                     op.written_unconditionally |= !conditional;
                     if direct {
-                        let target = operands::write(reg, &op.expr);
                         let same = reg == want
                             || (reg.is_integer() && want.is_integer() && reg.bits() == want.bits());
                         if assigned && same {
-                            return Ok(target);
+                            // Stored as a same-width integer type: the same operands, the same bits.
+                            return Ok(operands::write(want, &op.expr));
                         }
+                        let target = operands::write(reg, &op.expr);
                         // Computed in a temporary, then stored once.
                         let t = self.temp();
                         pre.push(format!("{want} {t};"));

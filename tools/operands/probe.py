@@ -15,6 +15,9 @@ Cases:
   ins.<name>        an instruction whose type and register sizes differ (narrow/wide destinations)
 
 Usage: tools/operands/probe.py STAGING_DIR  (then on the GPU: cd STAGING_DIR && ./run.sh OUT_DIR)
+       tools/operands/probe.py --merge OUT_DIR tests/operands
+         writes tests/operands/nvcc_sm90.tsv (every case: how it is written, what nvcc did) and
+         tests/operands/decls.h, which tests/operand_binding.rs checks the generated glue against.
 """
 import os
 import shutil
@@ -141,14 +144,16 @@ def cases():
                     f"    {rt} r;\n"
                     f"    asm volatile(\"mov.b{bits} %0, %1;\" : \"={letter}\"(r) : \"{letter}\"(x));\n"
                     f"    memcpy(out + 32 * i, &r, sizeof r);")
-            out.append((f"in.{letter}.{tname}", body, values_init(ctype, v0, v1), rbytes))
+            out.append((f"in.{letter}.{tname}", body, values_init(ctype, v0, v1), rbytes,
+                        dict(dir="in", letter=letter, ctype=ctype, decl="", expr="x", v0=v0, v1=v1)))
             # output
             r0, r1 = REG_VALUES[letter]
             body = (f"    {rt} v; memcpy(&v, in + 64 * i, sizeof v);\n"
                     f"    {ctype} y; memset((void*)&y, 0xa5, sizeof y);\n"
                     f"    asm volatile(\"mov.b{bits} %0, %1;\" : \"={letter}\"(y) : \"{letter}\"(v));\n"
                     f"    memcpy(out + 32 * i, (const void*)&y, sizeof y);")
-            out.append((f"out.{letter}.{tname}", body, values_init(rt, r0, r1), f"(int)sizeof({ctype})"))
+            out.append((f"out.{letter}.{tname}", body, values_init(rt, r0, r1), f"(int)sizeof({ctype})",
+                        dict(dir="out", letter=letter, ctype=ctype, decl="", expr="y", v0=r0, v1=r1)))
     # Variants: references, const, volatile, bit-fields, in/out.
     variants = [
         ("in.r.uint8_const", "uint8_t", "0x75", "0xf5", "const uint8_t c = t;", "c", "r"),
@@ -170,7 +175,9 @@ def cases():
                 f"    {rt} r;\n"
                 f"    asm volatile(\"mov.b{bits} %0, %1;\" : \"={letter}\"(r) : \"{letter}\"({expr}));\n"
                 f"    memcpy(out + 32 * i, &r, sizeof r);")
-        out.append((name, body, values_init(ctype, v0, v1), rbytes))
+        out.append((name, body, values_init(ctype, v0, v1), rbytes,
+                    dict(dir="in", letter=letter, ctype=ctype, decl=decl.replace("t;", "x;"),
+                         expr=expr.replace("t.", "x.").replace("t +", "x +").replace("(t", "(x"), v0=v0, v1=v1)))
     outv = [
         ("out.r.uint8_ref", "uint8_t", "uint8_t& w = y;", "w", "r"),
         ("out.r.const_uint32", "uint32_t", "const uint32_t& w = y;", "w", "r"),
@@ -186,7 +193,8 @@ def cases():
                 f"    {ctype} y; memset((void*)&y, 0xa5, sizeof y);\n    {decl}\n"
                 f"    asm volatile(\"mov.b{bits} %0, %1;\" : \"={letter}\"({expr}) : \"{letter}\"(v));\n"
                 f"    memcpy(out + 32 * i, (const void*)&y, sizeof y);")
-        out.append((name, body, values_init(rt, r0, r1), f"(int)sizeof({ctype})"))
+        out.append((name, body, values_init(rt, r0, r1), f"(int)sizeof({ctype})",
+                    dict(dir="out", letter=letter, ctype=ctype, decl=decl, expr=expr, v0=r0, v1=r1)))
     inout = [
         ("inout.r.short2", "short2", "make_short2(0x1234, -11)", "make_short2(-2, 0x7fff)", "r", "xor.b32 %0, %0, 0x80000001;"),
         ("inout.h.half", "__half", "__half(1.5f)", "__half(-2.75f)", "h", "xor.b16 %0, %0, 0x8001;"),
@@ -200,7 +208,8 @@ def cases():
         body = (f"    {ctype} y; memcpy((void*)&y, in + 64 * i, sizeof y);\n"
                 f"    asm volatile(\"{ptx}\" : \"+{letter}\"(y));\n"
                 f"    memcpy(out + 32 * i, (const void*)&y, sizeof y);")
-        out.append((name, body, values_init(ctype, v0, v1), f"(int)sizeof({ctype})"))
+        out.append((name, body, values_init(ctype, v0, v1), f"(int)sizeof({ctype})",
+                    dict(dir="inout", letter=letter, ctype=ctype, decl="", expr=ptx, v0=v0, v1=v1)))
     # "n" immediates.
     imms = [
         (16, "neg1", "-1"), (16, "0x12345", "0x12345"), (16, "true", "true"), (16, "enum_EB", "EB"),
@@ -216,13 +225,15 @@ def cases():
         body = (f"    {rt} r;\n"
                 f"    asm volatile(\"mov.b{bits} %0, %1;\" : \"={letter}\"(r) : \"n\"({expr}));\n"
                 f"    memcpy(out + 32 * i, &r, sizeof r);")
-        out.append((f"n.{bits}.{name}", body, "", rbytes))
+        out.append((f"n.{bits}.{name}", body, "", rbytes,
+                    dict(dir="n", letter=letter, ctype="", decl="", expr=expr, v0="", v1="")))
     for ptx, letter, expr in [("mov.f32 %0, %1;", "f", "1"), ("add.f32 %0, %0, %1;", "f", "1")]:
         rt, _, rbytes = LETTERS[letter]
         body = (f"    {rt} r = 0.5f;\n"
                 f"    asm volatile(\"{ptx}\" : \"+{letter}\"(r) : \"n\"({expr}));\n"
                 f"    memcpy(out + 32 * i, &r, sizeof r);")
-        out.append((f"n.f32.{ptx.split()[0]}", body, "", rbytes))
+        out.append((f"n.f32.{ptx.split()[0]}", body, "", rbytes,
+                    dict(dir="n-float", letter=letter, ctype="", decl="", expr=expr, v0="", v1="")))
     # Instructions whose type and registers differ in size.
     ins = [
         ("brev.b64.to_r", "brev.b64 %0, %1;", ("r", "uint32_t"), [("l", "uint64_t", "0x123456789abcdef0ull", "1ull")]),
@@ -280,7 +291,8 @@ def cases():
         lines.append(f"    asm volatile(\"{ptx}\" : \"={ol}\"(y) : {ops});")
         lines.append("    memcpy(out + 32 * i, &y, sizeof y);")
         init = " ".join(values_init(ity, a, b, 8 * j) for j, (il, ity, a, b) in enumerate(inputs))
-        out.append((f"ins.{name}", "\n".join(lines), init, f"(int)sizeof({oty})"))
+        out.append((f"ins.{name}", "\n".join(lines), init, f"(int)sizeof({oty})",
+                    dict(dir="ins", letter=ol, ctype=oty, decl="", expr=ptx, v0="", v1="")))
     return out
 
 
@@ -320,12 +332,48 @@ wc -l "$out"/*.tsv
 """
 
 
+def merge(results_dir, out_dir):
+    """One row per case: how it is written and what nvcc 13 did with it."""
+    verdicts = {}
+    for line in open(os.path.join(results_dir, "results.tsv")):
+        f = line.rstrip("\n").split("\t")
+        verdicts[f[0]] = (f[1], f[2], f[3], "")
+    for line in open(os.path.join(results_dir, "rejected.tsv")):
+        f = line.rstrip("\n").split("\t")
+        message = f[2].split(" 1 error detected")[0].strip()
+        if message.startswith("ptxas"):
+            message = "ptxas: " + message.split("error   : ")[1].split(" ptxas")[0].strip()
+        verdicts[f[0]] = ("rejected", "", "", message)
+    warnings = {}
+    for line in open(os.path.join(results_dir, "warnings.tsv")):
+        f = line.rstrip("\n").split("\t")
+        warnings[f[0]] = f[1].split(" Remark:")[0].strip()
+    os.makedirs(out_dir, exist_ok=True)
+    env = open(os.path.join(results_dir, "env.txt")).read().strip().replace("\n", "; ")
+    with open(os.path.join(out_dir, "nvcc_sm90.tsv"), "w") as t:
+        t.write(f"# tools/operands/probe.py --merge: {env}\n")
+        t.write("# case\tdir\tletter\tctype\tdecl\texpr\tv0\tv1\tverdict\tbits0\tbits1\tmessage\n")
+        for name, _body, _init, _size, m in cases():
+            verdict, b0, b1, message = verdicts[name]
+            if name in warnings:
+                message = "warning: " + warnings[name]
+            row = [name, m["dir"], m["letter"], m["ctype"], m["decl"], m["expr"], m["v0"], m["v1"],
+                   verdict, b0, b1, message]
+            assert all("\t" not in c and "\n" not in c for c in row), row
+            t.write("\t".join(row) + "\n")
+    with open(os.path.join(out_dir, "decls.h"), "w") as d:
+        d.write("// The probe's own types (tools/operands/probe.py).\n" + DECLS.lstrip())
+
+
 def main():
+    if sys.argv[1] == "--merge":
+        merge(sys.argv[2], sys.argv[3])
+        return
     staging = os.path.abspath(sys.argv[1])
     if os.path.exists(staging):
         shutil.rmtree(staging)
     os.makedirs(os.path.join(staging, "cases"))
-    for k, (name, body, init, size) in enumerate(cases()):
+    for k, (name, body, init, size, _meta) in enumerate(cases()):
         cid = f"c{k:03d}"
         with open(os.path.join(staging, "cases", f"{cid}.cu"), "w") as f:
             f.write(f"// {name}\n" + case_file(cid, name, body, init, size))
