@@ -1,4 +1,4 @@
-//! The operand glue (`ptx2hip_in`, `ptx2hip_out`, `ptx2hip_imm` in rules/operands.toml) against what
+//! The operand glue (`ptx2hip_in_r`, `ptx2hip_out_r`, ..., `ptx2hip_imm` in rules/operands.toml) against what
 //! nvcc 13 did on an H100 for every probed operand (`tests/operands/nvcc_sm90.tsv`, written by
 //! `tools/operands/probe.py`; docs/OPERANDS.md): where nvcc accepted the operand the glue gives the
 //! same register bits (inputs, `"n"` constants) or the same object bytes (outputs), compiled and run
@@ -80,7 +80,11 @@ fn register(letter: &str) -> &'static str {
 
 fn glue() -> String {
     let rules = RuleSet::embedded().unwrap();
-    let names = ["ptx2hip_in", "ptx2hip_out", "ptx2hip_imm"].map(String::from);
+    let names: Vec<String> = "hrlfd"
+        .chars()
+        .flat_map(|l| [format!("ptx2hip_in_{l}"), format!("ptx2hip_out_{l}")])
+        .chain(["ptx2hip_imm".to_string()])
+        .collect();
     let mut s = String::new();
     for h in rules.helper_closure(names.iter()) {
         s.push_str(rules.helpers[&h].portable.trim());
@@ -98,14 +102,16 @@ fn body(c: &Case, value: &str) -> String {
     let r = register(&c.letter);
     match c.dir.as_str() {
         "in" => format!(
-            "{ct} x = {value}; {decl} {r} reg = ptx2hip_in<{r}>({e}); memcpy(out, &reg, sizeof reg);",
+            "{ct} x = {value}; {decl} {r} reg = ptx2hip_in_{l}({e}); memcpy(out, &reg, sizeof reg);",
+            l = c.letter,
             ct = c.ctype,
             decl = c.decl,
             e = c.expr
         ),
         "out" => format!(
-            "{r} v = {value}; {ct} y; memset((void*)&y, 0xa5, sizeof y); {decl} ptx2hip_out<{r}>({e}) = v; \
+            "{r} v = {value}; {ct} y; memset((void*)&y, 0xa5, sizeof y); {decl} ptx2hip_out_{l}({e}) = v; \
              memcpy(out, (const void*)&y, sizeof y);",
+            l = c.letter,
             ct = c.ctype,
             decl = c.decl,
             e = c.expr

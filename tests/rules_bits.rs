@@ -227,8 +227,8 @@ fn lop3_is_one_folded_helper_call_and_not_pred_is_logical() {
         [
             "ptx2hip_lop3",
             "ptx2hip_operand",
-            "ptx2hip_in",
-            "ptx2hip_out"
+            "ptx2hip_in_r",
+            "ptx2hip_out_r"
         ]
     );
     let t = translate(

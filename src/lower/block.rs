@@ -711,18 +711,18 @@ impl<'a> Lowerer<'a> {
                 ));
             }
             op.used_as_source = true;
-            let same_width = reg.is_integer() && want.is_integer() && reg.bits() == want.bits();
-            if direct && same_width {
-                // The register read as a same-width integer type binds exactly the same operands.
-                return Ok(operands::read(want, &op.expr));
-            }
             let base = if direct {
                 operands::read(reg, &op.expr)
             } else {
                 op.local.clone()
             };
-            if same_width && reg != want {
-                return Ok(format!("({want})({base})"));
+            if reg.is_integer() && want.is_integer() && reg.bits() == want.bits() && reg != want {
+                // A call needs no parentheses to be cast.
+                return Ok(if base.ends_with(')') && base.starts_with("ptx2hip_") {
+                    format!("({want}){base}")
+                } else {
+                    format!("({want})({base})")
+                });
             }
             return convert(&base, reg, want).ok_or_else(|| operand_mismatch(i, reg, want, at));
         }
@@ -778,11 +778,11 @@ impl<'a> Lowerer<'a> {
                     if direct {
                         let same = reg == want
                             || (reg.is_integer() && want.is_integer() && reg.bits() == want.bits());
-                        if assigned && same {
-                            // Stored as a same-width integer type: the same operands, the same bits.
-                            return Ok(operands::write(want, &op.expr));
-                        }
                         let target = operands::write(reg, &op.expr);
+                        if assigned && same {
+                            // A same-width integer converts modulo 2^n on assignment.
+                            return Ok(target);
+                        }
                         // Computed in a temporary, then stored once.
                         let t = self.temp();
                         pre.push(format!("{want} {t};"));

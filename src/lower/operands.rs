@@ -5,8 +5,10 @@
 //! register holds its bits. It rejects everything else — `bool`, narrower or wider integers,
 //! `float` in `"r"`, `__half`, `__half2`, `short2`, any struct (measured with nvcc 13 on an H100:
 //! docs/OPERANDS.md). ptx2hip cannot see C++ types (macro arguments, `auto`, templates), so
-//! generated code reads and writes operands through the helper templates `ptx2hip_in<R>(x)` and
-//! `ptx2hip_out<R>(y) = v` (rules/operands.toml): the C++ compiler, which knows the type, gives
+//! generated code reads and writes operands through helper templates named by the constraint
+//! letter, `ptx2hip_in_r(x)` and `ptx2hip_out_r(y) = v` (rules/operands.toml; plain names rather
+//! than `f<T>(x)` keep macro bodies parseable without type information): the C++ compiler, which
+//! knows the type, gives
 //! nvcc's result where nvcc accepts the operand and a `static_assert` where nvcc rejects it. Only
 //! an integer literal, whose type the source itself proves, is bound without a helper.
 //!
@@ -19,13 +21,24 @@ use super::types::{CType, PtxType};
 pub fn read(reg: CType, expr: &str) -> String {
     match int_literal(expr) {
         Some(lit) if lit.binds(reg) => format!("({reg})({expr})"),
-        _ => format!("ptx2hip_in<{reg}>({expr})"),
+        _ => format!("ptx2hip_in_{}({expr})", letter(reg)),
     }
 }
 
 /// An lvalue-like expression through which a value of type `reg` is stored into output `expr`.
 pub fn write(reg: CType, expr: &str) -> String {
-    format!("ptx2hip_out<{reg}>({expr})")
+    format!("ptx2hip_out_{}({expr})", letter(reg))
+}
+
+/// The constraint letter of a register type (see [`super::types::constraint_register`]).
+fn letter(reg: CType) -> char {
+    match reg {
+        CType::Uint(16) => 'h',
+        CType::Uint(64) => 'l',
+        CType::Float => 'f',
+        CType::Double => 'd',
+        _ => 'r',
+    }
 }
 
 /// The value of an `"n"` operand as an instruction operand of type `want`: nvcc prints the
@@ -183,11 +196,12 @@ mod tests {
 
     #[test]
     fn operands_are_read_through_the_helper_unless_a_literal_proves_its_type() {
-        assert_eq!(read(CType::Uint(32), "x"), "ptx2hip_in<uint32_t>(x)");
+        assert_eq!(read(CType::Uint(32), "x"), "ptx2hip_in_r(x)");
         assert_eq!(read(CType::Uint(32), "0u"), "(uint32_t)(0u)");
-        assert_eq!(read(CType::Uint(64), "0"), "ptx2hip_in<uint64_t>(0)");
-        assert_eq!(read(CType::Float, "0"), "ptx2hip_in<float>(0)");
-        assert_eq!(write(CType::Uint(16), "h.x"), "ptx2hip_out<uint16_t>(h.x)");
+        assert_eq!(read(CType::Uint(64), "0"), "ptx2hip_in_l(0)");
+        assert_eq!(read(CType::Float, "0"), "ptx2hip_in_f(0)");
+        assert_eq!(read(CType::Double, "v[i]"), "ptx2hip_in_d(v[i])");
+        assert_eq!(write(CType::Uint(16), "h.x"), "ptx2hip_out_h(h.x)");
     }
 
     #[test]
