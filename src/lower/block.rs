@@ -12,6 +12,7 @@ use std::collections::HashSet;
 use crate::ptx::{self, Immediate, Instruction, Item, Reg};
 use crate::scan::AsmStatement;
 
+use super::operands;
 use super::rules::{Bindings, OperandKind, Rule, RuleSet, TypeRef};
 use super::template;
 use super::types::{constraint_register, convert, widen_into, CType, PtxType};
@@ -35,6 +36,8 @@ struct AsmOp {
     kind: OpKind,
     /// Register class from the constraint letter (absent for `n`).
     reg: Option<CType>,
+    /// The constraint as written (`"=r"`), for messages.
+    constraint: String,
     expr: String,
     name: Option<String>,
     /// C local holding the operand in block mode.
@@ -123,6 +126,11 @@ impl<'a> Lowerer<'a> {
                 )))
                 }
             };
+            if let (OpKind::Input | OpKind::InOut, Some(r)) = (kind, reg) {
+                if let Some(why) = operands::literal_rejected(r, &op.expr) {
+                    return Err(Unsupported::new(format!("operand %{i} \"{c}\": {why}")));
+                }
+            }
             let local = unique_name(
                 &mut taken,
                 &operand_local_name(op.name.as_deref(), &op.expr, i),
@@ -130,6 +138,7 @@ impl<'a> Lowerer<'a> {
             ops.push(AsmOp {
                 kind,
                 reg,
+                constraint: c.to_string(),
                 expr: op.expr.trim().to_string(),
                 name: op.name.clone(),
                 local,
@@ -181,6 +190,11 @@ impl<'a> Lowerer<'a> {
             let depth = usize::from(!self.direct);
             body.insert(0, (depth, format!("uint32_t {CARRY_LOCAL} = 0;")));
         }
+        if self.direct {
+            // nvcc evaluates (and type-checks) an input the template never reads.
+            let unused: Vec<Line> = self.unused_inputs().map(|l| (0, l)).collect();
+            body.splice(0..0, unused);
+        }
         let barrier = stmt.has_clobber("memory") || (stmt.is_volatile() && self.touches_memory);
         let mut lines = Vec::new();
         if self.direct {
@@ -206,17 +220,13 @@ impl<'a> Lowerer<'a> {
             }
             for op in &self.ops {
                 let Some(reg) = op.reg else { continue };
+                let read = operands::read(reg, &op.expr);
                 match op.kind {
                     OpKind::Input | OpKind::InOut
                         if op.used_as_source || op.kind == OpKind::InOut =>
                     {
                         if op.used_as_source || op.written {
-                            lines.push((1, format!("{reg} {} = ({reg})({});", op.local, op.expr)));
-                        }
-                    }
-                    OpKind::Input => {
-                        if !is_simple_expr(&op.expr) {
-                            lines.push((1, format!("(void)({});", op.expr)));
+                            lines.push((1, format!("{reg} {} = {read};", op.local)));
                         }
                     }
                     OpKind::Output if op.written_unconditionally => {
@@ -224,15 +234,19 @@ impl<'a> Lowerer<'a> {
                     }
                     OpKind::Output if op.written => {
                         // A path may skip the write: the output keeps its value.
-                        lines.push((1, format!("{reg} {} = ({reg})({});", op.local, op.expr)));
+                        lines.push((1, format!("{reg} {} = {read};", op.local)));
                     }
                     _ => {}
                 }
             }
+            lines.extend(self.unused_inputs().map(|l| (1, l)));
             lines.extend(body);
             for op in &self.ops {
-                if matches!(op.kind, OpKind::Output | OpKind::InOut) && op.written {
-                    lines.push((1, format!("{} = {};", op.expr, op.local)));
+                if let (OpKind::Output | OpKind::InOut, true, Some(reg)) =
+                    (op.kind, op.written, op.reg)
+                {
+                    let target = operands::write(reg, &op.expr);
+                    lines.push((1, format!("{target} = {};", op.local)));
                 }
             }
             if barrier {
@@ -243,6 +257,16 @@ impl<'a> Lowerer<'a> {
         Ok(Lowered {
             lines,
             rules: self.rule_codes,
+        })
+    }
+
+    /// `(void)` reads of the inputs no instruction reads whose evaluation may have an effect.
+    fn unused_inputs(&self) -> impl Iterator<Item = String> + '_ {
+        self.ops.iter().filter_map(|op| match (op.kind, op.reg) {
+            (OpKind::Input, Some(reg)) if !op.used_as_source && !is_simple_expr(&op.expr) => {
+                Some(format!("(void){};", operands::read(reg, &op.expr)))
+            }
+            _ => None,
         })
     }
 
@@ -478,6 +502,7 @@ impl<'a> Lowerer<'a> {
         let mut pre: Vec<String> = Vec::new();
         let mut post: Vec<String> = Vec::new();
         let specs = rule.operand_specs();
+        let template = rule.template(self.target);
         // Destinations are the leading operands the rule names `d`/`p` or marks as written by a
         // leading position; by convention a spec whose name starts with `d` or `p`... is written.
         for (spec, op) in specs.iter().zip(&ins.operands) {
@@ -488,10 +513,11 @@ impl<'a> Lowerer<'a> {
                     let ptx::Operand::PredPair(a, b) = op else {
                         unreachable!("shape checked")
                     };
-                    let first =
-                        self.dest(&ptx::Operand::Reg(a.clone()), ty, &mut pre, &mut post, at)?;
-                    let other =
-                        self.dest(&ptx::Operand::Reg(b.clone()), ty, &mut pre, &mut post, at)?;
+                    let (first, other) =
+                        (ptx::Operand::Reg(a.clone()), ptx::Operand::Reg(b.clone()));
+                    let ty = ty.c_type();
+                    let first = self.dest(&first, ty, false, &mut pre, &mut post, at)?;
+                    let other = self.dest(&other, ty, false, &mut pre, &mut post, at)?;
                     values.push((spec.name.clone(), None, first));
                     values.push((second.clone(), None, other));
                 }
@@ -501,10 +527,12 @@ impl<'a> Lowerer<'a> {
                 }
                 OperandKind::Scalar(t) => {
                     let ty = self.type_of(rule, t, bindings, at)?;
+                    self.check_register(op, ty, writes, ins)?;
                     let v = if writes {
-                        self.dest(op, ty, &mut pre, &mut post, at)?
+                        let assigned = template::only_assigned(template, &spec.name, None);
+                        self.dest(op, ty.c_type(), assigned, &mut pre, &mut post, at)?
                     } else {
-                        self.source(op, ty, at)?
+                        self.source(op, ty.c_type(), at)?
                     };
                     values.push((spec.name.clone(), None, v));
                 }
@@ -524,10 +552,14 @@ impl<'a> Lowerer<'a> {
                         ));
                     }
                     for (k, e) in elems.iter().enumerate() {
+                        self.check_register(e, ty, writes, ins)?;
                         let v = if writes {
-                            self.dest(e, ty, &mut pre, &mut post, at)?
+                            let component = k.to_string();
+                            let assigned =
+                                template::only_assigned(template, &spec.name, Some(&component));
+                            self.dest(e, ty.c_type(), assigned, &mut pre, &mut post, at)?
                         } else {
-                            self.source(e, ty, at)?
+                            self.source(e, ty.c_type(), at)?
                         };
                         values.push((spec.name.clone(), Some(k.to_string()), v));
                     }
@@ -550,7 +582,7 @@ impl<'a> Lowerer<'a> {
                 self.carry_unconsumed = true;
             }
         }
-        let code = template::expand(rule.template(self.target), |name, attr| {
+        let code = template::expand(template, |name, attr| {
             if name == CARRY && attr.is_none() && rule.carry.is_some() {
                 return Some(CARRY_LOCAL.to_string());
             }
@@ -589,15 +621,52 @@ impl<'a> Lowerer<'a> {
         t: &TypeRef,
         bindings: &Bindings,
         at: usize,
-    ) -> Result<CType, Unsupported> {
-        rule.resolve_type(t, bindings)
-            .map(|t| t.c_type())
-            .ok_or_else(|| {
-                Unsupported::at(
-                    format!("rule {} has an operand type it cannot resolve", rule.code),
-                    at,
-                )
-            })
+    ) -> Result<PtxType, Unsupported> {
+        rule.resolve_type(t, bindings).ok_or_else(|| {
+            Unsupported::at(
+                format!("rule {} has an operand type it cannot resolve", rule.code),
+                at,
+            )
+        })
+    }
+
+    /// Refuses an asm operand whose register ptxas would not accept for an instruction operand of
+    /// type `ty` (a narrower destination would otherwise be silently truncated).
+    fn check_register(
+        &self,
+        op: &ptx::Operand,
+        ty: PtxType,
+        writes: bool,
+        ins: &Instruction,
+    ) -> Result<(), Unsupported> {
+        let (ptx::Operand::Reg(r) | ptx::Operand::NotReg(r)) = op else {
+            return Ok(());
+        };
+        let Some(i) = self.asm_index(r) else {
+            return Ok(());
+        };
+        let asm = &self.ops[i];
+        let (Some(reg), false) = (asm.reg, ty == PtxType::Pred) else {
+            return Ok(());
+        };
+        operands::register_fits(reg, ty, &ins.opcode).map_err(|why| {
+            let form = ins.form();
+            let what = if writes {
+                "writes a result"
+            } else {
+                "reads an operand"
+            };
+            Unsupported::at(
+                format!(
+                    "operand %{i} \"{}\" is a {}-bit register, but `{form}` {what} of type .{ty} ({} bits) there: {why}",
+                    asm.constraint,
+                    reg.bits(),
+                    ty.bits()
+                ),
+                ins.span.start,
+            )
+            .with_instruction(&form)
+        })
     }
 
     /// A source operand as a C++ expression of type `want`.
@@ -627,7 +696,7 @@ impl<'a> Lowerer<'a> {
             let Some(reg) = op.reg else {
                 // "n" immediate: an integer constant expression.
                 return if want.is_integer() || want == CType::Bool {
-                    Ok(format!("({want})({})", op.expr))
+                    Ok(operands::immediate(want, &op.expr))
                 } else {
                     Err(Unsupported::at(
                         format!("immediate operand %{i} used as a {want} value"),
@@ -642,14 +711,19 @@ impl<'a> Lowerer<'a> {
                 ));
             }
             op.used_as_source = true;
-            if direct && reg.is_integer() && want.is_integer() && reg.bits() == want.bits() {
-                return Ok(format!("({want})({})", op.expr));
-            }
             let base = if direct {
-                format!("({reg})({})", op.expr)
+                operands::read(reg, &op.expr)
             } else {
                 op.local.clone()
             };
+            if reg.is_integer() && want.is_integer() && reg.bits() == want.bits() && reg != want {
+                // A call needs no parentheses to be cast.
+                return Ok(if base.ends_with(')') && base.starts_with("ptx2hip_") {
+                    format!("({want}){base}")
+                } else {
+                    format!("({want})({base})")
+                });
+            }
             return convert(&base, reg, want).ok_or_else(|| operand_mismatch(i, reg, want, at));
         }
         let (name, ty) = self.resolve_ident(r, at)?;
@@ -665,11 +739,13 @@ impl<'a> Lowerer<'a> {
     }
 
     /// A destination operand as an lvalue of type `want`; conversions into the register go to
-    /// `post`, temporaries to `pre`.
+    /// `post`, temporaries to `pre`. `assigned`: the template only ever assigns to it (`{d} = …`),
+    /// so an asm output can be written in place through `ptx2hip_out`.
     fn dest(
         &mut self,
         op: &ptx::Operand,
         want: CType,
+        assigned: bool,
         pre: &mut Vec<String>,
         post: &mut Vec<String>,
         at: usize,
@@ -699,12 +775,23 @@ impl<'a> Lowerer<'a> {
                     }
                     op.written = true;
                     op.written_unconditionally |= !conditional;
-                    let lv = if direct {
-                        op.expr.clone()
-                    } else {
-                        op.local.clone()
-                    };
-                    (lv, reg)
+                    if direct {
+                        let same = reg == want
+                            || (reg.is_integer() && want.is_integer() && reg.bits() == want.bits());
+                        let target = operands::write(reg, &op.expr);
+                        if assigned && same {
+                            // A same-width integer converts modulo 2^n on assignment.
+                            return Ok(target);
+                        }
+                        // Computed in a temporary, then stored once.
+                        let t = self.temp();
+                        pre.push(format!("{want} {t};"));
+                        let conv = widen_into(&t, want, reg)
+                            .ok_or_else(|| result_mismatch(want, reg, at))?;
+                        post.push(format!("{target} = {conv};"));
+                        return Ok(t);
+                    }
+                    (op.local.clone(), reg)
                 }
                 None => {
                     if let Reg::Ident { name, .. } = r {
@@ -734,12 +821,7 @@ impl<'a> Lowerer<'a> {
         }
         let t = self.temp();
         pre.push(format!("{want} {t};"));
-        let conv = widen_into(&t, want, reg).ok_or_else(|| {
-            Unsupported::at(
-                format!("a {want} result cannot be written to a {reg} register"),
-                at,
-            )
-        })?;
+        let conv = widen_into(&t, want, reg).ok_or_else(|| result_mismatch(want, reg, at))?;
         post.push(format!("{lvalue} = {conv};"));
         Ok(t)
     }
@@ -978,6 +1060,13 @@ fn reg_text(r: &Reg) -> String {
         } => name.clone(),
         Reg::UniqueId => "%=".into(),
     }
+}
+
+fn result_mismatch(value: CType, reg: CType, at: usize) -> Unsupported {
+    Unsupported::at(
+        format!("a {value} result cannot be written to a {reg} register"),
+        at,
+    )
 }
 
 fn operand_mismatch(i: usize, reg: CType, want: CType, at: usize) -> Unsupported {

@@ -11,6 +11,7 @@ use std::collections::{BTreeMap, HashMap};
 
 use serde::Deserialize;
 
+use super::call_sites;
 use super::types::PtxType;
 
 // The rule files compiled into the binary (`EMBEDDED: &[(file name, TOML text)]`), listed by
@@ -184,6 +185,11 @@ pub struct SpecialRegister {
     pub amd: Option<String>,
     pub doc: String,
 }
+
+/// Why a call site may not call an ordinary name unqualified (see [`call_sites`]).
+const CAPTURE: &str =
+    "a function of that name in the user's namespace or class would be called instead; \
+write `::name`, a `ptx2hip_*` helper or a reserved `__` builtin";
 
 /// Every helper's name starts with this, so emitted code can be searched for them in one pass.
 pub const HELPER_PREFIX: &str = "ptx2hip_";
@@ -508,6 +514,31 @@ impl RuleSet {
             for h in &r.helpers {
                 if !self.helpers.contains_key(h) {
                     return Err(format!("{}: unknown helper `{h}`", r.code));
+                }
+            }
+            for (target, template) in [("portable", Some(&r.portable)), ("amd", r.amd.as_ref())] {
+                let Some(template) = template else { continue };
+                let lookups = r.lookup.iter().map(|(name, l)| {
+                    (
+                        name.as_str(),
+                        l.values.values().map(String::as_str).collect(),
+                    )
+                });
+                if let Some(name) = call_sites::template_calls(template, lookups).first() {
+                    return Err(format!(
+                        "{}: the {target} template calls `{name}` unqualified: {CAPTURE}",
+                        r.code
+                    ));
+                }
+            }
+        }
+        for s in self.specials.values() {
+            for code in [Some(&s.portable), s.amd.as_ref()].into_iter().flatten() {
+                if let Some(name) = call_sites::capturable_calls(code).first() {
+                    return Err(format!(
+                        "special register {}: calls `{name}` unqualified: {CAPTURE}",
+                        s.name
+                    ));
                 }
             }
         }

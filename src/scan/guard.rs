@@ -38,12 +38,39 @@ pub fn is_nv_only(node: Node, ancestors: &[Node], src: &[u8]) -> bool {
             "call_expression" => parent
                 .child_by_field_name("function")
                 .is_some_and(|f| f.kind() == "identifier" && &src[f.byte_range()] == NV_ONLY_MACRO),
+            // tree-sitter may fail on the AMD side of `PTX2HIP_AMD_ONLY(do …; while (0))
+            // PTX2HIP_NV_ONLY(asm(…))` (a statement as a macro argument, templates it cannot tell
+            // from comparisons) and lose the call around the asm: the text still shows it.
+            "ERROR" => inside_nv_only_call(&src[parent.start_byte()..node.start_byte()]),
             _ => false,
         };
         if excluded {
             return true;
         }
         child = parent;
+    }
+    false
+}
+
+/// Whether the end of `before` lies inside the parentheses of a `PTX2HIP_NV_ONLY(` call in it.
+fn inside_nv_only_call(before: &[u8]) -> bool {
+    let mut at = before.len();
+    while let Some(i) = memchr::memmem::rfind(&before[..at], NV_ONLY_MACRO) {
+        let rest = &before[i + NV_ONLY_MACRO.len()..];
+        if rest.first() == Some(&b'(') {
+            let mut depth = 0i32;
+            for &b in rest {
+                match b {
+                    b'(' => depth += 1,
+                    b')' => depth -= 1,
+                    _ => {}
+                }
+            }
+            if depth > 0 {
+                return true;
+            }
+        }
+        at = i;
     }
     false
 }
@@ -142,5 +169,23 @@ fn on_amd(cond: Node, src: &[u8]) -> Option<bool> {
             }
         }
         _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::inside_nv_only_call;
+
+    #[test]
+    fn an_open_nv_only_call_is_seen_in_the_text() {
+        assert!(inside_nv_only_call(
+            b"PTX2HIP_AMD_ONLY(do x = f<a, b>(c); while (0)) PTX2HIP_NV_ONLY("
+        ));
+        assert!(inside_nv_only_call(
+            b"PTX2HIP_NV_ONLY(x; PTX2HIP_NV_ONLY(y) "
+        ));
+        assert!(!inside_nv_only_call(b"PTX2HIP_NV_ONLY(x) "));
+        assert!(!inside_nv_only_call(b"PTX2HIP_NV_ONLY_X(x "));
+        assert!(!inside_nv_only_call(b"f(x "));
     }
 }
