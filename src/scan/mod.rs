@@ -10,6 +10,7 @@ mod guard;
 mod literal;
 mod lone_name;
 mod macros;
+mod nesting;
 mod position;
 mod segment;
 mod statement;
@@ -20,18 +21,22 @@ use std::ops::Range;
 use tree_sitter::{Node, Parser, Tree};
 
 use macros::Defines;
+use nesting::{Lexer, Region, Surroundings};
 use position::{LineIndex, OffsetMap};
-use statement::{Context, UNPARSABLE};
+use statement::{Context, UNPARSABLE, UNREADABLE};
 
 /// One inline asm statement found in a source file.
 #[derive(Debug, Clone, PartialEq)]
 pub struct AsmStatement {
-    /// Bytes of the whole statement in the file, from the `asm` keyword through the closing `;`
-    /// (the `expression_statement` node). This is what a rewrite replaces. Without a `;` (common in
-    /// `#define` bodies) it is the asm expression alone; see `terminated`.
+    /// Bytes of the whole statement in the file, from the `asm` keyword through the `;` that
+    /// follows it (with only whitespace and comments between). This is what a rewrite replaces.
+    /// Without a `;` (common in `#define` bodies and macro arguments) it is the asm expression
+    /// alone; see `terminated`.
     pub span: Range<usize>,
     /// Whether `span` ends with the statement's `;`.
     pub terminated: bool,
+    /// What encloses the statement: whether a rewrite may use preprocessor directives there.
+    pub place: Place,
     /// 1-based line and column (in bytes) of `span.start`.
     pub line: usize,
     pub column: usize,
@@ -131,6 +136,21 @@ pub struct Operand {
     /// (e.g. the initializers of all `static constexpr char mode[]` specialisations that the
     /// expression's last identifier names). Empty when none were found or for other constraints.
     pub c_strings: Vec<String>,
+}
+
+/// What encloses a statement (read from the bytes, see `nesting`), which decides what a rewrite
+/// may put in its place.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Place {
+    /// Only braces are open around it: it sits among statements, where `#if` may go.
+    Block,
+    /// Inside parentheses of its own, as in `NV_IF_TARGET(c, (asm(...);))`: perhaps in a macro
+    /// invocation's arguments, so no directive may go there, but a comma stays inside them.
+    Group,
+    /// Directly in the argument list of what may be a function-like macro invocation,
+    /// `MACRO(x, asm(...))` (empty `callee`: brackets that could not be told apart): no directive
+    /// may go there, and a comma outside parentheses would split the argument.
+    Argument { callee: String },
 }
 
 /// Where a statement inside a `#define` body lives.
@@ -256,11 +276,14 @@ fn scan_parts(
     };
     let masked = lone_name::masked(source);
     let parse_buf = masked.as_deref().unwrap_or(source);
+    // Units come in file order, so the lexer reads the file once, front to back.
+    let mut lexer = Lexer::new(source, true);
     for ranges in &units {
         let Some(tree) = parse_ranges(parser, parse_buf, &lines, ranges) else {
             continue;
         };
         let mut found = Found::collect(tree.root_node(), source, true);
+        let survey = found.survey(&mut lexer);
         defines.extend(std::mem::take(&mut found.defines));
         let file = Context {
             src: source,
@@ -270,9 +293,9 @@ fn scan_parts(
             defines: &defines,
             in_macro: None,
         };
-        read_statements(&file, &found, &mut result);
+        read_statements(&file, &found, &survey, &mut result);
         for def in &found.macros {
-            scan_macro(parser, def, &file, &mut result);
+            scan_macro(parser, def, survey.of(def.node), &file, &mut result);
         }
         if streaming {
             each(finish(std::mem::take(&mut result)));
@@ -336,13 +359,21 @@ struct Found<'t> {
     defines: Defines,
 }
 
-/// A node found by the walk, with what its ancestors tell about it.
+/// A node found by the walk.
 struct Hit<'t> {
     node: Node<'t>,
-    parent: Option<Node<'t>>,
     /// Nearest ERROR ancestor (for `asm` keywords tree-sitter could not place).
     error: Option<Node<'t>>,
-    nv_only: bool,
+}
+
+/// What encloses each node found by one walk, by start offset.
+struct Survey(Vec<(usize, Surroundings)>);
+
+impl Survey {
+    fn of(&self, node: Node) -> &Surroundings {
+        let i = self.0.partition_point(|(at, _)| *at < node.start_byte());
+        &self.0[i].1
+    }
 }
 
 impl<'t> Found<'t> {
@@ -363,9 +394,7 @@ impl<'t> Found<'t> {
         walk::visit_hits(root, &hits, |node, ancestors| {
             let hit = || Hit {
                 node,
-                parent: ancestors.last().copied(),
                 error: ancestors.iter().rev().find(|a| a.is_error()).copied(),
-                nv_only: guard::is_nv_only(node, ancestors, buf),
             };
             match node.kind() {
                 "gnu_asm_expression" => found.asm.push(hit()),
@@ -386,28 +415,56 @@ impl<'t> Found<'t> {
         });
         found
     }
+
+    /// Reads what encloses every node found, with `lexer` over the buffer that was parsed.
+    fn survey(&self, lexer: &mut Lexer) -> Survey {
+        let mut starts: Vec<usize> = [&self.asm, &self.orphans, &self.macros]
+            .into_iter()
+            .flatten()
+            .map(|h| h.node.start_byte())
+            .collect();
+        starts.sort_unstable();
+        starts.dedup();
+        Survey(starts.into_iter().map(|at| (at, lexer.at(at))).collect())
+    }
 }
 
-fn read_statements(ctx: &Context, found: &Found, result: &mut ScanResult) {
-    for asm in found.asm.iter().filter(|h| !h.nv_only) {
-        match ctx.statement(asm.node, asm.parent) {
+fn read_statements(ctx: &Context, found: &Found, survey: &Survey, result: &mut ScanResult) {
+    for asm in &found.asm {
+        let around = survey.of(asm.node);
+        if around.nv_only {
+            continue;
+        }
+        match ctx.statement(asm.node, around) {
             Ok(Some(statement)) => result.statements.push(statement),
             Ok(None) => {}
             Err(diagnostic) => result.diagnostics.push(diagnostic),
         }
     }
-    for keyword in found.orphans.iter().filter(|h| !h.nv_only) {
+    for keyword in found.orphans.iter().filter(|h| !survey.of(h.node).nv_only) {
         let range = keyword.error.unwrap_or(keyword.node).byte_range();
         result.diagnostics.push(ctx.diagnostic(range, UNPARSABLE));
     }
 }
 
 /// Re-parses a `#define` body that mentions asm and reads its statements.
-fn scan_macro(parser: &mut Parser, def: &Hit, file: &Context, result: &mut ScanResult) {
-    if def.nv_only {
+fn scan_macro(
+    parser: &mut Parser,
+    def: &Hit,
+    around: &Surroundings,
+    file: &Context,
+    result: &mut ScanResult,
+) {
+    if around.nv_only {
         return;
     }
     let def = def.node;
+    if around.region != Region::Code {
+        result
+            .diagnostics
+            .push(file.diagnostic(def.byte_range(), UNREADABLE));
+        return;
+    }
     let (Some(name), Some(value)) = (
         def.child_by_field_name("name"),
         def.child_by_field_name("value"),
@@ -438,11 +495,9 @@ fn scan_macro(parser: &mut Parser, def: &Hit, file: &Context, result: &mut ScanR
         defines: file.defines,
         in_macro: Some((context, macros::parameters(def, file.src))),
     };
-    read_statements(
-        &ctx,
-        &Found::collect(tree.root_node(), &body.buf, false),
-        result,
-    );
+    let found = Found::collect(tree.root_node(), &body.buf, false);
+    let survey = found.survey(&mut Lexer::new(&body.buf, false));
+    read_statements(&ctx, &found, &survey, result);
 }
 
 fn parse_body(

@@ -161,7 +161,7 @@ fn directive_word(rest: &[u8]) -> &str {
 }
 
 /// The offset after a preprocessor line and its `\` continuations.
-fn skip_directive(src: &[u8], mut i: usize) -> usize {
+pub(super) fn skip_directive(src: &[u8], mut i: usize) -> usize {
     while let Some(p) = memchr::memchr(b'\n', &src[i..]) {
         let nl = i + p;
         let before = src[..nl].strip_suffix(b"\r").unwrap_or(&src[..nl]);
@@ -175,7 +175,7 @@ fn skip_directive(src: &[u8], mut i: usize) -> usize {
 }
 
 /// The offset after a quoted literal starting at `i` (escapes honoured; ends at a newline).
-fn skip_quoted(src: &[u8], mut i: usize, quote: u8) -> usize {
+pub(super) fn skip_quoted(src: &[u8], mut i: usize, quote: u8) -> usize {
     // Raw strings R"delim( ... )delim" hold anything, newlines included.
     if quote == b'"' && i > 0 && src[i - 1] == b'R' {
         let open = memchr::memchr(b'(', &src[i..]).map_or(src.len(), |p| i + p);

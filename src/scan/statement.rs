@@ -9,12 +9,21 @@ use tree_sitter::Node;
 use super::literal::{decode_string_literal, Decoded};
 use super::lone_name;
 use super::macros::Defines;
+use super::nesting::{semicolon_after, Region, Surroundings};
 use super::position::{indent_at, LineIndex, OffsetMap};
-use super::{AsmStatement, MacroContext, Operand, ScanDiagnostic, Template};
+use super::{AsmStatement, MacroContext, Operand, Place, ScanDiagnostic, Template};
 
 /// Message for asm that tree-sitter could not take apart.
 pub const UNPARSABLE: &str =
     "could not parse this asm statement (template is not a string literal?)";
+
+/// Message for asm where the parser saw code but the bytes read as a comment, a literal or a
+/// preprocessor line: which one it is cannot be known, so nothing may be rewritten there.
+pub const UNREADABLE: &str = "the code around this asm statement could not be read (an unterminated comment or literal, or a preprocessor line?): left as written";
+
+/// Message for asm among statements whose `;` does not follow it: a rewrite would need to know
+/// where the statement ends.
+pub const NOT_TERMINATED: &str = "this asm statement is not followed by its `;` (a syntax error, a macro, or an `#if` arm boundary between them): left as written";
 
 /// Everything needed to read statements out of one parsed buffer.
 pub struct Context<'a> {
@@ -45,11 +54,13 @@ impl Context<'_> {
         }
     }
 
-    /// The statement for `asm`, `Ok(None)` for a compiler barrier (empty template).
+    /// The statement for `asm` (with what encloses it), `Ok(None)` for a compiler barrier (empty
+    /// template). A statement whose end or surroundings cannot be known is an error: see the
+    /// messages above.
     pub fn statement(
         &self,
         asm: Node,
-        parent: Option<Node>,
+        around: &Surroundings,
     ) -> Result<Option<AsmStatement>, ScanDiagnostic> {
         let unparsable = || self.diagnostic(asm.byte_range(), UNPARSABLE);
         if !tolerable_errors(asm, "") {
@@ -62,19 +73,20 @@ impl Context<'_> {
         if matches!(&template, Template::Known { text, .. } if is_blank_ptx(text)) {
             return Ok(None);
         }
-        let (span, terminated) = match parent {
-            Some(p)
-                if p.kind() == "expression_statement"
-                    && p.child(0).is_some_and(|c| c.id() == asm.id())
-                    && p.child(p.child_count().saturating_sub(1))
-                        .is_some_and(|c| c.kind() == ";" && !c.is_missing())
-                    && self.map.covers(&p.byte_range()) =>
-            {
-                (p.byte_range(), true)
-            }
-            _ => (asm.byte_range(), false),
-        };
-        let span = self.map.range_to_file(span);
+        if around.region != Region::Code {
+            return Err(self.diagnostic(asm.byte_range(), UNREADABLE));
+        }
+        // The `;` is found in the bytes, not in the tree: error recovery may attach it to the
+        // statement across an `#if` arm boundary, or leave it out when code follows the asm.
+        let semicolon = semicolon_after(self.buf, asm.end_byte(), self.in_macro.is_none())
+            .filter(|&end| self.map.covers(&(asm.start_byte()..end)));
+        if semicolon.is_none() && around.place == Place::Block && self.in_macro.is_none() {
+            return Err(self.diagnostic(asm.byte_range(), NOT_TERMINATED));
+        }
+        let terminated = semicolon.is_some();
+        let span = self
+            .map
+            .range_to_file(asm.start_byte()..semicolon.unwrap_or(asm.end_byte()));
         let (line, column) = self.lines.line_col(span.start);
         let (end_line, end_column) = self.lines.line_col(span.end);
         let mut cursor = asm.walk();
@@ -107,6 +119,7 @@ impl Context<'_> {
             in_macro: self.in_macro.as_ref().map(|(m, _)| m.clone()),
             span,
             terminated,
+            place: around.place.clone(),
         }))
     }
 
