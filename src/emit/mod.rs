@@ -184,7 +184,7 @@ pub fn apply(
     let old_block_text;
     let block = {
         old_block_text = helpers::find_block(&out)
-            .map(|(s, e)| out[s..e].to_vec())
+            .map(|b| out[b.range].to_vec())
             .unwrap_or_default();
         helpers::install(
             &mut out,
