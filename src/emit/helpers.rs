@@ -443,7 +443,7 @@ mod tests {
             let src = format!("#include <a>{nl}{block}{nl}int x;{nl}");
             let found = find_block(src.as_bytes()).expect("the generated block is found");
             assert_eq!(&src[found.range.clone()], block);
-            assert_eq!(found.names, vec![name.clone()]);
+            assert!(found.names.contains(&name), "{:?}", found.names);
             assert!(found.macro_guards);
         }
     }

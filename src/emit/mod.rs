@@ -55,6 +55,11 @@ pub struct Splice {
 pub struct Edit {
     pub span: Range<usize>,
     pub text: String,
+    /// Bytes at the start of `text` that only end the line before it: not needed when the
+    /// rewrite before it on that line already ended the line.
+    pub lead: usize,
+    /// `text` ends by ending its line (the rest of the source line follows on a new one).
+    pub ends_line: bool,
     /// Helper functions the translation calls.
     pub helpers: Vec<String>,
     /// No directive may go there (guarded mode then needs the selection macros).
@@ -127,13 +132,10 @@ pub fn edit(
     mode: EmitMode,
     newline: &str,
 ) -> Edit {
-    let (span, text) = statement_text(source, stmt, translation, mode, newline);
-    Edit {
-        span,
-        text,
-        helpers: translation.helpers.clone(),
-        selects: !directives_allowed(stmt),
-    }
+    let mut edit = statement_text(source, stmt, translation, mode, newline);
+    edit.helpers.clone_from(&translation.helpers);
+    edit.selects = !directives_allowed(stmt);
+    edit
 }
 
 /// Directives may go only among statements, outside `#define` bodies.
@@ -160,6 +162,7 @@ pub fn apply(
         Vec::with_capacity(source.len() + edits.iter().map(|e| e.text.len()).sum::<usize>());
     let mut splices = Vec::with_capacity(edits.len() + 1);
     let mut copied = 0;
+    let mut ended_line = false;
     let mut helper_names: Vec<String> = Vec::new();
     let mut needs_macro_guards = false;
     for e in edits {
@@ -169,14 +172,24 @@ pub fn apply(
             }
         }
         needs_macro_guards |= e.selects && mode == EmitMode::Guarded;
-        out.extend_from_slice(&source[copied..e.span.start]);
+        // Two statements on one line may both claim the spaces between them, and both end the
+        // line between them: once is enough.
+        let mut old = e.span.start.max(copied)..e.span.end;
+        let mut text = e.text.as_str();
+        let between = &source[copied.min(old.start)..old.start];
+        if ended_line && e.lead > 0 && between.iter().all(|b| *b == b' ' || *b == b'\t') {
+            old.start = copied;
+            text = &text[e.lead..];
+        }
+        out.extend_from_slice(&source[copied..old.start]);
         let start = out.len();
-        out.extend_from_slice(e.text.as_bytes());
+        out.extend_from_slice(text.as_bytes());
         splices.push(Splice {
-            old: e.span.clone(),
+            old: old.clone(),
             new: start..out.len(),
         });
-        copied = e.span.end;
+        copied = old.end;
+        ended_line = e.ends_line;
     }
     out.extend_from_slice(&source[copied..]);
     let first_use = edits.iter().map(|e| e.span.start).min().unwrap_or(0);
@@ -232,7 +245,15 @@ fn statement_text(
     t: &Translation,
     mode: EmitMode,
     nl: &str,
-) -> (Range<usize>, String) {
+) -> Edit {
+    let edit = |span: Range<usize>, text: String, lead: usize, ends_line: bool| Edit {
+        span,
+        text,
+        lead,
+        ends_line,
+        helpers: Vec::new(),
+        selects: false,
+    };
     let unit = if stmt.indent.contains('\t') {
         "\t"
     } else {
@@ -265,24 +286,33 @@ fn statement_text(
             EmitMode::Replace => body.to_string(),
             EmitMode::Guarded => format!("PTX2HIP_AMD_ONLY({body}) PTX2HIP_NV_ONLY({original})"),
         };
-        return (span, text);
+        return edit(span, text, 0, false);
     }
     if mode == EmitMode::Replace && lines.len() == 1 && stmt.terminated {
         // A one-line translation takes the statement's place on its line.
-        return (span, lines[0].trim_start().to_string());
+        return edit(span, lines[0].trim_start().to_string(), 0, false);
     }
+    // Directives need lines of their own: a line that a `\\`-newline continues, or one that ends
+    // in a lone CR, is not one.
     let is_space = |b: &u8| *b == b' ' || *b == b'\t';
     let before = source[..span.start]
         .iter()
         .rev()
         .take_while(|b| is_space(b))
         .count();
-    let starts_line = matches!(span.start - before, 0) || source[span.start - before - 1] == b'\n';
+    let starts_line = match &source[..span.start - before] {
+        [] => true,
+        [.., b'\\', b'\n'] | [.., b'\\', b'\r', b'\n'] => false,
+        [.., last] => *last == b'\n',
+    };
     let after = source[span.end..]
         .iter()
         .take_while(|b| is_space(b))
         .count();
-    let ends_line = matches!(source.get(span.end + after), None | Some(b'\n' | b'\r'));
+    let ends_line = matches!(
+        &source[span.end + after..],
+        [] | [b'\n', ..] | [b'\r', b'\n', ..]
+    );
     let mut text = String::new();
     let mut span = span;
     if !starts_line {
@@ -305,5 +335,10 @@ fn statement_text(
         text.push_str(nl);
         text.push_str(&stmt.indent);
     }
-    (span, text)
+    let lead = if starts_line {
+        0
+    } else {
+        nl.len() + stmt.indent.len()
+    };
+    edit(span, text, lead, !ends_line)
 }

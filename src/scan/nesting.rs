@@ -1,41 +1,55 @@
-//! What encloses a position of the source, read from its bytes: the open brackets and the
-//! preprocessor conditionals around it.
+//! Reading a source from front to back without a syntax tree: where its `asm` keywords and
+//! `#define`s are, and what encloses each — the open brackets and the preprocessor conditionals.
 //!
-//! Three decisions about a statement come from here rather than from the syntax tree: whether a
-//! rewrite may put preprocessor directives around it (not inside a macro invocation's arguments),
-//! whether a comma in a rewrite would split a macro argument, and whether only NVIDIA compiles it
-//! (ptx2hip's own guarded output included). tree-sitter's error recovery depends on text far away,
-//! and ptx2hip's own edits change that text; the brackets and conditionals read from the bytes do
-//! not change at any original byte when balanced text and whole `#if` blocks are spliced in
-//! elsewhere, which is all ptx2hip ever does. So a second run decides exactly as the first did.
+//! The scanner finds statements here and decides from here whether a rewrite may put
+//! preprocessor directives around a statement (not inside a macro invocation's arguments), whether
+//! a comma in a rewrite would split a macro argument, and whether only NVIDIA compiles it
+//! (ptx2hip's own guarded output included). None of this may come from a parse of the whole file:
+//! tree-sitter's error recovery depends on text far away (an unbalanced brace can hide a statement
+//! from it, or show it), and ptx2hip's own edits change that text, so a second run would find and
+//! decide differently. The brackets and conditionals read from the bytes stay the same at every
+//! original byte when balanced text and whole `#if` blocks are spliced in elsewhere, which is all
+//! ptx2hip ever does: a second run finds and decides exactly as the first did.
 //!
 //! The reading is lexical: comments, string and character literals (raw strings too) and
 //! preprocessor lines are skipped; each arm of an `#if` chain starts from the brackets open at the
 //! `#if`, and after `#endif` the last arm's brackets stay open (the usual reason for unbalanced arms
 //! is two spellings of one function head). Arms no compiler ever sees (`#if 0`) are not counted.
 
+use std::ops::Range;
+
 use super::guard;
-use super::segment::{skip_directive, skip_quoted};
 use super::Place;
 
-/// What the bytes around one position say.
+/// What encloses one position.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Surroundings {
     pub place: Place,
     /// Only NVIDIA compiles this position: an enclosing `#if` arm is never compiled for AMD (or by
     /// anyone), or it is inside `PTX2HIP_NV_ONLY(...)`.
     pub nv_only: bool,
-    pub region: Region,
 }
 
-/// What kind of bytes a position is in, as the lexer reads them.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Region {
-    Code,
-    /// A comment, string or character literal.
-    Literal,
-    /// A preprocessor line.
-    Directive,
+/// Something the scanner needs, in file order.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Event {
+    /// An `asm`, `__asm__` or `__asm` keyword in code, at this offset.
+    Asm { at: usize, around: Surroundings },
+    /// A `#define`: the bytes from the `#` through the end of its last line (newline excluded).
+    Define {
+        line: Range<usize>,
+        around: Surroundings,
+    },
+}
+
+/// The events of `src`. With `directives`, a `#` at a line start begins a preprocessor line
+/// (false for a `#define` body, where `#` is an operator).
+pub fn events(src: &[u8], directives: bool) -> Vec<Event> {
+    let mut lexer = Lexer::new(src, directives);
+    while lexer.pos < src.len() {
+        lexer.step();
+    }
+    lexer.events
 }
 
 /// Deeper bracket nesting is not followed (it only happens in generated or hostile input); what
@@ -67,8 +81,8 @@ struct Arm {
     first_always: bool,
 }
 
-/// Reads a buffer front to back, answering queries at increasing positions.
-pub struct Lexer<'a> {
+/// Reads a buffer front to back, collecting events.
+struct Lexer<'a> {
     src: &'a [u8],
     /// `#` at a line start begins a directive (false in a `#define` body, where `#` is an
     /// operator).
@@ -83,10 +97,19 @@ pub struct Lexer<'a> {
     skipping: bool,
     /// The last significant token, when it was a name.
     last_name: Option<(usize, usize)>,
+    events: Vec<Event>,
+    /// Names whose declarations are wanted (see [`declarations_naming`]).
+    watched: &'a [&'a str],
+    /// Where the current declaration or statement began (after the last `;`, `{`, `}` or
+    /// preprocessor line), and the bracket depth there.
+    boundary: (usize, usize),
+    /// The boundaries of declarations that name a watched name and have not ended yet.
+    pending: Vec<(usize, usize)>,
+    declarations: Vec<Range<usize>>,
 }
 
 impl<'a> Lexer<'a> {
-    pub fn new(src: &'a [u8], directives: bool) -> Self {
+    fn new(src: &'a [u8], directives: bool) -> Self {
         Lexer {
             src,
             directives,
@@ -97,25 +120,15 @@ impl<'a> Lexer<'a> {
             arms: Vec::new(),
             skipping: false,
             last_name: None,
+            events: Vec::new(),
+            watched: &[],
+            boundary: (0, 0),
+            pending: Vec::new(),
+            declarations: Vec::new(),
         }
     }
 
-    /// What encloses position `to`. Queries should come in increasing order; an earlier one
-    /// starts the reading over.
-    pub fn at(&mut self, to: usize) -> Surroundings {
-        if to < self.pos {
-            *self = Lexer::new(self.src, self.directives);
-        }
-        let to = to.min(self.src.len());
-        while self.pos < to {
-            if let Some(region) = self.step(to) {
-                return self.surroundings(region);
-            }
-        }
-        self.surroundings(Region::Code)
-    }
-
-    fn surroundings(&self, region: Region) -> Surroundings {
+    fn surroundings(&self) -> Surroundings {
         let name = |o: &Open| o.callee.map(|(s, e)| &self.src[s..e]);
         let nv_only = self.skipping
             || self.arms.iter().any(|a| a.excluded)
@@ -139,99 +152,96 @@ impl<'a> Lexer<'a> {
                 },
             },
         };
-        Surroundings {
-            place,
-            nv_only,
-            region,
-        }
+        Surroundings { place, nv_only }
     }
 
-    /// Reads one token. Returns the region `to` lies in when it lies strictly inside a skipped
-    /// run (comment, literal, directive); the reading then stays before that run.
-    fn step(&mut self, to: usize) -> Option<Region> {
+    /// Reads one token (or blank, or comment, or literal, or preprocessor line).
+    fn step(&mut self) {
         let src = self.src;
         let i = self.pos;
         let b = src[i];
-        let inside = |end: usize, region: Region| (i < to && to < end).then_some(region);
         if self.line_start {
             match b {
                 b' ' | b'\t' | b'\r' | 0x0b | 0x0c => {
                     self.pos += 1;
-                    return None;
+                    return;
                 }
                 b'#' if self.directives => {
                     let end = skip_directive(src, i);
-                    if let Some(r) = inside(end, Region::Directive) {
-                        return Some(r);
-                    }
-                    self.directive(&src[i + 1..end]);
+                    self.directive(i..end);
                     self.pos = end;
-                    return None;
+                    self.boundary = (end, self.open.len());
+                    return;
                 }
                 _ => self.line_start = false,
             }
         }
         let next = src.get(i + 1).copied();
-        match b {
+        self.pos = match b {
             b'\n' => {
                 self.line_start = true;
-                self.pos += 1;
+                i + 1
             }
-            b'\\' if next == Some(b'\n') => self.pos += 2,
-            b'\\' if next == Some(b'\r') && src.get(i + 2) == Some(&b'\n') => self.pos += 3,
-            b'/' if next == Some(b'/') => {
-                let end = line_comment_end(src, i);
-                if let Some(r) = inside(end, Region::Literal) {
-                    return Some(r);
-                }
-                self.pos = end;
-            }
-            b'/' if next == Some(b'*') => {
-                let end =
-                    memchr::memmem::find(&src[i + 2..], b"*/").map_or(src.len(), |p| i + p + 4);
-                if let Some(r) = inside(end, Region::Literal) {
-                    return Some(r);
-                }
-                self.pos = end;
-            }
+            b'\\' if next == Some(b'\n') => i + 2,
+            b'\\' if next == Some(b'\r') && src.get(i + 2) == Some(&b'\n') => i + 3,
+            b'/' if next == Some(b'/') => line_comment_end(src, i),
+            b'/' if next == Some(b'*') => block_comment_end(src, i),
             b'"' | b'\'' => {
-                let end = skip_quoted(src, i, b).min(src.len());
-                if let Some(r) = inside(end, Region::Literal) {
-                    return Some(r);
-                }
                 self.last_name = None;
-                self.pos = end.max(i + 1);
+                skip_quoted(src, i, b).clamp(i + 1, src.len())
             }
             b if b.is_ascii_digit() || b == b'.' && next.is_some_and(|n| n.is_ascii_digit()) => {
-                self.pos = number_end(src, i);
                 self.last_name = None;
+                number_end(src, i)
             }
             b if is_name_byte(b) => {
                 let end = i + src[i..].iter().take_while(|&&c| is_name_byte(c)).count();
-                if to < end && i < to {
-                    return Some(Region::Code);
+                if matches!(&src[i..end], b"asm" | b"__asm__" | b"__asm") {
+                    let around = self.surroundings();
+                    self.events.push(Event::Asm { at: i, around });
+                }
+                if self.watched.iter().any(|w| w.as_bytes() == &src[i..end]) {
+                    self.pending.push(self.boundary);
                 }
                 self.last_name = Some((i, end));
-                self.pos = end;
+                end
             }
             b'(' | b'[' | b'{' => {
                 let callee = if b == b'(' { self.last_name } else { None };
                 self.push(Open { byte: b, callee });
                 self.last_name = None;
-                self.pos += 1;
+                if b == b'{' {
+                    self.boundary = (i + 1, self.open.len());
+                }
+                i + 1
             }
             b')' | b']' | b'}' => {
                 self.close(b);
                 self.last_name = None;
-                self.pos += 1;
+                if b == b'}' {
+                    let depth = self.open.len();
+                    self.pending.retain(|&(_, d)| d <= depth);
+                    self.boundary = (i + 1, depth);
+                }
+                i + 1
             }
-            b if b.is_ascii_whitespace() => self.pos += 1,
+            b';' => {
+                let depth = self.open.len();
+                let (ended, open): (Vec<_>, Vec<_>) =
+                    self.pending.iter().partition(|&&(_, d)| d == depth);
+                self.declarations
+                    .extend(ended.into_iter().map(|(start, _)| start..i + 1));
+                self.pending = open;
+                self.last_name = None;
+                self.boundary = (i + 1, depth);
+                i + 1
+            }
+            b if b.is_ascii_whitespace() => i + 1,
             _ => {
                 self.last_name = None;
-                self.pos += 1;
+                i + 1
             }
-        }
-        None
+        };
     }
 
     fn push(&mut self, open: Open) {
@@ -263,9 +273,9 @@ impl<'a> Lexer<'a> {
         }
     }
 
-    /// A preprocessor line (after the `#`, through its newline).
-    fn directive(&mut self, line: &[u8]) {
-        let text = directive_text(line);
+    /// A preprocessor line (from the `#` through its newline).
+    fn directive(&mut self, line: Range<usize>) {
+        let text = directive_text(&self.src[line.start + 1..line.end]);
         let text = text.trim_ascii_start();
         let len = text.iter().take_while(|b| b.is_ascii_alphabetic()).count();
         let word = std::str::from_utf8(&text[..len]).unwrap_or("");
@@ -296,6 +306,17 @@ impl<'a> Lexer<'a> {
             }
             "endif" => {
                 self.arms.pop();
+            }
+            "define" => {
+                let mut end = line.end;
+                while end > line.start && matches!(self.src[end - 1], b'\n' | b'\r') {
+                    end -= 1;
+                }
+                let around = self.surroundings();
+                self.events.push(Event::Define {
+                    line: line.start..end,
+                    around,
+                });
             }
             _ => {}
         }
@@ -328,11 +349,173 @@ pub fn semicolon_after(src: &[u8], from: usize, directives: bool) -> Option<usiz
             b'\\' if next == Some(b'\r') && src.get(i + 2) == Some(&b'\n') => i += 3,
             b'/' if next == Some(b'/') => i = line_comment_end(src, i),
             b'/' if next == Some(b'*') => {
-                i = i + 4 + memchr::memmem::find(&src[i + 2..], b"*/")?;
+                memchr::memmem::find(&src[i + 2..], b"*/")?;
+                i = block_comment_end(src, i);
             }
             _ => return None,
         }
     }
+}
+
+/// The declarations in which one of `names` appears as a name in code, in file order, each from
+/// the end of the statement before it (a `;`, `{`, `}` or preprocessor line) through its `;`: where
+/// a `"C"` operand's strings may be initialized (`static constexpr const char mode[] = ".rn";`).
+pub fn declarations_naming(src: &[u8], names: &[&str]) -> Vec<Range<usize>> {
+    let mut lexer = Lexer::new(src, true);
+    lexer.watched = names;
+    while lexer.pos < src.len() {
+        lexer.step();
+    }
+    let mut found = lexer.declarations;
+    found.sort_by_key(|r| r.start);
+    found.dedup();
+    found
+}
+
+/// Why the text after an `asm` keyword is not an asm statement ptx2hip can take apart.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NotAnAsm {
+    /// No parenthesized operand list follows (after the qualifiers), or its brackets do not match.
+    Shape,
+    /// A preprocessor line sits inside the statement.
+    Directive,
+}
+
+/// The end (after its closing parenthesis) of the asm statement whose keyword is at `at`: the
+/// keyword, its qualifiers and the parenthesized template and operands, read lexically. With
+/// `directives`, a `#` starting a line is a preprocessor line.
+pub fn asm_extent(src: &[u8], at: usize, directives: bool) -> Result<usize, NotAnAsm> {
+    let mut i = at + src[at..].iter().take_while(|&&c| is_name_byte(c)).count();
+    loop {
+        i = skip_blank(src, i, directives)?;
+        match src.get(i) {
+            Some(b'(') => break,
+            Some(&c) if is_name_byte(c) => {
+                let end = i + src[i..].iter().take_while(|&&c| is_name_byte(c)).count();
+                if !matches!(
+                    &src[i..end],
+                    b"volatile" | b"__volatile__" | b"inline" | b"goto"
+                ) {
+                    return Err(NotAnAsm::Shape);
+                }
+                i = end;
+            }
+            _ => return Err(NotAnAsm::Shape),
+        }
+    }
+    let mut open = vec![b')'];
+    i += 1;
+    while let Some(&c) = src.get(i) {
+        let next = src.get(i + 1).copied();
+        i = match c {
+            b'\n' => {
+                let line = &src[i + 1..];
+                let indent = line
+                    .iter()
+                    .take_while(|&&c| c == b' ' || c == b'\t')
+                    .count();
+                if directives && line.get(indent) == Some(&b'#') {
+                    return Err(NotAnAsm::Directive);
+                }
+                i + 1
+            }
+            // A quote after a digit or letter is a digit separator (1'000).
+            b'\'' if src[i - 1].is_ascii_alphanumeric() => i + 1,
+            b'"' | b'\'' => skip_quoted(src, i, c).clamp(i + 1, src.len()),
+            b'/' if next == Some(b'/') => line_comment_end(src, i),
+            b'/' if next == Some(b'*') => block_comment_end(src, i),
+            b'(' => {
+                open.push(b')');
+                i + 1
+            }
+            b'[' => {
+                open.push(b']');
+                i + 1
+            }
+            b'{' => {
+                open.push(b'}');
+                i + 1
+            }
+            b')' | b']' | b'}' => {
+                if open.pop() != Some(c) {
+                    return Err(NotAnAsm::Shape);
+                }
+                if open.is_empty() {
+                    return Ok(i + 1);
+                }
+                i + 1
+            }
+            _ => i + 1,
+        };
+    }
+    Err(NotAnAsm::Shape)
+}
+
+/// The offset of the first byte at or after `i` that is not whitespace, a comment or a line
+/// splice; a preprocessor line on the way is an error.
+fn skip_blank(src: &[u8], mut i: usize, directives: bool) -> Result<usize, NotAnAsm> {
+    loop {
+        let next = src.get(i + 1).copied();
+        match src.get(i) {
+            Some(b'\n') => {
+                i += 1;
+                let line = &src[i..];
+                let indent = line
+                    .iter()
+                    .take_while(|&&c| c == b' ' || c == b'\t')
+                    .count();
+                if directives && line.get(indent) == Some(&b'#') {
+                    return Err(NotAnAsm::Directive);
+                }
+            }
+            Some(b' ' | b'\t' | b'\r' | 0x0b | 0x0c) => i += 1,
+            Some(b'\\') if next == Some(b'\n') => i += 2,
+            Some(b'\\') if next == Some(b'\r') && src.get(i + 2) == Some(&b'\n') => i += 3,
+            Some(b'/') if next == Some(b'/') => i = line_comment_end(src, i),
+            Some(b'/') if next == Some(b'*') => i = block_comment_end(src, i),
+            _ => return Ok(i),
+        }
+    }
+}
+
+/// The offset after a preprocessor line starting at `i` and its `\\` continuations (a `/* */`
+/// comment in it continues it too).
+fn skip_directive(src: &[u8], mut i: usize) -> usize {
+    while i < src.len() {
+        let next = src.get(i + 1).copied();
+        i = match src[i] {
+            b'\n' => return i + 1,
+            b'\\' if next == Some(b'\n') => i + 2,
+            b'\\' if next == Some(b'\r') && src.get(i + 2) == Some(&b'\n') => i + 3,
+            b'/' if next == Some(b'*') => block_comment_end(src, i),
+            b'/' if next == Some(b'/') => line_comment_end(src, i),
+            _ => i + 1,
+        };
+    }
+    src.len()
+}
+
+/// The offset after a quoted literal starting at `i` (escapes honoured; an unterminated one ends
+/// at the newline). `R"delim( ... )delim"` raw strings hold anything, newlines included.
+fn skip_quoted(src: &[u8], mut i: usize, quote: u8) -> usize {
+    if quote == b'"' && i > 0 && src[i - 1] == b'R' {
+        let open = memchr::memchr(b'(', &src[i..]).map_or(src.len(), |p| i + p);
+        let mut end_marker = vec![b')'];
+        end_marker.extend_from_slice(&src[i + 1..open.min(src.len())]);
+        end_marker.push(b'"');
+        return memchr::memmem::find(&src[open.min(src.len())..], &end_marker)
+            .map_or(src.len(), |p| open + p + end_marker.len());
+    }
+    i += 1;
+    while i < src.len() {
+        match src[i] {
+            b'\\' => i += 2,
+            b'\n' => return i,
+            c if c == quote => return i + 1,
+            _ => i += 1,
+        }
+    }
+    src.len()
 }
 
 fn is_name_byte(b: u8) -> bool {
@@ -354,8 +537,13 @@ fn number_end(src: &[u8], mut i: usize) -> usize {
     i
 }
 
+/// The offset after a `/* */` comment at `i` (the end of the text if it is not closed).
+pub fn block_comment_end(src: &[u8], i: usize) -> usize {
+    memchr::memmem::find(&src[i + 2..], b"*/").map_or(src.len(), |p| i + p + 4)
+}
+
 /// The offset of the newline ending a `//` comment at `i` (a `\`-newline continues it).
-fn line_comment_end(src: &[u8], mut i: usize) -> usize {
+pub fn line_comment_end(src: &[u8], mut i: usize) -> usize {
     loop {
         let Some(p) = memchr::memchr(b'\n', &src[i..]) else {
             return src.len();
@@ -396,9 +584,15 @@ fn directive_text(line: &[u8]) -> Vec<u8> {
 mod tests {
     use super::*;
 
-    /// What encloses the first `asm` of `src`.
+    /// What encloses the first `asm` keyword of `src`.
     fn around(src: &str) -> Surroundings {
-        Lexer::new(src.as_bytes(), true).at(src.find("asm").expect("an asm in the snippet"))
+        events(src.as_bytes(), true)
+            .into_iter()
+            .find_map(|e| match e {
+                Event::Asm { around, .. } => Some(around),
+                Event::Define { .. } => None,
+            })
+            .expect("an asm keyword in code")
     }
 
     fn argument(callee: &str) -> Place {
@@ -412,7 +606,6 @@ mod tests {
         let s = around("void f() {\n  if (x) { asm(\"trap;\"); }\n}\n");
         assert_eq!(s.place, Place::Block);
         assert!(!s.nv_only);
-        assert_eq!(s.region, Region::Code);
         assert_eq!(
             around("int a[] = {1, 2};\nvoid f() { asm(\"x\"); }").place,
             Place::Block
@@ -435,13 +628,12 @@ mod tests {
     }
 
     #[test]
-    fn comments_strings_and_characters_hide_brackets() {
-        let s = "void f() { g(\"(\", ')', R\"d()\"( )d\" /* ( */); // (\n asm(\"x\"); }";
+    fn comments_strings_and_characters_hide_brackets_and_keywords() {
+        let s = "void f() { g(\"(asm\", ')', R\"d()\"( )d\" /* ( asm */); // (asm\n asm(\"x\"); }";
         assert_eq!(around(s).place, Place::Block);
-        assert_eq!(
-            around("int n = 1'000; f(u8'(');\nvoid g() { asm(\"x\"); }").place,
-            Place::Block
-        );
+        let s = "int n = 1'000; f(u8'(');\nvoid g() { __asm__(\"x\"); }";
+        assert_eq!(around(s).place, Place::Block);
+        assert_eq!(events(b"plasma(); asm_x(); my_asm;", true), vec![]);
     }
 
     #[test]
@@ -463,6 +655,9 @@ mod tests {
             "#if defined(__HIP_PLATFORM_AMD__)\ny;\n#else\nasm(\"x\");\n#endif\n"
         ));
         assert!(nv(
+            "  #if defined(__HIP_PLATFORM_AMD__)\n  y;\n  #else\n  asm(\"x\");\n  #endif\n"
+        ));
+        assert!(nv(
             "#ifdef __HIP__\ny;\n#elif defined(FOO)\nasm(\"x\");\n#endif\n"
         ));
         assert!(nv("#if 0\nasm(\"x\");\n#endif\n"));
@@ -476,14 +671,21 @@ mod tests {
     }
 
     #[test]
-    fn positions_in_comments_literals_and_directives_are_not_code() {
-        assert_eq!(around("/* asm */").region, Region::Literal);
-        assert_eq!(around("s = \"asm\";").region, Region::Literal);
-        assert_eq!(around("#define M asm(\"x\")\n").region, Region::Directive);
-        assert_eq!(around("#pragma x \\\n asm\n").region, Region::Directive);
+    fn defines_are_events_and_their_bodies_are_not_code() {
+        let src =
+            b"#if !defined(__HIP__)\n#define A asm(\"x\") \\\n  more\r\n#endif\n#define B 1\n";
+        let got = events(src, true);
+        assert_eq!(got.len(), 2, "{got:?}");
+        let Event::Define { line, around } = &got[0] else {
+            panic!("{got:?}")
+        };
+        assert_eq!(&src[line.clone()], b"#define A asm(\"x\") \\\n  more");
+        assert!(around.nv_only);
         // In a `#define` body `#` is an operator, not a directive.
-        let body = b"#x asm(\"y\")";
-        assert_eq!(Lexer::new(body, false).at(3).region, Region::Code);
+        assert!(matches!(
+            events(b"#x asm(\"y\")", false)[..],
+            [Event::Asm { at: 3, .. }]
+        ));
     }
 
     #[test]
@@ -493,17 +695,52 @@ mod tests {
     }
 
     #[test]
-    fn queries_may_come_in_any_order() {
-        let src = b"f(a, asm(\"x\")); asm(\"y\");";
-        let mut lexer = Lexer::new(src, true);
-        assert_eq!(lexer.at(16).place, Place::Block);
-        assert_eq!(lexer.at(5).place, argument("f"));
-    }
-
-    #[test]
     fn pathological_nesting_is_read_without_recursion_and_stays_conservative() {
         let src = format!("{}asm(\"x\"){}", "{".repeat(100_000), "}".repeat(100_000));
         assert_eq!(around(&src).place, argument(""));
+    }
+
+    #[test]
+    fn declarations_of_a_name_run_from_the_last_statement_end_through_their_semicolon() {
+        let src = "#include <x>\nstruct H { static constexpr const char mode[] = {'a', 0}; int x; };\nconst char mode[] =\n  \"r\" \"n\"; // mode\nvoid f() { use(mode); }\n";
+        let got: Vec<&str> = declarations_naming(src.as_bytes(), &["mode"])
+            .into_iter()
+            .map(|r| &src[r])
+            .collect();
+        assert_eq!(
+            got,
+            [
+                " static constexpr const char mode[] = {'a', 0};",
+                "\nconst char mode[] =\n  \"r\" \"n\";",
+                " use(mode);"
+            ]
+        );
+    }
+
+    #[test]
+    fn an_asm_statement_ends_at_its_closing_parenthesis() {
+        fn extent(s: &str) -> Result<&str, NotAnAsm> {
+            asm_extent(s.as_bytes(), 0, true).map(|e| &s[..e])
+        }
+        assert_eq!(
+            extent("asm volatile /* c */ (\"a)\" : \"=r\"(x[i]) : \"n\"(1'000)); y;"),
+            Ok("asm volatile /* c */ (\"a)\" : \"=r\"(x[i]) : \"n\"(1'000))")
+        );
+        assert_eq!(
+            extent("__asm__ goto(\"x\" :::: l);"),
+            Ok("__asm__ goto(\"x\" :::: l)")
+        );
+        assert_eq!(extent("asm(\"x\" : \"=r\"(y}));"), Err(NotAnAsm::Shape));
+        assert_eq!(extent("asm(\"x\""), Err(NotAnAsm::Shape));
+        assert_eq!(extent("asm x(\"x\");"), Err(NotAnAsm::Shape));
+        assert_eq!(
+            extent("asm(\"a\"\n#ifdef X\n\"b\"\n#endif\n);"),
+            Err(NotAnAsm::Directive)
+        );
+        assert_eq!(
+            asm_extent(b"asm(\"a\"\n#x\n)", 0, false),
+            Ok(b"asm(\"a\"\n#x\n)".len())
+        );
     }
 
     #[test]
@@ -513,6 +750,7 @@ mod tests {
         assert_eq!(at(" // c\n  ;"), Some(9));
         assert_eq!(at("\n#endif\n;"), None);
         assert_eq!(at(" return;"), None);
+        assert_eq!(at(" /* open"), None);
         assert_eq!(at(""), None);
         assert_eq!(semicolon_after(b"\\\n ;", 0, false), Some(4));
     }

@@ -9,7 +9,7 @@ use tree_sitter::Node;
 use super::literal::{decode_string_literal, Decoded};
 use super::lone_name;
 use super::macros::Defines;
-use super::nesting::{semicolon_after, Region, Surroundings};
+use super::nesting::Surroundings;
 use super::position::{indent_at, LineIndex, OffsetMap};
 use super::{AsmStatement, MacroContext, Operand, Place, ScanDiagnostic, Template};
 
@@ -17,9 +17,9 @@ use super::{AsmStatement, MacroContext, Operand, Place, ScanDiagnostic, Template
 pub const UNPARSABLE: &str =
     "could not parse this asm statement (template is not a string literal?)";
 
-/// Message for asm where the parser saw code but the bytes read as a comment, a literal or a
-/// preprocessor line: which one it is cannot be known, so nothing may be rewritten there.
-pub const UNREADABLE: &str = "the code around this asm statement could not be read (an unterminated comment or literal, or a preprocessor line?): left as written";
+/// Message for asm with a preprocessor directive inside: its text depends on the configuration.
+pub const HAS_DIRECTIVE: &str =
+    "a preprocessor directive inside the asm statement: left as written";
 
 /// Message for asm among statements whose `;` does not follow it: a rewrite would need to know
 /// where the statement ends.
@@ -54,13 +54,15 @@ impl Context<'_> {
         }
     }
 
-    /// The statement for `asm` (with what encloses it), `Ok(None)` for a compiler barrier (empty
-    /// template). A statement whose end or surroundings cannot be known is an error: see the
-    /// messages above.
+    /// The statement for `asm`, `Ok(None)` for a compiler barrier (empty template). `around` is
+    /// what encloses it and `semicolon` the file offset after the `;` that follows it with only
+    /// whitespace and comments between (see `nesting::semicolon_after`). Among statements, a
+    /// statement without its `;` is an error: where it ends cannot be known.
     pub fn statement(
         &self,
         asm: Node,
         around: &Surroundings,
+        semicolon: Option<usize>,
     ) -> Result<Option<AsmStatement>, ScanDiagnostic> {
         let unparsable = || self.diagnostic(asm.byte_range(), UNPARSABLE);
         if !tolerable_errors(asm, "") {
@@ -73,20 +75,12 @@ impl Context<'_> {
         if matches!(&template, Template::Known { text, .. } if is_blank_ptx(text)) {
             return Ok(None);
         }
-        if around.region != Region::Code {
-            return Err(self.diagnostic(asm.byte_range(), UNREADABLE));
-        }
-        // The `;` is found in the bytes, not in the tree: error recovery may attach it to the
-        // statement across an `#if` arm boundary, or leave it out when code follows the asm.
-        let semicolon = semicolon_after(self.buf, asm.end_byte(), self.in_macro.is_none())
-            .filter(|&end| self.map.covers(&(asm.start_byte()..end)));
         if semicolon.is_none() && around.place == Place::Block && self.in_macro.is_none() {
             return Err(self.diagnostic(asm.byte_range(), NOT_TERMINATED));
         }
+        let asm_span = self.map.range_to_file(asm.byte_range());
+        let span = asm_span.start..semicolon.unwrap_or(asm_span.end);
         let terminated = semicolon.is_some();
-        let span = self
-            .map
-            .range_to_file(asm.start_byte()..semicolon.unwrap_or(asm.end_byte()));
         let (line, column) = self.lines.line_col(span.start);
         let (end_line, end_column) = self.lines.line_col(span.end);
         let mut cursor = asm.walk();
