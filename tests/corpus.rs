@@ -6,6 +6,8 @@ use std::process::Command;
 
 const MODES: [&str; 2] = ["guarded", "replace"];
 const TARGETS: [&str; 2] = ["amd", "portable"];
+/// The UTF-8 byte order mark, which must stay the first bytes of a file.
+const BOM: &[u8] = b"\xEF\xBB\xBF";
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -102,6 +104,12 @@ fn translations_match_snapshots_and_are_idempotent() {
                 let what = format!("{rel} --emit {mode} --target {target}");
                 let translated = translate_file(&root, &rel, mode, target);
                 assert_ne!(translated, source, "{what}: nothing was translated");
+                if source.starts_with(BOM) {
+                    assert!(
+                        translated.starts_with(BOM),
+                        "{what}: the byte order mark moved"
+                    );
+                }
                 insta::assert_snapshot!(
                     snapshot_name(&rel, &format!("{mode}_{target}")),
                     snapshot_text(&source, &translated, &what)

@@ -78,6 +78,8 @@ fn clang_jobs(file: &Path, label: &str) -> Vec<Job> {
         "-include",
         "hip/hip_runtime.h",
         "-nogpulib",
+        // A directive inside a macro invocation's arguments is undefined behaviour.
+        "-Werror=embedded-directive",
     ]
     .map(String::from);
     let mut jobs: Vec<Job> = ARCHS

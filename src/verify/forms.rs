@@ -193,6 +193,7 @@ pub fn synthetic_statement(ptx: &str, constraints: &[String]) -> AsmStatement {
         indent: String::new(),
         in_macro: None,
         terminated: true,
+        place: crate::scan::Place::Block,
     }
 }
 
