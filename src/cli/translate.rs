@@ -32,7 +32,10 @@ pub fn run(input: &Input, rules: &RuleSet, options: Options, mode: &Mode) -> Exi
     let out_dir = match mode {
         Mode::OutDir(dir) => match open_out_dir(dir, &input.paths, &files) {
             Ok(d) => Some(d),
-            Err(e) => return conclude(Output::stdout(), e, ExitCode::SUCCESS),
+            Err(refused) => {
+                errors.extend(refused);
+                return conclude(Output::stdout(), errors, ExitCode::SUCCESS);
+            }
         },
         _ => None,
     };
@@ -70,24 +73,11 @@ fn translate_file(
         error: Some(format!("{path}: {e}")),
         ..Done::default()
     };
-    let original = match mode {
-        Mode::InPlace => match write::Original::read(&file.path) {
-            Ok(o) => Some(o),
-            Err(e) => return failed(e),
-        },
-        _ => None,
+    let original = match write::Original::read(&file.path) {
+        Ok(o) => o,
+        Err(e) => return failed(e),
     };
-    let read;
-    let source = match &original {
-        Some(o) => o.bytes(),
-        None => {
-            read = match std::fs::read(&file.path) {
-                Ok(b) => b,
-                Err(e) => return failed(e),
-            };
-            &read[..]
-        }
-    };
+    let source = original.bytes();
     let outcome = pipeline::process(source, rules, options);
     for d in &outcome.diagnostics {
         done.notes += &report::render_file_diagnostic(&path, d);
@@ -101,18 +91,16 @@ fn translate_file(
         }
     }
     let rewritten = outcome.rewritten.as_ref();
-    let written = match (out_dir, &original, rewritten) {
-        (Some(dir), _, _) => dir
+    let written = match (out_dir, rewritten) {
+        (Some(dir), _) => dir
             .write(&file.relative, rewritten.map_or(source, |r| &r.bytes))
             .map_err(|e| format!("{}: {e}", display_path(&dir.path().join(&file.relative)))),
-        (None, Some(original), Some(r)) => original
+        (None, Some(r)) if matches!(mode, Mode::InPlace) => original
             .replace(&r.bytes)
             .map_err(|e| format!("{path}: {e}")),
-        (None, None, Some(r)) => {
-            diff::write_unified(&mut done.diff, &path, source, &r.bytes, &r.splices)
-                .map_err(|e| format!("{path}: {e}"))
-        }
-        (None, _, None) => Ok(()),
+        (None, Some(r)) => diff::write_unified(&mut done.diff, &path, source, &r.bytes, &r.splices)
+            .map_err(|e| format!("{path}: {e}")),
+        (None, None) => Ok(()),
     };
     done.error = written.err();
     done

@@ -22,7 +22,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use rustix::fs::{self as rfs, Access, AtFlags, FileType, Mode, OFlags, CWD};
 use rustix::io::Errno;
 
-/// A source file read for an in-place rewrite, and what it looked like then.
+/// A source file as read, with what it looked like then (for an in-place rewrite).
 pub struct Original {
     path: PathBuf,
     bytes: Vec<u8>,
