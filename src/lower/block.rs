@@ -671,7 +671,15 @@ impl<'a> Lowerer<'a> {
             };
             return convert(&base, reg, want).ok_or_else(|| operand_mismatch(i, reg, want, at));
         }
-        let (name, ty) = self.resolve_ident(r, at)?;
+        let (name, ty) = match (self.resolve_ident(r, at), r) {
+            (Ok(found), _) => found,
+            // A variable named as an integer source: its address in its state space.
+            (Err(e), Reg::Ident { name, component }) if want.is_integer() && want.bits() >= 32 => {
+                let value = address::symbol_value(name, *component).ok_or(e)?;
+                (value, CType::Uint(64))
+            }
+            (Err(e), _) => return Err(e),
+        };
         convert(&name, ty, want).ok_or_else(|| {
             Unsupported::at(
                 format!(
@@ -785,6 +793,12 @@ impl<'a> Lowerer<'a> {
             None => name.clone(),
         };
         if let Some(sr) = self.rules.specials.get(&full) {
+            if let Some(reason) = &sr.unsupported {
+                return Err(Unsupported::at(
+                    format!("special register `{full}` is not translated: {reason}"),
+                    at,
+                ));
+            }
             let ty = PtxType::parse(&sr.ty)
                 .map(|t| t.c_type())
                 .unwrap_or(CType::Uint(32));

@@ -185,10 +185,15 @@ pub struct SpecialRegister {
     /// PTX type of the value.
     #[serde(rename = "type")]
     pub ty: String,
+    /// The value as a C++ expression (absent for registers that are `unsupported`).
+    #[serde(default)]
     pub portable: String,
     #[serde(default)]
     pub amd: Option<String>,
     pub doc: String,
+    /// Why the register is deliberately not translated (the reason users see).
+    #[serde(default)]
+    pub unsupported: Option<String>,
 }
 
 /// Every helper's name starts with this, so emitted code can be searched for them in one pass.
@@ -474,6 +479,12 @@ impl RuleSet {
                 set.helpers.insert(h.name.clone(), h);
             }
             for s in file.specials {
+                if s.portable.is_empty() == s.unsupported.is_none() {
+                    return Err(format!(
+                        "rules/{name}: special register `{}` needs exactly one of `portable` and `unsupported`",
+                        s.name
+                    ));
+                }
                 set.specials.insert(s.name.clone(), s);
             }
         }

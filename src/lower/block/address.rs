@@ -61,6 +61,14 @@ fn is_plain_symbol(name: &str) -> bool {
         && !name.starts_with("_Z")
 }
 
+/// A variable named as a source operand (`mov.u64 d, smem;`, `cvta.shared.u64 d, smem;`): PTX
+/// gives its address in its own state space; `None` when the name cannot be a C++ variable of the
+/// global namespace.
+pub(super) fn symbol_value(name: &str, component: Option<char>) -> Option<String> {
+    (component.is_none() && is_plain_symbol(name))
+        .then(|| format!("ptx2hip_symbol_addr((const void*)&::{name})"))
+}
+
 /// `+ off` / `- off` with an integer suffix for a `bits`-wide unsigned operand.
 fn offset_suffix(offset: i64, bits: u32) -> String {
     let suffix = if bits > 32 { "ull" } else { "u" };
