@@ -795,7 +795,7 @@ impl<'a> Lowerer<'a> {
         if let Some(sr) = self.rules.specials.get(&full) {
             if let Some(reason) = &sr.unsupported {
                 return Err(Unsupported::at(
-                    format!("special register `{full}` is not translated: {reason}"),
+                    format!("special register `{full}`: {reason}"),
                     at,
                 ));
             }

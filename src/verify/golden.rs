@@ -307,10 +307,8 @@ fn operand_setup(form: &CanonicalForm) -> String {
         }
     }
     // Address operands of stores (the only operands not declared above).
-    for k in 0..form.constraints.len() {
-        if !declared[k] {
-            let _ = writeln!(s, "{}", buffer_address(form.mem_space, k));
-        }
+    for (k, _) in declared.iter().enumerate().filter(|(_, d)| !**d) {
+        let _ = writeln!(s, "{}", buffer_address(form.mem_space, k));
     }
     s
 }
