@@ -61,13 +61,14 @@ __device__ __forceinline__ uint32_t select_bytes(uint32_t a, uint32_t b, int fla
   return d;
 }
 
-// Unsupported: the lane id (warp 32 vs wave64), address-space conversion and shared-memory load.
+// Unsupported: the lane id (warp 32 vs wave64).
 __device__ __forceinline__ unsigned lane_id() {
   unsigned d;
   asm volatile("mov.u32 %0, %%laneid;" : "=r"(d));
   return d;
 }
 
+// Translatable: address-space conversion and a shared-memory load through a 32-bit address.
 __device__ __forceinline__ uint32_t load_shared(const uint32_t* smem_generic) {
   uint32_t d;
   unsigned long long shared64;

@@ -110,6 +110,16 @@ fn helper_text<'a>(rules: &'a RuleSet, name: &str, target: Target) -> Option<&'a
     })
 }
 
+/// The C++ type of an address operand: a 64-bit pointer, or a 32-bit `.shared`/`.local` window
+/// address.
+fn address_type(constraint: &str) -> &'static str {
+    if constraint == "r" {
+        "uint32_t"
+    } else {
+        "uint64_t"
+    }
+}
+
 /// One noinline device function computing the form's statement from its arguments.
 fn function(k: usize, f: &CanonicalForm, lines: &[String]) -> String {
     let mut params = Vec::new();
@@ -121,7 +131,7 @@ fn function(k: usize, f: &CanonicalForm, lines: &[String]) -> String {
                 declared[*op] = true;
             }
             Input::Mem { op, .. } => {
-                params.push(format!("uint64_t op{op}"));
+                params.push(format!("{} op{op}", address_type(&f.constraints[*op])));
                 declared[*op] = true;
             }
         }
@@ -141,10 +151,10 @@ fn function(k: usize, f: &CanonicalForm, lines: &[String]) -> String {
     for (op, _, _) in &regs {
         declared[*op] = true;
     }
-    // Address operands of stores.
+    // Address operands of stores (the only operands not declared above).
     for (op, c) in f.constraints.iter().enumerate() {
-        if !declared[op] && c == "l" {
-            params.push(format!("uint64_t op{op}"));
+        if !declared[op] {
+            params.push(format!("{} op{op}", address_type(c)));
         }
     }
     let mut s = String::new();
