@@ -53,7 +53,13 @@ pub struct Rule {
     /// `pred`), `addr` (a memory operand `[reg+imm]`), or `vN:TYPE` (a vector `{a, b, ...}`).
     pub operands: Vec<String>,
     /// C++ statement(s) computing the result with plain C++ accepted by nvcc and HIP compilers.
+    /// Empty when `portable_unsupported` says why no such code exists.
+    #[serde(default)]
     pub portable: String,
+    /// Why `--target portable` cannot translate this form (no function common to CUDA and HIP
+    /// does it exactly, e.g. a warp shuffle); such a rule has an `amd` template.
+    #[serde(default)]
+    pub portable_unsupported: Option<String>,
     /// C++ using HIP and `__builtin_amdgcn_*`; the portable code is used when absent.
     #[serde(default)]
     pub amd: Option<String>,
@@ -158,7 +164,8 @@ pub struct UnsupportedForm {
 #[serde(deny_unknown_fields)]
 pub struct Helper {
     pub name: String,
-    /// Definition valid for nvcc and HIP compilers.
+    /// Definition valid for nvcc and HIP compilers; empty for a helper only `amd` code calls.
+    #[serde(default)]
     pub portable: String,
     /// Definition used for `--target amd`, if it differs.
     #[serde(default)]
@@ -206,9 +213,10 @@ pub enum OperandKind {
     Address,
     /// `{a, b, ...}` of `n` elements.
     Vector(u32, TypeRef),
-    /// `p|q`: two destinations written by one instruction (spec `p|q:pred`); the template names
-    /// them `{p}` and `{q}`.
-    Pair(String, TypeRef),
+    /// `p|q`: two destinations written by one instruction (spec `p|q:pred`, or `d|p:b32|pred`
+    /// when the two have different types); the template names them `{p}` and `{q}`. Either side
+    /// may be written as the sink `_`.
+    Pair(String, TypeRef, TypeRef),
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -387,9 +395,10 @@ pub fn parse_operand_spec(spec: &str) -> Result<OperandSpec, String> {
         let [t] = rest.as_slice() else {
             return Err(format!("operand spec `{spec}` is not `p|q:TYPE`"));
         };
+        let (t1, t2) = t.split_once('|').unwrap_or((t, t));
         return Ok(OperandSpec {
             name: first.to_string(),
-            kind: OperandKind::Pair(second.to_string(), type_ref(t)),
+            kind: OperandKind::Pair(second.to_string(), type_ref(t1), type_ref(t2)),
         });
     }
     let kind = match rest.as_slice() {
@@ -465,6 +474,18 @@ impl RuleSet {
                     r.code, other, r.name
                 ));
             }
+            if r.portable_unsupported.is_some() != r.portable.is_empty() {
+                return Err(format!(
+                    "{}: give either `portable` or `portable_unsupported`",
+                    r.code
+                ));
+            }
+            if r.portable_unsupported.is_some() && r.amd.is_none() {
+                return Err(format!(
+                    "{}: a rule without portable code needs an `amd` template",
+                    r.code
+                ));
+            }
             for slot in &r.slots {
                 for v in &slot.values {
                     if v.starts_with('@') && expand_class(v).is_none() {
@@ -474,13 +495,15 @@ impl RuleSet {
             }
             for spec in &r.operands {
                 let spec = parse_operand_spec(spec).map_err(|e| format!("{}: {e}", r.code))?;
-                let ty = match &spec.kind {
-                    OperandKind::Scalar(t)
-                    | OperandKind::Vector(_, t)
-                    | OperandKind::Pair(_, t) => Some(t),
-                    OperandKind::Address => None,
+                let types = match &spec.kind {
+                    OperandKind::Scalar(t) | OperandKind::Vector(_, t) => vec![t],
+                    OperandKind::Pair(_, t1, t2) => vec![t1, t2],
+                    OperandKind::Address => Vec::new(),
                 };
-                if let Some(TypeRef::Slot(s)) = ty {
+                for s in types.into_iter().filter_map(|t| match t {
+                    TypeRef::Slot(s) => Some(s),
+                    TypeRef::Fixed(_) => None,
+                }) {
                     if !r.slots.iter().any(|sl| &sl.name == s) {
                         return Err(format!(
                             "{}: operand type `{s}` is neither a PTX type nor a slot",
@@ -512,6 +535,9 @@ impl RuleSet {
             }
         }
         for h in self.helpers.values() {
+            if h.portable.is_empty() && h.amd.is_none() {
+                return Err(format!("helper {}: no definition", h.name));
+            }
             for req in &h.requires {
                 if !self.helpers.contains_key(req) {
                     return Err(format!(

@@ -359,8 +359,10 @@ fn canonical_with(
                     texts.push(format!("%{op}"));
                 }
             }
-            OperandKind::Pair(_, t) => {
-                if rule.resolve_type(t, bindings)? != PtxType::Pred {
+            OperandKind::Pair(_, t1, t2) => {
+                if rule.resolve_type(t1, bindings)? != PtxType::Pred
+                    || rule.resolve_type(t2, bindings)? != PtxType::Pred
+                {
                     return None;
                 }
                 let mut names = Vec::new();

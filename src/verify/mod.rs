@@ -30,3 +30,4 @@ pub fn status(rule: &Rule) -> Value {
 pub mod forms;
 pub mod golden;
 pub mod inputs;
+pub mod warp;
