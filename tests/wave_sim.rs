@@ -97,7 +97,11 @@ fn program(forms: &[Translated], rules: &RuleSet, target: Target, constant_p: bo
         let _ = writeln!(s, "// {}: {}", f.name, f.ptx);
         let _ = writeln!(s, "static void form_{k}(const uint32_t* x, uint32_t* y) {{");
         for (i, o) in f.outputs.iter().enumerate() {
-            let ty = if *o == Out::D64 { "uint64_t" } else { "uint32_t" };
+            let ty = if *o == Out::D64 {
+                "uint64_t"
+            } else {
+                "uint32_t"
+            };
             let _ = writeln!(s, "  {ty} op{i} = 0;");
         }
         let mut word = 0;
@@ -368,10 +372,7 @@ fn simulate(
         .chunks_exact(4)
         .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
         .collect();
-    let truths: Vec<_> = with_cases
-        .iter()
-        .map(|(f, c)| truth(f, c, &rec))
-        .collect();
+    let truths: Vec<_> = with_cases.iter().map(|(f, c)| truth(f, c, &rec)).collect();
     let mut report = Report::default();
     let mut at = 0;
     for j in &jobs {
@@ -561,7 +562,11 @@ int main() {{
         .arg(&src)
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let run = Command::new(&bin).output().unwrap();
     assert!(run.status.success(), "divergent calls not reported");
     assert!(String::from_utf8_lossy(&run.stdout).contains("different cross-lane calls"));

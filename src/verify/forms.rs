@@ -196,9 +196,15 @@ pub fn synthetic_statement(ptx: &str, constraints: &[String]) -> AsmStatement {
     }
 }
 
-/// Why a rule has no canonical forms (it is not value-checkable).
+/// Why a rule has no canonical forms: it is not value-checkable, or its result depends on the
+/// other lanes of the warp (checked per warp instead: [`super::warp`], `tests/wave_sim.rs`).
 pub fn skip_reason(rule: &Rule) -> Option<String> {
-    rule.unverifiable.clone()
+    rule.unverifiable.clone().or_else(|| {
+        (rule.family == "warp").then(|| {
+            "a warp-level instruction: checked per warp (tests/vectors/warp, tests/wave_sim.rs)"
+                .to_string()
+        })
+    })
 }
 
 /// Every canonical form of every value-checkable rule, in rule-table order.
