@@ -6,13 +6,16 @@
 //! cargo run --example warp_vectors -- import --results DIR/res # writes tests/vectors/warp/
 //! cargo run --example warp_vectors -- check                    # recording vs the PTX reference
 //! cargo run --example warp_vectors -- dump --form NAME [--case N]
+//! cargo run --example warp_vectors -- kernels-gen --out DIR    # corpus kernels: CUDA harnesses
+//! RES=DIR/res bash DIR/run.sh                                  # on the GPU machine
+//! cargo run --example warp_vectors -- kernels-import --results DIR/res
 //! ```
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use ptx2hip::verify::warp::reference::expected;
-use ptx2hip::verify::warp::{all_forms, generate, harness, Recording};
+use ptx2hip::verify::warp::{all_forms, generate, harness, kernels, Recording};
 use serde_json::json;
 
 fn arg(args: &[String], name: &str) -> Option<String> {
@@ -32,6 +35,8 @@ fn main() -> ExitCode {
         Some("import") => import(&args),
         Some("check") => check(),
         Some("dump") => dump(&args),
+        Some("kernels-gen") => kernels_gen(&args),
+        Some("kernels-import") => kernels_import(&args),
         _ => Err("usage: warp_vectors gen|import|check|dump (see the source)".into()),
     };
     match result {
@@ -161,5 +166,62 @@ fn dump(args: &[String]) -> Result<(), String> {
             );
         }
     }
+    Ok(())
+}
+
+const KERNELS_RUN_SH: &str = r#"#!/bin/bash
+# Runs each corpus kernel harness on the local NVIDIA GPU: RES=<dir> bash run.sh
+set -u
+cd "$(dirname "$0")"
+RES=${RES:-res}
+mkdir -p "$RES"
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader > "$RES/gpu.txt" 2>&1
+nvcc --version | grep -E "release|Build" | tr '\n' ' ' > "$RES/nvcc.txt"
+date -u +%Y-%m-%d > "$RES/date.txt"
+for h in harness_*.cu; do
+  b=${h%.cu}; name=${b#harness_}
+  nvcc -O2 -arch=sm_90 -o "$b" "$h" 2> "$RES/$name.cerr" && timeout 30 "./$b" "$RES/$name.dump" 2> "$RES/$name.err"
+done
+"#;
+
+fn kernels_gen(args: &[String]) -> Result<(), String> {
+    let out = PathBuf::from(arg(args, "--out").ok_or("kernels-gen needs --out DIR")?);
+    std::fs::create_dir_all(&out).map_err(|e| e.to_string())?;
+    let corpus = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("corpus");
+    for file in kernels::FILES {
+        let src = std::fs::read_to_string(corpus.join(file)).map_err(|e| e.to_string())?;
+        std::fs::write(out.join(file), &src).map_err(|e| e.to_string())?;
+        let h = kernels::gpu_harness(file, &src).ok_or(format!("{file}: no kernel"))?;
+        let stem = file.split('.').next().unwrap_or(file);
+        std::fs::write(out.join(format!("harness_{stem}.cu")), h).map_err(|e| e.to_string())?;
+    }
+    std::fs::write(out.join("run.sh"), KERNELS_RUN_SH).map_err(|e| e.to_string())?;
+    println!(
+        "{} kernel harnesses written to {}",
+        kernels::FILES.len(),
+        out.display()
+    );
+    Ok(())
+}
+
+fn kernels_import(args: &[String]) -> Result<(), String> {
+    let res = PathBuf::from(arg(args, "--results").ok_or("kernels-import needs --results DIR")?);
+    let read = |n: &str| {
+        std::fs::read_to_string(res.join(n))
+            .map(|s| s.trim().to_string())
+            .unwrap_or_default()
+    };
+    let gpu = read("gpu.txt");
+    let (name, driver) = gpu.split_once(',').unwrap_or((gpu.as_str(), ""));
+    let header = json!({"gpu": name.trim(), "driver": driver.trim(), "nvcc": read("nvcc.txt"), "date": read("date.txt")});
+    let mut dumps = Vec::new();
+    for file in kernels::FILES {
+        let stem = file.split('.').next().unwrap_or(file);
+        let bytes = std::fs::read(res.join(format!("{stem}.dump")))
+            .map_err(|e| format!("{file}: {e}: {}", read(&format!("{stem}.cerr"))))?;
+        dumps.push((file.to_string(), bytes));
+    }
+    kernels::write_dumps(&dir().join("kernels.bin.gz"), &header, &dumps)?;
+    println!("{} kernel dumps recorded", dumps.len());
     Ok(())
 }

@@ -16,6 +16,7 @@
 pub mod cases;
 pub mod forms;
 pub mod harness;
+pub mod kernels;
 pub mod record;
 pub mod reference;
 
