@@ -507,10 +507,10 @@ fn mutated(replacements: &[(&str, &str)]) -> RuleSet {
 fn whole_wave_as_a_warp_is_caught_on_wave64_only() {
     let rules = mutated(&[
         (
-            "(uint32_t)(__builtin_amdgcn_ballot_w64(p) >> (__lane_id() & 32u))",
+            "(uint32_t)(__builtin_amdgcn_ballot_w64(p) >> ptx2hip_warp_base())",
             "(uint32_t)__builtin_amdgcn_ballot_w64(p)",
         ),
-        ("((j + (__lane_id() & 32u)) << 2)", "(j << 2)"),
+        ("((j + ptx2hip_warp_base()) << 2)", "(j << 2)"),
     ]);
     let forms: Vec<WarpForm> = all_forms()
         .into_iter()
