@@ -180,7 +180,8 @@ pub fn main(rules: &RuleSet, clang: &str, devlibs: &Path, out: &Path) {
     let mut worst: f64 = 0.0;
     for (k, (label, _, _, native)) in FORMS.iter().enumerate() {
         let mut row = format!(
-            "| `{label}` | {} |",
+            "| `{}` | {} |",
+            label.replace('|', "\\|"),
             if native.is_empty() {
                 "— (none in HIP 5.2)".to_string()
             } else {

@@ -501,8 +501,7 @@ impl<'a> Lowerer<'a> {
                     };
                     // A sink `_` side is written to a temporary nobody reads.
                     let side = |r: &Option<Reg>| {
-                        r.clone()
-                            .map_or(ptx::Operand::Discard, |r| ptx::Operand::Reg(r))
+                        r.clone().map_or(ptx::Operand::Discard, ptx::Operand::Reg)
                     };
                     let first = self.dest(&side(a), ty1, &mut pre, &mut post, at)?;
                     let other = self.dest(&side(b), ty2, &mut pre, &mut post, at)?;

@@ -151,7 +151,7 @@ pub enum Op {
 pub struct WarpForm {
     /// Unique key (`shfl.sync.up.b32 d|p [b c m]`): what the recording is filed under.
     pub name: String,
-    /// The rule the form exercises.
+    /// The rule the form exercises (`special` for the lane registers, which are not rules).
     pub rule: &'static str,
     pub ptx: String,
     pub constraints: Vec<String>,
@@ -436,7 +436,7 @@ fn lane(reg: LaneReg) -> WarpForm {
     let bld = Builder::new(&[Out::D32]);
     bld.finish(
         format!("mov.u32 {name}"),
-        "I004",
+        "special",
         format!("mov.u32 %0, {name};"),
         Op::Lane(reg),
     )

@@ -149,6 +149,9 @@ pub fn host_driver(src: &str, wave: usize) -> Option<String> {
 
 const MAGIC: &str = "P2HK1";
 
+/// `(corpus file, every buffer after the launch)` per kernel.
+pub type Dumps = Vec<(String, Vec<u8>)>;
+
 /// Writes the recorded dumps: gzip of `P2HK1`, a JSON header line, then per file a JSON line
 /// `{file, bytes}` and the dump.
 pub fn write_dumps(
@@ -175,9 +178,7 @@ pub fn write_dumps(
 }
 
 /// Reads what [`write_dumps`] wrote: the header and `(file, dump)` pairs.
-pub fn read_dumps(
-    path: &std::path::Path,
-) -> Result<(serde_json::Value, Vec<(String, Vec<u8>)>), String> {
+pub fn read_dumps(path: &std::path::Path) -> Result<(serde_json::Value, Dumps), String> {
     use std::io::{BufRead, Read};
     let f = std::fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
     let mut r = std::io::BufReader::new(flate2::read::GzDecoder::new(f));
