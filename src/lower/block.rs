@@ -457,6 +457,14 @@ impl<'a> Lowerer<'a> {
         for rule in self.rules.rules_for(&ins.opcode) {
             if let Some(b) = rule.match_modifiers(&ins.modifiers) {
                 if operands_fit(rule, &b, &ins.operands) {
+                    if let (Target::Portable, Some(why)) = (self.target, &rule.portable_unsupported)
+                    {
+                        return Err(Unsupported::at(
+                            format!("`{form}` has no --target portable translation: {why}"),
+                            ins.span.start,
+                        )
+                        .with_instruction(&form));
+                    }
                     return Ok((rule, b));
                 }
                 shape_mismatch.get_or_insert(rule);
@@ -505,16 +513,23 @@ impl<'a> Lowerer<'a> {
         for (spec, op) in specs.iter().zip(&ins.operands) {
             let writes = spec.name.starts_with('d') || spec.name == "p" || spec.name == "q";
             match &spec.kind {
-                OperandKind::Pair(second, t) => {
-                    let ty = self.type_of(rule, t, bindings, at)?;
+                OperandKind::Pair(second, t1, t2) => {
+                    let (ty1, ty2) = (
+                        self.type_of(rule, t1, bindings, at)?,
+                        self.type_of(rule, t2, bindings, at)?,
+                    );
                     let ptx::Operand::PredPair(a, b) = op else {
                         unreachable!("shape checked")
                     };
-                    let (first, other) =
-                        (ptx::Operand::Reg(a.clone()), ptx::Operand::Reg(b.clone()));
-                    let ty = ty.c_type();
-                    let first = self.dest(&first, ty, false, &mut pre, &mut post, at)?;
-                    let other = self.dest(&other, ty, false, &mut pre, &mut post, at)?;
+                    // A sink `_` side is written to a temporary nobody reads.
+                    let side = |r: &Option<Reg>| {
+                        r.clone().map_or(ptx::Operand::Discard, ptx::Operand::Reg)
+                    };
+                    let (first, other) = (side(a), side(b));
+                    self.check_register(&first, ty1, true, ins)?;
+                    self.check_register(&other, ty2, true, ins)?;
+                    let first = self.dest(&first, ty1.c_type(), false, &mut pre, &mut post, at)?;
+                    let other = self.dest(&other, ty2.c_type(), false, &mut pre, &mut post, at)?;
                     values.push((spec.name.clone(), None, first));
                     values.push((second.clone(), None, other));
                 }
@@ -964,10 +979,7 @@ fn visit_regs(op: &ptx::Operand, f: &mut impl FnMut(&Reg)) {
         ptx::Operand::Reg(r) | ptx::Operand::NotReg(r) => f(r),
         ptx::Operand::Vector(v) => v.iter().for_each(|o| visit_regs(o, f)),
         ptx::Operand::Memory { base: Some(r), .. } => f(r),
-        ptx::Operand::PredPair(a, b) => {
-            f(a);
-            f(b)
-        }
+        ptx::Operand::PredPair(a, b) => a.iter().chain(b).for_each(f),
         _ => {}
     }
 }

@@ -54,7 +54,13 @@ pub struct Rule {
     /// `pred`), `addr` (a memory operand `[reg+imm]`), or `vN:TYPE` (a vector `{a, b, ...}`).
     pub operands: Vec<String>,
     /// C++ statement(s) computing the result with plain C++ accepted by nvcc and HIP compilers.
+    /// Empty when `portable_unsupported` says why no such code exists.
+    #[serde(default)]
     pub portable: String,
+    /// Why `--target portable` cannot translate this form (no function common to CUDA and HIP
+    /// does it exactly, e.g. a warp shuffle); such a rule has an `amd` template.
+    #[serde(default)]
+    pub portable_unsupported: Option<String>,
     /// C++ using HIP and `__builtin_amdgcn_*`; the portable code is used when absent.
     #[serde(default)]
     pub amd: Option<String>,
@@ -165,7 +171,8 @@ pub struct UnsupportedForm {
 #[serde(deny_unknown_fields)]
 pub struct Helper {
     pub name: String,
-    /// Definition valid for nvcc and HIP compilers.
+    /// Definition valid for nvcc and HIP compilers; empty for a helper only `amd` code calls.
+    #[serde(default)]
     pub portable: String,
     /// Definition used for `--target amd`, if it differs.
     #[serde(default)]
@@ -229,9 +236,10 @@ pub enum OperandKind {
     /// width (`v2`, `v4`, `v8`). The template names the whole operand `{d}` (a `ptx2hip_vec<T, N>`
     /// aggregate for vectors) and its C++ type `{d.type}`.
     SlotVector(String, TypeRef),
-    /// `p|q`: two destinations written by one instruction (spec `p|q:pred`); the template names
-    /// them `{p}` and `{q}`.
-    Pair(String, TypeRef),
+    /// `p|q`: two destinations written by one instruction (spec `p|q:pred`, or `d|p:b32|pred`
+    /// when the two have different types); the template names them `{p}` and `{q}`. Either side
+    /// may be written as the sink `_`.
+    Pair(String, TypeRef, TypeRef),
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -422,9 +430,10 @@ pub fn parse_operand_spec(spec: &str) -> Result<OperandSpec, String> {
         let [t] = rest.as_slice() else {
             return Err(format!("operand spec `{spec}` is not `p|q:TYPE`"));
         };
+        let (t1, t2) = t.split_once('|').unwrap_or((t, t));
         return Ok(OperandSpec {
             name: first.to_string(),
-            kind: OperandKind::Pair(second.to_string(), type_ref(t)),
+            kind: OperandKind::Pair(second.to_string(), type_ref(t1), type_ref(t2)),
         });
     }
     let kind = match rest.as_slice() {
@@ -510,6 +519,18 @@ impl RuleSet {
                     r.code, other, r.name
                 ));
             }
+            if r.portable_unsupported.is_some() != r.portable.is_empty() {
+                return Err(format!(
+                    "{}: give either `portable` or `portable_unsupported`",
+                    r.code
+                ));
+            }
+            if r.portable_unsupported.is_some() && r.amd.is_none() {
+                return Err(format!(
+                    "{}: a rule without portable code needs an `amd` template",
+                    r.code
+                ));
+            }
             for slot in &r.slots {
                 if slot.hint && !slot.optional {
                     return Err(format!(
@@ -525,12 +546,12 @@ impl RuleSet {
             }
             for spec in &r.operands {
                 let spec = parse_operand_spec(spec).map_err(|e| format!("{}: {e}", r.code))?;
-                let ty = match &spec.kind {
+                let types = match &spec.kind {
                     OperandKind::Scalar(t)
                     | OperandKind::Vector(_, t)
-                    | OperandKind::SlotVector(_, t)
-                    | OperandKind::Pair(_, t) => Some(t),
-                    OperandKind::Address(_) => None,
+                    | OperandKind::SlotVector(_, t) => vec![t],
+                    OperandKind::Pair(_, t1, t2) => vec![t1, t2],
+                    OperandKind::Address(_) => Vec::new(),
                 };
                 match &spec.kind {
                     OperandKind::Address(Some(s)) if !r.slots.iter().any(|sl| &sl.name == s) => {
@@ -558,7 +579,10 @@ impl RuleSet {
                     }
                     _ => {}
                 }
-                if let Some(TypeRef::Slot(s)) = ty {
+                for s in types.into_iter().filter_map(|t| match t {
+                    TypeRef::Slot(s) => Some(s),
+                    TypeRef::Fixed(_) => None,
+                }) {
                     if !r.slots.iter().any(|sl| &sl.name == s) {
                         return Err(format!(
                             "{}: operand type `{s}` is neither a PTX type nor a slot",
@@ -615,6 +639,9 @@ impl RuleSet {
             }
         }
         for h in self.helpers.values() {
+            if h.portable.is_empty() && h.amd.is_none() {
+                return Err(format!("helper {}: no definition", h.name));
+            }
             for req in &h.requires {
                 if !self.helpers.contains_key(req) {
                     return Err(format!(

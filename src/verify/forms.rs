@@ -238,9 +238,15 @@ pub fn synthetic_statement(ptx: &str, constraints: &[String]) -> AsmStatement {
     }
 }
 
-/// Why a rule has no canonical forms (it is not value-checkable).
+/// Why a rule has no canonical forms: it is not value-checkable, or its result depends on the
+/// other lanes of the warp (checked per warp instead: [`super::warp`], `tests/wave_sim.rs`).
 pub fn skip_reason(rule: &Rule) -> Option<String> {
-    rule.unverifiable.clone()
+    rule.unverifiable.clone().or_else(|| {
+        (rule.family == "warp").then(|| {
+            "a warp-level instruction: checked per warp (tests/vectors/warp, tests/wave_sim.rs)"
+                .to_string()
+        })
+    })
 }
 
 /// Every canonical form of every value-checkable rule, in rule-table order.
@@ -415,8 +421,10 @@ fn canonical_with(
                     texts.push(format!("%{op}"));
                 }
             }
-            OperandKind::Pair(_, t) => {
-                if rule.resolve_type(t, bindings)? != PtxType::Pred {
+            OperandKind::Pair(_, t1, t2) => {
+                if rule.resolve_type(t1, bindings)? != PtxType::Pred
+                    || rule.resolve_type(t2, bindings)? != PtxType::Pred
+                {
                     return None;
                 }
                 let mut names = Vec::new();
