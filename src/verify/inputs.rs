@@ -89,6 +89,7 @@ fn domains(form: &CanonicalForm) -> Vec<Domain> {
                     match elem {
                         PtxType::F32 => Kind::F32,
                         PtxType::F64 => Kind::F64,
+                        PtxType::F16 => Kind::F16,
                         _ => Kind::Int,
                     }
                 };
