@@ -859,6 +859,13 @@ fn operands_fit(rule: &Rule, operands: &[ptx::Operand]) -> bool {
             (OperandKind::Address, ptx::Operand::Memory { .. }) => true,
             (OperandKind::Vector(n, _), ptx::Operand::Vector(v)) => v.len() as u32 == *n,
             (OperandKind::Pair(..), ptx::Operand::PredPair(..)) => true,
+            // Inline PTX has no predicate constraint: an asm operand is never a predicate, so a
+            // rule wanting one leaves the operand to the next rule (cp.async's src-size vs its
+            // ignore-src predicate).
+            (
+                OperandKind::Scalar(TypeRef::Fixed(PtxType::Pred)),
+                ptx::Operand::Reg(Reg::AsmOperand(_) | Reg::AsmNamed(_)),
+            ) => false,
             (
                 OperandKind::Scalar(_),
                 ptx::Operand::Reg(_)
