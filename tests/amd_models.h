@@ -81,11 +81,15 @@ static inline uint32_t __builtin_amdgcn_alignbyte(uint32_t s0, uint32_t s1, uint
 // HIP scoped atomics and AMDGPU memory builtins, single-threaded: the golden check runs one
 // thread, so an atomic is its read-modify-write on memory and orders, scopes and fences change no
 // value (the litmus runs check those, docs/MEMORY_MODEL.md). Scope constants as in HIP's headers.
+// (clang has the __hip_atomic builtins on every target: they are only modelled for other compilers.)
+#ifndef __HIP_MEMORY_SCOPE_AGENT
 #define __HIP_MEMORY_SCOPE_SINGLETHREAD 1
 #define __HIP_MEMORY_SCOPE_WAVEFRONT 2
 #define __HIP_MEMORY_SCOPE_WORKGROUP 3
 #define __HIP_MEMORY_SCOPE_AGENT 4
 #define __HIP_MEMORY_SCOPE_SYSTEM 5
+#endif
+#if !defined(__has_builtin) || !__has_builtin(__hip_atomic_load)
 template <class T> static inline T __hip_atomic_load(T* p, int, int) { return *p; }
 template <class T> static inline void __hip_atomic_store(T* p, T v, int, int) { *p = v; }
 template <class T> static inline T __hip_atomic_fetch_add(T* p, T v, int, int) { T o = *p; *p = (T)(o + v); return o; }
@@ -103,6 +107,7 @@ template <class T> static inline bool __hip_atomic_compare_exchange_strong(T* p,
 template <class T> static inline bool __hip_atomic_compare_exchange_weak(T* p, T* expected, T desired, int a, int b, int c) {
   return __hip_atomic_compare_exchange_strong(p, expected, desired, a, b, c);
 }
+#endif
 // FLAT/GLOBAL_ATOMIC_INC: tmp = MEM; MEM = (tmp >= DATA) ? 0 : tmp + 1; DEC: MEM = (tmp == 0 ||
 // tmp > DATA) ? DATA : tmp - 1 (CDNA3 ISA, flat/global atomics).
 static inline uint32_t __builtin_amdgcn_atomic_inc32(volatile uint32_t* p, uint32_t v, int, const char*) {

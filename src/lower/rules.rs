@@ -513,7 +513,10 @@ impl RuleSet {
             }
             for n in &r.value_neutral {
                 if !r.slots.iter().any(|s| &s.name == n) {
-                    return Err(format!("{}: value_neutral names unknown slot `{n}`", r.code));
+                    return Err(format!(
+                        "{}: value_neutral names unknown slot `{n}`",
+                        r.code
+                    ));
                 }
             }
             for h in &r.helpers {
