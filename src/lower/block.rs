@@ -12,10 +12,12 @@ use std::collections::HashSet;
 use crate::ptx::{self, Immediate, Instruction, Item, Reg};
 use crate::scan::AsmStatement;
 
-use super::rules::{Bindings, OperandKind, Rule, RuleSet, TypeRef};
+use super::rules::{vector_width, Bindings, OperandKind, Rule, RuleSet, TypeRef};
 use super::template;
 use super::types::{constraint_register, convert, widen_into, CType, PtxType};
 use super::{Target, Unsupported};
+
+mod address;
 
 /// One line of generated code at a nesting depth.
 pub type Line = (usize, String);
@@ -104,11 +106,6 @@ impl<'a> Lowerer<'a> {
                 l if l.chars().count() == 1 => {
                     let letter = l.chars().next().unwrap_or(' ');
                     match constraint_register(letter) {
-                        Some(CType::Uint(128)) => {
-                            return Err(Unsupported::new(format!(
-                                "operand %{i} uses the 128-bit \"q\" constraint, which ptx2hip does not translate yet"
-                            )))
-                        }
                         Some(r) => (kind, Some(r)),
                         None => {
                             return Err(Unsupported::new(format!(
@@ -435,7 +432,7 @@ impl<'a> Lowerer<'a> {
         let mut shape_mismatch = None;
         for rule in self.rules.rules_for(&ins.opcode) {
             if let Some(b) = rule.match_modifiers(&ins.modifiers) {
-                if operands_fit(rule, &ins.operands) {
+                if operands_fit(rule, &b, &ins.operands) {
                     return Ok((rule, b));
                 }
                 shape_mismatch.get_or_insert(rule);
@@ -495,9 +492,31 @@ impl<'a> Lowerer<'a> {
                     values.push((spec.name.clone(), None, first));
                     values.push((second.clone(), None, other));
                 }
-                OperandKind::Address => {
-                    let addr = self.address(op, at)?;
+                OperandKind::Address(slot) => {
+                    let space = slot
+                        .as_ref()
+                        .and_then(|s| bindings.get(s).cloned().flatten());
+                    let addr = self.address(op, space.as_deref(), at)?;
                     values.push((spec.name.clone(), None, addr));
+                }
+                OperandKind::SlotVector(slot, t) => {
+                    let ty = self.type_of(rule, t, bindings, at)?;
+                    let n =
+                        vector_width(bindings.get(slot).and_then(|v| v.as_deref())).unwrap_or(1);
+                    let (v, c_type) = if n == 1 {
+                        let v = if writes {
+                            self.dest(op, ty, &mut pre, &mut post, at)?
+                        } else {
+                            self.source(op, ty, at)?
+                        };
+                        (v, ty.to_string())
+                    } else if writes {
+                        self.vector_dest(op, ty, &mut pre, &mut post, at)?
+                    } else {
+                        self.vector_source(op, ty, at)?
+                    };
+                    values.push((spec.name.clone(), None, v));
+                    values.push((spec.name.clone(), Some("type".to_string()), c_type));
                 }
                 OperandKind::Scalar(t) => {
                     let ty = self.type_of(rule, t, bindings, at)?;
@@ -652,7 +671,15 @@ impl<'a> Lowerer<'a> {
             };
             return convert(&base, reg, want).ok_or_else(|| operand_mismatch(i, reg, want, at));
         }
-        let (name, ty) = self.resolve_ident(r, at)?;
+        let (name, ty) = match (self.resolve_ident(r, at), r) {
+            (Ok(found), _) => found,
+            // A variable named as an integer source: its address in its state space.
+            (Err(e), Reg::Ident { name, component }) if want.is_integer() && want.bits() >= 32 => {
+                let value = address::symbol_value(name, *component).ok_or(e)?;
+                (value, CType::Uint(64))
+            }
+            (Err(e), _) => return Err(e),
+        };
         convert(&name, ty, want).ok_or_else(|| {
             Unsupported::at(
                 format!(
@@ -744,36 +771,6 @@ impl<'a> Lowerer<'a> {
         Ok(t)
     }
 
-    fn address(&mut self, op: &ptx::Operand, at: usize) -> Result<String, Unsupported> {
-        let ptx::Operand::Memory {
-            base: Some(base),
-            offset,
-        } = op
-        else {
-            return Err(Unsupported::at(
-                "only `[register]` and `[register+offset]` addresses are translated".into(),
-                at,
-            ));
-        };
-        let reg_ty = match self.asm_index(base) {
-            Some(i) => self.ops[i].reg,
-            None => Some(self.resolve_ident(base, at)?.1),
-        };
-        if reg_ty.map(|t| t.bits()) != Some(64) {
-            return Err(Unsupported::at(
-                "address register is not 64-bit: only 64-bit generic addresses are translated"
-                    .into(),
-                at,
-            ));
-        }
-        let base = self.read_reg(base, CType::Uint(64), at)?;
-        Ok(match offset {
-            0 => format!("(uintptr_t)({base})"),
-            o if *o > 0 => format!("((uintptr_t)({base}) + {o})"),
-            o => format!("((uintptr_t)({base}) - {})", o.unsigned_abs()),
-        })
-    }
-
     fn guard_condition(&mut self, g: &ptx::Guard) -> Result<String, Unsupported> {
         let v = self.read_reg(&g.reg, CType::Bool, 0)?;
         Ok(if g.negated { format!("!{v}") } else { v })
@@ -796,6 +793,12 @@ impl<'a> Lowerer<'a> {
             None => name.clone(),
         };
         if let Some(sr) = self.rules.specials.get(&full) {
+            if let Some(reason) = &sr.unsupported {
+                return Err(Unsupported::at(
+                    format!("special register `{full}` is not translated: {reason}"),
+                    at,
+                ));
+            }
             let ty = PtxType::parse(&sr.ty)
                 .map(|t| t.c_type())
                 .unwrap_or(CType::Uint(32));
@@ -852,12 +855,20 @@ fn single_instruction(block: &ptx::Block) -> Option<&Instruction> {
     }
 }
 
-fn operands_fit(rule: &Rule, operands: &[ptx::Operand]) -> bool {
+fn operands_fit(rule: &Rule, bindings: &Bindings, operands: &[ptx::Operand]) -> bool {
     let specs = rule.operand_specs();
     specs.len() == operands.len()
         && specs.iter().zip(operands).all(|(s, o)| match (&s.kind, o) {
-            (OperandKind::Address, ptx::Operand::Memory { .. }) => true,
+            (OperandKind::Address(_), ptx::Operand::Memory { .. }) => true,
             (OperandKind::Vector(n, _), ptx::Operand::Vector(v)) => v.len() as u32 == *n,
+            (OperandKind::SlotVector(slot, _), o) => {
+                let width = vector_width(bindings.get(slot).and_then(|v| v.as_deref()));
+                match (width, o) {
+                    (Some(n), ptx::Operand::Vector(v)) => n > 1 && v.len() as u32 == n,
+                    (Some(1), o) => address::is_scalar_operand(o),
+                    _ => false,
+                }
+            }
             (OperandKind::Pair(..), ptx::Operand::PredPair(..)) => true,
             // Inline PTX has no predicate constraint: an asm operand is never a predicate, so a
             // rule wanting one leaves the operand to the next rule (cp.async's src-size vs its
@@ -866,13 +877,7 @@ fn operands_fit(rule: &Rule, operands: &[ptx::Operand]) -> bool {
                 OperandKind::Scalar(TypeRef::Fixed(PtxType::Pred)),
                 ptx::Operand::Reg(Reg::AsmOperand(_) | Reg::AsmNamed(_)),
             ) => false,
-            (
-                OperandKind::Scalar(_),
-                ptx::Operand::Reg(_)
-                | ptx::Operand::Imm(_)
-                | ptx::Operand::NotReg(_)
-                | ptx::Operand::Discard,
-            ) => true,
+            (OperandKind::Scalar(_), o) => address::is_scalar_operand(o),
             _ => false,
         })
 }

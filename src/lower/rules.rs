@@ -128,6 +128,12 @@ pub struct Slot {
     pub values: Vec<String>,
     #[serde(default)]
     pub optional: bool,
+    /// The slot's modifiers are hints that change no value (cache operators, eviction priorities,
+    /// prefetch sizes): matched like any other slot, but [`Rule::forms`] enumerates only the
+    /// forms without them, so the forms verified against the hardware stay few. The rule's
+    /// documentation says what each target does with each hint. A hint slot is optional.
+    #[serde(default)]
+    pub hint: bool,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -185,10 +191,15 @@ pub struct SpecialRegister {
     /// PTX type of the value.
     #[serde(rename = "type")]
     pub ty: String,
+    /// The value as a C++ expression (absent for registers that are `unsupported`).
+    #[serde(default)]
     pub portable: String,
     #[serde(default)]
     pub amd: Option<String>,
     pub doc: String,
+    /// Why the register is deliberately not translated (the reason users see).
+    #[serde(default)]
+    pub unsupported: Option<String>,
 }
 
 /// Every helper's name starts with this, so emitted code can be searched for them in one pass.
@@ -208,10 +219,16 @@ pub struct OperandSpec {
 pub enum OperandKind {
     /// A scalar of a slot's type or a fixed PTX type.
     Scalar(TypeRef),
-    /// `[reg]`, `[reg+imm]`
-    Address,
+    /// `[reg]`, `[reg+imm]`, `[var]`: an address in the state space the named slot holds (spec
+    /// `a:addr:space`: `.global`, `.shared`, `.local`, `.const`, generic when the slot is absent),
+    /// or always generic (spec `a:addr`). See `lower::block::address`.
+    Address(Option<String>),
     /// `{a, b, ...}` of `n` elements.
     Vector(u32, TypeRef),
+    /// `d:[vec]:T`: a scalar when the slot `vec` is absent, otherwise a vector of the slot's
+    /// width (`v2`, `v4`, `v8`). The template names the whole operand `{d}` (a `ptx2hip_vec<T, N>`
+    /// aggregate for vectors) and its C++ type `{d.type}`.
+    SlotVector(String, TypeRef),
     /// `p|q`: two destinations written by one instruction (spec `p|q:pred`); the template names
     /// them `{p}` and `{q}`.
     Pair(String, TypeRef),
@@ -326,8 +343,11 @@ impl Rule {
     pub fn forms(&self) -> Vec<(String, Bindings)> {
         let mut combos: Vec<Vec<(String, Option<String>)>> = vec![Vec::new()];
         for slot in &self.slots {
-            let mut choices: Vec<Option<String>> =
-                Rule::slot_values(slot).into_iter().map(Some).collect();
+            let mut choices: Vec<Option<String>> = if slot.hint {
+                Vec::new()
+            } else {
+                Rule::slot_values(slot).into_iter().map(Some).collect()
+            };
             if slot.optional {
                 choices.insert(0, None);
             }
@@ -375,6 +395,15 @@ impl Rule {
     }
 }
 
+/// The element count a vector-width modifier names: `v2` → 2, an absent slot → 1 (a scalar);
+/// `None` for a modifier that is not `v<N>` with N ≥ 2.
+pub fn vector_width(modifier: Option<&str>) -> Option<u32> {
+    match modifier {
+        None => Some(1),
+        Some(m) => m.strip_prefix('v')?.parse().ok().filter(|&n| n >= 2),
+    }
+}
+
 pub fn parse_operand_spec(spec: &str) -> Result<OperandSpec, String> {
     let mut parts = spec.split(':');
     let name = parts
@@ -399,7 +428,11 @@ pub fn parse_operand_spec(spec: &str) -> Result<OperandSpec, String> {
         });
     }
     let kind = match rest.as_slice() {
-        ["addr"] => OperandKind::Address,
+        ["addr"] => OperandKind::Address(None),
+        ["addr", slot] => OperandKind::Address(Some(slot.to_string())),
+        [v, t] if v.starts_with('[') && v.ends_with(']') && v.len() > 2 => {
+            OperandKind::SlotVector(v[1..v.len() - 1].to_string(), type_ref(t))
+        }
         [v, t] if v.starts_with('v') => {
             let n: u32 = v[1..]
                 .parse()
@@ -452,6 +485,12 @@ impl RuleSet {
                 set.helpers.insert(h.name.clone(), h);
             }
             for s in file.specials {
+                if s.portable.is_empty() == s.unsupported.is_none() {
+                    return Err(format!(
+                        "rules/{name}: special register `{}` needs exactly one of `portable` and `unsupported`",
+                        s.name
+                    ));
+                }
                 set.specials.insert(s.name.clone(), s);
             }
         }
@@ -472,6 +511,12 @@ impl RuleSet {
                 ));
             }
             for slot in &r.slots {
+                if slot.hint && !slot.optional {
+                    return Err(format!(
+                        "{}: hint slot `{}` must be optional",
+                        r.code, slot.name
+                    ));
+                }
                 for v in &slot.values {
                     if v.starts_with('@') && expand_class(v).is_none() {
                         return Err(format!("{}: unknown modifier class `{v}`", r.code));
@@ -483,9 +528,36 @@ impl RuleSet {
                 let ty = match &spec.kind {
                     OperandKind::Scalar(t)
                     | OperandKind::Vector(_, t)
+                    | OperandKind::SlotVector(_, t)
                     | OperandKind::Pair(_, t) => Some(t),
-                    OperandKind::Address => None,
+                    OperandKind::Address(_) => None,
                 };
+                match &spec.kind {
+                    OperandKind::Address(Some(s)) if !r.slots.iter().any(|sl| &sl.name == s) => {
+                        return Err(format!(
+                            "{}: address space slot `{s}` does not exist",
+                            r.code
+                        ));
+                    }
+                    OperandKind::SlotVector(s, _) => {
+                        let Some(slot) = r.slots.iter().find(|sl| &sl.name == s) else {
+                            return Err(format!(
+                                "{}: vector width slot `{s}` does not exist",
+                                r.code
+                            ));
+                        };
+                        if Rule::slot_values(slot)
+                            .iter()
+                            .any(|v| vector_width(Some(v)).is_none())
+                        {
+                            return Err(format!(
+                                "{}: vector width slot `{s}` has a value that is not `v<N>`",
+                                r.code
+                            ));
+                        }
+                    }
+                    _ => {}
+                }
                 if let Some(TypeRef::Slot(s)) = ty {
                     if !r.slots.iter().any(|sl| &sl.name == s) {
                         return Err(format!(
