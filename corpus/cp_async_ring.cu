@@ -21,22 +21,25 @@ __device__ __forceinline__ uint64_t smem_addr(const void* p) {
 #endif
 }
 
-__device__ __forceinline__ void cp_async_16(uint64_t smem, const void* gmem) {
-  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"l"(smem), "l"(gmem) : "memory");
+/// The 32-bit form CUTLASS passes to cp.async (`cast_smem_ptr_to_uint`).
+__device__ __forceinline__ uint32_t smem_addr32(const void* p) { return (uint32_t)smem_addr(p); }
+
+__device__ __forceinline__ void cp_async_16(uint32_t smem, const void* gmem) {
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(smem), "l"(gmem) : "memory");
 }
 
-__device__ __forceinline__ void cp_async_16_zfill(uint64_t smem, const void* gmem, uint32_t src_bytes) {
-  asm volatile("cp.async.cg.shared.global.L2::128B [%0], [%1], 16, %2;" ::"l"(smem), "l"(gmem), "r"(src_bytes)
+__device__ __forceinline__ void cp_async_16_zfill(uint32_t smem, const void* gmem, uint32_t src_bytes) {
+  asm volatile("cp.async.cg.shared.global.L2::128B [%0], [%1], 16, %2;" ::"r"(smem), "l"(gmem), "r"(src_bytes)
                : "memory");
 }
 
-__device__ __forceinline__ void cp_async_16_ignore(uint64_t smem, const void* gmem, bool skip) {
+__device__ __forceinline__ void cp_async_16_ignore(uint32_t smem, const void* gmem, bool skip) {
   asm volatile(
       "{\n"
       "  .reg .pred p;\n"
       "  setp.ne.b32 p, %2, 0;\n"
-      "  cp.async.ca.shared.global [%0], [%1], 16, p;\n"
-      "}\n" ::"l"(smem),
+      "  cp.async.ca.shared::cta.global [%0], [%1], 16, p;\n"
+      "}\n" ::"r"(smem),
       "l"(gmem), "r"((uint32_t)skip)
       : "memory");
 }
@@ -77,7 +80,7 @@ __global__ void cp_async_ring_kernel(const int* __restrict__ A, const int* __res
     if (t < 64) {
       const int ar = t / 4, ac = 4 * (t % 4), k = kt * kTile + ac;
       const int* src = A + (row0 + ar) * kLd + k;
-      const uint64_t dst = smem_addr(&sa[s][ar][ac]);
+      const uint32_t dst = smem_addr32(&sa[s][ar][ac]);
       if (k + 4 <= kK) {
         cp_async_16(dst, src);
       } else if (k < kK) {
@@ -87,8 +90,8 @@ __global__ void cp_async_ring_kernel(const int* __restrict__ A, const int* __res
         cp_async_16_ignore(dst, A, true);
       }
     }
-    // B's tile: 256 ints, one 4-byte copy per thread (rows past kK are copied and multiplied by
-    // A's zero-filled columns).
+    // B's tile: 256 ints, one 4-byte copy per thread through a 64-bit window address (rows past kK
+    // are copied and multiplied by A's zero-filled columns).
     const int k = kt * kTile + r;
     cp_async_4(smem_addr(&sb[s][r][c]), B + k * 128 + col0 + c);
   };

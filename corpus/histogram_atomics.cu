@@ -6,6 +6,41 @@
 
 namespace hist {
 
+/// The shared-memory window address of a pointer to shared memory.
+__device__ __forceinline__ uint32_t smem(const void* p) {
+#if defined(__HIP_PLATFORM_AMD__)
+  return (uint32_t)(uintptr_t)(const __attribute__((address_space(3))) void*)p;
+#else
+  return (uint32_t)__cvta_generic_to_shared(p);
+#endif
+}
+
+__device__ __forceinline__ uint32_t atom_shared_add(uint32_t a, uint32_t v) {
+  uint32_t old;
+  asm volatile("atom.shared.add.u32 %0, [%1], %2;" : "=r"(old) : "r"(a), "r"(v) : "memory");
+  return old;
+}
+
+__device__ __forceinline__ void red_shared_max(uint32_t a, uint32_t v) {
+  asm volatile("red.shared::cta.max.u32 [%0+4], %1;" ::"r"(a), "r"(v) : "memory");
+}
+
+__device__ __forceinline__ float atom_shared_add_f32(uint32_t a, float v) {
+  float old;
+  asm volatile("atom.shared.add.f32 %0, [%1], %2;" : "=f"(old) : "r"(a), "f"(v) : "memory");
+  return old;
+}
+
+__device__ __forceinline__ void st_release_cta_shared(uint32_t a, uint32_t v) {
+  asm volatile("st.release.cta.shared.u32 [%0], %1;" ::"r"(a), "r"(v) : "memory");
+}
+
+__device__ __forceinline__ uint32_t ld_acquire_cta_shared(uint32_t a) {
+  uint32_t v;
+  asm volatile("ld.acquire.cta.shared.u32 %0, [%1];" : "=r"(v) : "r"(a) : "memory");
+  return v;
+}
+
 __device__ __forceinline__ uint32_t atom_add(uint32_t* p, uint32_t v) {
   uint32_t old;
   asm volatile("atom.add.u32 %0, [%1], %2;" : "=r"(old) : "l"(p), "r"(v) : "memory");
@@ -145,14 +180,24 @@ __global__ void histogram_atomics_kernel(const uint32_t* __restrict__ x, uint32_
   __shared__ uint32_t next;
   __shared__ uint32_t claimed[8];
   __shared__ float fs[256];
+  __shared__ float fs2[256];
+  __shared__ uint32_t maxes[2];
+  __shared__ uint32_t mailbox[2];
   const int t = threadIdx.x, b = blockIdx.x, i = b * blockDim.x + t;
   if (t < 64) bins[t] = 0;
   if (t < 8) {
     ring[t] = 0;
     claimed[t] = 0;
   }
-  if (t == 0) next = 0;
+  if (t == 0) {
+    next = 0;
+    maxes[0] = 0;
+    maxes[1] = 0;
+    mailbox[0] = 0;
+    mailbox[1] = 0;
+  }
   fs[t] = __uint_as_float(x[n + i] & 0x807fffffu);
+  fs2[t] = __uint_as_float(x[14 * n + i] & 0x807fffffu);
   uint32_t* g = counters + 16 * b;
   if (t == 0) {
     g[0] = 0;       // global ring (dec)
@@ -164,7 +209,8 @@ __global__ void histogram_atomics_kernel(const uint32_t* __restrict__ x, uint32_
   hist::sync();
 
   const uint32_t v = x[i];
-  hist::atom_add(&bins[v % 64], 1u);
+  hist::atom_shared_add(hist::smem(&bins[v % 64]), 1u);
+  hist::red_shared_max(hist::smem(&maxes[0]), v);
   hist::atom_inc(&ring[t % 8], 9u);            // 32 increments wrapping at 9: ends at 32 % 10
   hist::atom_dec_global(&g[0], 6u);            // 256 decrements from 0 wrapping at 6
   hist::atom_and_global(&g[1], ~(1u << (v % 32)));
@@ -184,6 +230,19 @@ __global__ void histogram_atomics_kernel(const uint32_t* __restrict__ x, uint32_
   hist::red_or(&claimed[slot / 32], 1u << (slot % 32));
   // Generic f32 atomic on shared memory: single owner, subnormal operands.
   float before = hist::atom_add_f32_generic(&fs[t], __uint_as_float(x[2 * n + i] & 0x807fffffu));
+  float before2 = hist::atom_shared_add_f32(hist::smem(&fs2[t]), __uint_as_float(x[15 * n + i] & 0x807fffffu));
+  // Warp 1 hands a value to warp 0 through shared memory with release/acquire at CTA scope.
+  if (t == 32) {
+    mailbox[1] = v ^ 0x5a5a5a5au;
+    hist::st_release_cta_shared(hist::smem(&mailbox[0]), 1u);
+  }
+  uint32_t handed = 0;
+  if (t == 0) {
+    while (hist::ld_acquire_cta_shared(hist::smem(&mailbox[0])) != 1u) {
+    }
+    handed = mailbox[1];
+  }
+  (void)hist::atom_add(&bins[v % 64], 0u);
   const uint32_t odd = hist::block_count(v & 1u);
   const uint32_t all_small = hist::block_all(v < 0xf0000000u);
   const uint32_t any_big = hist::block_any_not(v < 0xf0000000u);
@@ -198,7 +257,10 @@ __global__ void histogram_atomics_kernel(const uint32_t* __restrict__ x, uint32_
     o[81] = odd;
     o[82] = all_small;
     o[83] = any_big;
+    o[84] = maxes[1];
+    o[85] = handed;
   }
+  out[200000 + i] = __float_as_uint(fs2[t]) ^ (__float_as_uint(before2) << 3);
   o[256 + t] = __float_as_uint(fs[t]) ^ (__float_as_uint(before) << 1);
 
   // Single-owner 64-bit and 16-bit atomics.
