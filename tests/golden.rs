@@ -45,6 +45,18 @@ fn run_with(
     prelude: &str,
     inputs: Option<&[(Vec<u8>, usize)]>,
 ) -> CheckReport {
+    run_with_compiler(rules, family, only, target, prelude, inputs, &cxx())
+}
+
+fn run_with_compiler(
+    rules: &RuleSet,
+    family: &str,
+    only: Option<&str>,
+    target: Target,
+    prelude: &str,
+    inputs: Option<&[(Vec<u8>, usize)]>,
+    compiler: &str,
+) -> CheckReport {
     let file = golden(family);
     let by_form: HashMap<(&str, &str), &FormVectors> = file
         .forms
@@ -72,7 +84,7 @@ fn run_with(
         rules,
         target,
         prelude,
-        &cxx(),
+        compiler,
         dir.path(),
     )
     .unwrap_or_else(|e| panic!("{family}: {e}"))
@@ -118,6 +130,15 @@ const AMD_NOT_MODELLED: &[(&str, &str)] =
         ("memory", "the amd templates differ only in the hint mapping (__builtin_nontemporal_load, L1-bypassing __hip_atomic_load) and in address-space casts (LDS, private) that g++ cannot model; the values loaded and stored are the portable templates' (tests/rules_memory.rs checks the amd translations compile for gfx90a, gfx942 and gfx1100)"),
     ];
 
+/// Families whose `--target amd` code reaches helpers written with clang's `_Float16` vectors and
+/// `__builtin_elementwise_fma` (the half family's, called by the half-precision atomics): their AMD
+/// replay is compiled with clang (`$CLANGXX`, default `clang++-19`) instead of `$CXX`.
+const AMD_NEEDS_CLANG: &[&str] = &["atomic"];
+
+fn clangxx() -> String {
+    std::env::var("CLANGXX").unwrap_or_else(|_| "clang++-19".to_string())
+}
+
 fn check_family(family: &str) {
     let rules = RuleSet::embedded().unwrap();
     let forms: Vec<CanonicalForm> = all_forms(&rules)
@@ -137,11 +158,29 @@ fn check_family(family: &str) {
         let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
         let mut models = String::new();
         models.push_str(&std::fs::read_to_string(root.join("tests/amd_models.h")).unwrap());
+        let compiler = if AMD_NEEDS_CLANG.contains(&family) {
+            clangxx()
+        } else {
+            cxx()
+        };
         assert_clean(
             &format!("{family} (--target amd)"),
-            &run_with(&rules, family, None, Target::Amd, &models, Some(&inputs)),
+            &run_with_compiler(
+                &rules,
+                family,
+                None,
+                Target::Amd,
+                &models,
+                Some(&inputs),
+                &compiler,
+            ),
         );
     }
+}
+
+#[test]
+fn golden_atomic() {
+    check_family("atomic");
 }
 
 #[test]
@@ -205,6 +244,7 @@ fn golden_half() {
 fn every_rule_has_fresh_vectors() {
     let rules = RuleSet::embedded().unwrap();
     let tested = [
+        "atomic",
         "bits",
         "compare",
         "convert",

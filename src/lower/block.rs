@@ -969,6 +969,13 @@ fn operands_fit(rule: &Rule, bindings: &Bindings, operands: &[ptx::Operand]) -> 
                 }
             }
             (OperandKind::Pair(..), ptx::Operand::PredPair(..)) => true,
+            // Inline PTX has no predicate constraint: an asm operand is never a predicate, so a
+            // rule wanting one leaves the operand to the next rule (cp.async's src-size vs its
+            // ignore-src predicate).
+            (
+                OperandKind::Scalar(TypeRef::Fixed(PtxType::Pred)),
+                ptx::Operand::Reg(Reg::AsmOperand(_) | Reg::AsmNamed(_)),
+            ) => false,
             (OperandKind::Scalar(_), o) => address::is_scalar_operand(o),
             _ => false,
         })

@@ -90,6 +90,12 @@ pub struct Rule {
     /// Why golden vectors cannot check this rule (a clock, a fence), when that is so.
     #[serde(default)]
     pub unverifiable: Option<String>,
+    /// Slots whose modifiers change no value a single thread can observe (memory orders, scopes,
+    /// cache hints): the golden vectors check each form with these slots at their first choice
+    /// (absent when optional), and the orders are checked by the litmus runs
+    /// (docs/MEMORY_MODEL.md).
+    #[serde(default)]
+    pub value_neutral: Vec<String>,
     /// Forms of the family this rule does not claim, as `slot=value` lists, e.g. `["rnd=rni", "S=u8"]`
     /// excludes every form with both.
     #[serde(default)]
@@ -605,6 +611,14 @@ impl RuleSet {
                             r.code
                         ));
                     }
+                }
+            }
+            for n in &r.value_neutral {
+                if !r.slots.iter().any(|s| &s.name == n) {
+                    return Err(format!(
+                        "{}: value_neutral names unknown slot `{n}`",
+                        r.code
+                    ));
                 }
             }
             for h in &r.helpers {

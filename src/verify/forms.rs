@@ -259,12 +259,27 @@ pub fn all_forms(rules: &RuleSet) -> Vec<CanonicalForm> {
         .collect()
 }
 
-/// The canonical forms of one rule.
+/// The canonical forms of one rule: every form whose `value_neutral` slots (orders, scopes, cache
+/// hints) are at their first choice — absent when optional, the first value otherwise.
 pub fn rule_forms(rule: &Rule) -> Vec<CanonicalForm> {
     rule.forms()
         .into_iter()
+        .filter(|(_, b)| is_value_representative(rule, b))
         .flat_map(|(form, b)| canonical(rule, form, &b))
         .collect()
+}
+
+/// Whether a form stands for all forms that differ from it only in `value_neutral` slots.
+pub fn is_value_representative(rule: &Rule, bindings: &crate::lower::rules::Bindings) -> bool {
+    rule.value_neutral.iter().all(|name| {
+        let Some(slot) = rule.slots.iter().find(|s| &s.name == name) else {
+            return true;
+        };
+        let first = (!slot.optional)
+            .then(|| Rule::slot_values(slot).into_iter().next())
+            .flatten();
+        bindings.get(name).cloned().flatten() == first
+    })
 }
 
 /// Operands PTX requires to be immediates, and the values a canonical form is generated for.
@@ -314,6 +329,8 @@ fn canonical_with(
 ) -> Option<CanonicalForm> {
     let specs = rule.operand_specs();
     let is_store = rule.opcode == "st";
+    // atom/red read the buffer (an input) and leave their result there (an output).
+    let is_rmw = matches!(rule.opcode.as_str(), "atom" | "red");
     let mut constraints = Vec::new();
     let mut inputs = Vec::new();
     let mut outputs = Vec::new();
@@ -488,6 +505,13 @@ fn canonical_with(
                     outputs.push(Output::Mem {
                         bytes: STORE_READBACK,
                     });
+                } else if is_rmw {
+                    inputs.push(Input::Mem {
+                        op,
+                        bytes,
+                        elem: ty,
+                    });
+                    outputs.push(Output::Mem { bytes });
                 } else {
                     inputs.push(Input::Mem {
                         op,

@@ -270,6 +270,11 @@ fn c_escape(s: &str) -> String {
 fn operand_setup(form: &CanonicalForm) -> String {
     let mut s = String::new();
     let mut declared = vec![false; form.constraints.len()];
+    // A buffer read back after the statement starts filled, then the memory inputs go in (atom and
+    // red have both).
+    if form.outputs.iter().any(|o| matches!(o, Output::Mem { .. })) {
+        let _ = writeln!(s, "  memset(buf, {STORE_FILL:#x}, {MEM_STRIDE});");
+    }
     let mut off = 0;
     for i in &form.inputs {
         match i {
@@ -301,9 +306,7 @@ fn operand_setup(form: &CanonicalForm) -> String {
                 let _ = writeln!(s, "  {} op{op}{init};", class.c_type());
                 declared[*op] = true;
             }
-            Output::Mem { .. } => {
-                let _ = writeln!(s, "  memset(buf, {STORE_FILL:#x}, {MEM_STRIDE});");
-            }
+            Output::Mem { .. } => {}
         }
     }
     // Address operands of stores (the only operands not declared above).
@@ -538,6 +541,20 @@ static inline void __threadfence() {}
 static inline void __threadfence_block() {}
 static inline void __threadfence_system() {}
 static inline long long clock64() { return 0; }
+// The CUDA/HIP atomic API, single-threaded (the check runs one thread at a time).
+#define P2H_RMW(name, T, expr) \
+  static inline T name(T* p, T v) { T o = *p; *p = (T)(expr); return o; } \
+  static inline T name##_system(T* p, T v) { return name(p, v); }
+#define P2H_RMW_ALL(T) \
+  P2H_RMW(atomicAdd, T, o + v) P2H_RMW(atomicMin, T, v < o ? v : o) P2H_RMW(atomicMax, T, v > o ? v : o) \
+  P2H_RMW(atomicAnd, T, o & v) P2H_RMW(atomicOr, T, o | v) P2H_RMW(atomicXor, T, o ^ v) P2H_RMW(atomicExch, T, v)
+P2H_RMW_ALL(unsigned int)
+P2H_RMW_ALL(int)
+P2H_RMW_ALL(unsigned long long)
+static inline unsigned int atomicInc(unsigned int* p, unsigned int v) { unsigned o = *p; *p = o >= v ? 0u : o + 1u; return o; }
+static inline unsigned int atomicDec(unsigned int* p, unsigned int v) { unsigned o = *p; *p = (o == 0u || o > v) ? v : o - 1u; return o; }
+template <class T> static inline T atomicCAS(T* p, T c, T v) { T o = *p; if (o == c) *p = v; return o; }
+template <class T> static inline T atomicCAS_system(T* p, T c, T v) { return atomicCAS(p, c, v); }
 // The .shared and .local windows: one static array; a window address is an offset into it.
 alignas(16) static unsigned char p2h_window[128];
 #define P2H_SHARED_ADDR(p) ((uint32_t)((unsigned char*)(p) - p2h_window))
