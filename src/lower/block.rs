@@ -1178,3 +1178,112 @@ fn f64_literal(bits: u64) -> String {
         format!("ptx2hip_f64_from_bits(0x{bits:016x}ull)")
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::lower::{analyze, RuleSet, Target};
+    use crate::verify::forms::synthetic_statement;
+
+    /// The translation (one string) of `ptx` with operands `(constraint, expression)`.
+    fn translate(ptx: &str, operands: &[(&str, &str)]) -> Result<String, String> {
+        let constraints: Vec<String> = operands.iter().map(|(c, _)| c.to_string()).collect();
+        let mut stmt = synthetic_statement(ptx, &constraints);
+        for (op, (_, expr)) in stmt
+            .outputs
+            .iter_mut()
+            .chain(&mut stmt.inputs)
+            .zip(operands)
+        {
+            op.expr = expr.to_string();
+        }
+        let rules = RuleSet::embedded().unwrap();
+        analyze(&stmt, &rules, Target::Portable)
+            .outcome
+            .map(|t| {
+                let lines: Vec<&str> = t.lines.iter().map(|(_, l)| l.as_str()).collect();
+                lines.join("\n")
+            })
+            .map_err(|u| u.message)
+    }
+
+    #[test]
+    fn operands_are_read_and_written_through_the_glue_whatever_their_type() {
+        // A __half in "h" was `(uint16_t)(a)`: a value conversion on HIP.
+        let code = translate(
+            "fma.rn.f16 %0, %1, %2, %3;",
+            &[("=h", "d"), ("h", "a"), ("h", "b"), ("h", "c")],
+        )
+        .unwrap();
+        assert!(code.starts_with(
+            "ptx2hip_out_h(d) = ptx2hip_h_fma(ptx2hip_in_h(a), ptx2hip_in_h(b), ptx2hip_in_h(c),"
+        ));
+        let code = translate("add.s32 %0, %0, %1;", &[("+r", "acc"), ("r", "x[i]")]).unwrap();
+        assert_eq!(
+            code,
+            "ptx2hip_out_r(acc) = (int32_t)((uint32_t)(int32_t)ptx2hip_in_r(acc) + (uint32_t)(int32_t)ptx2hip_in_r(x[i]));"
+        );
+    }
+
+    #[test]
+    fn block_form_binds_operands_once_through_the_glue() {
+        let code = translate(
+            "{ .reg .u32 t; add.u32 t, %1, 1; mul.lo.u32 %0, t, t; }",
+            &[("=r", "y"), ("r", "x")],
+        )
+        .unwrap();
+        assert!(code.contains("uint32_t p2h_x = ptx2hip_in_r(x);"), "{code}");
+        assert!(code.contains("ptx2hip_out_r(y) = p2h_y;"), "{code}");
+    }
+
+    #[test]
+    fn destinations_narrower_than_the_result_are_refused_not_truncated() {
+        for (ptx, ops) in [
+            ("brev.b64 %0, %1;", vec![("=r", "d"), ("l", "x")]),
+            (
+                "mul.wide.u32 %0, %1, %2;",
+                vec![("=r", "d"), ("r", "a"), ("r", "b")],
+            ),
+            ("cvt.rzi.u64.f16 %0, %1;", vec![("=r", "d"), ("h", "h")]),
+        ] {
+            let err = translate(ptx, &ops).unwrap_err();
+            assert!(
+                err.contains("operand %0 \"=r\" is a 32-bit register")
+                    && err
+                        .contains("ptxas rejects a register narrower than the instruction operand"),
+                "{ptx}: {err}"
+            );
+        }
+        // The same on an input was already refused; a wider destination only cvt/ld/st take.
+        assert!(translate("add.u32 %0, %1, %1;", &[("=r", "d"), ("h", "a")]).is_err());
+        assert!(translate("cvt.s32.s8 %0, %1;", &[("=r", "d"), ("r", "a")]).is_ok());
+    }
+
+    #[test]
+    fn immediates_take_nvccs_value_and_literals_nvcc_rejects_are_refused() {
+        let code = translate(
+            "and.b64 %0, %1, %2;",
+            &[("=l", "d"), ("l", "x"), ("n", "0xFFFFFFFFu")],
+        )
+        .unwrap();
+        assert!(code.contains("(uint64_t)0xffffffffffffffffull"), "{code}");
+        let code = translate(
+            "and.b64 %0, %1, %2;",
+            &[("=l", "d"), ("l", "x"), ("n", "M")],
+        )
+        .unwrap();
+        assert!(code.contains("ptx2hip_imm<uint64_t>(M)"), "{code}");
+        let err = translate("add.u16 %0, %1, 1;", &[("=h", "d"), ("h", "0")]).unwrap_err();
+        assert!(
+            err.contains("nvcc rejects the 4-byte integer literal `0`"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn an_input_the_template_never_reads_is_still_evaluated() {
+        let code = translate("mov.u32 %0, 1;", &[("=r", "d"), ("r", "f()")]).unwrap();
+        assert!(code.contains("(void)ptx2hip_in_r(f());"), "{code}");
+        let code = translate("mov.u32 %0, 1;", &[("=r", "d"), ("r", "x")]).unwrap();
+        assert_eq!(code, "ptx2hip_out_r(d) = (uint32_t)1;");
+    }
+}

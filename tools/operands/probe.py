@@ -14,10 +14,12 @@ Cases:
   n.<bits>.<name>   `"n"(constant)` into `mov.bN`
   ins.<name>        an instruction whose type and register sizes differ (narrow/wide destinations)
 
-Usage: tools/operands/probe.py STAGING_DIR  (then on the GPU: cd STAGING_DIR && ./run.sh OUT_DIR)
+Usage: tools/operands/probe.py STAGING_DIR [NAME...]  (cases whose name contains a NAME; default all)
+       (then on the GPU: cd STAGING_DIR && ./run.sh OUT_DIR)
        tools/operands/probe.py --merge OUT_DIR tests/operands
          writes tests/operands/nvcc_sm90.tsv (every case: how it is written, what nvcc did) and
-         tests/operands/decls.h, which tests/operand_binding.rs checks the generated glue against.
+         tests/operands/decls.h, which tests/operand_binding.rs checks the generated glue against;
+         several OUT_DIRs (a later, partial run with `probe.py STAGING NAME...`) are merged in order.
 """
 import os
 import shutil
@@ -79,6 +81,8 @@ enum class EC : int { A = 0x12345678, B = -11 };
 enum class ECs16 : int16_t { A = 0x1234, B = -11 };
 enum class ECu64 : uint64_t { A = 0x123456789abcdef0ull, B = 0xfffffffffffffff5ull };
 struct BF { unsigned a : 12; int b : 5; unsigned c : 15; };
+struct ToUnsigned { unsigned v; __host__ __device__ operator unsigned() const { return v ^ 1u; } };
+struct ToFloat { float v; __host__ __device__ operator float() const { return v; } };
 """
 
 PRELUDE = r"""#include <cstdio>
@@ -168,6 +172,10 @@ def cases():
         ("in.r.bitfield_u12", "BF", "BF{0xabc, -11, 0x7ff5}", "BF{0x123, 7, 1}", "", "t.a", "r"),
         ("in.r.bitfield_s5", "BF", "BF{0xabc, -11, 0x7ff5}", "BF{0x123, 7, 1}", "", "t.b", "r"),
         ("in.h.bitfield_u15", "BF", "BF{0xabc, -11, 0x7ff5}", "BF{0x123, 7, 1}", "", "t.c", "h"),
+        # A class with one conversion function to a built-in type (the value differs from the bits).
+        ("in.r.class_to_unsigned", "ToUnsigned", "ToUnsigned{0x12345678u}", "ToUnsigned{0xfffffff5u}", "", "t", "r"),
+        ("in.r.class_to_float", "ToFloat", "ToFloat{1.5f}", "ToFloat{-2.75f}", "", "t", "r"),
+        ("in.f.class_to_float", "ToFloat", "ToFloat{1.5f}", "ToFloat{-2.75f}", "", "t", "f"),
     ]
     for name, ctype, v0, v1, decl, expr, letter in variants:
         rt, bits, rbytes = LETTERS[letter]
@@ -332,24 +340,26 @@ wc -l "$out"/*.tsv
 """
 
 
-def merge(results_dir, out_dir):
-    """One row per case: how it is written and what nvcc 13 did with it."""
+def merge(results_dirs, out_dir):
+    """One row per case: how it is written and what nvcc 13 did with it (later runs win)."""
     verdicts = {}
-    for line in open(os.path.join(results_dir, "results.tsv")):
-        f = line.rstrip("\n").split("\t")
-        verdicts[f[0]] = (f[1], f[2], f[3], "")
-    for line in open(os.path.join(results_dir, "rejected.tsv")):
-        f = line.rstrip("\n").split("\t")
-        message = f[2].split(" 1 error detected")[0].strip()
-        if message.startswith("ptxas"):
-            message = "ptxas: " + message.split("error   : ")[1].split(" ptxas")[0].strip()
-        verdicts[f[0]] = ("rejected", "", "", message)
     warnings = {}
-    for line in open(os.path.join(results_dir, "warnings.tsv")):
-        f = line.rstrip("\n").split("\t")
-        warnings[f[0]] = f[1].split(" Remark:")[0].strip()
+    for results_dir in results_dirs:
+        for line in open(os.path.join(results_dir, "results.tsv")):
+            f = line.rstrip("\n").split("\t")
+            verdicts[f[0]] = (f[1], f[2], f[3], "")
+        for line in open(os.path.join(results_dir, "rejected.tsv")):
+            f = line.rstrip("\n").split("\t")
+            message = f[2].split(" 1 error detected")[0].strip()
+            if message.startswith("ptxas"):
+                message = "ptxas: " + message.split("error   : ")[1].split(" ptxas")[0].strip()
+            verdicts[f[0]] = ("rejected", "", "", message)
+        for line in open(os.path.join(results_dir, "warnings.tsv")):
+            f = line.rstrip("\n").split("\t")
+            warnings[f[0]] = f[1].split(" Remark:")[0].strip()
     os.makedirs(out_dir, exist_ok=True)
-    env = open(os.path.join(results_dir, "env.txt")).read().strip().replace("\n", "; ")
+    env = "; ".join(open(os.path.join(d, "env.txt")).read().strip().replace("\n", ", ")
+                    for d in results_dirs)
     with open(os.path.join(out_dir, "nvcc_sm90.tsv"), "w") as t:
         t.write(f"# tools/operands/probe.py --merge: {env}\n")
         t.write("# case\tdir\tletter\tctype\tdecl\texpr\tv0\tv1\tverdict\tbits0\tbits1\tmessage\n")
@@ -367,13 +377,16 @@ def merge(results_dir, out_dir):
 
 def main():
     if sys.argv[1] == "--merge":
-        merge(sys.argv[2], sys.argv[3])
+        merge(sys.argv[2:-1], sys.argv[-1])
         return
     staging = os.path.abspath(sys.argv[1])
+    only = sys.argv[2:]
     if os.path.exists(staging):
         shutil.rmtree(staging)
     os.makedirs(os.path.join(staging, "cases"))
     for k, (name, body, init, size, _meta) in enumerate(cases()):
+        if only and not any(o in name for o in only):
+            continue
         cid = f"c{k:03d}"
         with open(os.path.join(staging, "cases", f"{cid}.cu"), "w") as f:
             f.write(f"// {name}\n" + case_file(cid, name, body, init, size))
@@ -381,7 +394,7 @@ def main():
     with open(path, "w") as f:
         f.write(RUN_SH)
     os.chmod(path, 0o755)
-    print(f"{k + 1} cases in {staging}")
+    print(f"{len(os.listdir(os.path.join(staging, 'cases')))} cases in {staging}")
 
 
 if __name__ == "__main__":
