@@ -54,3 +54,16 @@ __device__ __forceinline__ F add_bits_as_int(F a, F b) {
   asm("add.u32 %0, %1, %2;" : "=f"(d) : "f"(a), "f"(b));
   return d;
 }
+
+// The forms the current configuration uses: the same instructions with registers of their size.
+__device__ __forceinline__ uint64_t brev64(uint64_t x) {
+  uint64_t d;
+  asm("brev.b64 %0, %1;" : "=l"(d) : "l"(x));
+  return d;
+}
+
+__device__ __forceinline__ uint64_t mul_wide(uint32_t a, uint32_t b) {
+  uint64_t d;
+  asm("mul.wide.u32 %0, %1, %2;" : "=l"(d) : "r"(a), "r"(b));
+  return d;
+}

@@ -6,8 +6,9 @@
 //! with HIP's own `__half`, `__half2`, `short2`, ...).
 //!
 //! Deliberate differences, checked as such: a `const` output (nvcc warns and writes it; the glue
-//! refuses) and a bit-field output (nvcc writes the field; the glue cannot bind a reference to it,
-//! so it does not compile).
+//! refuses), a bit-field output (nvcc writes the field; the glue cannot bind a reference to it,
+//! so it does not compile) and a class with one conversion function to a built-in type (nvcc
+//! converts it; the glue refuses every class).
 //!
 //! Without a host C++ compiler or clang-19: skipped with a note, or a failure when `CI` is set.
 
@@ -18,11 +19,14 @@ use std::process::Command;
 
 use ptx2hip::lower::RuleSet;
 
-/// nvcc accepts these, the glue deliberately does not compile them.
-const REFUSED_ON_PURPOSE: [&str; 3] = [
+/// nvcc accepts these, the glue deliberately does not compile them: a const or bit-field output,
+/// and a class with a single conversion function to a built-in type (nvcc converts it).
+const REFUSED_ON_PURPOSE: [&str; 5] = [
     "out.r.const_uint32",
     "out.r.bitfield_u12",
     "out.r.bitfield_s5",
+    "in.r.class_to_unsigned",
+    "in.f.class_to_float",
 ];
 
 struct Case {

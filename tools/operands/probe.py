@@ -185,7 +185,8 @@ def cases():
                 f"    memcpy(out + 32 * i, &r, sizeof r);")
         out.append((name, body, values_init(ctype, v0, v1), rbytes,
                     dict(dir="in", letter=letter, ctype=ctype, decl=decl.replace("t;", "x;"),
-                         expr=expr.replace("t.", "x.").replace("t +", "x +").replace("(t", "(x"), v0=v0, v1=v1)))
+                         expr="x" if expr == "t" else expr.replace("t.", "x.").replace("t +", "x +").replace("(t", "(x"),
+                         v0=v0, v1=v1)))
     outv = [
         ("out.r.uint8_ref", "uint8_t", "uint8_t& w = y;", "w", "r"),
         ("out.r.const_uint32", "uint32_t", "const uint32_t& w = y;", "w", "r"),
