@@ -26,7 +26,11 @@ pub fn condition_on_amd(word: &str, rest: &[u8]) -> Option<bool> {
     match word {
         "if" | "elif" => {
             let tokens = tokens(rest)?;
-            let mut parser = Condition { tokens, at: 0 };
+            let mut parser = Condition {
+                tokens,
+                at: 0,
+                depth: 0,
+            };
             let value = parser.expression(0)?;
             if parser.at == parser.tokens.len() {
                 value
@@ -96,7 +100,13 @@ fn tokens(text: &[u8]) -> Option<Vec<Token<'_>>> {
 struct Condition<'a> {
     tokens: Vec<Token<'a>>,
     at: usize,
+    /// Nesting of unary operators and parentheses so far: hostile input must not exhaust the
+    /// stack.
+    depth: usize,
 }
+
+/// Deeper conditions are undecided.
+const MAX_DEPTH: usize = 200;
 
 impl<'a> Condition<'a> {
     fn peek(&self) -> Option<Token<'a>> {
@@ -156,6 +166,16 @@ impl<'a> Condition<'a> {
     }
 
     fn unary(&mut self) -> Option<Option<bool>> {
+        if self.depth >= MAX_DEPTH {
+            return None;
+        }
+        self.depth += 1;
+        let value = self.operand();
+        self.depth -= 1;
+        value
+    }
+
+    fn operand(&mut self) -> Option<Option<bool>> {
         match self.peek()? {
             Token::Punct(b"!") => {
                 self.at += 1;
@@ -263,5 +283,8 @@ mod tests {
         for bad in ["", "defined(", "(1", "1 +", "'a'", "\"s\"", "defined()"] {
             assert_eq!(value(bad), None, "{bad}");
         }
+        let deep = format!("{}1{}", "(".repeat(100_000), ")".repeat(100_000));
+        assert_eq!(value(&deep), None);
+        assert_eq!(value(&"!".repeat(100_000)), None);
     }
 }
