@@ -1,6 +1,6 @@
 //! Properties of `translate` on corpus files under random edits, most of which leave invalid C++
-//! (a `;`, `)`, `#endif` or quote deleted or added, an `#if 0` opened, random bytes, a byte order
-//! mark, CRLF line endings): for both emit modes,
+//! (a `;`, `)`, `#endif` or quote deleted or added, an `#if 0` opened, a stray backslash or CR,
+//! random bytes, a byte order mark, CRLF line endings): for both emit modes,
 //! (a) translating the output again changes nothing, and
 //! (b) every byte outside the rewritten statements (and the spaces around one that had to start
 //!     or end a line of its own) and the helper block is kept; the splices that the diff is made
@@ -33,7 +33,10 @@ const PIECES: &[&str] = &[
     "\"",
     "'",
     "\\\n",
+    "\\",
     "\n",
+    "\r",
+    "// note \\\n",
     "/*",
     "*/",
     "//",

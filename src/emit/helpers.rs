@@ -65,7 +65,8 @@ pub fn install(
         None => {
             let at = insertion_point(text, first_use);
             let mut inserted = Vec::with_capacity(block.len() + 2 * nl.len());
-            if at > 0 && text[at - 1] != b'\n' {
+            let line_start = at == 0 || text[at - 1] == b'\n' || text[..at] == *BOM;
+            if !line_start {
                 inserted.extend_from_slice(nl.as_bytes());
             }
             inserted.extend_from_slice(block.as_bytes());
@@ -219,7 +220,8 @@ fn directive_depth_change(line: &[u8]) -> i32 {
     }
 }
 
-/// One line of the file: where it starts and its text without the line ending.
+/// One line of the file: where it starts and its text without the line ending (a line that a
+/// `\\`-newline continues runs on through the next one).
 #[derive(Debug, Clone, Copy)]
 struct Line<'a> {
     start: usize,
@@ -236,10 +238,15 @@ impl<'a> Lines<'a> {
     fn new(text: &'a [u8]) -> Self {
         let origin = if text.starts_with(BOM) { BOM.len() } else { 0 };
         let mut starts = vec![origin];
+        let continued = |nl: usize| {
+            let line = &text[..nl];
+            line.strip_suffix(b"\r").unwrap_or(line).ends_with(b"\\")
+        };
         starts.extend(
             memchr::memchr_iter(b'\n', &text[origin..])
-                .map(|p| origin + p + 1)
-                .filter(|&s| s < text.len()),
+                .map(|p| origin + p)
+                .filter(|&nl| nl + 1 < text.len() && !continued(nl))
+                .map(|nl| nl + 1),
         );
         if origin == text.len() {
             starts.clear();
@@ -251,6 +258,7 @@ impl<'a> Lines<'a> {
         let start = self.starts[k];
         let end = self.starts.get(k + 1).map_or(self.text.len(), |&n| n - 1);
         let line = &self.text[start..end];
+        let line = line.strip_suffix(b"\n").unwrap_or(line);
         Line {
             start,
             text: line.strip_suffix(b"\r").unwrap_or(line),
@@ -421,6 +429,18 @@ mod tests {
     }
 
     #[test]
+    fn helpers_never_go_into_a_line_that_a_backslash_continues() {
+        let src = b"// note \\\n  continued(); \\\r\n  still();\nint x;\n";
+        assert_eq!(
+            insertion_point(src, src.len()),
+            src.len() - "int x;\n".len()
+        );
+        let block = generated(&[], false, "\n");
+        let src = format!("// note \\\n{block}\nint x;\n");
+        assert_eq!(find_block(src.as_bytes()), None);
+    }
+
+    #[test]
     fn a_byte_order_mark_stays_first() {
         assert_eq!(insertion_point(b"\xEF\xBB\xBFint x;\n", 7), 3);
         let src = b"\xEF\xBB\xBF#include <a>\nint x;\n";
@@ -466,6 +486,12 @@ mod tests {
         ] {
             assert_eq!(find_block(src.as_bytes()), None, "{src}");
         }
+    }
+
+    #[test]
+    fn a_block_that_ends_the_file_is_found() {
+        let src = format!("int x;\n{}\n", generated(&[], false, "\r\n"));
+        assert!(find_block(src.as_bytes()).is_some());
     }
 
     #[test]

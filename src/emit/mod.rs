@@ -134,13 +134,15 @@ pub fn edit(
 ) -> Edit {
     let mut edit = statement_text(source, stmt, translation, mode, newline);
     edit.helpers.clone_from(&translation.helpers);
-    edit.selects = !directives_allowed(stmt);
+    edit.selects = !directives_allowed(source, stmt);
     edit
 }
 
-/// Directives may go only among statements, outside `#define` bodies.
-fn directives_allowed(stmt: &AsmStatement) -> bool {
-    stmt.in_macro.is_none() && stmt.place == Place::Block
+/// Directives may go only among statements, outside `#define` bodies, and not after a stray
+/// backslash on the statement's line (the line break before the `#if` would join it to that line).
+fn directives_allowed(source: &[u8], stmt: &AsmStatement) -> bool {
+    let before = source[..stmt.span.start].trim_ascii_end();
+    stmt.in_macro.is_none() && stmt.place == Place::Block && !before.ends_with(b"\\")
 }
 
 /// Applies `edits` (in file order) and installs the helper block.
@@ -280,7 +282,7 @@ fn statement_text(
     } else {
         format!("{}do {} while (0)", stmt.indent, code.trim_start())
     };
-    if !directives_allowed(stmt) {
+    if !directives_allowed(source, stmt) {
         let body = body.trim_start();
         let text = match mode {
             EmitMode::Replace => body.to_string(),
@@ -292,19 +294,14 @@ fn statement_text(
         // A one-line translation takes the statement's place on its line.
         return edit(span, lines[0].trim_start().to_string(), 0, false);
     }
-    // Directives need lines of their own: a line that a `\\`-newline continues, or one that ends
-    // in a lone CR, is not one.
+    // Directives need lines of their own: a line that ends in a lone CR is not one.
     let is_space = |b: &u8| *b == b' ' || *b == b'\t';
     let before = source[..span.start]
         .iter()
         .rev()
         .take_while(|b| is_space(b))
         .count();
-    let starts_line = match &source[..span.start - before] {
-        [] => true,
-        [.., b'\\', b'\n'] | [.., b'\\', b'\r', b'\n'] => false,
-        [.., last] => *last == b'\n',
-    };
+    let starts_line = matches!(&source[..span.start - before], [] | [.., b'\n']);
     let after = source[span.end..]
         .iter()
         .take_while(|b| is_space(b))
