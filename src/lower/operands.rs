@@ -19,6 +19,10 @@ use super::types::{CType, PtxType};
 
 /// Reads input operand `expr` as the contents of a register of type `reg`.
 pub fn read(reg: CType, expr: &str) -> String {
+    if reg == CType::Uint(128) {
+        // "q": nvcc's binding was not measured; the 128-bit integer is read as itself.
+        return format!("({reg})({expr})");
+    }
     match int_literal(expr) {
         Some(lit) if lit.binds(reg) => format!("({reg})({expr})"),
         _ => format!("ptx2hip_in_{}({expr})", letter(reg)),
@@ -27,6 +31,9 @@ pub fn read(reg: CType, expr: &str) -> String {
 
 /// An lvalue-like expression through which a value of type `reg` is stored into output `expr`.
 pub fn write(reg: CType, expr: &str) -> String {
+    if reg == CType::Uint(128) {
+        return format!("({expr})");
+    }
     format!("ptx2hip_out_{}({expr})", letter(reg))
 }
 
