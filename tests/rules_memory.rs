@@ -153,13 +153,13 @@ fn addresses_in_state_spaces() {
     // A 32-bit shared address: the offset wraps in 32 bits, then the window is converted.
     let t = amd("ld.shared.u32 %0, [%1+-8];", "=r,r").unwrap();
     assert!(
-        t.contains("ptx2hip_shared_ptr((uint32_t)((uint32_t)(op1) - 8u))"),
+        t.contains("ptx2hip_shared_ptr((uint32_t)(ptx2hip_in_r(op1) - 8u))"),
         "{t}"
     );
     // A 64-bit shared address (cvta.to.shared.u64's result) is a window address as well.
     let t = amd("ld.shared::cta.v2.f32 {%0, %1}, [%2+8];", "=f,=f,l").unwrap();
     assert!(
-        t.contains("ptx2hip_shared_ptr((uint64_t)((uint64_t)(op2) + 8ull))"),
+        t.contains("ptx2hip_shared_ptr((uint64_t)(ptx2hip_in_l(op2) + 8ull))"),
         "{t}"
     );
     assert!(t.contains("ptx2hip_vec<float, 2>"), "{t}");
@@ -171,7 +171,7 @@ fn addresses_in_state_spaces() {
     let t = amd("ld.global.u32 %0, [%1+16];", "=r,l").unwrap();
     assert_eq!(
         t,
-        "op0 = *((const uint32_t*)((uintptr_t)((uint64_t)(op1)) + 16));"
+        "ptx2hip_out_r(op0) = *((const uint32_t*)((uintptr_t)(ptx2hip_in_l(op1)) + 16));"
     );
     // A variable of the global namespace, named in PTX.
     let t = amd("ld.shared.u32 %0, [tile+8];", "=r").unwrap();
@@ -204,7 +204,7 @@ fn hints_map_to_amd_access_kinds() {
     assert!(amd("st.global.cs.v2.u32 [%0], {%1, %2};", "l,r,r").contains("ptx2hip_store_nt("));
     assert_eq!(
         amd("st.global.wt.u32 [%0], %1;", "l,r"),
-        "*(uint32_t*)(uintptr_t)((uint64_t)(op0)) = (uint32_t)(op1);"
+        "*(uint32_t*)(uintptr_t)(ptx2hip_in_l(op0)) = ptx2hip_in_r(op1);"
     );
     assert!(!amd("ld.global.ca.L2::128B.u32 %0, [%1];", "=r,l").contains("ptx2hip_load"));
 }
