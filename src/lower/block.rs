@@ -220,11 +220,9 @@ impl<'a> Lowerer<'a> {
                 let read = operands::read(reg, &op.expr);
                 match op.kind {
                     OpKind::Input | OpKind::InOut
-                        if op.used_as_source || op.kind == OpKind::InOut =>
+                        if op.used_as_source || (op.kind == OpKind::InOut && op.written) =>
                     {
-                        if op.used_as_source || op.written {
-                            lines.push((1, format!("{reg} {} = {read};", op.local)));
-                        }
+                        lines.push((1, format!("{reg} {} = {read};", op.local)));
                     }
                     OpKind::Output if op.written_unconditionally => {
                         lines.push((1, format!("{reg} {};", op.local)));
@@ -1029,7 +1027,7 @@ pub fn is_simple_expr(e: &str) -> bool {
     let e = e.trim();
     let path = e.replace("->", ".").replace("::", ".");
     !e.is_empty()
-        && !e.starts_with(|c: char| c == '.')
+        && !e.starts_with('.')
         && path.split('.').all(|part| {
             !part.is_empty() && part.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
         })

@@ -138,9 +138,7 @@ impl IntLiteral {
 /// `0b101`, `5ull`); `None` for anything else, including a negated literal.
 fn int_literal(expr: &str) -> Option<IntLiteral> {
     let e = expr.trim();
-    let digits_end = e
-        .find(|c: char| matches!(c, 'u' | 'U' | 'l' | 'L'))
-        .unwrap_or(e.len());
+    let digits_end = e.find(['u', 'U', 'l', 'L']).unwrap_or(e.len());
     let (body, suffix) = e.split_at(digits_end);
     let (radix, digits) = if let Some(h) = body.strip_prefix("0x").or(body.strip_prefix("0X")) {
         (16, h)
