@@ -165,8 +165,9 @@ fn trailing_whitespace_lines(bytes: &[u8]) -> usize {
         .count()
 }
 
+/// Whitespace within a line, which a rewrite that must start or end a line takes along.
 fn is_space(b: &u8) -> bool {
-    *b == b' ' || *b == b'\t'
+    matches!(b, b' ' | b'\t' | b'\r' | 0x0b | 0x0c)
 }
 
 /// Property (b) for one rewrite of `src`.

@@ -179,7 +179,7 @@ pub fn apply(
         let mut old = e.span.start.max(copied)..e.span.end;
         let mut text = e.text.as_str();
         let between = &source[copied.min(old.start)..old.start];
-        if ended_line && e.lead > 0 && between.iter().all(|b| *b == b' ' || *b == b'\t') {
+        if ended_line && e.lead > 0 && between.iter().all(is_blank) {
             old.start = copied;
             text = &text[e.lead..];
         }
@@ -239,6 +239,11 @@ pub fn apply(
     Rewrite { bytes, splices }
 }
 
+/// Whitespace within a line (a CR not followed by a newline included).
+fn is_blank(b: &u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\r' | 0x0b | 0x0c)
+}
+
 /// The replacement for one statement: the bytes it replaces (the statement's span, widened over
 /// the spaces around it where the rewrite starts or ends a line of its own) and the new text.
 fn statement_text(
@@ -295,21 +300,17 @@ fn statement_text(
         return edit(span, lines[0].trim_start().to_string(), 0, false);
     }
     // Directives need lines of their own: a line that ends in a lone CR is not one.
-    let is_space = |b: &u8| *b == b' ' || *b == b'\t';
     let before = source[..span.start]
         .iter()
         .rev()
-        .take_while(|b| is_space(b))
+        .take_while(|b| is_blank(b))
         .count();
     let starts_line = matches!(&source[..span.start - before], [] | [.., b'\n']);
     let after = source[span.end..]
         .iter()
-        .take_while(|b| is_space(b))
+        .take_while(|b| is_blank(b))
         .count();
-    let ends_line = matches!(
-        &source[span.end + after..],
-        [] | [b'\n', ..] | [b'\r', b'\n', ..]
-    );
+    let ends_line = matches!(&source[span.end + after..], [] | [b'\n', ..]);
     let mut text = String::new();
     let mut span = span;
     if !starts_line {

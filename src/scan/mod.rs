@@ -1,9 +1,17 @@
-//! Finds inline `asm` statements in CUDA C++ sources with tree-sitter (tree-sitter-cuda).
+//! Finds inline `asm` statements in CUDA C++ sources.
 //!
 //! The scanner's job is to hand the later stages everything they need without them ever looking at
 //! the source again: where the statement is (byte spans, line/column), its template text with C
 //! string escapes decoded and adjacent literals joined, its operands and clobbers, and the context
-//! that decides how a rewrite may be spliced in (inside a `#define` body, already NVIDIA-only).
+//! that decides how a rewrite may be spliced in (inside a `#define` body or a macro's arguments,
+//! already NVIDIA-only).
+//!
+//! The file is read lexically ([`nesting`]): that finds the asm keywords and `#define`s and what
+//! encloses each. Each statement is then parsed on its own with tree-sitter (tree-sitter-cuda): its
+//! bytes, from the keyword through the closing parenthesis, as the only statement of a function.
+//! What is found and how it reads thus depends on nothing but the statement's bytes and what
+//! encloses them — never on how a parse of the whole file recovered from an error somewhere
+//! else, which ptx2hip's own edits would change — and only the asm statements are parsed.
 
 mod cstrings;
 mod guard;
@@ -217,12 +225,7 @@ pub fn scan_each(source: &[u8], each: &mut dyn FnMut(ScanResult)) {
 /// Statements handed over at a time by [`scan_each`].
 const BATCH: usize = 4096;
 
-/// Finds the statements from the file's lexical events (see [`nesting`]): each asm keyword in
-/// code, and each in a `#define` body, is taken apart on its own — its bytes, from the keyword
-/// through the closing parenthesis, parsed as the only statement of a function. What is found
-/// and how it is read then depends on nothing but those bytes and what encloses them, never on
-/// how a parse of the whole file recovered from an error somewhere else; and only the asm
-/// statements are parsed, not the code around them.
+/// Reads the statements at the file's lexical events (see the module doc).
 fn scan_events(parser: &mut Parser, source: &[u8], each: &mut dyn FnMut(ScanResult)) {
     let streaming = memchr::memmem::find(source, b"\"C\"").is_none();
     let lines = LineIndex::new(source);
@@ -239,7 +242,7 @@ fn scan_events(parser: &mut Parser, source: &[u8], each: &mut dyn FnMut(ScanResu
             }
         }
     }
-    let file = Scope {
+    let file = Context {
         src: source,
         buf: source,
         map: &OffsetMap::identity(source.len()),
@@ -259,7 +262,7 @@ fn scan_events(parser: &mut Parser, source: &[u8], each: &mut dyn FnMut(ScanResu
         }
         // An asm inside another asm statement's operands is part of that statement.
         if *at >= covered && !around.nv_only {
-            covered = file.read(parser, *at, around, &mut result);
+            covered = read_asm(parser, &file, *at, around, &mut result);
         }
         if streaming && result.statements.len() >= BATCH {
             each(finish(std::mem::take(&mut result)));
@@ -281,91 +284,72 @@ fn finish(mut result: ScanResult) -> ScanResult {
     result
 }
 
-/// The bytes statements are read from: the file, or a `#define` body with its continuations
-/// joined (`map` leads back to the file).
-struct Scope<'a> {
-    src: &'a [u8],
-    buf: &'a [u8],
-    map: &'a OffsetMap,
-    lines: &'a LineIndex,
-    defines: &'a Defines,
-    in_macro: Option<(MacroContext, Vec<&'a [u8]>)>,
-}
-
-impl Scope<'_> {
-    /// Reads the asm statement whose keyword is at `at` of the buffer into `result` (a statement
-    /// or a diagnostic); returns the buffer offset where it ends.
-    fn read(
-        &self,
-        parser: &mut Parser,
-        at: usize,
-        around: &Surroundings,
-        result: &mut ScanResult,
-    ) -> usize {
-        let directives = self.in_macro.is_none();
-        let unparsable = |end: usize, message: &str| {
-            self.context(self.buf, self.map)
-                .diagnostic(at..end, message)
-        };
-        let end = match nesting::asm_extent(self.buf, at, directives) {
-            Ok(end) => end,
-            Err(why) => {
-                let message = match why {
-                    NotAnAsm::Shape => UNPARSABLE,
-                    NotAnAsm::Directive => HAS_DIRECTIVE,
-                };
-                let keyword_end = at
-                    + self.buf[at..]
-                        .iter()
-                        .take_while(|b| b.is_ascii_alphanumeric() || **b == b'_')
-                        .count();
-                result.diagnostics.push(unparsable(keyword_end, message));
-                return keyword_end;
-            }
-        };
-        let semicolon = nesting::semicolon_after(self.buf, end, directives)
-            .map(|after| self.map.to_file(after - 1) + 1);
-        // The statement alone, as the only statement of a function.
-        let alone = macros::prepare_body(self.src, self.map.range_to_file(at..end), true);
-        let masked = lone_name::masked(&alone.buf);
-        let tree = parser.parse(masked.as_deref().unwrap_or(&alone.buf), None);
-        let asm = tree.as_ref().and_then(|t| {
-            let keyword = t
-                .root_node()
-                .descendant_for_byte_range(alone.text.start, alone.text.start)?;
-            let asm = keyword
-                .parent()
-                .filter(|a| a.kind() == "gnu_asm_expression")?;
-            (asm.start_byte() == alone.text.start && asm.end_byte() == alone.text.end)
-                .then_some(asm)
-        });
-        let ctx = self.context(&alone.buf, &alone.map);
-        match asm.map(|asm| ctx.statement(asm, around, semicolon)) {
-            Some(Ok(Some(statement))) => result.statements.push(statement),
-            Some(Ok(None)) => {}
-            Some(Err(diagnostic)) => result.diagnostics.push(diagnostic),
-            None => result.diagnostics.push(unparsable(end, UNPARSABLE)),
+/// Reads the asm statement whose keyword is at `at` of the buffer that `scope` reads (the file,
+/// or a `#define` body) into `result`, as a statement or a diagnostic; returns the buffer offset
+/// where it ends.
+fn read_asm(
+    parser: &mut Parser,
+    scope: &Context,
+    at: usize,
+    around: &Surroundings,
+    result: &mut ScanResult,
+) -> usize {
+    let directives = scope.in_macro.is_none();
+    let end = match nesting::asm_extent(scope.buf, at, directives) {
+        Ok(end) => end,
+        Err(why) => {
+            let message = match why {
+                NotAnAsm::Shape => UNPARSABLE,
+                NotAnAsm::Directive => HAS_DIRECTIVE,
+            };
+            let keyword_end = at
+                + scope.buf[at..]
+                    .iter()
+                    .take_while(|b| b.is_ascii_alphanumeric() || **b == b'_')
+                    .count();
+            result
+                .diagnostics
+                .push(scope.diagnostic(at..keyword_end, message));
+            return keyword_end;
         }
-        end
+    };
+    let semicolon = nesting::semicolon_after(scope.buf, end, directives)
+        .map(|after| scope.map.to_file(after - 1) + 1);
+    // The statement alone, as the only statement of a function.
+    let alone = macros::prepare_body(scope.src, scope.map.range_to_file(at..end), true);
+    let masked = lone_name::masked(&alone.buf);
+    let tree = parser.parse(masked.as_deref().unwrap_or(&alone.buf), None);
+    let asm = tree.as_ref().and_then(|t| {
+        let keyword = t
+            .root_node()
+            .descendant_for_byte_range(alone.text.start, alone.text.start)?;
+        let asm = keyword
+            .parent()
+            .filter(|a| a.kind() == "gnu_asm_expression")?;
+        (asm.start_byte() == alone.text.start && asm.end_byte() == alone.text.end).then_some(asm)
+    });
+    let ctx = Context {
+        buf: &alone.buf,
+        map: &alone.map,
+        in_macro: scope.in_macro.clone(),
+        ..*scope
+    };
+    match asm.map(|asm| ctx.statement(asm, around, semicolon)) {
+        Some(Ok(Some(statement))) => result.statements.push(statement),
+        Some(Ok(None)) => {}
+        Some(Err(diagnostic)) => result.diagnostics.push(diagnostic),
+        None => result
+            .diagnostics
+            .push(scope.diagnostic(at..end, UNPARSABLE)),
     }
-
-    fn context<'b>(&'b self, buf: &'b [u8], map: &'b OffsetMap) -> Context<'b> {
-        Context {
-            src: self.src,
-            buf,
-            map,
-            lines: self.lines,
-            defines: self.defines,
-            in_macro: self.in_macro.clone(),
-        }
-    }
+    end
 }
 
 /// Reads the statements of a `#define` body that mentions asm.
-fn scan_macro(parser: &mut Parser, def: &macros::Define, file: &Scope, result: &mut ScanResult) {
+fn scan_macro(parser: &mut Parser, def: &macros::Define, file: &Context, result: &mut ScanResult) {
     let body = macros::prepare_body(file.src, def.value.clone(), false);
     let events = nesting::events(&body.buf, false);
-    let macro_ = Scope {
+    let body_scope = Context {
         buf: &body.buf,
         map: &body.map,
         in_macro: Some((
@@ -385,7 +369,7 @@ fn scan_macro(parser: &mut Parser, def: &macros::Define, file: &Scope, result: &
     for event in &events {
         if let Event::Asm { at, around } = event {
             if *at >= covered && !around.nv_only {
-                covered = macro_.read(parser, *at, around, result);
+                covered = read_asm(parser, &body_scope, *at, around, result);
             }
         }
     }
