@@ -8,10 +8,10 @@
 
 pub mod cli;
 pub mod emit;
+pub mod evidence;
 pub mod lower;
 pub mod pipeline;
 pub mod ptx;
 pub mod report;
 pub mod scan;
-pub mod verify;
 pub mod walk;

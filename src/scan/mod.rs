@@ -13,6 +13,7 @@ mod macros;
 mod position;
 mod segment;
 mod statement;
+mod synthetic;
 mod walk;
 
 use std::ops::Range;

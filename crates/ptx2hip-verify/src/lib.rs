@@ -1,32 +1,16 @@
-//! Verification status of rules: which golden vectors from real NVIDIA hardware check them.
-//!
-//! The manifest `tests/vectors/manifest.json` is written by the vector generator
-//! (`cargo run --example vectors`, see docs/VECTORS.md) and embedded here so `ptx2hip rules` can say, for every rule, what evidence
-//! stands behind it.
+//! Verification tooling of ptx2hip, kept out of the product: the canonical statement of every form a
+//! rule claims, its input vectors, the golden vector files recorded on NVIDIA hardware, the programs
+//! that record and replay them, and the evidence table the product shows (docs/VECTORS.md,
+//! ARCHITECTURE.md).
 
-use serde_json::{json, Value};
+use std::path::PathBuf;
 
-use crate::lower::rules::Rule;
-
-const MANIFEST: &str = include_str!("../../tests/vectors/manifest.json");
-
-/// `{status, ...}` for a rule: `verified` (with hardware and counts), `not value-checkable`
-/// (with the reason), or `unverified`.
-pub fn status(rule: &Rule) -> Value {
-    if let Some(why) = &rule.unverifiable {
-        return json!({ "status": "not value-checkable", "reason": why });
-    }
-    let manifest: Value = serde_json::from_str(MANIFEST).unwrap_or(Value::Null);
-    match manifest.get("rules").and_then(|r| r.get(&rule.code)) {
-        Some(entry) => {
-            let mut v = entry.clone();
-            v["status"] = json!("verified");
-            v
-        }
-        None => json!({ "status": "unverified" }),
-    }
-}
-
+pub mod evidence;
 pub mod forms;
 pub mod golden;
 pub mod inputs;
+
+/// The repository root: the product crate, with `rules/`, `tests/vectors/` and `src/evidence/`.
+pub fn repo_root() -> PathBuf {
+    PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
+}

@@ -1,6 +1,6 @@
 //! Golden-vector check: every rule's `--target portable` translation (and `--target amd`, where it
 //! differs) must reproduce, bit for bit, what the real PTX instruction computed on an NVIDIA GPU.
-//! The vectors come from `cargo run --example vectors` (docs/VECTORS.md); this test needs only a
+//! The vectors come from `cargo run -p ptx2hip-verify --bin vectors` (docs/VECTORS.md); this test needs only a
 //! host C++17 compiler (`$CXX`, default `g++`).
 
 use std::collections::HashMap;
@@ -8,13 +8,13 @@ use std::path::PathBuf;
 
 use ptx2hip::lower::rules::EMBEDDED;
 use ptx2hip::lower::{RuleSet, Target};
-use ptx2hip::verify::forms::{all_forms, CanonicalForm};
-use ptx2hip::verify::golden::{
+use ptx2hip_verify::forms::{all_forms, CanonicalForm};
+use ptx2hip_verify::golden::{
     amd_differs, check_with_inputs, form_inputs, CheckReport, FormVectors, GoldenFile,
 };
 
 fn vectors_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/vectors")
+    ptx2hip_verify::repo_root().join("tests/vectors")
 }
 
 fn cxx() -> String {
@@ -133,7 +133,7 @@ fn check_family(family: &str) {
             eprintln!("{family}: --target amd NOT replayed: {why}");
             return;
         }
-        let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+        let root = ptx2hip_verify::repo_root();
         let mut models = String::new();
         models.push_str(&std::fs::read_to_string(root.join("tests/amd_models.h")).unwrap());
         assert_clean(
@@ -199,7 +199,7 @@ fn golden_half() {
 }
 
 /// Every value-checkable rule has vectors for every form it claims, recorded from the same
-/// canonical statement; the manifest lists it; no family lacks its test above.
+/// canonical statement; the evidence table lists it; no family lacks its test above.
 #[test]
 fn every_rule_has_fresh_vectors() {
     let rules = RuleSet::embedded().unwrap();
@@ -216,10 +216,6 @@ fn every_rule_has_fresh_vectors() {
         "move",
         "video",
     ];
-    let manifest: serde_json::Value = serde_json::from_str(
-        &std::fs::read_to_string(vectors_dir().join("manifest.json")).unwrap(),
-    )
-    .unwrap();
     let mut problems = Vec::new();
     for family in families(&rules) {
         if !tested.contains(&family.as_str()) {
@@ -277,10 +273,10 @@ fn every_rule_has_fresh_vectors() {
         if r.forms().is_empty() {
             continue; // every form excluded: the rule claims nothing ([[unsupported]] says why)
         }
-        if r.unverifiable.is_none() && manifest["rules"].get(&r.code).is_none() {
-            problems.push(format!("{}: not in tests/vectors/manifest.json", r.code));
+        if r.unverifiable.is_none() && ptx2hip::evidence::recorded(&r.code).is_none() {
+            problems.push(format!("{}: not in the evidence table", r.code));
         }
-        if r.unverifiable.is_none() && ptx2hip::verify::status(r)["status"] != "verified" {
+        if r.unverifiable.is_none() && ptx2hip::evidence::status(r)["status"] != "verified" {
             problems.push(format!("{}: status is not `verified`", r.code));
         }
     }
@@ -288,6 +284,19 @@ fn every_rule_has_fresh_vectors() {
         problems.is_empty(),
         "golden vectors are missing or stale (see docs/VECTORS.md):\n{}",
         problems.join("\n")
+    );
+}
+
+/// The product's evidence table is exactly what the vector files say (regenerate it with
+/// `cargo run -p ptx2hip-verify --bin vectors -- evidence`).
+#[test]
+fn evidence_table_matches_the_vectors() {
+    let path = ptx2hip_verify::repo_root().join(ptx2hip_verify::evidence::TABLE_PATH);
+    let derived = ptx2hip_verify::evidence::table_source(&vectors_dir()).unwrap();
+    assert!(
+        std::fs::read_to_string(&path).unwrap() == derived,
+        "{} differs from the vector files: run `cargo run -p ptx2hip-verify --bin vectors -- evidence`",
+        path.display()
     );
 }
 
@@ -348,13 +357,13 @@ fn broken_rules_are_caught() {
 #[test]
 fn amd_models_self_test() {
     let dir = tempfile::tempdir().unwrap();
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let root = ptx2hip_verify::repo_root();
     let src = dir.path().join("t.cpp");
     std::fs::write(
         &src,
         format!(
             "{}\n#include \"{}\"\nint main() {{ return ptx2hip_amd_models_self_test(); }}\n",
-            ptx2hip::verify::golden::HOST_SHIM,
+            ptx2hip_verify::golden::HOST_SHIM,
             root.join("tests/amd_models.h").display()
         ),
     )
@@ -394,10 +403,8 @@ fn amd_target_is_checked_through_builtin_models() {
         .filter(|f| f.rule == "I003")
         .collect();
     assert!(amd_differs(&forms, &rules));
-    let models = std::fs::read_to_string(
-        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/amd_models.h"),
-    )
-    .unwrap();
+    let models =
+        std::fs::read_to_string(ptx2hip_verify::repo_root().join("tests/amd_models.h")).unwrap();
     let r = run(&rules, "integer", Some("I003"), Target::Amd, &models);
     for (form, n, bad) in &r.per_form {
         if form.ends_with("64") {
