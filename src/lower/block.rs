@@ -921,7 +921,7 @@ pub fn is_simple_expr(e: &str) -> bool {
     let e = e.trim();
     let path = e.replace("->", ".").replace("::", ".");
     !e.is_empty()
-        && !e.starts_with(|c: char| c == '.')
+        && !e.starts_with('.')
         && path.split('.').all(|part| {
             !part.is_empty() && part.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
         })

@@ -53,7 +53,7 @@ fn run_with(
         .collect();
     let forms: Vec<CanonicalForm> = all_forms(rules)
         .into_iter()
-        .filter(|f| f.family == family && only.map_or(true, |o| o == f.rule))
+        .filter(|f| f.family == family && only.is_none_or(|o| o == f.rule))
         .collect();
     assert!(!forms.is_empty(), "no forms for {family}");
     let vectors: Vec<&FormVectors> = forms
@@ -263,7 +263,7 @@ fn every_rule_has_fresh_vectors() {
                 .header
                 .get(key)
                 .and_then(|v| v.as_str())
-                .map_or(true, str::is_empty)
+                .is_none_or(str::is_empty)
             {
                 problems.push(format!("{family}.bin.gz: header lacks `{key}`"));
             }

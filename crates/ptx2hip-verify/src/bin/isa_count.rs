@@ -39,10 +39,13 @@ const FLAGS: [&str; 8] = [
     "-S",
 ];
 
+/// `(rule, form, [(operand, immediate)])`.
+type ImmediateVariant = (&'static str, &'static str, &'static [(usize, &'static str)]);
+
 /// Selector-driven instructions are usually written with immediate selectors, which the canonical
 /// statement (every operand a register) does not show: these variants replace operand `%N` by an
-/// immediate and are reported in a second table. `(rule, form, [(operand, immediate)])`.
-const IMMEDIATE_VARIANTS: &[(&str, &str, &[(usize, &str)])] = &[
+/// immediate and are reported in a second table.
+const IMMEDIATE_VARIANTS: &[ImmediateVariant] = &[
     ("B008", "bfe.u32", &[(2, "8"), (3, "4")]),
     ("B008", "bfe.s32", &[(2, "8"), (3, "4")]),
     ("B009", "bfi.b32", &[(3, "8"), (4, "4")]),
@@ -76,6 +79,9 @@ fn substitute(text: &str, op: usize, value: &str) -> String {
     out.push_str(rest);
     out
 }
+
+/// A form's (portable, amd) instruction counts, or why it was not measured.
+type Measured = Result<(usize, usize), String>;
 
 struct Entry {
     form: CanonicalForm,
@@ -429,8 +435,7 @@ fn main() {
     }
     let (portable, amd) = (&results[0], &results[1]);
 
-    // Per form: (portable, amd) counts, or why it was not measured.
-    let measured: Vec<Result<(usize, usize), String>> = entries
+    let measured: Vec<Measured> = entries
         .iter()
         .enumerate()
         .map(|(k, e)| match (portable.get(&k), amd.get(&k)) {
@@ -506,8 +511,7 @@ fn main() {
         let j = (i..canonical_count)
             .find(|&j| &entries[j].form.rule != code)
             .unwrap_or(canonical_count);
-        let group: Vec<(&Entry, &Result<(usize, usize), String>)> =
-            entries[i..j].iter().zip(&measured[i..j]).collect();
+        let group: Vec<(&Entry, &Measured)> = entries[i..j].iter().zip(&measured[i..j]).collect();
         i = j;
         for (e, m) in &group {
             match m {

@@ -379,7 +379,7 @@ fn dump(args: &[String]) {
     let pattern = arg(args, "--form").unwrap_or_default();
     let golden = GoldenFile::read(Path::new(&file)).unwrap_or_else(|e| panic!("{file}: {e}"));
     let words = |bytes: &[u8]| {
-        let w = if bytes.len() % 8 == 0 { 8 } else { 4 };
+        let w = if bytes.len().is_multiple_of(8) { 8 } else { 4 };
         let hex: Vec<String> = bytes
             .chunks(w)
             .map(|c| c.iter().rev().map(|b| format!("{b:02x}")).collect())
