@@ -1,7 +1,6 @@
-//! Verification tooling of ptx2hip, kept out of the product: the canonical statement of every form a
-//! rule claims, its input vectors, the golden vector files recorded on NVIDIA hardware, the programs
-//! that record and replay them, and the evidence table the product shows (docs/VECTORS.md,
-//! ARCHITECTURE.md).
+//! Verification tooling of ptx2hip, kept out of the product so that it never ships: golden vectors
+//! recorded on NVIDIA hardware and their replay through the translations (docs/VECTORS.md; the
+//! modules: ARCHITECTURE.md).
 
 use std::path::PathBuf;
 
