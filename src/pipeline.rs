@@ -79,6 +79,14 @@ pub struct FileOutcome {
     pub rewritten: Option<emit::Rewrite>,
 }
 
+/// The analysis, not translated when the translation cannot take the statement's place.
+fn fitted(stmt: &AsmStatement, mut analysis: lower::Analysis) -> lower::Analysis {
+    if let Ok(Err(message)) = analysis.outcome.as_ref().map(|t| emit::fits(stmt, t)) {
+        analysis.outcome = Err(lower::Unsupported::new(message));
+    }
+    analysis
+}
+
 /// Runs every stage over one file's bytes. Never panics on user input: a file that cannot be
 /// handled yields diagnostics and no rewrite.
 pub fn process(source: &[u8], rules: &RuleSet, options: Options) -> FileOutcome {
@@ -117,6 +125,7 @@ pub fn process(source: &[u8], rules: &RuleSet, options: Options) -> FileOutcome 
             } else {
                 lower::analyze(&stmt, rules, options.target)
             };
+            let analysis = fitted(&stmt, analysis);
             if let (Ok(t), Some(mode)) = (&analysis.outcome, options.emit) {
                 edits.push(emit::edit(source, &stmt, t, mode, newline));
             }

@@ -45,27 +45,58 @@ fn verified(rule: &Value) -> Option<&Value> {
     Some(&rule["verification"]).filter(|v| v["status"] == "verified")
 }
 
+/// Verified by golden vectors, one thread's inputs and outputs each.
+fn per_thread(rule: &Value) -> Option<&Value> {
+    verified(rule).filter(|v| v["per_warp"] != true)
+}
+
+/// Verified by recorded warps (the warp-level rules).
+fn per_warp(rule: &Value) -> Option<&Value> {
+    verified(rule).filter(|v| v["per_warp"] == true)
+}
+
 /// README: how many rules and forms, and what stands behind them.
 fn readme_counts(rules: &[Value]) -> String {
     let forms: usize = rules
         .iter()
         .map(|r| r["forms"].as_array().map_or(0, Vec::len))
         .sum();
-    let checked: Vec<&Value> = rules.iter().filter_map(verified).collect();
-    let mut gpus: Vec<&str> = checked.iter().filter_map(|v| v["gpu"].as_str()).collect();
+    let vectors: Vec<&Value> = rules.iter().filter_map(per_thread).collect();
+    let warps: Vec<&Value> = rules.iter().filter_map(per_warp).collect();
+    let mut gpus: Vec<&str> = rules
+        .iter()
+        .filter_map(verified)
+        .filter_map(|v| v["gpu"].as_str())
+        .collect();
     gpus.sort();
     gpus.dedup();
-    let unchecked = rules.len() - checked.len();
+    let status = |s: &str| {
+        rules
+            .iter()
+            .filter(|r| r["verification"]["status"] == s)
+            .count()
+    };
+    let sum = |of: &[&Value], key: &str| thousands(of.iter().map(|v| number(v, key)).sum());
+    let unverified = match status("unverified") {
+        0 => String::new(),
+        n => format!(", {n} unverified"),
+    };
+    let unchecked = status("not value-checkable");
     wrap(&format!(
-        "**{} rules** translate **{} PTX instruction forms**. {} rules are verified against golden \
-         vectors recorded on {}: {} canonical statements (one per form and value of an immediate \
-         operand), {} vectors; {unchecked} {} not value-checkable (docs/VECTORS.md).",
+        "**{} rules** translate **{} PTX instruction forms**. Verified against recordings from {}: \
+         {} rules by golden vectors, {} canonical statements (one per form and value of an \
+         immediate operand) and {} vectors; {} warp-level rules by {} recorded warps of {} forms, \
+         every lane's result (docs/WARP.md). {unchecked} {} not value-checkable{unverified} \
+         (docs/VECTORS.md).",
         rules.len(),
         thousands(forms as u64),
-        checked.len(),
         gpus.join(", "),
-        thousands(checked.iter().map(|v| number(v, "forms")).sum()),
-        thousands(checked.iter().map(|v| number(v, "vectors")).sum()),
+        vectors.len(),
+        sum(&vectors, "forms"),
+        sum(&vectors, "vectors"),
+        warps.len(),
+        sum(&warps, "warps"),
+        sum(&warps, "forms"),
         if unchecked == 1 { "is" } else { "are" },
     ))
 }
@@ -88,13 +119,13 @@ fn wrap(text: &str) -> String {
     s + "\n"
 }
 
-/// docs/VECTORS.md: per family, the verified rules, their canonical statements and vectors, and
-/// the size of the vector file.
+/// docs/VECTORS.md: per family, the rules verified by golden vectors, their canonical statements
+/// and vectors, and the size of the vector file (the warp-level rules: docs/WARP.md).
 fn vectors_table(rules: &[Value]) -> String {
     // file -> (family, rules, forms, vectors)
     let mut files: BTreeMap<String, (String, u64, u64, u64)> = BTreeMap::new();
     for r in rules {
-        let Some(v) = verified(r) else { continue };
+        let Some(v) = per_thread(r) else { continue };
         let e = files
             .entry(v["file"].as_str().unwrap_or("").to_string())
             .or_insert_with(|| (r["family"].as_str().unwrap_or("").to_string(), 0, 0, 0));

@@ -87,8 +87,9 @@ pub enum Operand {
     },
     /// `_` (sink / discard)
     Discard,
-    /// `p|q` dual destination
-    PredPair(Reg, Reg),
+    /// `p|q` dual destination (`d|p` for a value and a predicate); `None` is the sink `_`
+    /// (`elect.sync _|p`, `match.all.sync d|_`).
+    PredPair(Option<Reg>, Option<Reg>),
     /// A bare identifier that is a branch target or symbol (`bra DONE;`).
     Label(String),
 }

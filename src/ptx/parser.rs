@@ -438,7 +438,12 @@ impl<'a> Parser<'a> {
         let op = match t.kind {
             Tok::Ident if self.text(t) == "_" => {
                 self.bump()?;
-                Operand::Discard
+                if self.tok.kind == Tok::Pipe {
+                    self.bump()?;
+                    Operand::PredPair(None, self.pair_side()?)
+                } else {
+                    Operand::Discard
+                }
             }
             Tok::Ident if is_branch => {
                 self.bump()?;
@@ -455,7 +460,7 @@ impl<'a> Parser<'a> {
                 let r = self.reg("a register")?;
                 if self.tok.kind == Tok::Pipe {
                     self.bump()?;
-                    Operand::PredPair(r, self.reg("a predicate after '|'")?)
+                    Operand::PredPair(Some(r), self.pair_side()?)
                 } else {
                     Operand::Reg(r)
                 }
@@ -468,6 +473,15 @@ impl<'a> Parser<'a> {
             }
         };
         Ok(op)
+    }
+
+    /// The second half of `d|p`: a predicate register or the sink `_`.
+    fn pair_side(&mut self) -> Result<Option<Reg>> {
+        if self.tok.kind == Tok::Ident && self.text(self.tok) == "_" {
+            self.bump()?;
+            return Ok(None);
+        }
+        self.reg("a predicate or '_' after '|'").map(Some)
     }
 
     /// `{a, b, _, d}`

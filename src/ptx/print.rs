@@ -141,7 +141,10 @@ impl Display for Operand {
                 (Some(b), off) => write!(f, "[{b}+{off}]"),
             },
             Operand::Discard => f.write_char('_'),
-            Operand::PredPair(a, b) => write!(f, "{a}|{b}"),
+            Operand::PredPair(a, b) => {
+                let side = |r: &Option<Reg>| r.as_ref().map_or("_".to_string(), Reg::to_string);
+                write!(f, "{}|{}", side(a), side(b))
+            }
             Operand::Label(name) => write_name(f, name),
         }
     }

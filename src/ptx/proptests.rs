@@ -82,7 +82,8 @@ fn operand() -> impl Strategy<Value = Operand> {
         2 => (proptest::option::of(reg()), any::<i64>())
             .prop_map(|(base, offset)| Operand::Memory { base, offset }),
         1 => Just(Operand::Discard),
-        1 => (reg(), reg()).prop_map(|(a, b)| Operand::PredPair(a, b)),
+        1 => (proptest::option::of(reg()), proptest::option::of(reg()))
+            .prop_map(|(a, b)| Operand::PredPair(a, b)),
     ]
 }
 

@@ -488,7 +488,17 @@ fn negated_predicates_pairs_and_discards() {
     let i = insn("selp.b32 %0, %1, %2, !p;");
     assert_eq!(i.operands[3], Operand::NotReg(ident("p")));
     let i = insn("setp.lt.s32 p|q, %0, %1;");
-    assert_eq!(i.operands[0], Operand::PredPair(ident("p"), ident("q")));
+    assert_eq!(
+        i.operands[0],
+        Operand::PredPair(Some(ident("p")), Some(ident("q")))
+    );
+    let i = insn("elect.sync _|p, 0xffffffff;");
+    assert_eq!(i.operands[0], Operand::PredPair(None, Some(ident("p"))));
+    let i = insn("match.all.sync.b32 %0|_, %1, %2;");
+    assert_eq!(
+        i.operands[0],
+        Operand::PredPair(Some(Reg::AsmOperand(0)), None)
+    );
     let i = insn("atom.global.add.u32 _, [%0], 1;");
     assert_eq!(i.operands[0], Operand::Discard);
 }

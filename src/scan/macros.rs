@@ -6,8 +6,7 @@
 //! continuations removed, and an [`OffsetMap`] carries every position back to the file.
 
 use std::collections::HashMap;
-
-use tree_sitter::Node;
+use std::ops::Range;
 
 use super::literal::{decode_string_literal, split_string_literals, Decoded};
 use super::position::OffsetMap;
@@ -27,29 +26,17 @@ pub struct Defines {
 }
 
 impl Defines {
-    /// Records a `preproc_def` or `preproc_function_def` node.
-    pub fn add(&mut self, def: Node, src: &[u8]) {
-        let Some(name) = def.child_by_field_name("name") else {
-            return;
-        };
-        let definition = if def.kind() == "preproc_function_def" {
+    /// Records a `#define` of the file `src`.
+    pub fn add(&mut self, def: &Define, src: &[u8]) {
+        let definition = if def.params.is_some() {
             Definition::FunctionLike
         } else {
-            def.child_by_field_name("value")
-                .and_then(|v| string_value(src, v.byte_range()))
-                .map_or(Definition::Other, Definition::Strings)
+            string_value(src, def.value.clone()).map_or(Definition::Other, Definition::Strings)
         };
         self.by_name
-            .entry(src[name.byte_range()].to_vec())
+            .entry(src[def.name.clone()].to_vec())
             .or_default()
             .push(definition);
-    }
-
-    /// Adds every definition of `other` (a later part of the same file).
-    pub fn extend(&mut self, other: Defines) {
-        for (name, defs) in other.by_name {
-            self.by_name.entry(name).or_default().extend(defs);
-        }
     }
 
     /// The decoded string a template piece `name` stands for, or why it cannot be known.
@@ -98,10 +85,91 @@ fn string_value(src: &[u8], value: std::ops::Range<usize>) -> Option<Decoded> {
     Some(out)
 }
 
+/// A `#define` read from its bytes.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Define {
+    /// From the `#` through the end of the last line (newline excluded).
+    pub line: Range<usize>,
+    pub name: Range<usize>,
+    /// The parameter names of a function-like macro (`...` is not a name); `None` for an
+    /// object-like one.
+    pub params: Option<Vec<Range<usize>>>,
+    /// The replacement text, continuations included, without the spaces around it.
+    pub value: Range<usize>,
+}
+
+/// Reads the `#define` at `line` (see [`Define::line`]); `None` if it is not one.
+pub fn read_define(src: &[u8], line: Range<usize>) -> Option<Define> {
+    let blank = |i: &mut usize| loop {
+        match &src[*i..line.end] {
+            [b' ' | b'\t', ..] => *i += 1,
+            [b'\\', b'\n', ..] => *i += 2,
+            [b'\\', b'\r', b'\n', ..] => *i += 3,
+            _ => break,
+        }
+    };
+    let name_end = |i: usize| {
+        i + src[i..line.end]
+            .iter()
+            .take_while(|b| b.is_ascii_alphanumeric() || **b == b'_' || **b == b'$')
+            .count()
+    };
+    let mut i = line.start + 1;
+    blank(&mut i);
+    let directive = i..name_end(i);
+    if &src[directive.clone()] != b"define" {
+        return None;
+    }
+    i = directive.end;
+    blank(&mut i);
+    let name = i..name_end(i);
+    if name.is_empty() {
+        return None;
+    }
+    i = name.end;
+    let params = if src.get(i) == Some(&b'(') && i < line.end {
+        let mut params = Vec::new();
+        i += 1;
+        loop {
+            blank(&mut i);
+            let param = i..name_end(i);
+            if !param.is_empty() {
+                params.push(param.clone());
+                i = param.end;
+            } else if src[i..line.end].starts_with(b"...") {
+                i += 3;
+            }
+            blank(&mut i);
+            match src[i..line.end].first() {
+                Some(b',') => i += 1,
+                Some(b')') => break,
+                _ => return None,
+            }
+        }
+        i += 1;
+        Some(params)
+    } else {
+        None
+    };
+    blank(&mut i);
+    let mut end = line.end;
+    while end > i && matches!(src[end - 1], b' ' | b'\t' | b'\r') {
+        end -= 1;
+    }
+    Some(Define {
+        line,
+        name,
+        params,
+        value: i..end.max(i),
+    })
+}
+
 /// A macro body prepared for parsing.
 pub struct Body {
     pub buf: Vec<u8>,
     pub map: OffsetMap,
+    /// Where the text from the file lies in `buf` (after the wrapper's first part).
+    pub text: Range<usize>,
 }
 
 /// Text placed around a body so that statements parse as statements.
@@ -140,25 +208,13 @@ pub fn prepare_body(src: &[u8], range: std::ops::Range<usize>, wrap: bool) -> Bo
     Body {
         buf,
         map: OffsetMap::new(segments, body_start..body_end),
+        text: body_start..body_end,
     }
 }
 
 /// Whether the `#define` uses `\`-newline continuations anywhere (including before the value).
 pub fn is_continued(def: &[u8]) -> bool {
     memchr::memmem::find(def, b"\\\n").is_some() || memchr::memmem::find(def, b"\\\r\n").is_some()
-}
-
-/// Parameter names of a function-like macro.
-pub fn parameters<'s>(def: Node, src: &'s [u8]) -> Vec<&'s [u8]> {
-    let Some(params) = def.child_by_field_name("parameters") else {
-        return Vec::new();
-    };
-    let mut cursor = params.walk();
-    params
-        .named_children(&mut cursor)
-        .filter(|p| p.kind() == "identifier")
-        .map(|p| &src[p.byte_range()])
-        .collect()
 }
 
 #[cfg(test)]

@@ -1,38 +1,50 @@
-//! Finds inline `asm` statements in CUDA C++ sources with tree-sitter (tree-sitter-cuda).
+//! Finds inline `asm` statements in CUDA C++ sources.
 //!
 //! The scanner's job is to hand the later stages everything they need without them ever looking at
 //! the source again: where the statement is (byte spans, line/column), its template text with C
 //! string escapes decoded and adjacent literals joined, its operands and clobbers, and the context
-//! that decides how a rewrite may be spliced in (inside a `#define` body, already NVIDIA-only).
+//! that decides how a rewrite may be spliced in (inside a `#define` body or a macro's arguments,
+//! already NVIDIA-only).
+//!
+//! The file is read lexically ([`nesting`]): that finds the asm keywords and `#define`s and what
+//! encloses each. Each statement is then parsed on its own with tree-sitter (tree-sitter-cuda): its
+//! bytes, from the keyword through the closing parenthesis, as the only statement of a function.
+//! What is found and how it reads thus depends on nothing but the statement's bytes and what
+//! encloses them — never on how a parse of the whole file recovered from an error somewhere
+//! else, which ptx2hip's own edits would change — and only the asm statements are parsed.
 
 mod cstrings;
 mod guard;
 mod literal;
 mod lone_name;
 mod macros;
+mod nesting;
 mod position;
-mod segment;
 mod statement;
 mod synthetic;
 mod walk;
 
 use std::ops::Range;
 
-use tree_sitter::{Node, Parser, Tree};
+use tree_sitter::Parser;
 
 use macros::Defines;
+use nesting::{Event, NotAnAsm, Surroundings};
 use position::{LineIndex, OffsetMap};
-use statement::{Context, UNPARSABLE};
+use statement::{Context, HAS_DIRECTIVE, UNPARSABLE};
 
 /// One inline asm statement found in a source file.
 #[derive(Debug, Clone, PartialEq)]
 pub struct AsmStatement {
-    /// Bytes of the whole statement in the file, from the `asm` keyword through the closing `;`
-    /// (the `expression_statement` node). This is what a rewrite replaces. Without a `;` (common in
-    /// `#define` bodies) it is the asm expression alone; see `terminated`.
+    /// Bytes of the whole statement in the file, from the `asm` keyword through the `;` that
+    /// follows it (with only whitespace and comments between). This is what a rewrite replaces.
+    /// Without a `;` (common in `#define` bodies and macro arguments) it is the asm expression
+    /// alone; see `terminated`.
     pub span: Range<usize>,
     /// Whether `span` ends with the statement's `;`.
     pub terminated: bool,
+    /// What encloses the statement: whether a rewrite may use preprocessor directives there.
+    pub place: Place,
     /// 1-based line and column (in bytes) of `span.start`.
     pub line: usize,
     pub column: usize,
@@ -134,6 +146,21 @@ pub struct Operand {
     pub c_strings: Vec<String>,
 }
 
+/// What encloses a statement (read from the bytes, see `nesting`), which decides what a rewrite
+/// may put in its place.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Place {
+    /// Only braces are open around it: it sits among statements, where `#if` may go.
+    Block,
+    /// Inside parentheses of its own, as in `NV_IF_TARGET(c, (asm(...);))`: perhaps in a macro
+    /// invocation's arguments, so no directive may go there, but a comma stays inside them.
+    Group,
+    /// Directly in the argument list of what may be a function-like macro invocation,
+    /// `MACRO(x, asm(...))` (empty `callee`: brackets that could not be told apart): no directive
+    /// may go there, and a comma outside parentheses would split the argument.
+    Argument { callee: String },
+}
+
 /// Where a statement inside a `#define` body lives.
 #[derive(Debug, Clone, PartialEq)]
 pub struct MacroContext {
@@ -171,32 +198,17 @@ pub fn may_contain_asm(bytes: &[u8]) -> bool {
 
 /// Finds the inline asm statements of one file. Never panics; broken code yields diagnostics.
 pub fn scan(source: &[u8]) -> ScanResult {
-    if !may_contain_asm(source) {
-        return ScanResult::default();
-    }
-    let mut parser = Parser::new();
-    if parser
-        .set_language(&tree_sitter_cuda::LANGUAGE.into())
-        .is_err()
-    {
-        return ScanResult::default();
-    }
     let mut all = ScanResult::default();
-    scan_segments(
-        &mut parser,
-        source,
-        &segment::segments(source),
-        &mut |part| {
-            all.statements.extend(part.statements);
-            all.diagnostics.extend(part.diagnostics);
-        },
-    );
+    scan_each(source, &mut |part| {
+        all.statements.extend(part.statements);
+        all.diagnostics.extend(part.diagnostics);
+    });
     all
 }
 
-/// Like [`scan`], but hands over the results one segment at a time (in file order) so that a
-/// caller can translate and drop them before the next segment is parsed. Files whose `"C"`
-/// operands need strings from anywhere in the file are handed over whole.
+/// Like [`scan`], but hands over the results a batch at a time (in file order) so that a caller
+/// can translate and drop them before the next batch is read. Files whose `"C"` operands need
+/// strings from anywhere in the file are handed over whole.
 pub fn scan_each(source: &[u8], each: &mut dyn FnMut(ScanResult)) {
     if !may_contain_asm(source) {
         return;
@@ -208,81 +220,62 @@ pub fn scan_each(source: &[u8], each: &mut dyn FnMut(ScanResult)) {
     {
         return;
     }
-    scan_segments(&mut parser, source, &segment::segments(source), each);
+    scan_events(&mut parser, source, each);
 }
 
-/// Scans `source` one segment at a time: large files are parsed in pieces so that only one small
-/// tree is alive; node offsets stay file offsets because the parser reads the whole buffer
-/// through included ranges. Macros must be defined before use, so the defines seen so far are
-/// all a segment can need.
-fn scan_segments(
-    parser: &mut Parser,
-    source: &[u8],
-    segments: &[Range<usize>],
-    each: &mut dyn FnMut(ScanResult),
-) {
-    scan_parts(parser, source, segments, true, each)
-}
+/// Statements handed over at a time by [`scan_each`].
+const BATCH: usize = 4096;
 
-/// [`scan_segments`], where `chunked` says whether a file in one segment may be parsed by its
-/// relevant chunks only (false: the whole file, which tests compare against).
-fn scan_parts(
-    parser: &mut Parser,
-    source: &[u8],
-    segments: &[Range<usize>],
-    chunked: bool,
-    each: &mut dyn FnMut(ScanResult),
-) {
+/// Reads the statements at the file's lexical events (see the module doc).
+fn scan_events(parser: &mut Parser, source: &[u8], each: &mut dyn FnMut(ScanResult)) {
     let streaming = memchr::memmem::find(source, b"\"C\"").is_none();
     let lines = LineIndex::new(source);
-    let file_map = OffsetMap::identity(source.len());
-    let mut result = ScanResult::default();
+    let events = nesting::events(source, true);
     let mut defines = Defines::default();
-    // What each parse reads: a large file's segments one by one (skipping those without `asm` or
-    // `define`), or the relevant chunks of a small one (whole files when `"C"` strings may live
-    // anywhere).
-    let units: Vec<Vec<Range<usize>>> = if chunked && segments.len() == 1 && streaming {
-        vec![segment::relevant_chunks(source)]
-    } else {
-        segments
-            .iter()
-            .filter(|range| {
-                let text = &source[(*range).clone()];
-                segments.len() == 1
-                    || may_contain_asm(text)
-                    || memchr::memmem::find(text, b"define").is_some()
-            })
-            .map(|range| vec![range.clone()])
-            .collect()
+    let mut bodies = Vec::new();
+    for event in &events {
+        if let Event::Define { line, around } = event {
+            if let Some(def) = macros::read_define(source, line.clone()) {
+                defines.add(&def, source);
+                if !around.nv_only && may_contain_asm(&source[def.value.clone()]) {
+                    bodies.push(def);
+                }
+            }
+        }
+    }
+    let file = Context {
+        src: source,
+        buf: source,
+        map: &OffsetMap::identity(source.len()),
+        lines: &lines,
+        defines: &defines,
+        in_macro: None,
     };
-    let masked = lone_name::masked(source);
-    let parse_buf = masked.as_deref().unwrap_or(source);
-    for ranges in &units {
-        let Some(tree) = parse_ranges(parser, parse_buf, &lines, ranges) else {
+    let mut result = ScanResult::default();
+    let mut bodies = bodies.into_iter().peekable();
+    let mut covered = 0;
+    for event in &events {
+        let Event::Asm { at, around } = event else {
             continue;
         };
-        let mut found = Found::collect(tree.root_node(), source, true);
-        defines.extend(std::mem::take(&mut found.defines));
-        let file = Context {
-            src: source,
-            buf: source,
-            map: &file_map,
-            lines: &lines,
-            defines: &defines,
-            in_macro: None,
-        };
-        read_statements(&file, &found, &mut result);
-        for def in &found.macros {
-            scan_macro(parser, def, &file, &mut result);
+        while let Some(def) = bodies.next_if(|d| d.value.start < *at) {
+            scan_macro(parser, &def, &file, &mut result);
         }
-        if streaming {
+        // An asm inside another asm statement's operands is part of that statement.
+        if *at >= covered && !around.nv_only {
+            covered = read_asm(parser, &file, *at, around, &mut result);
+        }
+        if streaming && result.statements.len() >= BATCH {
             each(finish(std::mem::take(&mut result)));
         }
     }
-    if !streaming {
-        fill_c_strings(parser, source, &lines, segments, &mut result.statements);
-        each(finish(result));
+    for def in bodies {
+        scan_macro(parser, &def, &file, &mut result);
     }
+    if !streaming {
+        fill_c_strings(parser, source, &mut result.statements);
+    }
+    each(finish(result));
 }
 
 fn finish(mut result: ScanResult) -> ScanResult {
@@ -292,184 +285,100 @@ fn finish(mut result: ScanResult) -> ScanResult {
     result
 }
 
-/// Parses the `ranges` of `source` as if they were one text (the whole file when they cover it).
-/// `source` may be a same-length copy of the file (see [`lone_name`]): offsets are file offsets.
-fn parse_ranges(
+/// Reads the asm statement whose keyword is at `at` of the buffer that `scope` reads (the file,
+/// or a `#define` body) into `result`, as a statement or a diagnostic; returns the buffer offset
+/// where it ends.
+fn read_asm(
     parser: &mut Parser,
-    source: &[u8],
-    lines: &LineIndex,
-    ranges: &[Range<usize>],
-) -> Option<Tree> {
-    let point = |offset: usize| {
-        let (line, column) = lines.line_col(offset);
-        tree_sitter::Point {
-            row: line - 1,
-            column: column - 1,
-        }
-    };
-    let included: Vec<tree_sitter::Range> = if ranges == [0..source.len()] {
-        Vec::new()
-    } else {
-        ranges
-            .iter()
-            .map(|range| tree_sitter::Range {
-                start_byte: range.start,
-                end_byte: range.end,
-                start_point: point(range.start),
-                end_point: point(range.end),
-            })
-            .collect()
-    };
-    parser.set_included_ranges(&included).ok()?;
-    let tree = parser.parse(source, None);
-    // Macro bodies are parsed as separate buffers: they must see all of their text.
-    parser.set_included_ranges(&[]).ok()?;
-    tree
-}
-
-/// What one walk over a parsed buffer finds.
-struct Found<'t> {
-    asm: Vec<Hit<'t>>,
-    /// `asm` keywords outside any asm node: tree-sitter could not parse the statement.
-    orphans: Vec<Hit<'t>>,
-    /// `#define`s whose body mentions `asm`.
-    macros: Vec<Hit<'t>>,
-    defines: Defines,
-}
-
-/// A node found by the walk, with what its ancestors tell about it.
-struct Hit<'t> {
-    node: Node<'t>,
-    parent: Option<Node<'t>>,
-    /// Nearest ERROR ancestor (for `asm` keywords tree-sitter could not place).
-    error: Option<Node<'t>>,
-    nv_only: bool,
-}
-
-impl<'t> Found<'t> {
-    fn collect(root: Node<'t>, buf: &[u8], with_defines: bool) -> Self {
-        let asm_hits = walk::occurrences(buf, &[b"asm"]);
-        let needles: &[&[u8]] = if with_defines {
-            &[b"asm", b"define"]
-        } else {
-            &[b"asm"]
-        };
-        let hits = walk::occurrences(buf, needles);
-        let mut found = Found {
-            asm: Vec::new(),
-            orphans: Vec::new(),
-            macros: Vec::new(),
-            defines: Defines::default(),
-        };
-        walk::visit_hits(root, &hits, |node, ancestors| {
-            let hit = || Hit {
-                node,
-                parent: ancestors.last().copied(),
-                error: ancestors.iter().rev().find(|a| a.is_error()).copied(),
-                nv_only: guard::is_nv_only(node, ancestors, buf),
+    scope: &Context,
+    at: usize,
+    around: &Surroundings,
+    result: &mut ScanResult,
+) -> usize {
+    let directives = scope.in_macro.is_none();
+    let end = match nesting::asm_extent(scope.buf, at, directives) {
+        Ok(end) => end,
+        Err(why) => {
+            let message = match why {
+                NotAnAsm::Shape => UNPARSABLE,
+                NotAnAsm::Directive => HAS_DIRECTIVE,
             };
-            match node.kind() {
-                "gnu_asm_expression" => found.asm.push(hit()),
-                "preproc_def" | "preproc_function_def" if with_defines => {
-                    found.defines.add(node, buf);
-                    let value = node
-                        .child_by_field_name("value")
-                        .map_or(0..0, |v| v.byte_range());
-                    let i = asm_hits.partition_point(|&h| h < value.start);
-                    if asm_hits.get(i).is_some_and(|&h| h < value.end) {
-                        found.macros.push(hit());
-                    }
-                }
-                "asm" | "__asm__" | "__asm" if !node.is_named() => found.orphans.push(hit()),
-                _ => return true,
-            }
-            false
-        });
-        found
-    }
-}
-
-fn read_statements(ctx: &Context, found: &Found, result: &mut ScanResult) {
-    for asm in found.asm.iter().filter(|h| !h.nv_only) {
-        match ctx.statement(asm.node, asm.parent) {
-            Ok(Some(statement)) => result.statements.push(statement),
-            Ok(None) => {}
-            Err(diagnostic) => result.diagnostics.push(diagnostic),
+            let keyword_end = at
+                + scope.buf[at..]
+                    .iter()
+                    .take_while(|b| b.is_ascii_alphanumeric() || **b == b'_')
+                    .count();
+            result
+                .diagnostics
+                .push(scope.diagnostic(at..keyword_end, message));
+            return keyword_end;
         }
-    }
-    for keyword in found.orphans.iter().filter(|h| !h.nv_only) {
-        let range = keyword.error.unwrap_or(keyword.node).byte_range();
-        result.diagnostics.push(ctx.diagnostic(range, UNPARSABLE));
-    }
-}
-
-/// Re-parses a `#define` body that mentions asm and reads its statements.
-fn scan_macro(parser: &mut Parser, def: &Hit, file: &Context, result: &mut ScanResult) {
-    if def.nv_only {
-        return;
-    }
-    let def = def.node;
-    let (Some(name), Some(value)) = (
-        def.child_by_field_name("name"),
-        def.child_by_field_name("value"),
-    ) else {
-        return;
     };
-    // Bodies are usually statements; a body that is a whole function parses better at top level.
-    let Some((body, tree)) = parse_body(parser, file.src, value.byte_range(), true) else {
-        return;
-    };
-    let (body, tree) = if tree.root_node().has_error() {
-        match parse_body(parser, file.src, value.byte_range(), false) {
-            Some((b, t)) if count_asm(&t, &b.buf) > count_asm(&tree, &body.buf) => (b, t),
-            _ => (body, tree),
-        }
-    } else {
-        (body, tree)
-    };
-    let context = MacroContext {
-        name: String::from_utf8_lossy(&file.src[name.byte_range()]).into_owned(),
-        continued: macros::is_continued(&file.src[def.byte_range()]),
-    };
+    let semicolon = nesting::semicolon_after(scope.buf, end, directives)
+        .map(|after| scope.map.to_file(after - 1) + 1);
+    // The statement alone, as the only statement of a function.
+    let alone = macros::prepare_body(scope.src, scope.map.range_to_file(at..end), true);
+    let masked = lone_name::masked(&alone.buf);
+    let tree = parser.parse(masked.as_deref().unwrap_or(&alone.buf), None);
+    let asm = tree.as_ref().and_then(|t| {
+        let keyword = t
+            .root_node()
+            .descendant_for_byte_range(alone.text.start, alone.text.start)?;
+        let asm = keyword
+            .parent()
+            .filter(|a| a.kind() == "gnu_asm_expression")?;
+        (asm.start_byte() == alone.text.start && asm.end_byte() == alone.text.end).then_some(asm)
+    });
     let ctx = Context {
-        src: file.src,
+        buf: &alone.buf,
+        map: &alone.map,
+        in_macro: scope.in_macro.clone(),
+        ..*scope
+    };
+    match asm.map(|asm| ctx.statement(asm, around, semicolon)) {
+        Some(Ok(Some(statement))) => result.statements.push(statement),
+        Some(Ok(None)) => {}
+        Some(Err(diagnostic)) => result.diagnostics.push(diagnostic),
+        None => result
+            .diagnostics
+            .push(scope.diagnostic(at..end, UNPARSABLE)),
+    }
+    end
+}
+
+/// Reads the statements of a `#define` body that mentions asm.
+fn scan_macro(parser: &mut Parser, def: &macros::Define, file: &Context, result: &mut ScanResult) {
+    let body = macros::prepare_body(file.src, def.value.clone(), false);
+    let events = nesting::events(&body.buf, false);
+    let body_scope = Context {
         buf: &body.buf,
         map: &body.map,
-        lines: file.lines,
-        defines: file.defines,
-        in_macro: Some((context, macros::parameters(def, file.src))),
+        in_macro: Some((
+            MacroContext {
+                name: String::from_utf8_lossy(&file.src[def.name.clone()]).into_owned(),
+                continued: macros::is_continued(&file.src[def.line.clone()]),
+            },
+            def.params
+                .iter()
+                .flatten()
+                .map(|p| &file.src[p.clone()])
+                .collect(),
+        )),
+        ..*file
     };
-    read_statements(
-        &ctx,
-        &Found::collect(tree.root_node(), &body.buf, false),
-        result,
-    );
+    let mut covered = 0;
+    for event in &events {
+        if let Event::Asm { at, around } = event {
+            if *at >= covered && !around.nv_only {
+                covered = read_asm(parser, &body_scope, *at, around, result);
+            }
+        }
+    }
 }
 
-fn parse_body(
-    parser: &mut Parser,
-    src: &[u8],
-    value: Range<usize>,
-    wrap: bool,
-) -> Option<(macros::Body, Tree)> {
-    let body = macros::prepare_body(src, value, wrap);
-    let masked = lone_name::masked(&body.buf);
-    let tree = parser.parse(masked.as_deref().unwrap_or(&body.buf), None)?;
-    Some((body, tree))
-}
-
-fn count_asm(tree: &Tree, buf: &[u8]) -> usize {
-    Found::collect(tree.root_node(), buf, false).asm.len()
-}
-
-/// Fills `c_strings` of every `"C"` operand: one walk per segment that mentions a wanted name.
-fn fill_c_strings(
-    parser: &mut Parser,
-    src: &[u8],
-    lines: &LineIndex,
-    segments: &[Range<usize>],
-    statements: &mut [AsmStatement],
-) {
+/// Fills `c_strings` of every `"C"` operand from the declarations that name it, each parsed on
+/// its own (see [`nesting::declarations_naming`]).
+fn fill_c_strings(parser: &mut Parser, src: &[u8], statements: &mut [AsmStatement]) {
     let is_c = |op: &Operand| op.constraint == "C";
     let mut names: Vec<String> = statements
         .iter()
@@ -485,18 +394,12 @@ fn fill_c_strings(
     let wanted: Vec<&str> = names.iter().map(String::as_str).collect();
     let mut values: std::collections::HashMap<String, Vec<String>> =
         std::collections::HashMap::new();
-    for range in segments {
-        let text = &src[range.clone()];
-        if !wanted
-            .iter()
-            .any(|n| memchr::memmem::find(text, n.as_bytes()).is_some())
-        {
-            continue;
-        }
-        let Some(tree) = parse_ranges(parser, src, lines, std::slice::from_ref(range)) else {
+    for declaration in nesting::declarations_naming(src, &wanted) {
+        let alone = macros::prepare_body(src, declaration, false);
+        let Some(tree) = parser.parse(&alone.buf, None) else {
             continue;
         };
-        for (name, found) in cstrings::collect(tree.root_node(), src, &wanted) {
+        for (name, found) in cstrings::collect(tree.root_node(), &alone.buf, &wanted) {
             let entry = values.entry(name).or_default();
             for v in found {
                 if !entry.contains(&v) {

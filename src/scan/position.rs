@@ -58,11 +58,6 @@ impl OffsetMap {
         OffsetMap { segments, body }
     }
 
-    /// Whether buffer range `r` lies inside the part that came from the file.
-    pub fn covers(&self, r: &std::ops::Range<usize>) -> bool {
-        self.body.start <= r.start && r.end <= self.body.end
-    }
-
     pub fn to_file(&self, offset: usize) -> usize {
         let offset = offset.clamp(self.body.start, self.body.end);
         let i = self.segments.partition_point(|&(b, _)| b <= offset).max(1) - 1;

@@ -9,12 +9,21 @@ use tree_sitter::Node;
 use super::literal::{decode_string_literal, Decoded};
 use super::lone_name;
 use super::macros::Defines;
+use super::nesting::Surroundings;
 use super::position::{indent_at, LineIndex, OffsetMap};
-use super::{AsmStatement, MacroContext, Operand, ScanDiagnostic, Template};
+use super::{AsmStatement, MacroContext, Operand, Place, ScanDiagnostic, Template};
 
 /// Message for asm that tree-sitter could not take apart.
 pub const UNPARSABLE: &str =
     "could not parse this asm statement (template is not a string literal?)";
+
+/// Message for asm with a preprocessor directive inside: its text depends on the configuration.
+pub const HAS_DIRECTIVE: &str =
+    "a preprocessor directive inside the asm statement: left as written";
+
+/// Message for asm among statements whose `;` does not follow it: a rewrite would need to know
+/// where the statement ends.
+pub const NOT_TERMINATED: &str = "this asm statement is not followed by its `;` (a syntax error, a macro, or an `#if` arm boundary between them): left as written";
 
 /// Everything needed to read statements out of one parsed buffer.
 pub struct Context<'a> {
@@ -45,14 +54,18 @@ impl Context<'_> {
         }
     }
 
-    /// The statement for `asm`, `Ok(None)` for a compiler barrier (empty template).
+    /// The statement for `asm`, `Ok(None)` for a compiler barrier (empty template). `around` is
+    /// what encloses it and `semicolon` the file offset after the `;` that follows it with only
+    /// whitespace and comments between (see `nesting::semicolon_after`). Among statements, a
+    /// statement without its `;` is an error: where it ends cannot be known.
     pub fn statement(
         &self,
         asm: Node,
-        parent: Option<Node>,
+        around: &Surroundings,
+        semicolon: Option<usize>,
     ) -> Result<Option<AsmStatement>, ScanDiagnostic> {
         let unparsable = || self.diagnostic(asm.byte_range(), UNPARSABLE);
-        if !tolerable_errors(asm, "") {
+        if !tolerable_errors(asm) {
             return Err(unparsable());
         }
         let code = asm
@@ -62,19 +75,12 @@ impl Context<'_> {
         if matches!(&template, Template::Known { text, .. } if is_blank_ptx(text)) {
             return Ok(None);
         }
-        let (span, terminated) = match parent {
-            Some(p)
-                if p.kind() == "expression_statement"
-                    && p.child(0).is_some_and(|c| c.id() == asm.id())
-                    && p.child(p.child_count().saturating_sub(1))
-                        .is_some_and(|c| c.kind() == ";" && !c.is_missing())
-                    && self.map.covers(&p.byte_range()) =>
-            {
-                (p.byte_range(), true)
-            }
-            _ => (asm.byte_range(), false),
-        };
-        let span = self.map.range_to_file(span);
+        if semicolon.is_none() && around.place == Place::Block && self.in_macro.is_none() {
+            return Err(self.diagnostic(asm.byte_range(), NOT_TERMINATED));
+        }
+        let asm_span = self.map.range_to_file(asm.byte_range());
+        let span = asm_span.start..semicolon.unwrap_or(asm_span.end);
+        let terminated = semicolon.is_some();
         let (line, column) = self.lines.line_col(span.start);
         let (end_line, end_column) = self.lines.line_col(span.end);
         let mut cursor = asm.walk();
@@ -107,6 +113,7 @@ impl Context<'_> {
             in_macro: self.in_macro.as_ref().map(|(m, _)| m.clone()),
             span,
             terminated,
+            place: around.place.clone(),
         }))
     }
 
@@ -244,34 +251,37 @@ impl Context<'_> {
 
 /// Errors inside an asm node are tolerated only where a missing comma between operands put
 /// well-formed operands into an ERROR node, or around a lone name or `#param` template piece.
-fn tolerable_errors(node: Node, parent: &str) -> bool {
-    if node.is_missing() {
-        return false;
-    }
-    if !node.has_error() {
-        return true;
-    }
-    let mut cursor = node.walk();
-    let children: Vec<Node> = node.children(&mut cursor).collect();
-    if node.is_error() {
-        let only_operands = children.iter().all(|c| {
-            matches!(
-                c.kind(),
-                "gnu_asm_output_operand" | "gnu_asm_input_operand" | "," | "comment"
-            )
-        });
-        // A name after the first template piece (`"mov" S " %0;"`) or a `#param` in a macro body
-        // comes as an ERROR node holding just that: the template decides whether it is acceptable.
-        let lone_piece = matches!(children.as_slice(), [d] if matches!(d.kind(), "identifier" | "preproc_directive"));
-        if !(parent.ends_with("_operand_list") && only_operands
-            || parent == "concatenated_string" && lone_piece)
-        {
+/// Iterative: an operand can nest parentheses as deep as the input likes.
+fn tolerable_errors(asm: Node) -> bool {
+    let mut pending = vec![(asm, "")];
+    while let Some((node, parent)) = pending.pop() {
+        if node.is_missing() {
             return false;
         }
+        if !node.has_error() {
+            continue;
+        }
+        let mut cursor = node.walk();
+        let children: Vec<Node> = node.children(&mut cursor).collect();
+        if node.is_error() {
+            let only_operands = children.iter().all(|c| {
+                matches!(
+                    c.kind(),
+                    "gnu_asm_output_operand" | "gnu_asm_input_operand" | "," | "comment"
+                )
+            });
+            // A name after the first template piece (`"mov" S " %0;"`) or a `#param` in a macro body
+            // comes as an ERROR node holding just that: the template decides whether it is acceptable.
+            let lone_piece = matches!(children.as_slice(), [d] if matches!(d.kind(), "identifier" | "preproc_directive"));
+            if !(parent.ends_with("_operand_list") && only_operands
+                || parent == "concatenated_string" && lone_piece)
+            {
+                return false;
+            }
+        }
+        pending.extend(children.into_iter().map(|c| (c, node.kind())));
     }
-    children
-        .into_iter()
-        .all(|c| tolerable_errors(c, node.kind()))
+    true
 }
 
 /// A template that is only whitespace and PTX comments: a compiler barrier, nothing to translate.

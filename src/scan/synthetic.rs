@@ -2,7 +2,7 @@
 //! scanner would have produced for a template and its constraints, so they exercise exactly the
 //! path a real source file takes.
 
-use super::{AsmStatement, Operand, Origin, Template};
+use super::{AsmStatement, Operand, Origin, Place, Template};
 
 impl AsmStatement {
     /// `asm volatile("<template>" : <outputs> : <inputs>)` with one operand per constraint (`=r`,
@@ -42,6 +42,7 @@ impl AsmStatement {
             indent: String::new(),
             in_macro: None,
             terminated: true,
+            place: Place::Block,
         }
     }
 }

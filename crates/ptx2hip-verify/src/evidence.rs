@@ -1,19 +1,71 @@
-//! The product's evidence table, `src/evidence/table.rs`: for every rule, which vector file checks
-//! it, how many forms and vectors, and the hardware that recorded them. It is derived from the
-//! vector files alone (their headers and form lists), so it cannot drift from them: the `vectors`
-//! tool rewrites it after every change to the vectors and the golden test compares it with what
-//! this module derives.
+//! The product's evidence table, `src/evidence/table.rs`: for every rule, which recording checks
+//! it, how many forms and vectors (or, for the warp-level rules, warps), and the hardware that
+//! recorded them. It is derived from the recordings alone (their headers and form lists), so it
+//! cannot drift from them: the `vectors` tool rewrites it after every change to the recordings
+//! and the golden test compares it with what this module derives.
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::Path;
 
 use crate::golden::GoldenFile;
+use crate::warp::Recording;
 
 /// Where the product keeps the table, relative to the repository root.
 pub const TABLE_PATH: &str = "src/evidence/table.rs";
 
-/// The Rust source of the evidence table for the vector files `*.bin.gz` in `vecdir`.
+/// The per-warp recording, relative to the vector directory (its forms: [`crate::warp`]).
+pub const WARP_RECORDING: &str = "warp/warp.bin.gz";
+
+/// Printed by the tools after a recording changes: the table is derived from all of them.
+pub const UPDATE_HINT: &str = "vector files changed: in the repository, run `cargo run -p ptx2hip-verify --bin vectors -- evidence` to update src/evidence/table.rs";
+
+/// One rule's line of the table: its recording's constant, forms, and vectors or warps.
+struct Row {
+    constant: String,
+    forms: usize,
+    count: usize,
+}
+
+/// Counts the forms of `rule` in the recording `constant`; a rule recorded in two files is an
+/// error (the product shows one recording per rule).
+fn count(
+    rows: &mut BTreeMap<String, Row>,
+    rule: &str,
+    constant: &str,
+    n: usize,
+) -> Result<(), String> {
+    let row = rows.entry(rule.to_string()).or_insert_with(|| Row {
+        constant: constant.to_string(),
+        forms: 0,
+        count: 0,
+    });
+    if row.constant != constant {
+        return Err(format!(
+            "{rule}: recorded in two files ({} and {constant})",
+            row.constant
+        ));
+    }
+    row.forms += 1;
+    row.count += n;
+    Ok(())
+}
+
+/// `const NAME: Recording = ...;` for a recording's header.
+fn recording(out: &mut String, constant: &str, file: &str, header: &serde_json::Value) {
+    let field = |key: &str| header.get(key).and_then(|v| v.as_str()).unwrap_or("");
+    let _ = writeln!(
+        out,
+        "const {constant}: Recording = Recording {{ file: {file:?}, gpu: {:?}, driver: {:?}, nvcc: {:?}, date: {:?} }};",
+        field("gpu"),
+        field("driver"),
+        field("nvcc"),
+        field("date"),
+    );
+}
+
+/// The Rust source of the evidence table for the per-thread vector files `*.bin.gz` in `vecdir`
+/// and its per-warp recording [`WARP_RECORDING`].
 pub fn table_source(vecdir: &Path) -> Result<String, String> {
     let mut files: Vec<_> = std::fs::read_dir(vecdir)
         .map_err(|e| format!("{}: {e}", vecdir.display()))?
@@ -22,53 +74,49 @@ pub fn table_source(vecdir: &Path) -> Result<String, String> {
         .collect();
     files.sort();
     let mut recordings = String::new();
-    // rule -> (recording constant, forms, vectors)
-    let mut rules: BTreeMap<String, (String, usize, usize)> = BTreeMap::new();
+    let mut per_thread: BTreeMap<String, Row> = BTreeMap::new();
     for path in &files {
         let golden = GoldenFile::read(path)?;
         let name = path.file_name().unwrap().to_string_lossy().into_owned();
         let constant = name.trim_end_matches(".bin.gz").to_uppercase();
-        let header = |key: &str| {
-            golden
-                .header
-                .get(key)
-                .and_then(|v| v.as_str())
-                .unwrap_or("")
-        };
-        let _ = writeln!(
-            recordings,
-            "const {constant}: Recording = Recording {{ file: {name:?}, gpu: {:?}, driver: {:?}, nvcc: {:?}, date: {:?} }};",
-            header("gpu"),
-            header("driver"),
-            header("nvcc"),
-            header("date"),
-        );
+        recording(&mut recordings, &constant, &name, &golden.header);
         for form in &golden.forms {
-            let e = rules
-                .entry(form.rule.clone())
-                .or_insert_with(|| (constant.clone(), 0, 0));
-            if e.0 != constant {
-                return Err(format!(
-                    "{}: vectors in two files ({} and {name})",
-                    form.rule, e.0
-                ));
-            }
-            e.1 += 1;
-            e.2 += form.count();
+            count(&mut per_thread, &form.rule, &constant, form.count())?;
         }
+    }
+    let warp = Recording::read(&vecdir.join(WARP_RECORDING))?;
+    recording(&mut recordings, "WARP", WARP_RECORDING, &warp.header);
+    let mut per_warp: BTreeMap<String, Row> = BTreeMap::new();
+    for form in &warp.forms {
+        if per_thread.contains_key(&form.rule) {
+            return Err(format!(
+                "{}: recorded per thread and per warp ({WARP_RECORDING})",
+                form.rule
+            ));
+        }
+        count(&mut per_warp, &form.rule, "WARP", form.cases)?;
     }
     let mut s = String::from(
         "// @generated by `cargo run -p ptx2hip-verify --bin vectors -- evidence` from\n\
-         // tests/vectors/*.bin.gz (docs/VECTORS.md). Do not edit: the golden test compares it with\n\
-         // the vector files. One rule per line.\n\n\
-         use super::{Evidence, Recording};\n\n",
+         // tests/vectors/*.bin.gz and tests/vectors/warp/warp.bin.gz (docs/VECTORS.md, docs/WARP.md).\n\
+         // Do not edit: the golden test compares it with the recordings. One rule per line.\n\n\
+         use super::{Evidence, Recording, WarpEvidence};\n\n",
     );
     s.push_str(&recordings);
     s.push_str("\npub(super) const TABLE: &[Evidence] = &[\n");
-    for (rule, (constant, forms, vectors)) in &rules {
+    for (rule, row) in &per_thread {
         let _ = writeln!(
             s,
-            "    Evidence {{ rule: {rule:?}, forms: {forms}, vectors: {vectors}, recording: &{constant} }},"
+            "    Evidence {{ rule: {rule:?}, forms: {}, vectors: {}, recording: &{} }},",
+            row.forms, row.count, row.constant
+        );
+    }
+    s.push_str("];\n\npub(super) const WARP_TABLE: &[WarpEvidence] = &[\n");
+    for (rule, row) in &per_warp {
+        let _ = writeln!(
+            s,
+            "    WarpEvidence {{ rule: {rule:?}, forms: {}, warps: {}, recording: &{} }},",
+            row.forms, row.count, row.constant
         );
     }
     s.push_str("];\n");

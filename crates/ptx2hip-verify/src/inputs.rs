@@ -67,6 +67,14 @@ fn domains(form: &CanonicalForm) -> Vec<Domain> {
     form.inputs
         .iter()
         .map(|i| match i {
+            Input::Reg {
+                class: RegClass::Q, ..
+            } => Domain {
+                // 128-bit registers are filled like 16-byte memory: a value and a second half.
+                ty_bits: 64,
+                reg_bits: 64,
+                kind: Kind::V4x32,
+            },
             Input::Reg { class, ty, .. } => {
                 let reg_bits = class.bytes() as u32 * 8;
                 let kind = match (ty, class) {
@@ -89,6 +97,7 @@ fn domains(form: &CanonicalForm) -> Vec<Domain> {
                     match elem {
                         PtxType::F32 => Kind::F32,
                         PtxType::F64 => Kind::F64,
+                        PtxType::F16 => Kind::F16,
                         _ => Kind::Int,
                     }
                 };

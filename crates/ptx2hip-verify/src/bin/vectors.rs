@@ -245,7 +245,7 @@ fn import(rules: &RuleSet, args: &[String]) {
         )
         .unwrap();
     }
-    eprintln!("{EVIDENCE_HINT}");
+    eprintln!("{}", evidence::UPDATE_HINT);
     for r in &rejected {
         eprintln!("REJECTED {r}");
     }
@@ -297,7 +297,7 @@ fn convert(rules: &RuleSet, args: &[String]) {
         let family = file.header["family"].as_str().unwrap().to_string();
         write_family(&vecdir, &family, file.header.clone(), out);
     }
-    eprintln!("{EVIDENCE_HINT}");
+    eprintln!("{}", evidence::UPDATE_HINT);
 }
 
 /// Rebuilds a family's vector file from recordings already made: for every form the rules claim,
@@ -339,14 +339,11 @@ fn graft(rules: &RuleSet, args: &[String]) {
         }
     }
     write_family(&vecdir, &family, header, out);
-    eprintln!("{EVIDENCE_HINT}");
+    eprintln!("{}", evidence::UPDATE_HINT);
     for m in &missing {
         eprintln!("NOT RECORDED {m}");
     }
 }
-
-/// Printed after the vector files change: the product's evidence table is derived from all of them.
-const EVIDENCE_HINT: &str = "vector files changed: in the repository, run `cargo run -p ptx2hip-verify --bin vectors -- evidence` to update src/evidence/table.rs";
 
 /// Rewrites the product's evidence table (`--evidence`, default `src/evidence/table.rs`) from the
 /// vector files in `vecdir`.
