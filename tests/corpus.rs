@@ -202,11 +202,7 @@ fn unsupported_mix_reports_each_untranslated_form() {
             )
         })
         .collect();
-    for form in [
-        "redux.sync.min.f32",
-        "add.cc.u32",
-        "addc.u32",
-    ] {
+    for form in ["redux.sync.min.f32", "add.cc.u32", "addc.u32"] {
         assert!(
             unsupported
                 .iter()
