@@ -78,7 +78,7 @@ fn orders_and_scopes_map_to_hip_scoped_atomics() {
     for (form, order, scope) in cases {
         let code = amd(&format!("{form} %0, [%1], %2;"), "=r,l,r");
         assert!(
-            code.contains(&format!("__hip_atomic_fetch_add((uint32_t*)"))
+            code.contains("__hip_atomic_fetch_add((uint32_t*)")
                 && code.contains(order)
                 && code.contains(scope),
             "{form}: {code}"

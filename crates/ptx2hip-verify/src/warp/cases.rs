@@ -311,7 +311,7 @@ pub fn generate(form: &WarpForm) -> Vec<Case> {
                             Role::A32 => rng.next_u64() as u32 as u64,
                             Role::B => {
                                 let b = (lane as u64 * 7 + combo as u64) % 32;
-                                if (lane + combo as usize) % 5 == 0 {
+                                if (lane + combo as usize).is_multiple_of(5) {
                                     b | (rng.next_u64() as u32 as u64 & !31)
                                 } else {
                                     b
