@@ -91,11 +91,11 @@ fn orders_and_scopes_map_to_hip_scoped_atomics() {
     );
     assert_eq!(
         amd("ld.acquire.gpu.global.u32 %0, [%1];", "=r,l"),
-        "op0 = __hip_atomic_load((uint32_t*)(uintptr_t)((uint64_t)(op1)), __ATOMIC_ACQUIRE, __HIP_MEMORY_SCOPE_AGENT);"
+        "ptx2hip_out_r(op0) = __hip_atomic_load((uint32_t*)(uintptr_t)(ptx2hip_in_l(op1)), __ATOMIC_ACQUIRE, __HIP_MEMORY_SCOPE_AGENT);"
     );
     assert_eq!(
         amd("st.release.sys.global.u32 [%0], %1;", "l,r"),
-        "__hip_atomic_store((uint32_t*)(uintptr_t)((uint64_t)(op0)), (uint32_t)(op1), __ATOMIC_RELEASE, __HIP_MEMORY_SCOPE_SYSTEM);"
+        "__hip_atomic_store((uint32_t*)(uintptr_t)(ptx2hip_in_l(op0)), ptx2hip_in_r(op1), __ATOMIC_RELEASE, __HIP_MEMORY_SCOPE_SYSTEM);"
     );
     // red has no result: AMD's no-return atomic.
     assert!(amd("red.relaxed.gpu.global.add.s32 [%0], %1;", "l,r")
@@ -206,13 +206,13 @@ fn cp_async_is_a_synchronous_copy_with_its_zero_fill() {
     // 32-bit shared window address, as CUTLASS passes it.
     assert_eq!(
         amd("cp.async.cg.shared.global [%0], [%1], 16;", "r,l"),
-        "ptx2hip_cp_async((void*)(uintptr_t)ptx2hip_shared_ptr((uint32_t)(op0)), (const void*)(uintptr_t)((uint64_t)(op1)), (uint32_t)16, (uint32_t)16);"
+        "ptx2hip_cp_async((void*)(uintptr_t)ptx2hip_shared_ptr(ptx2hip_in_r(op0)), (const void*)(uintptr_t)(ptx2hip_in_l(op1)), (uint32_t)16, (uint32_t)16);"
     );
     assert!(amd(
         "cp.async.ca.shared::cta.global.L2::128B [%0+8], [%1], 8, %2;",
         "r,l,r"
     )
-    .ends_with("(uint32_t)8, (uint32_t)(op2));"));
+    .ends_with("(uint32_t)8, ptx2hip_in_r(op2));"));
     assert!(amd(
         "{ .reg .pred p; setp.ne.u32 p, %2, 0; cp.async.ca.shared.global [%0], [%1], 4, p; }",
         "r,l,r"
@@ -224,7 +224,7 @@ fn cp_async_is_a_synchronous_copy_with_its_zero_fill() {
         "r,l,r,l",
     );
     assert!(
-        hinted.contains("(uint32_t)16, (uint32_t)(op2));") && !hinted.contains("op3"),
+        hinted.contains("(uint32_t)16, ptx2hip_in_r(op2));") && !hinted.contains("op3"),
         "{hinted}"
     );
     for ptx in [
