@@ -2,7 +2,7 @@
 # AMD instruction counts of memory/special-register translations next to the plain HIP a careful
 # port would write for the same thing (gfx942 by default). Each pair is two noinline device
 # functions in one file: `ptx_N` holds the inline PTX (translated by ptx2hip --target amd),
-# `hip_N` the HIP idiom. Counted like examples/isa_count.rs: machine instructions between a
+# `hip_N` the HIP idiom. Counted like crates/ptx2hip-verify/src/bin/isa_count.rs: machine instructions between a
 # function's label and its .Lfunc_end label, without the entry s_waitcnt and the s_setpc_b64.
 # Usage: bench/memory_equivalents.sh [arch] [workdir]    (prints a Markdown table)
 set -euo pipefail

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Instruction counts of ptx2hip's AMD translations of atomics, fences, barriers and cp.async next
 # to the HIP API calls a careful port would write (bench/sync_api/pairs.cu). Counting as
-# examples/isa_count.rs does: machine instructions between a function's label and its .Lfunc_end,
+# crates/ptx2hip-verify/src/bin/isa_count.rs does: machine instructions between a function's label and its .Lfunc_end,
 # without the s_setpc_b64 return and the leading s_waitcnt of the calling convention; static
 # (a compare-and-swap loop's body counts once). Usage: bench/sync_api.sh [workdir]
 set -euo pipefail

@@ -304,7 +304,7 @@ fn explain_statement(
             return ExitCode::from(1);
         }
     }
-    let mut stmt = crate::verify::forms::synthetic_statement(statement, &constraints);
+    let mut stmt = crate::scan::AsmStatement::synthetic(statement, &constraints);
     stmt.qualifiers.clear();
     if with_docs {
         if let Ok(t) = lower::analyze(&stmt, rules, Target::Portable).outcome {
@@ -368,7 +368,7 @@ fn list_rules(out: &mut Output, rules: &RuleSet, format: Format) {
         .rules
         .iter()
         .map(|r| {
-            let verification = crate::verify::status(r);
+            let verification = crate::evidence::status(r);
             serde_json::json!({
                 "code": r.code,
                 "name": r.name,

@@ -1,7 +1,7 @@
 // Host models of AMD GPU builtins, so `--target amd` translations can be replayed against the
-// golden vectors on a CPU (tests/golden.rs). Each model is written from the ISA pseudo-code
+// golden vectors on a CPU (crates/ptx2hip-verify/tests/golden.rs). Each model is written from the ISA pseudo-code
 // (AMD "Vega"/CDNA3 ISA reference, VOP3 section; CLRX doc/GcnInstrsVop3.md), not from HIP headers.
-// Include after the host shim of ptx2hip::verify::golden (needs <cstdint>, <math.h>).
+// Include after the host shim of ptx2hip_verify::golden (needs <cstdint>, <math.h>).
 #pragma once
 
 // V_PERM_B32 (gfx8+): D.byte[i] = perm({S0, S1}, S2.byte[i]); S0 is the HIGH word (bytes 4..7),

@@ -19,7 +19,7 @@ fn statement(ptx: &str, constraints: &str) -> AsmStatement {
         .map(|c| c.trim().to_string())
         .filter(|c| !c.is_empty())
         .collect();
-    ptx2hip::verify::forms::synthetic_statement(ptx, &constraints)
+    AsmStatement::synthetic(ptx, &constraints)
 }
 
 fn rules() -> RuleSet {

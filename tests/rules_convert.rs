@@ -9,7 +9,7 @@ use ptx2hip::lower::{self, RuleSet, Target};
 use ptx2hip::scan::AsmStatement;
 
 fn statement(ptx: &str, constraints: &[String]) -> AsmStatement {
-    ptx2hip::verify::forms::synthetic_statement(ptx, constraints)
+    AsmStatement::synthetic(ptx, constraints)
 }
 
 fn ours(r: &Rule) -> bool {

@@ -9,7 +9,7 @@ use ptx2hip::scan::AsmStatement;
 
 fn statement(ptx: &str, constraints: &str) -> AsmStatement {
     let constraints: Vec<String> = constraints.split(',').map(str::to_string).collect();
-    let mut stmt = ptx2hip::verify::forms::synthetic_statement(ptx, &constraints);
+    let mut stmt = AsmStatement::synthetic(ptx, &constraints);
     stmt.qualifiers.clear();
     stmt
 }

@@ -39,7 +39,7 @@ fn ours(r: &Rule) -> bool {
 }
 
 fn statement(ptx: &str, constraints: &[String]) -> AsmStatement {
-    let mut stmt = ptx2hip::verify::forms::synthetic_statement(ptx, constraints);
+    let mut stmt = AsmStatement::synthetic(ptx, constraints);
     stmt.qualifiers = vec!["volatile".into()];
     stmt
 }

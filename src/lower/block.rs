@@ -1180,12 +1180,12 @@ fn f64_literal(bits: u64) -> String {
 #[cfg(test)]
 mod tests {
     use crate::lower::{analyze, RuleSet, Target};
-    use crate::verify::forms::synthetic_statement;
+    use crate::scan::AsmStatement;
 
     /// The translation (one string) of `ptx` with operands `(constraint, expression)`.
     fn translate(ptx: &str, operands: &[(&str, &str)]) -> Result<String, String> {
         let constraints: Vec<String> = operands.iter().map(|(c, _)| c.to_string()).collect();
-        let mut stmt = synthetic_statement(ptx, &constraints);
+        let mut stmt = AsmStatement::synthetic(ptx, &constraints);
         for (op, (_, expr)) in stmt
             .outputs
             .iter_mut()

@@ -60,7 +60,7 @@ fn placeholder(s: &str) -> Option<(&str, Option<&str>, usize)> {
             && t.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
             && (!first_alpha || t.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_'))
     };
-    if ident(name, true) && attr.map_or(true, |a| ident(a, false)) {
+    if ident(name, true) && attr.is_none_or(|a| ident(a, false)) {
         Some((name, attr, end))
     } else {
         None

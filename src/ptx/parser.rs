@@ -702,7 +702,7 @@ fn is_decimal_float(s: &str) -> bool {
             !e.is_empty() && all_digits(e)
         }
     };
-    !int.is_empty() && all_digits(int) && frac.map_or(true, all_digits) && exp_ok
+    !int.is_empty() && all_digits(int) && frac.is_none_or(all_digits) && exp_ok
 }
 
 /// `.b0`..`.b7`, `.b3210`, `.h1`, `.h10`...: the byte/half-word operand selectors, subword

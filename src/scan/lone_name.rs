@@ -13,9 +13,7 @@ use regex::bytes::Regex;
 
 /// A copy of `src` with every lone template name masked, or `None` when there is none.
 pub fn masked(src: &[u8]) -> Option<Vec<u8>> {
-    if memchr::memmem::find(src, b"asm").is_none() {
-        return None;
-    }
+    memchr::memmem::find(src, b"asm")?; // no `asm` at all: nothing to mask
     static LONE: OnceLock<Regex> = OnceLock::new();
     let lone = LONE.get_or_init(|| {
         Regex::new(

@@ -21,6 +21,7 @@ mod macros;
 mod nesting;
 mod position;
 mod statement;
+mod synthetic;
 mod walk;
 
 use std::ops::Range;

@@ -79,6 +79,10 @@ struct Arm {
     dead: bool,
     /// The chain started with `#if 1`.
     first_always: bool,
+    /// An enclosing arm is `excluded` / `dead` (kept here so that the innermost arm answers for
+    /// all of them: asking every open arm at each directive is quadratic in the nesting depth).
+    outer_excluded: bool,
+    outer_dead: bool,
 }
 
 /// Reads a buffer front to back, collecting events.
@@ -128,10 +132,17 @@ impl<'a> Lexer<'a> {
         }
     }
 
+    /// Inside an arm that AMD never compiles.
+    fn excluded(&self) -> bool {
+        self.arms
+            .last()
+            .is_some_and(|a| a.excluded || a.outer_excluded)
+    }
+
     fn surroundings(&self) -> Surroundings {
         let name = |o: &Open| o.callee.map(|(s, e)| &self.src[s..e]);
         let nv_only = self.skipping
-            || self.arms.iter().any(|a| a.excluded)
+            || self.excluded()
             || self
                 .open
                 .iter()
@@ -284,6 +295,7 @@ impl<'a> Lexer<'a> {
             "if" | "ifdef" | "ifndef" => {
                 let value = guard::condition_on_amd(word, rest);
                 let literal = |d| word == "if" && guard::is_literal(rest, d);
+                let outer_excluded = self.excluded();
                 self.arms.push(Arm {
                     saved: self.open.clone(),
                     saved_overflow: self.overflow,
@@ -291,6 +303,8 @@ impl<'a> Lexer<'a> {
                     taken: value == Some(true),
                     dead: literal(b'0'),
                     first_always: literal(b'1'),
+                    outer_excluded,
+                    outer_dead: self.skipping,
                 });
             }
             "elif" | "elifdef" | "elifndef" | "else" => {
@@ -320,7 +334,7 @@ impl<'a> Lexer<'a> {
             }
             _ => {}
         }
-        self.skipping = self.arms.iter().any(|a| a.dead);
+        self.skipping = self.arms.last().is_some_and(|a| a.dead || a.outer_dead);
     }
 }
 

@@ -3,7 +3,7 @@
 //! fixed-seed PRNG otherwise.
 
 use super::forms::{CanonicalForm, Input, RegClass};
-use crate::lower::types::PtxType;
+use ptx2hip::lower::types::PtxType;
 
 /// Random vectors per form (on top of the edge cases) when the space is not enumerated.
 pub const RANDOM_VECTORS: usize = 10_000;
@@ -374,71 +374,47 @@ pub fn vectors(form: &CanonicalForm) -> Vec<Vec<u64>> {
     vectors_marked(form).0
 }
 
-fn cross(sets: &[&Vec<u64>]) -> Vec<Vec<u64>> {
-    let mut combos: Vec<Vec<u64>> = vec![Vec::new()];
-    for set in sets {
-        combos = combos
-            .into_iter()
-            .flat_map(|p| {
-                set.iter().map(move |&x| {
-                    let mut p = p.clone();
-                    p.push(x);
-                    p
-                })
-            })
-            .collect();
-    }
-    combos
+/// Concatenated cross products of edge-value sets, listed as nested loops would list them (the
+/// first set slowest). Elements are computed from their index, so keeping a few thousand evenly
+/// spaced combinations of a product of millions never builds the product.
+struct EdgeProducts<'a> {
+    products: Vec<Vec<&'a [u64]>>,
 }
 
-/// Above this many edge combinations the sample is taken by index instead of building the whole
-/// cross product first (same vectors, without the memory). Register-only forms keep the larger
-/// threshold they were recorded with (bfi's four inputs build 15 million combinations); memory
-/// forms (vector stores and atomics, four or five inputs) sample lazily from a smaller size.
-const LAZY_EDGE_PRODUCT: usize = 1 << 24;
-const LAZY_EDGE_PRODUCT_MEMORY: usize = 1 << 20;
-
-/// The concatenated cross products, sampled evenly down to `cap` when `sample` is set.
-fn edge_products(
-    products: &[Vec<&Vec<u64>>],
-    sample: bool,
-    cap: usize,
-    memory: bool,
-) -> Vec<Vec<u64>> {
-    let sizes: Vec<usize> = products
-        .iter()
-        .map(|sets| sets.iter().map(|s| s.len()).product())
-        .collect();
-    let n: usize = sizes.iter().sum();
-    let lazy_above = if memory {
-        LAZY_EDGE_PRODUCT_MEMORY
-    } else {
-        LAZY_EDGE_PRODUCT
-    };
-    if !(sample && n > lazy_above) {
-        let mut e: Vec<Vec<u64>> = products.iter().flat_map(|sets| cross(sets)).collect();
-        if sample && e.len() > cap {
-            let n = e.len();
-            e = (0..cap).map(|i| e[i * n / cap].clone()).collect();
-        }
-        return e;
+impl EdgeProducts<'_> {
+    fn size(sets: &[&[u64]]) -> usize {
+        sets.iter().map(|s| s.len()).product()
     }
-    // Element `j` of the concatenation, in `cross` order (the last set varies fastest).
-    let nth = |mut j: usize| -> Vec<u64> {
+
+    fn len(&self) -> usize {
+        self.products.iter().map(|sets| Self::size(sets)).sum()
+    }
+
+    /// Combination `j` of the concatenation (`j < self.len()`).
+    fn nth(&self, mut j: usize) -> Vec<u64> {
         let mut p = 0;
-        while j >= sizes[p] {
-            j -= sizes[p];
+        while j >= Self::size(&self.products[p]) {
+            j -= Self::size(&self.products[p]);
             p += 1;
         }
-        let sets = &products[p];
-        let mut v = vec![0u64; sets.len()];
+        let sets = &self.products[p];
+        let mut v = vec![0; sets.len()];
         for (k, set) in sets.iter().enumerate().rev() {
             v[k] = set[j % set.len()];
             j /= set.len();
         }
         v
-    };
-    (0..cap).map(|i| nth(i * n / cap)).collect()
+    }
+
+    /// Every combination, or with `cap` and more than `cap` of them, the `i * len / cap`-th for
+    /// `i` in `0..cap`.
+    fn sample(&self, cap: Option<usize>) -> Vec<Vec<u64>> {
+        let n = self.len();
+        match cap {
+            Some(cap) if n > cap => (0..cap).map(|i| self.nth(i * n / cap)).collect(),
+            _ => (0..n).map(|j| self.nth(j)).collect(),
+        }
+    }
 }
 
 /// [`vectors`] and, for each, whether it is an edge-case vector (as opposed to a random one or
@@ -471,24 +447,25 @@ pub fn vectors_marked(form: &CanonicalForm) -> (Vec<Vec<u64>>, Vec<bool>) {
             // Every edge value against a smaller edge set in each position, then random.
             let full: Vec<Vec<u64>> = ds.iter().map(|&d| edges(d)).collect();
             let small: Vec<Vec<u64>> = ds.iter().map(|&d| small_edges(d)).collect();
-            let mut products: Vec<Vec<&Vec<u64>>> = (0..ds.len())
+            let mut products: Vec<Vec<&[u64]>> = (0..ds.len())
                 .map(|pos| {
                     (0..ds.len())
-                        .map(|k| if k == pos { &full[k] } else { &small[k] })
+                        .map(|k| {
+                            if k == pos {
+                                &full[k][..]
+                            } else {
+                                &small[k][..]
+                            }
+                        })
                         .collect()
                 })
                 .collect();
             if ds.iter().all(|d| matches!(d.kind, Kind::F32 | Kind::F64)) {
                 // All pairs (triples) of float edge values.
-                products.push(full.iter().collect());
+                products.push(full.iter().map(Vec::as_slice).collect());
             }
-            let cap = (EDGE_CAP / form.variants.max(1)).max(16);
-            edge.extend(edge_products(
-                &products,
-                ds.len() >= 3,
-                cap,
-                form.uses_memory(),
-            ));
+            let cap = (ds.len() >= 3).then(|| (EDGE_CAP / form.variants.max(1)).max(16));
+            edge.extend(EdgeProducts { products }.sample(cap));
             for _ in 0..random {
                 let mut v = Vec::new();
                 for (k, &d) in ds.iter().enumerate() {
@@ -536,4 +513,39 @@ pub fn pack(form: &CanonicalForm, vectors: &[Vec<u64>]) -> Vec<u8> {
         }
     }
     bytes
+}
+
+#[cfg(test)]
+mod tests {
+    use super::EdgeProducts;
+
+    /// The combinations of one product as nested loops list them.
+    fn nested(sets: &[&[u64]]) -> Vec<Vec<u64>> {
+        sets.iter().fold(vec![Vec::new()], |prefixes, set| {
+            prefixes
+                .iter()
+                .flat_map(|p| {
+                    set.iter().map(move |&x| {
+                        let mut v = p.clone();
+                        v.push(x);
+                        v
+                    })
+                })
+                .collect()
+        })
+    }
+
+    #[test]
+    fn edge_products_list_and_sample_the_concatenated_products() {
+        let (a, b, c): (&[u64], &[u64], &[u64]) = (&[1, 2, 3], &[10, 20], &[100, 200, 300, 400]);
+        let products = vec![vec![a, b, c], vec![c, a], vec![b]];
+        let all: Vec<Vec<u64>> = products.iter().flat_map(|p| nested(p)).collect();
+        let e = EdgeProducts { products };
+        assert_eq!(e.len(), 24 + 12 + 2);
+        assert_eq!(e.sample(None), all);
+        assert_eq!(e.sample(Some(100)), all);
+        let n = all.len();
+        let every_nth: Vec<Vec<u64>> = (0..7).map(|i| all[i * n / 7].clone()).collect();
+        assert_eq!(e.sample(Some(7)), every_nth);
+    }
 }

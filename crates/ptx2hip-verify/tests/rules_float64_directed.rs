@@ -75,7 +75,7 @@ fn helpers_match_x86_directed_rounding() {
     let exe = dir.join("check");
     let program = format!(
         "{}\n{}\n{COMMON}\n{HOST_MAIN}",
-        ptx2hip::verify::golden::HOST_SHIM,
+        ptx2hip_verify::golden::HOST_SHIM,
         helpers()
     );
     std::fs::write(&src, program).unwrap();

@@ -18,7 +18,7 @@ use std::process::Command;
 
 use ptx2hip::lower::{self, RuleSet, Target};
 use ptx2hip::scan::AsmStatement;
-use ptx2hip::verify::forms::{rule_forms, synthetic_statement, CanonicalForm};
+use ptx2hip_verify::forms::{rule_forms, CanonicalForm};
 
 fn statement(ptx: &str, constraints: &str) -> AsmStatement {
     let constraints: Vec<String> = if constraints.is_empty() {
@@ -26,7 +26,7 @@ fn statement(ptx: &str, constraints: &str) -> AsmStatement {
     } else {
         constraints.split(',').map(str::to_string).collect()
     };
-    let mut stmt = synthetic_statement(ptx, &constraints);
+    let mut stmt = AsmStatement::synthetic(ptx, &constraints);
     stmt.qualifiers.clear();
     stmt
 }
@@ -46,7 +46,7 @@ fn translate(
 
 fn rules_of(file: &str) -> Vec<toml::Value> {
     let text =
-        std::fs::read_to_string(format!("{}/rules/{file}", env!("CARGO_MANIFEST_DIR"))).unwrap();
+        std::fs::read_to_string(ptx2hip_verify::repo_root().join("rules").join(file)).unwrap();
     let doc: toml::Table = toml::from_str(&text).unwrap();
     doc.get("rule")
         .and_then(|r| r.as_array())
@@ -104,7 +104,7 @@ fn hints_change_nothing_in_the_portable_translation() {
             .slots
             .iter()
             .filter(|s| s.hint)
-            .flat_map(|s| ptx2hip::lower::rules::Rule::slot_values(s))
+            .flat_map(ptx2hip::lower::rules::Rule::slot_values)
             .collect();
         for form in rule_forms(rule) {
             let cons = form.constraints.join(",");

@@ -1,21 +1,23 @@
 //! Warp-level golden recordings (docs/WARP.md).
 //!
 //! ```text
-//! cargo run --example warp_vectors -- gen --out DIR            # CUDA programs + inputs + run.sh
-//! RES=DIR/res bash DIR/run.sh                                  # on a machine with an NVIDIA GPU
-//! cargo run --example warp_vectors -- import --results DIR/res # writes tests/vectors/warp/
-//! cargo run --example warp_vectors -- check                    # recording vs the PTX reference
-//! cargo run --example warp_vectors -- dump --form NAME [--case N]
-//! cargo run --example warp_vectors -- kernels-gen --out DIR    # corpus kernels: CUDA harnesses
-//! RES=DIR/res bash DIR/run.sh                                  # on the GPU machine
-//! cargo run --example warp_vectors -- kernels-import --results DIR/res
+//! cargo run -p ptx2hip-verify --bin warp_vectors -- gen --out DIR            # CUDA programs + inputs + run.sh
+//! RES=DIR/res bash DIR/run.sh                                                # on a machine with an NVIDIA GPU
+//! cargo run -p ptx2hip-verify --bin warp_vectors -- import --results DIR/res # writes tests/vectors/warp/
+//! cargo run -p ptx2hip-verify --bin vectors -- evidence                      # then the product's evidence table
+//! cargo run -p ptx2hip-verify --bin warp_vectors -- check                    # recording vs the PTX reference
+//! cargo run -p ptx2hip-verify --bin warp_vectors -- dump --form NAME [--case N]
+//! cargo run -p ptx2hip-verify --bin warp_vectors -- kernels-gen --out DIR    # corpus kernels: CUDA harnesses
+//! RES=DIR/res bash DIR/run.sh                                                # on the GPU machine
+//! cargo run -p ptx2hip-verify --bin warp_vectors -- kernels-import --results DIR/res
 //! ```
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use ptx2hip::verify::warp::reference::expected;
-use ptx2hip::verify::warp::{all_forms, generate, harness, kernels, Recording};
+use ptx2hip_verify::evidence;
+use ptx2hip_verify::warp::reference::expected;
+use ptx2hip_verify::warp::{all_forms, generate, harness, kernels, Recording};
 use serde_json::json;
 
 fn arg(args: &[String], name: &str) -> Option<String> {
@@ -25,7 +27,7 @@ fn arg(args: &[String], name: &str) -> Option<String> {
 }
 
 fn dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/vectors/warp")
+    ptx2hip_verify::repo_root().join("tests/vectors/warp")
 }
 
 fn main() -> ExitCode {
@@ -61,16 +63,8 @@ fn import(args: &[String]) -> Result<(), String> {
     let dir = dir();
     std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
     imported.recording.write(&dir.join("warp.bin.gz"))?;
-    let mut rules = serde_json::Map::new();
-    for f in &imported.recording.forms {
-        let e = rules
-            .entry(f.rule.clone())
-            .or_insert_with(|| json!({"forms": 0, "cases": 0}));
-        e["forms"] = json!(e["forms"].as_u64().unwrap_or(0) + 1);
-        e["cases"] = json!(e["cases"].as_u64().unwrap_or(0) + f.cases as u64);
-    }
+    // The per-rule counts are the evidence table's (`vectors evidence`, from the recording).
     let mut manifest = imported.recording.header.clone();
-    manifest["rules"] = serde_json::Value::Object(rules);
     manifest["rejected_by_ptxas"] = json!(imported
         .missing
         .iter()
@@ -86,6 +80,7 @@ fn import(args: &[String]) -> Result<(), String> {
         imported.recording.forms.len(),
         imported.missing.len()
     );
+    eprintln!("{}", evidence::UPDATE_HINT);
     for (name, why) in &imported.missing {
         println!("NOT RECORDED {name}: {}", why.lines().next().unwrap_or(""));
     }
@@ -187,7 +182,7 @@ done
 fn kernels_gen(args: &[String]) -> Result<(), String> {
     let out = PathBuf::from(arg(args, "--out").ok_or("kernels-gen needs --out DIR")?);
     std::fs::create_dir_all(&out).map_err(|e| e.to_string())?;
-    let corpus = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("corpus");
+    let corpus = ptx2hip_verify::repo_root().join("corpus");
     for file in kernels::FILES {
         let src = std::fs::read_to_string(corpus.join(file)).map_err(|e| e.to_string())?;
         std::fs::write(out.join(file), &src).map_err(|e| e.to_string())?;

@@ -7,11 +7,11 @@
 //! `{ .reg .pred p; <form> p, ...; @p mov.u32 %0, 1; }` with `"+r"` initialised to 0.
 //!
 //! The same statement runs on the GPU (the CUDA program writes the golden vectors) and through
-//! [`crate::lower::analyze`] on the CPU (the golden test), so both sides see identical operands.
+//! [`ptx2hip::lower::analyze`] on the CPU (the golden test), so both sides see identical operands.
 
-use crate::lower::rules::{OperandKind, Rule, RuleSet};
-use crate::lower::types::PtxType;
-use crate::scan::{AsmStatement, Operand, Origin, Template};
+use ptx2hip::lower::rules::{OperandKind, Rule, RuleSet};
+use ptx2hip::lower::types::PtxType;
+use ptx2hip::scan::AsmStatement;
 
 /// Register class of an asm operand: the constraint letter and the C type that carries it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -190,60 +190,16 @@ impl CanonicalForm {
     }
     /// The statement as the scanner would produce it, operands named `op0`, `op1`, ...
     pub fn statement(&self) -> AsmStatement {
-        synthetic_statement(&self.ptx, &self.constraints)
-    }
-    pub fn uses_memory(&self) -> bool {
-        self.inputs.iter().any(|i| matches!(i, Input::Mem { .. }))
-            || self.outputs.iter().any(|o| matches!(o, Output::Mem { .. }))
-    }
-}
-
-/// An asm statement built from template text and constraints (`=r`, `h`, ...), operands `op<N>`.
-pub fn synthetic_statement(ptx: &str, constraints: &[String]) -> AsmStatement {
-    let operand = |i: usize, c: &str| Operand {
-        name: None,
-        constraint: c.to_string(),
-        expr: format!("op{i}"),
-        expr_span: 0..0,
-        c_strings: Vec::new(),
-    };
-    let (outputs, inputs): (Vec<_>, Vec<_>) = constraints
-        .iter()
-        .enumerate()
-        .map(|(i, c)| operand(i, c))
-        .partition(|o| o.constraint.starts_with('=') || o.constraint.starts_with('+'));
-    AsmStatement {
-        span: 0..ptx.len(),
-        line: 1,
-        column: 1,
-        end_line: 1,
-        end_column: ptx.len() + 1,
-        keyword: "asm".into(),
-        qualifiers: vec!["volatile".into()],
-        template: Template::Known {
-            text: ptx.to_string(),
-            origins: vec![Origin {
-                text_offset: 0,
-                file_offset: 0,
-            }],
-        },
-        outputs,
-        inputs,
-        clobbers: Vec::new(),
-        goto_labels: Vec::new(),
-        indent: String::new(),
-        in_macro: None,
-        terminated: true,
-        place: crate::scan::Place::Block,
+        AsmStatement::synthetic(&self.ptx, &self.constraints)
     }
 }
 
 /// Why a rule has no canonical forms: it is not value-checkable, or its result depends on the
-/// other lanes of the warp (checked per warp instead: [`super::warp`], `tests/wave_sim.rs`).
+/// other lanes of the warp (checked per warp instead: [`crate::warp`], `tests/wave_sim.rs`).
 pub fn skip_reason(rule: &Rule) -> Option<String> {
     rule.unverifiable.clone().or_else(|| {
         (rule.family == "warp").then(|| {
-            "a warp-level instruction: checked per warp (tests/vectors/warp, tests/wave_sim.rs)"
+            "a warp-level instruction: checked per warp (tests/vectors/warp, crates/ptx2hip-verify/tests/wave_sim.rs)"
                 .to_string()
         })
     })
@@ -270,7 +226,7 @@ pub fn rule_forms(rule: &Rule) -> Vec<CanonicalForm> {
 }
 
 /// Whether a form stands for all forms that differ from it only in `value_neutral` slots.
-pub fn is_value_representative(rule: &Rule, bindings: &crate::lower::rules::Bindings) -> bool {
+pub fn is_value_representative(rule: &Rule, bindings: &ptx2hip::lower::rules::Bindings) -> bool {
     rule.value_neutral.iter().all(|name| {
         let Some(slot) = rule.slots.iter().find(|s| &s.name == name) else {
             return true;
@@ -293,7 +249,7 @@ fn immediate_values(rule: &Rule, name: &str) -> Option<Vec<u64>> {
 fn canonical(
     rule: &Rule,
     form: String,
-    bindings: &crate::lower::rules::Bindings,
+    bindings: &ptx2hip::lower::rules::Bindings,
 ) -> Vec<CanonicalForm> {
     let specs = rule.operand_specs();
     let imm: Vec<(usize, Vec<u64>)> = specs
@@ -323,7 +279,7 @@ fn is_dest(name: &str) -> bool {
 fn canonical_with(
     rule: &Rule,
     form: String,
-    bindings: &crate::lower::rules::Bindings,
+    bindings: &ptx2hip::lower::rules::Bindings,
     imms: &[(usize, u64)],
     variants: usize,
 ) -> Option<CanonicalForm> {
@@ -598,8 +554,8 @@ fn canonical_with(
 }
 
 /// The element count of a modifier-sized vector operand in a form (1: a scalar).
-fn slot_width(bindings: &crate::lower::rules::Bindings, slot: &str) -> u32 {
-    crate::lower::rules::vector_width(bindings.get(slot).and_then(|v| v.as_deref())).unwrap_or(1)
+fn slot_width(bindings: &ptx2hip::lower::rules::Bindings, slot: &str) -> u32 {
+    ptx2hip::lower::rules::vector_width(bindings.get(slot).and_then(|v| v.as_deref())).unwrap_or(1)
 }
 
 #[cfg(test)]
@@ -647,7 +603,7 @@ mod tests {
         );
         let f = form(&rules, "C002", "cvt.rni.sat.s8.f16");
         assert_eq!(f.constraints, ["=r", "h"]);
-        assert_eq!(super::super::inputs::vectors(&f).len(), 65536);
+        assert_eq!(crate::inputs::vectors(&f).len(), 65536);
         let f = form(&rules, "I004", "mov.pred");
         assert!(f.ptx.contains("setp.ne.u32 q, %1, 0; mov.pred p, q;"));
         let f = form(&rules, "B012", "lop3.b32 [lut=0x96]");

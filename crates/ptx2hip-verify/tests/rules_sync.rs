@@ -3,12 +3,12 @@
 //! and gfx1100 in both targets; orders and scopes map as docs/MEMORY_MODEL.md tabulates; barriers,
 //! fences and cp.async translate as documented; and the forms that are refused say why.
 
-use std::path::Path;
 use std::process::Command;
 
 use ptx2hip::lower::rules::{OperandKind, Rule};
 use ptx2hip::lower::{analyze, render, RuleSet, Target};
-use ptx2hip::verify::forms::{is_value_representative, synthetic_statement};
+use ptx2hip::scan::AsmStatement;
+use ptx2hip_verify::forms::is_value_representative;
 
 fn rules() -> RuleSet {
     RuleSet::embedded().unwrap()
@@ -22,7 +22,7 @@ fn translate(ptx: &str, constraints: &str, target: Target) -> Result<String, Str
         .map(String::from)
         .collect();
     // Not `volatile`: the translation alone, without the compiler barriers around it.
-    let mut stmt = synthetic_statement(ptx, &constraints);
+    let mut stmt = AsmStatement::synthetic(ptx, &constraints);
     stmt.qualifiers.clear();
     analyze(&stmt, &rules(), target)
         .outcome
@@ -77,7 +77,7 @@ fn orders_and_scopes_map_to_hip_scoped_atomics() {
     for (form, order, scope) in cases {
         let code = amd(&format!("{form} %0, [%1], %2;"), "=r,l,r");
         assert!(
-            code.contains(&format!("__hip_atomic_fetch_add((uint32_t*)"))
+            code.contains("__hip_atomic_fetch_add((uint32_t*)")
                 && code.contains(order)
                 && code.contains(scope),
             "{form}: {code}"
@@ -90,11 +90,11 @@ fn orders_and_scopes_map_to_hip_scoped_atomics() {
     );
     assert_eq!(
         amd("ld.acquire.gpu.global.u32 %0, [%1];", "=r,l"),
-        "op0 = __hip_atomic_load((uint32_t*)(uintptr_t)((uint64_t)(op1)), __ATOMIC_ACQUIRE, __HIP_MEMORY_SCOPE_AGENT);"
+        "ptx2hip_out_r(op0) = __hip_atomic_load((uint32_t*)(uintptr_t)(ptx2hip_in_l(op1)), __ATOMIC_ACQUIRE, __HIP_MEMORY_SCOPE_AGENT);"
     );
     assert_eq!(
         amd("st.release.sys.global.u32 [%0], %1;", "l,r"),
-        "__hip_atomic_store((uint32_t*)(uintptr_t)((uint64_t)(op0)), (uint32_t)(op1), __ATOMIC_RELEASE, __HIP_MEMORY_SCOPE_SYSTEM);"
+        "__hip_atomic_store((uint32_t*)(uintptr_t)(ptx2hip_in_l(op0)), ptx2hip_in_r(op1), __ATOMIC_RELEASE, __HIP_MEMORY_SCOPE_SYSTEM);"
     );
     // red has no result: AMD's no-return atomic.
     assert!(amd("red.relaxed.gpu.global.add.s32 [%0], %1;", "l,r")
@@ -205,13 +205,13 @@ fn cp_async_is_a_synchronous_copy_with_its_zero_fill() {
     // 32-bit shared window address, as CUTLASS passes it.
     assert_eq!(
         amd("cp.async.cg.shared.global [%0], [%1], 16;", "r,l"),
-        "ptx2hip_cp_async((void*)(uintptr_t)ptx2hip_shared_ptr((uint32_t)(op0)), (const void*)(uintptr_t)((uint64_t)(op1)), (uint32_t)16, (uint32_t)16);"
+        "ptx2hip_cp_async((void*)(uintptr_t)ptx2hip_shared_ptr(ptx2hip_in_r(op0)), (const void*)(uintptr_t)(ptx2hip_in_l(op1)), (uint32_t)16, (uint32_t)16);"
     );
     assert!(amd(
         "cp.async.ca.shared::cta.global.L2::128B [%0+8], [%1], 8, %2;",
         "r,l,r"
     )
-    .ends_with("(uint32_t)8, (uint32_t)(op2));"));
+    .ends_with("(uint32_t)8, ptx2hip_in_r(op2));"));
     assert!(amd(
         "{ .reg .pred p; setp.ne.u32 p, %2, 0; cp.async.ca.shared.global [%0], [%1], 4, p; }",
         "r,l,r"
@@ -223,7 +223,7 @@ fn cp_async_is_a_synchronous_copy_with_its_zero_fill() {
         "r,l,r,l",
     );
     assert!(
-        hinted.contains("(uint32_t)16, (uint32_t)(op2));") && !hinted.contains("op3"),
+        hinted.contains("(uint32_t)16, ptx2hip_in_r(op2));") && !hinted.contains("op3"),
         "{hinted}"
     );
     for ptx in [
@@ -280,7 +280,7 @@ fn form_functions(rules: &RuleSet, target: Target) -> (String, usize) {
                 continue;
             };
             {
-                let stmt = synthetic_statement(&ptx, &constraints);
+                let stmt = AsmStatement::synthetic(&ptx, &constraints);
                 let t = match analyze(&stmt, rules, target).outcome {
                     Ok(t) => t,
                     Err(u) => panic!("{form} ({ptx}): {}", u.message),
@@ -409,31 +409,41 @@ fn every_form_compiles_for_amd_targets() {
         )
         .unwrap();
         // -O0 still selects every instruction (a builtin or atomic a target lacks fails here).
-        for arch in ["gfx90a", "gfx942", "gfx1100"] {
-            let out = Command::new("clang-19")
-                .args([
-                    "-x",
-                    "hip",
-                    "-std=c++17",
-                    "-include",
-                    "hip/hip_runtime.h",
-                    "-nogpulib",
-                ])
-                .arg(format!("--offload-arch={arch}"))
-                .args(["--cuda-device-only", "-O0", "-S", "-o", "/dev/null"])
-                .arg(Path::new(&file))
-                .output()
-                .expect("clang-19 runs");
-            assert!(
-                out.status.success(),
-                "{target} {arch}: {}",
-                String::from_utf8_lossy(&out.stderr)
-                    .lines()
-                    .take(20)
-                    .collect::<Vec<_>>()
-                    .join("\n")
-            );
-        }
+        // The backend takes ~15 s per architecture: the three run side by side.
+        std::thread::scope(|threads| {
+            let file = &file;
+            let compiles = ["gfx90a", "gfx942", "gfx1100"].map(|arch| {
+                threads.spawn(move || {
+                    let out = Command::new("clang-19")
+                        .args([
+                            "-x",
+                            "hip",
+                            "-std=c++17",
+                            "-include",
+                            "hip/hip_runtime.h",
+                            "-nogpulib",
+                        ])
+                        .arg(format!("--offload-arch={arch}"))
+                        .args(["--cuda-device-only", "-O0", "-S", "-o", "/dev/null"])
+                        .arg(file)
+                        .output()
+                        .expect("clang-19 runs");
+                    (arch, out)
+                })
+            });
+            for compile in compiles {
+                let (arch, out) = compile.join().unwrap();
+                assert!(
+                    out.status.success(),
+                    "{target} {arch}: {}",
+                    String::from_utf8_lossy(&out.stderr)
+                        .lines()
+                        .take(20)
+                        .collect::<Vec<_>>()
+                        .join("\n")
+                );
+            }
+        });
     }
 }
 

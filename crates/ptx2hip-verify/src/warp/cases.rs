@@ -13,7 +13,7 @@
 
 use super::forms::{Mode, Op, Role, WarpForm};
 use super::WARP;
-use crate::verify::inputs::Rng;
+use crate::inputs::Rng;
 
 /// One warp's worth of inputs.
 #[derive(Debug, Clone, PartialEq)]
@@ -311,7 +311,7 @@ pub fn generate(form: &WarpForm) -> Vec<Case> {
                             Role::A32 => rng.next_u64() as u32 as u64,
                             Role::B => {
                                 let b = (lane as u64 * 7 + combo as u64) % 32;
-                                if (lane + combo as usize) % 5 == 0 {
+                                if (lane + combo as usize).is_multiple_of(5) {
                                     b | (rng.next_u64() as u32 as u64 & !31)
                                 } else {
                                     b

@@ -1,6 +1,6 @@
 //! Golden-vector check: every rule's `--target portable` translation (and `--target amd`, where it
 //! differs) must reproduce, bit for bit, what the real PTX instruction computed on an NVIDIA GPU.
-//! The vectors come from `cargo run --example vectors` (docs/VECTORS.md); this test needs only a
+//! The vectors come from `cargo run -p ptx2hip-verify --bin vectors` (docs/VECTORS.md); this test needs only a
 //! host C++17 compiler (`$CXX`, default `g++`).
 
 use std::collections::HashMap;
@@ -8,13 +8,13 @@ use std::path::PathBuf;
 
 use ptx2hip::lower::rules::EMBEDDED;
 use ptx2hip::lower::{RuleSet, Target};
-use ptx2hip::verify::forms::{all_forms, CanonicalForm, MemSpace};
-use ptx2hip::verify::golden::{
+use ptx2hip_verify::forms::{all_forms, CanonicalForm, MemSpace};
+use ptx2hip_verify::golden::{
     amd_differs, check_with_inputs, form_inputs, CheckReport, FormVectors, GoldenFile,
 };
 
 fn vectors_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/vectors")
+    ptx2hip_verify::repo_root().join("tests/vectors")
 }
 
 fn cxx() -> String {
@@ -45,20 +45,19 @@ fn run_with(
     prelude: &str,
     inputs: Option<&[(Vec<u8>, usize)]>,
 ) -> CheckReport {
-    run_with_compiler(rules, family, only, target, prelude, inputs, &cxx(), |_| {
-        true
-    })
+    let keep = |f: &CanonicalForm| only.is_none_or(|o| o == f.rule);
+    run_with_compiler(rules, family, &keep, target, prelude, inputs, &cxx())
 }
 
+/// Runs the forms of `family` that `keep` selects, the replay program compiled with `compiler`.
 fn run_with_compiler(
     rules: &RuleSet,
     family: &str,
-    only: Option<&str>,
+    keep: &dyn Fn(&CanonicalForm) -> bool,
     target: Target,
     prelude: &str,
     inputs: Option<&[(Vec<u8>, usize)]>,
     compiler: &str,
-    keep: fn(&CanonicalForm) -> bool,
 ) -> CheckReport {
     let file = golden(family);
     let by_form: HashMap<(&str, &str), &FormVectors> = file
@@ -68,7 +67,7 @@ fn run_with_compiler(
         .collect();
     let forms: Vec<CanonicalForm> = all_forms(rules)
         .into_iter()
-        .filter(|f| f.family == family && only.map_or(true, |o| o == f.rule) && keep(f))
+        .filter(|f| f.family == family && keep(f))
         .collect();
     assert!(!forms.is_empty(), "no forms for {family}");
     let vectors: Vec<&FormVectors> = forms
@@ -130,7 +129,7 @@ const AMD_NOT_MODELLED: &[(&str, &str)] =
         ("integer_arith", "the amd templates use HIP vector types (__builtin_bit_cast to 2-byte vectors) that tests/amd_models.h does not model"),
         ("float", "the amd templates call __builtin_amdgcn_rcpf (v_rcp_f32, a hardware approximation with no exact host model)"),
         ("half", "the amd helpers use _Float16 ext_vector_type arithmetic and __builtin_elementwise_fma, which g++ lacks (tests/rules_half.rs replays them with clang against an exact reference)"),
-        ("memory", "the amd templates differ only in the hint mapping (__builtin_nontemporal_load, L1-bypassing __hip_atomic_load) and in address-space casts (LDS, private) that g++ cannot model; the values loaded and stored are the portable templates' (tests/rules_memory.rs checks the amd translations compile for gfx90a, gfx942 and gfx1100)"),
+        ("memory", "the amd templates differ only in the hint mapping (__builtin_nontemporal_load, L1-bypassing __hip_atomic_load) and in address-space casts (LDS, private) that g++ cannot model; the values loaded and stored are the portable templates' (crates/ptx2hip-verify/tests/rules_memory.rs checks the amd translations compile for gfx90a, gfx942 and gfx1100)"),
     ];
 
 /// Families whose `--target amd` code reaches helpers written with clang's `_Float16` vectors and
@@ -141,7 +140,7 @@ const AMD_NEEDS_CLANG: &[&str] = &["atomic"];
 /// Families whose `--target amd` replay covers only the forms on global (and generic) buffers: the
 /// `.shared` forms' AMD code differs from theirs only in the LDS address-space cast of
 /// `ptx2hip_shared_ptr`, which a host cannot execute (their values are checked by the portable
-/// replay, and their AMD code compiles in tests/rules_atomic.rs).
+/// replay, and their AMD code compiles in rules_sync.rs).
 const AMD_GLOBAL_ONLY: &[&str] = &["atomic"];
 
 fn clangxx() -> String {
@@ -164,7 +163,7 @@ fn check_family(family: &str) {
             eprintln!("{family}: --target amd NOT replayed: {why}");
             return;
         }
-        let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+        let root = ptx2hip_verify::repo_root();
         let mut models = String::new();
         models.push_str(&std::fs::read_to_string(root.join("tests/amd_models.h")).unwrap());
         let compiler = if AMD_NEEDS_CLANG.contains(&family) {
@@ -188,12 +187,11 @@ fn check_family(family: &str) {
             &run_with_compiler(
                 &rules,
                 family,
-                None,
+                &keep,
                 Target::Amd,
                 &models,
                 Some(&amd_inputs),
                 &compiler,
-                keep,
             ),
         );
     }
@@ -260,7 +258,7 @@ fn golden_half() {
 }
 
 /// Every value-checkable rule has vectors for every form it claims, recorded from the same
-/// canonical statement; the manifest lists it; no family lacks its test above.
+/// canonical statement; the evidence table lists it; no family lacks its test above.
 #[test]
 fn every_rule_has_fresh_vectors() {
     let rules = RuleSet::embedded().unwrap();
@@ -278,10 +276,6 @@ fn every_rule_has_fresh_vectors() {
         "move",
         "video",
     ];
-    let manifest: serde_json::Value = serde_json::from_str(
-        &std::fs::read_to_string(vectors_dir().join("manifest.json")).unwrap(),
-    )
-    .unwrap();
     let mut problems = Vec::new();
     for family in families(&rules) {
         if !tested.contains(&family.as_str()) {
@@ -329,7 +323,7 @@ fn every_rule_has_fresh_vectors() {
                 .header
                 .get(key)
                 .and_then(|v| v.as_str())
-                .map_or(true, str::is_empty)
+                .is_none_or(str::is_empty)
             {
                 problems.push(format!("{family}.bin.gz: header lacks `{key}`"));
             }
@@ -339,11 +333,11 @@ fn every_rule_has_fresh_vectors() {
         if r.forms().is_empty() {
             continue; // every form excluded: the rule claims nothing ([[unsupported]] says why)
         }
-        let per_thread = ptx2hip::verify::forms::skip_reason(r).is_none();
-        if per_thread && manifest["rules"].get(&r.code).is_none() {
-            problems.push(format!("{}: not in tests/vectors/manifest.json", r.code));
+        let per_thread = ptx2hip_verify::forms::skip_reason(r).is_none();
+        if per_thread && ptx2hip::evidence::recorded(&r.code).is_none() {
+            problems.push(format!("{}: not in the evidence table", r.code));
         }
-        if r.unverifiable.is_none() && ptx2hip::verify::status(r)["status"] != "verified" {
+        if r.unverifiable.is_none() && ptx2hip::evidence::status(r)["status"] != "verified" {
             problems.push(format!("{}: status is not `verified`", r.code));
         }
     }
@@ -351,6 +345,19 @@ fn every_rule_has_fresh_vectors() {
         problems.is_empty(),
         "golden vectors are missing or stale (see docs/VECTORS.md):\n{}",
         problems.join("\n")
+    );
+}
+
+/// The product's evidence table is exactly what the vector files say (regenerate it with
+/// `cargo run -p ptx2hip-verify --bin vectors -- evidence`).
+#[test]
+fn evidence_table_matches_the_vectors() {
+    let path = ptx2hip_verify::repo_root().join(ptx2hip_verify::evidence::TABLE_PATH);
+    let derived = ptx2hip_verify::evidence::table_source(&vectors_dir()).unwrap();
+    assert!(
+        std::fs::read_to_string(&path).unwrap() == derived,
+        "{} differs from the vector files: run `cargo run -p ptx2hip-verify --bin vectors -- evidence`",
+        path.display()
     );
 }
 
@@ -411,13 +418,13 @@ fn broken_rules_are_caught() {
 #[test]
 fn amd_models_self_test() {
     let dir = tempfile::tempdir().unwrap();
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let root = ptx2hip_verify::repo_root();
     let src = dir.path().join("t.cpp");
     std::fs::write(
         &src,
         format!(
             "{}\n#include \"{}\"\nint main() {{ return ptx2hip_amd_models_self_test(); }}\n",
-            ptx2hip::verify::golden::HOST_SHIM,
+            ptx2hip_verify::golden::HOST_SHIM,
             root.join("tests/amd_models.h").display()
         ),
     )
@@ -457,10 +464,8 @@ fn amd_target_is_checked_through_builtin_models() {
         .filter(|f| f.rule == "I003")
         .collect();
     assert!(amd_differs(&forms, &rules));
-    let models = std::fs::read_to_string(
-        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/amd_models.h"),
-    )
-    .unwrap();
+    let models =
+        std::fs::read_to_string(ptx2hip_verify::repo_root().join("tests/amd_models.h")).unwrap();
     let r = run(&rules, "integer", Some("I003"), Target::Amd, &models);
     for (form, n, bad) in &r.per_form {
         if form.ends_with("64") {

@@ -1,27 +1,32 @@
 //! Golden-vector tooling (developer use; see docs/VECTORS.md).
 //!
-//! `cargo run --release --example vectors -- gen --out DIR [--rule CODE]... [--group N]`
+//! `cargo run --release -p ptx2hip-verify --bin vectors -- gen --out DIR [--rule CODE]... [--group N]`
 //!     writes, for every canonical form of every value-checkable rule (or only the named rules),
 //!     `iN.bin` (input records), `fN.cu` (a CUDA program running form N alone), `pK.cu` (one
 //!     program per group of at most N forms (default 48) of one rule), `groups.tsv`, `forms.tsv`
 //!     (N, rule, family, form) and `run.sh` (compiles and runs everything on a GPU machine,
 //!     writing the outputs `fN.out`, the compiler errors `fN.err` and the hardware description to
 //!     `$RES`).
-//! `cargo run --release --example vectors -- import --gen DIR --results DIR [--vectors tests/vectors] [--rule CODE]...`
+//! `cargo run --release -p ptx2hip-verify --bin vectors -- import --gen DIR --results DIR [--vectors tests/vectors] [--rule CODE]...`
 //!     joins inputs and GPU outputs into `tests/vectors/<family>.bin.gz` (full records of the
-//!     edge cases, digests of the rest) and updates `tests/vectors/manifest.json`; forms ptxas
-//!     rejected are listed and left out.
-//! `cargo run --release --example vectors -- convert [--vectors tests/vectors]`
+//!     edge cases, digests of the rest); forms ptxas rejected are listed and left out (and added to
+//!     `rejected_by_ptxas` in `tests/vectors/manifest.json`).
+//! `cargo run --release -p ptx2hip-verify --bin vectors -- convert [--vectors tests/vectors]`
 //!     re-encodes `P2HV1` files (full records of every vector) in the current format, checking
 //!     that the recorded inputs are exactly the generated ones.
+//! `cargo run --release -p ptx2hip-verify --bin vectors -- evidence [--vectors tests/vectors] [--evidence FILE]`
+//!     rewrites the product's evidence table (`src/evidence/table.rs`: per rule, the vector file,
+//!     forms, vectors and recording hardware) from all the vector files; run it after `import`,
+//!     `convert` or `graft` (the golden test fails until the table matches the vectors).
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use ptx2hip::lower::RuleSet;
-use ptx2hip::verify::forms::{all_forms, CanonicalForm};
-use ptx2hip::verify::golden::{cuda_program, cuda_program_multi, FormVectors, GoldenFile};
-use ptx2hip::verify::inputs;
+use ptx2hip_verify::evidence;
+use ptx2hip_verify::forms::{all_forms, CanonicalForm};
+use ptx2hip_verify::golden::{cuda_program, cuda_program_multi, FormVectors, GoldenFile};
+use ptx2hip_verify::inputs;
 use serde_json::{json, Value};
 
 const RUN_SH: &str = r#"#!/bin/bash
@@ -123,44 +128,8 @@ fn gen(rules: &RuleSet, args: &[String]) {
     );
 }
 
-fn load_manifest(vecdir: &std::path::Path) -> Value {
-    let mut manifest: Value = std::fs::read_to_string(vecdir.join("manifest.json"))
-        .ok()
-        .and_then(|t| serde_json::from_str(&t).ok())
-        .unwrap_or(json!({}));
-    if manifest.get("rules").is_none() {
-        manifest["rules"] = json!({});
-    }
-    manifest
-}
-
-fn write_family(
-    vecdir: &std::path::Path,
-    manifest: &mut Value,
-    family: &str,
-    header: Value,
-    fv: Vec<FormVectors>,
-) {
-    let mut per_rule: BTreeMap<String, (usize, usize)> = BTreeMap::new();
-    for f in &fv {
-        let e = per_rule.entry(f.rule.clone()).or_default();
-        e.0 += 1;
-        e.1 += f.count();
-    }
+fn write_family(vecdir: &std::path::Path, family: &str, header: Value, fv: Vec<FormVectors>) {
     let path = vecdir.join(format!("{family}.bin.gz"));
-    let s = |k: &str| {
-        header
-            .get(k)
-            .and_then(Value::as_str)
-            .unwrap_or("")
-            .to_string()
-    };
-    for (rule, (nf, nv)) in per_rule {
-        manifest["rules"][&rule] = json!({
-            "forms": nf, "vectors": nv, "gpu": s("gpu"), "driver": s("driver"), "nvcc": s("nvcc"), "date": s("date"),
-            "file": format!("{family}.bin.gz"),
-        });
-    }
     GoldenFile { header, forms: fv }.write(&path).unwrap();
     eprintln!(
         "wrote {} ({} bytes)",
@@ -253,25 +222,30 @@ fn import(rules: &RuleSet, args: &[String]) {
     for (family, fv) in built {
         families.entry(family).or_default().push(fv);
     }
-    let mut manifest = load_manifest(&vecdir);
     for (family, fv) in families {
         let header =
             json!({ "family": family, "gpu": gpu, "driver": driver, "nvcc": nvcc, "date": date });
-        write_family(&vecdir, &mut manifest, &family, header, fv);
+        write_family(&vecdir, &family, header, fv);
     }
     if !rejected.is_empty() {
+        let path = vecdir.join("manifest.json");
+        let mut manifest: Value = std::fs::read_to_string(&path)
+            .ok()
+            .and_then(|t| serde_json::from_str(&t).ok())
+            .unwrap_or(json!({}));
         let mut all: Vec<Value> = manifest
             .get("rejected_by_ptxas")
             .and_then(|v| v.as_array().cloned())
             .unwrap_or_default();
         all.extend(rejected.iter().map(|r| json!(r)));
         manifest["rejected_by_ptxas"] = json!(all);
+        std::fs::write(
+            path,
+            serde_json::to_string_pretty(&manifest).unwrap() + "\n",
+        )
+        .unwrap();
     }
-    std::fs::write(
-        vecdir.join("manifest.json"),
-        serde_json::to_string_pretty(&manifest).unwrap() + "\n",
-    )
-    .unwrap();
+    eprintln!("{}", evidence::UPDATE_HINT);
     for r in &rejected {
         eprintln!("REJECTED {r}");
     }
@@ -284,7 +258,6 @@ fn convert(rules: &RuleSet, args: &[String]) {
         .iter()
         .map(|f| ((f.rule.clone(), f.form.clone()), f))
         .collect();
-    let mut manifest = load_manifest(&vecdir);
     for entry in std::fs::read_dir(&vecdir).unwrap() {
         let path = entry.unwrap().path();
         if !path.to_string_lossy().ends_with(".bin.gz") {
@@ -322,13 +295,9 @@ fn convert(rules: &RuleSet, args: &[String]) {
             out.push(FormVectors::from_outputs(f, &g.ptx, &ins, &marks, &outs));
         }
         let family = file.header["family"].as_str().unwrap().to_string();
-        write_family(&vecdir, &mut manifest, &family, file.header.clone(), out);
+        write_family(&vecdir, &family, file.header.clone(), out);
     }
-    std::fs::write(
-        vecdir.join("manifest.json"),
-        serde_json::to_string_pretty(&manifest).unwrap() + "\n",
-    )
-    .unwrap();
+    eprintln!("{}", evidence::UPDATE_HINT);
 }
 
 /// Rebuilds a family's vector file from recordings already made: for every form the rules claim,
@@ -369,16 +338,20 @@ fn graft(rules: &RuleSet, args: &[String]) {
             None => missing.push(format!("{} {}", f.rule, f.form)),
         }
     }
-    let mut manifest = load_manifest(&vecdir);
-    write_family(&vecdir, &mut manifest, &family, header, out);
-    std::fs::write(
-        vecdir.join("manifest.json"),
-        serde_json::to_string_pretty(&manifest).unwrap() + "\n",
-    )
-    .unwrap();
+    write_family(&vecdir, &family, header, out);
+    eprintln!("{}", evidence::UPDATE_HINT);
     for m in &missing {
         eprintln!("NOT RECORDED {m}");
     }
+}
+
+/// Rewrites the product's evidence table (`--evidence`, default `src/evidence/table.rs`) from the
+/// vector files in `vecdir`.
+fn write_evidence(vecdir: &Path, args: &[String]) {
+    let path = PathBuf::from(arg(args, "--evidence").unwrap_or(evidence::TABLE_PATH.into()));
+    let source = evidence::table_source(vecdir).unwrap_or_else(|e| panic!("{e}"));
+    std::fs::write(&path, source).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    eprintln!("wrote {}", path.display());
 }
 
 /// Whether a recording was made from the inputs the form generates today (count and every fully
@@ -403,7 +376,7 @@ fn dump(args: &[String]) {
     let pattern = arg(args, "--form").unwrap_or_default();
     let golden = GoldenFile::read(Path::new(&file)).unwrap_or_else(|e| panic!("{file}: {e}"));
     let words = |bytes: &[u8]| {
-        let w = if bytes.len() % 8 == 0 { 8 } else { 4 };
+        let w = if bytes.len().is_multiple_of(8) { 8 } else { 4 };
         let hex: Vec<String> = bytes
             .chunks(w)
             .map(|c| c.iter().rev().map(|b| format!("{b:02x}")).collect())
@@ -428,8 +401,12 @@ fn main() {
         Some("convert") => convert(&rules, &args),
         Some("dump") => dump(&args),
         Some("graft") => graft(&rules, &args),
+        Some("evidence") => {
+            let vecdir = PathBuf::from(arg(&args, "--vectors").unwrap_or("tests/vectors".into()));
+            write_evidence(&vecdir, &args)
+        }
         _ => {
-            eprintln!("usage: vectors gen --out DIR [--rule CODE]... | import --gen DIR --results DIR [--vectors DIR] | convert [--vectors DIR] | dump --file F.bin.gz [--form TEXT] | graft --family NAME [--from OLD.bin.gz]... [--vectors DIR]");
+            eprintln!("usage: vectors gen --out DIR [--rule CODE]... | import --gen DIR --results DIR [--vectors DIR] | convert [--vectors DIR] | dump --file F.bin.gz [--form TEXT] | graft --family NAME [--from OLD.bin.gz]... [--vectors DIR] | evidence [--vectors DIR] [--evidence FILE]");
             std::process::exit(2);
         }
     }

@@ -7,7 +7,8 @@
 
 use ptx2hip::lower::call_sites::capturable_calls;
 use ptx2hip::lower::{analyze, RuleSet, Target};
-use ptx2hip::verify::forms::{all_forms, synthetic_statement};
+use ptx2hip::scan::AsmStatement;
+use ptx2hip_verify::forms::all_forms;
 
 /// The capturable calls in a statement's translation; `None` when it is not translated.
 fn emitted_calls(
@@ -16,7 +17,7 @@ fn emitted_calls(
     rules: &RuleSet,
     target: Target,
 ) -> Option<Vec<String>> {
-    let t = analyze(&synthetic_statement(ptx, constraints), rules, target)
+    let t = analyze(&AsmStatement::synthetic(ptx, constraints), rules, target)
         .outcome
         .ok()?;
     let code: Vec<&str> = t.lines.iter().map(|(_, l)| l.as_str()).collect();

@@ -11,14 +11,23 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use ptx2hip::emit::EmitMode;
 use ptx2hip::lower::rules::EMBEDDED;
 use ptx2hip::lower::{self, RuleSet, Target};
-use ptx2hip::verify::forms::synthetic_statement;
-use ptx2hip::verify::warp::reference::expected;
-use ptx2hip::verify::warp::{all_forms, generate, Case, Out, Recording, Role, WarpForm, WARP};
+use ptx2hip::pipeline::{self, Options};
+use ptx2hip::scan::AsmStatement;
+use ptx2hip_verify::warp::reference::expected;
+use ptx2hip_verify::warp::{all_forms, generate, Case, Out, Recording, Role, WarpForm, WARP};
 
 fn root() -> PathBuf {
+    ptx2hip_verify::repo_root()
+}
+
+/// The simulator's C++ headers, beside this test.
+fn sim_header(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/wave_sim")
+        .join(name)
 }
 
 fn cxx() -> String {
@@ -41,7 +50,7 @@ fn translate(forms: &[WarpForm], rules: &RuleSet, target: Target) -> Vec<Transla
     forms
         .iter()
         .map(|f| {
-            let stmt = synthetic_statement(&f.ptx, &f.constraints);
+            let stmt = AsmStatement::synthetic(&f.ptx, &f.constraints);
             let a = lower::analyze(&stmt, rules, target);
             let t = a
                 .outcome
@@ -69,11 +78,7 @@ inline wave_sim_dim3 wave_sim_block_dim() { return {(unsigned)wave_sim::g.size, 
 /// wave jobs (see [`jobs`]) and writing every lane's outputs.
 fn program(forms: &[Translated], rules: &RuleSet, target: Target, constant_p: bool) -> String {
     let mut s = String::new();
-    let _ = writeln!(
-        s,
-        "#include \"{}\"",
-        root().join("tests/wave_sim/sim.h").display()
-    );
+    let _ = writeln!(s, "#include \"{}\"", sim_header("sim.h").display());
     // Both sides of every `__builtin_constant_p` test run: the constant-pattern code (DPP,
     // ds_swizzle, whose switches are right for any value) and the general code.
     let _ = writeln!(
@@ -330,7 +335,7 @@ fn simulate(
             assert_eq!(r.cases, cases.len(), "{}: stale recording", f.name);
             assert_eq!(
                 r.inputs_digest,
-                ptx2hip::verify::warp::cases::inputs_digest(f, cases),
+                ptx2hip_verify::warp::cases::inputs_digest(f, cases),
                 "{}: recorded with other inputs (stale)",
                 f.name
             );
@@ -551,7 +556,7 @@ int main() {{
   return 0;
 }}
 "#,
-            root().join("tests/wave_sim/sim.h").display()
+            sim_header("sim.h").display()
         ),
     )
     .unwrap();
@@ -578,32 +583,35 @@ int main() {{
 /// (`tests/vectors/warp/kernels.bin.gz`), on wave64 and on wave32.
 #[test]
 fn corpus_kernels_match_the_h100_on_wave64_and_wave32() {
-    use ptx2hip::verify::warp::kernels;
+    use ptx2hip_verify::warp::kernels;
     let (header, dumps) = kernels::read_dumps(&root().join("tests/vectors/warp/kernels.bin.gz"))
         .unwrap_or_else(|e| panic!("{e} (record: docs/WARP.md)"));
     assert!(header["gpu"].as_str().is_some_and(|g| !g.is_empty()));
+    let rules = RuleSet::embedded().unwrap();
     let dir = tempfile::tempdir().unwrap();
     for file in kernels::FILES {
         let src = std::fs::read_to_string(root().join("corpus").join(file)).unwrap();
-        let out = Command::new(env!("CARGO_BIN_EXE_ptx2hip"))
-            .args([
-                "translate",
-                "--emit",
-                "replace",
-                "--target",
-                "amd",
-                "--out-dir",
-            ])
-            .arg(dir.path())
-            .arg(root().join("corpus").join(file))
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success() && out.stderr.is_empty(),
-            "{file}: {}",
-            String::from_utf8_lossy(&out.stderr)
+        // What `ptx2hip translate --emit replace --target amd` writes for the file.
+        let outcome = pipeline::process(
+            src.as_bytes(),
+            &rules,
+            Options {
+                target: Target::Amd,
+                emit: Some(EmitMode::Replace),
+            },
         );
+        assert!(
+            outcome.diagnostics.is_empty(),
+            "{file}: {:?}",
+            outcome.diagnostics
+        );
+        for f in &outcome.findings {
+            if let Err(e) = &f.outcome {
+                panic!("{file}:{}: not translated: {}", f.line, e.message);
+            }
+        }
         let translated = dir.path().join(file);
+        std::fs::write(&translated, &outcome.rewritten.expect("translated").bytes).unwrap();
         let want = &dumps
             .iter()
             .find(|(f, _)| f == file)
@@ -615,7 +623,7 @@ fn corpus_kernels_match_the_h100_on_wave64_and_wave32() {
                 &prog,
                 format!(
                     "#include \"{}\"\n#include \"{}\"\n{}",
-                    root().join("tests/wave_sim/kernel.h").display(),
+                    sim_header("kernel.h").display(),
                     translated.display(),
                     kernels::host_driver(&src, wave).unwrap()
                 ),

@@ -1,0 +1,17 @@
+//! Verification tooling of ptx2hip, kept out of the product so that it never ships: golden vectors
+//! recorded on NVIDIA hardware and their replay through the translations (docs/VECTORS.md), and
+//! the per-warp recordings of the warp-level rules with their wave simulator (docs/WARP.md; the
+//! modules: ARCHITECTURE.md).
+
+use std::path::PathBuf;
+
+pub mod evidence;
+pub mod forms;
+pub mod golden;
+pub mod inputs;
+pub mod warp;
+
+/// The repository root: the product crate, with `rules/`, `tests/vectors/` and `src/evidence/`.
+pub fn repo_root() -> PathBuf {
+    PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
+}
