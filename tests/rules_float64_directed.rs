@@ -1,6 +1,6 @@
 //! Exact directed rounding of f64 `mul`, `fma`/`mad`, `div`, `rcp` and `sqrt` (`.rz`, `.rm`, `.rp`):
-//! the rule table's helpers (`rules/float64.toml`, `ptx2hip_*_dir_f64`), computed from round-to-nearest
-//! operations only, must agree bit for bit with the hardware.
+//! the rule table's helpers (`rules/helpers/float64.h`, `ptx2hip_*_dir_f64`), computed from
+//! round-to-nearest operations only, must agree bit for bit with the hardware.
 //!
 //! - `helpers_match_x86_directed_rounding`: the helpers, compiled on the host with the ptx2hip host
 //!   shim (`HOST_SHIM`, as the golden tests compile translations), run in round-to-nearest against

@@ -486,13 +486,16 @@ fn recording_is_complete_and_agrees_with_the_ptx_reference() {
     }
 }
 
-/// The rule table with some text replacements in warp.toml.
+/// The rule table with some text replacements in the warp helpers.
 fn mutated(replacements: &[(&str, &str)]) -> RuleSet {
     let sources = EMBEDDED.iter().map(|(n, s)| {
         let mut s = s.to_string();
-        if *n == "warp.toml" {
+        if *n == "helpers/warp.h" {
             for (from, to) in replacements {
-                assert!(s.contains(from), "warp.toml no longer contains `{from}`");
+                assert!(
+                    s.contains(from),
+                    "helpers/warp.h no longer contains `{from}`"
+                );
                 s = s.replace(from, to);
             }
         }
