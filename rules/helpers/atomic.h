@@ -73,13 +73,15 @@ __device__ inline int64_t ptx2hip_rmw_api(int64_t* p, int64_t b) {
     int64_t o = (int64_t)old;
     int64_t r = OP == 1 ? (b < o ? b : o) : (b > o ? b : o);
     if (r == o) return o; /* nothing to store: reading the current value is the operation */
-    seen = SYS ? atomicCAS_system(q, old, (unsigned long long)r) : atomicCAS(q, old, (unsigned long long)r);
+    seen = SYS ? atomicCAS_system(q, old, (unsigned long long)r)
+               : atomicCAS(q, old, (unsigned long long)r);
     if (seen == old) return o;
     old = seen;
   }
 }
 // ptx2hip:end
 
+// clang-format off: it reads `ptx2hip_rmw_api<OP, SCOPE == 2>(p, b)` as comparisons.
 // ptx2hip:helper ptx2hip_atom requires=ptx2hip_rmw_api,ptx2hip_fence_before,ptx2hip_fence_after
 // atom/red with order SEM and scope SCOPE: fences of the scope around a relaxed API atomic.
 template <int OP, int SEM, int SCOPE, class T>
@@ -90,6 +92,7 @@ __device__ inline T ptx2hip_atom(T* p, T b) {
   return old;
 }
 // ptx2hip:end
+// clang-format on
 
 // ptx2hip:helper ptx2hip_cas_api
 // One relaxed compare-and-swap through the CUDA/HIP API (device or system scope).
@@ -211,7 +214,8 @@ __device__ inline float ptx2hip_atom_add_f32(float* p, float b) {
   uint32_t* w = (uint32_t*)p;
   uint32_t old = *(volatile uint32_t*)w;
   while (true) {
-    uint32_t next = ptx2hip_bits_from_f32(ptx2hip_atom_f32_sum(ptx2hip_f32_from_bits(old), b, flush));
+    uint32_t next =
+        ptx2hip_bits_from_f32(ptx2hip_atom_f32_sum(ptx2hip_f32_from_bits(old), b, flush));
     uint32_t seen = ptx2hip_cas_api(w, old, next, SCOPE == 2);
     if (seen == old) break;
     old = seen;
@@ -267,7 +271,8 @@ __device__ inline uint16_t ptx2hip_atom_add_half(uint16_t* p, uint16_t b) {
   unsigned sh = (unsigned)(a & 2) * 8;
   uint32_t old = *(volatile uint32_t*)w;
   while (true) {
-    uint16_t sum = ptx2hip_h_fma((uint16_t)(old >> sh), BF ? 0x3f80u : 0x3c00u, b, BF, false, false, false);
+    uint16_t sum =
+        ptx2hip_h_fma((uint16_t)(old >> sh), BF ? 0x3f80u : 0x3c00u, b, BF, false, false, false);
     uint32_t next = (old & ~(0xffffu << sh)) | ((uint32_t)sum << sh);
     uint32_t seen = ptx2hip_cas_api(w, old, next, SCOPE == 2);
     if (seen == old) break;
@@ -354,10 +359,9 @@ __device__ inline float ptx2hip_amd_atom_add_f32(float* p, float b) {
   bool flush = FTZ == 2 || (FTZ == 1 && !ptx2hip_space_is_shared(p));
   uint32_t* w = (uint32_t*)p;
   uint32_t old = __hip_atomic_load(w, __ATOMIC_RELAXED, SCOPE);
-  while (!__hip_atomic_compare_exchange_weak(w, &old,
-             ptx2hip_bits_from_f32(ptx2hip_atom_f32_sum(ptx2hip_f32_from_bits(old), b, flush)),
-             ORDER, __ATOMIC_RELAXED, SCOPE)) {
-  }
+  while (!__hip_atomic_compare_exchange_weak(
+      w, &old, ptx2hip_bits_from_f32(ptx2hip_atom_f32_sum(ptx2hip_f32_from_bits(old), b, flush)),
+      ORDER, __ATOMIC_RELAXED, SCOPE)) {}
   return ptx2hip_f32_from_bits(old);
 }
 // ptx2hip:end
@@ -369,10 +373,9 @@ __device__ inline double ptx2hip_amd_atom_add_f64(double* p, double b) {
   const bool l2 = UNIT == 2 || (UNIT == 1 && !ptx2hip_space_is_shared(p));
   uint64_t* w = (uint64_t*)p;
   uint64_t old = __hip_atomic_load(w, __ATOMIC_RELAXED, SCOPE);
-  while (!__hip_atomic_compare_exchange_weak(w, &old,
-             ptx2hip_bits_from_f64(ptx2hip_atom_f64_sum(ptx2hip_f64_from_bits(old), b, l2)),
-             ORDER, __ATOMIC_RELAXED, SCOPE)) {
-  }
+  while (!__hip_atomic_compare_exchange_weak(
+      w, &old, ptx2hip_bits_from_f64(ptx2hip_atom_f64_sum(ptx2hip_f64_from_bits(old), b, l2)),
+      ORDER, __ATOMIC_RELAXED, SCOPE)) {}
   return ptx2hip_f64_from_bits(old);
 }
 // ptx2hip:end

@@ -35,7 +35,8 @@ __device__ inline uint32_t ptx2hip_bfind_s64(int64_t a, bool shiftamt) {
 // ptx2hip:helper ptx2hip_fns
 // fns.b32 (find n-th set bit from base; base > 31 is undefined in PTX and gives 0xffffffff here).
 __device__ inline uint32_t ptx2hip_fns(uint32_t mask, uint32_t base, int32_t offset) {
-  if (offset == (int32_t)0x80000000) return 0u; /* H100: an offset of INT_MIN gives 0 for every mask and base */
+  if (offset == (int32_t)0x80000000)
+    return 0u; /* H100: an offset of INT_MIN gives 0 for every mask and base */
   if (base > 31u) return 0xffffffffu;
   if (offset == 0) return ((mask >> base) & 1u) ? base : 0xffffffffu;
   uint32_t n = offset > 0 ? (uint32_t)offset : 0u - (uint32_t)offset;
@@ -45,7 +46,8 @@ __device__ inline uint32_t ptx2hip_fns(uint32_t mask, uint32_t base, int32_t off
     return m != 0u ? (uint32_t)__popc((m & (0u - m)) - 1u) : 0xffffffffu;
   }
   uint32_t m = mask & (0xffffffffu >> (31u - base));
-  while (m != 0u && --n != 0u) m &= ~(0x80000000u >> (uint32_t)__clz((int)m)); /* drop the highest */
+  while (m != 0u && --n != 0u)
+    m &= ~(0x80000000u >> (uint32_t)__clz((int)m)); /* drop the highest */
   return m != 0u ? 31u - (uint32_t)__clz((int)m) : 0xffffffffu;
 }
 // ptx2hip:end
@@ -56,7 +58,10 @@ __device__ inline uint32_t ptx2hip_bmsk(uint32_t a, uint32_t b, bool clamp) {
   uint32_t a1 = a & 31u, b1 = b & 31u, sum = a1 + b1;
   uint32_t mask0 = 0xffffffffu << a1;
   bool overflow = sum >= 32u;
-  if (clamp && a >= 32u) { mask0 = 0u; overflow = true; }
+  if (clamp && a >= 32u) {
+    mask0 = 0u;
+    overflow = true;
+  }
   if (clamp && b >= 32u) overflow = true;
   uint32_t mask1 = overflow ? 0u : (b1 == 0u ? 0xffffffffu : 0xffffffffu << sum);
   return mask0 & ~mask1;
@@ -76,7 +81,8 @@ __device__ inline uint32_t ptx2hip_szext(uint32_t a, uint32_t b, bool clamp, boo
 
 // ptx2hip:helper ptx2hip_bfe_bits
 // Exact PTX bfe on a width-bit value held in x (pos and len already reduced as the form requires).
-__device__ inline uint64_t ptx2hip_bfe_bits(uint64_t x, uint32_t width, uint32_t pos, uint32_t len, bool is_signed) {
+__device__ inline uint64_t ptx2hip_bfe_bits(uint64_t x, uint32_t width, uint32_t pos, uint32_t len,
+                                            bool is_signed) {
   if (len == 0u) return 0u;
   uint32_t msb = width - 1u;
   uint64_t top = (uint64_t)pos + len - 1u;
@@ -104,7 +110,8 @@ __device__ inline uint32_t ptx2hip_bfe_u32(uint32_t a, uint32_t b, uint32_t c) {
 __device__ inline uint32_t ptx2hip_bfe_u32(uint32_t a, uint32_t b, uint32_t c) {
   uint32_t pos = b & 0xffu, len = c & 0xffu;
   // Only for pos/len known at compile time: with runtime values the guard costs more than it saves.
-  if (__builtin_constant_p(pos) && __builtin_constant_p(len) && pos < 32u && len < 32u) return __builtin_amdgcn_ubfe(a, pos, len);
+  if (__builtin_constant_p(pos) && __builtin_constant_p(len) && pos < 32u && len < 32u)
+    return __builtin_amdgcn_ubfe(a, pos, len);
   return (uint32_t)ptx2hip_bfe_bits(a, 32u, pos, len, false);
 }
 // ptx2hip:end
@@ -120,7 +127,8 @@ __device__ inline int32_t ptx2hip_bfe_s32(int32_t a, uint32_t b, uint32_t c) {
 __device__ inline int32_t ptx2hip_bfe_s32(int32_t a, uint32_t b, uint32_t c) {
   uint32_t pos = b & 0xffu, len = c & 0xffu;
   // Only for pos/len known at compile time: with runtime values the guard costs more than it saves.
-  if (__builtin_constant_p(pos) && __builtin_constant_p(len) && len - 1u < 31u && pos + len <= 32u) return __builtin_amdgcn_sbfe(a, pos, len);
+  if (__builtin_constant_p(pos) && __builtin_constant_p(len) && len - 1u < 31u && pos + len <= 32u)
+    return __builtin_amdgcn_sbfe(a, pos, len);
   return (int32_t)(uint32_t)ptx2hip_bfe_bits((uint32_t)a, 32u, pos, len, true);
 }
 // ptx2hip:end
@@ -141,7 +149,8 @@ __device__ inline int64_t ptx2hip_bfe_s64(int64_t a, uint32_t b, uint32_t c) {
 
 // ptx2hip:helper ptx2hip_bfi_b32
 // bfi.b32: pos and len are the low 8 bits of their operands.
-__device__ inline uint32_t ptx2hip_bfi_b32(uint32_t a, uint32_t b, uint32_t pos_in, uint32_t len_in) {
+__device__ inline uint32_t ptx2hip_bfi_b32(uint32_t a, uint32_t b, uint32_t pos_in,
+                                           uint32_t len_in) {
   uint32_t pos = pos_in & 0xffu, len = len_in & 0xffu;
   if (len == 0u || pos >= 32u) return b;
   uint32_t m = (len >= 32u ? 0xffffffffu : (1u << len) - 1u) << pos;
@@ -536,7 +545,8 @@ __device__ inline uint32_t ptx2hip_shf_l_clamp(uint32_t a, uint32_t b, uint32_t 
 // ptx2hip:amd
 // A runtime amount keeps the 64-bit shift, which is shorter than guarding both edges.
 __device__ inline uint32_t ptx2hip_shf_l_clamp(uint32_t a, uint32_t b, uint32_t c) {
-  if (!__builtin_constant_p(c)) return (uint32_t)(((((uint64_t)b << 32) | a) << (c < 32u ? c : 32u)) >> 32);
+  if (!__builtin_constant_p(c))
+    return (uint32_t)(((((uint64_t)b << 32) | a) << (c < 32u ? c : 32u)) >> 32);
   if (c >= 32u) return a;
   return c == 0u ? b : __builtin_amdgcn_alignbit(b, a, 32u - c);
 }
@@ -571,12 +581,8 @@ __device__ inline uint32_t ptx2hip_shf_r_clamp(uint32_t a, uint32_t b, uint32_t 
 __device__ inline uint16_t ptx2hip_shl(uint16_t a, uint32_t n) {
   return n < 16u ? (uint16_t)((uint32_t)a << n) : (uint16_t)0u;
 }
-__device__ inline uint32_t ptx2hip_shl(uint32_t a, uint32_t n) {
-  return n < 32u ? a << n : 0u;
-}
-__device__ inline uint64_t ptx2hip_shl(uint64_t a, uint32_t n) {
-  return n < 64u ? a << n : 0ull;
-}
+__device__ inline uint32_t ptx2hip_shl(uint32_t a, uint32_t n) { return n < 32u ? a << n : 0u; }
+__device__ inline uint64_t ptx2hip_shl(uint64_t a, uint32_t n) { return n < 64u ? a << n : 0ull; }
 // ptx2hip:end
 
 // ptx2hip:helper ptx2hip_shr
@@ -584,19 +590,11 @@ __device__ inline uint64_t ptx2hip_shl(uint64_t a, uint32_t n) {
 __device__ inline uint16_t ptx2hip_shr(uint16_t a, uint32_t n) {
   return n < 16u ? (uint16_t)((uint32_t)a >> n) : (uint16_t)0u;
 }
-__device__ inline uint32_t ptx2hip_shr(uint32_t a, uint32_t n) {
-  return n < 32u ? a >> n : 0u;
-}
-__device__ inline uint64_t ptx2hip_shr(uint64_t a, uint32_t n) {
-  return n < 64u ? a >> n : 0ull;
-}
+__device__ inline uint32_t ptx2hip_shr(uint32_t a, uint32_t n) { return n < 32u ? a >> n : 0u; }
+__device__ inline uint64_t ptx2hip_shr(uint64_t a, uint32_t n) { return n < 64u ? a >> n : 0ull; }
 __device__ inline int16_t ptx2hip_shr(int16_t a, uint32_t n) {
   return (int16_t)((int32_t)a >> (n < 15u ? n : 15u));
 }
-__device__ inline int32_t ptx2hip_shr(int32_t a, uint32_t n) {
-  return a >> (n < 31u ? n : 31u);
-}
-__device__ inline int64_t ptx2hip_shr(int64_t a, uint32_t n) {
-  return a >> (n < 63u ? n : 63u);
-}
+__device__ inline int32_t ptx2hip_shr(int32_t a, uint32_t n) { return a >> (n < 31u ? n : 31u); }
+__device__ inline int64_t ptx2hip_shr(int64_t a, uint32_t n) { return a >> (n < 63u ? n : 63u); }
 // ptx2hip:end

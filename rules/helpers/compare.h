@@ -39,7 +39,8 @@ __device__ inline bool ptx2hip_testp_m(double m, bool nan, double mx, double mn)
 }
 template <int K>
 __device__ inline bool ptx2hip_testp(float x) {
-  return ptx2hip_testp_m<K>(fabs((double)x), x != x, 3.4028234663852886e+38, 1.1754943508222875e-38);
+  return ptx2hip_testp_m<K>(fabs((double)x), x != x, 3.4028234663852886e+38,
+                            1.1754943508222875e-38);
 }
 template <int K>
 __device__ inline bool ptx2hip_testp(double x) {

@@ -11,7 +11,5 @@ __device__ inline void ptx2hip_brkpt() {
 }
 // ptx2hip:amd
 // brkpt: a debugger breakpoint (s_trap 3).
-__device__ inline void ptx2hip_brkpt() {
-  __builtin_debugtrap();
-}
+__device__ inline void ptx2hip_brkpt() { __builtin_debugtrap(); }
 // ptx2hip:end

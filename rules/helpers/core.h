@@ -46,7 +46,8 @@ __device__ inline float ptx2hip_f32_from_f16(uint16_t h) {
   uint32_t exponent = (h >> 10) & 0x1fu;
   uint32_t mantissa = h & 0x3ffu;
   if (exponent == 0x1fu) return ptx2hip_f32_from_bits(sign | 0x7f800000u | (mantissa << 13));
-  if (exponent != 0) return ptx2hip_f32_from_bits(sign | ((exponent + 112u) << 23) | (mantissa << 13));
+  if (exponent != 0)
+    return ptx2hip_f32_from_bits(sign | ((exponent + 112u) << 23) | (mantissa << 13));
   float magnitude = (float)mantissa * 5.9604644775390625e-08f; /* mantissa * 2^-24, exact */
   return sign ? -magnitude : magnitude;
 }

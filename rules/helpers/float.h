@@ -28,9 +28,7 @@ __device__ inline float ptx2hip_ftz_f32(float x) {
 
 // ptx2hip:helper ptx2hip_sat_f32
 // .sat: clamp to [0, 1]; NaN and -0 give +0.
-__device__ inline float ptx2hip_sat_f32(float x) {
-  return x > 0.0f ? (x < 1.0f ? x : 1.0f) : 0.0f;
-}
+__device__ inline float ptx2hip_sat_f32(float x) { return x > 0.0f ? (x < 1.0f ? x : 1.0f) : 0.0f; }
 // ptx2hip:end
 
 // ptx2hip:helper ptx2hip_step_f32 requires=ptx2hip_f32_from_bits,ptx2hip_bits_from_f32
@@ -86,10 +84,11 @@ __device__ inline float ptx2hip_dir_f32(float a, float b, float c) {
     s = __dmul_rn(da, db); /* exact: 48 significant bits, exponent within double range */
     if (s != s || s == 0.0 || fabs(s) > 1.7976931348623157e308) return ptx2hip_canon_f32((float)s);
   } else if (OP == 3) {
-    if (!(fabsf(a) <= 3.40282347e+38f) || !(fabsf(b) <= 3.40282347e+38f) || !(fabsf(c) <= 3.40282347e+38f))
+    if (!(fabsf(a) <= 3.40282347e+38f) || !(fabsf(b) <= 3.40282347e+38f) ||
+        !(fabsf(c) <= 3.40282347e+38f))
       return ptx2hip_canon_f32(__fmaf_rn(a, b, c));
     s = __fma_rn(da, db, dc);          /* RN53(a*b + c) */
-    double p = __fma_rn(da, db, 0.0);  /* a*b exactly (an fma, so it cannot be contracted further) */
+    double p = __fma_rn(da, db, 0.0); /* a*b exactly (an fma, so it cannot be contracted further) */
     if (s == 0.0) {
       bool pz = a == 0.0f || b == 0.0f, pneg = signbit(a) != signbit(b);
       if (pz && c == 0.0f && pneg == (bool)signbit(c)) return c;
@@ -98,16 +97,17 @@ __device__ inline float ptx2hip_dir_f32(float a, float b, float c) {
     double bv = __dsub_rn(s, p);
     e = __dadd_rn(__dsub_rn(p, __dsub_rn(s, bv)), __dsub_rn(dc, bv));
   } else if (OP == 4) {
-    if (a != a || b != b || a == 0.0f || b == 0.0f || !(fabsf(a) <= 3.40282347e+38f) || !(fabsf(b) <= 3.40282347e+38f))
+    if (a != a || b != b || a == 0.0f || b == 0.0f || !(fabsf(a) <= 3.40282347e+38f) ||
+        !(fabsf(b) <= 3.40282347e+38f))
       return ptx2hip_canon_f32(a / b);
     s = __ddiv_rn(da, db);
-    double r = __fma_rn(-s, db, da);   /* a - s*b: its sign times sign(b) is sign(x - s) */
+    double r = __fma_rn(-s, db, da); /* a - s*b: its sign times sign(b) is sign(x - s) */
     e = db > 0.0 ? r : -r;
   } else {
     if (a != a || a < 0.0f) return ptx2hip_canon_f32(sqrtf(a));
     if (a == 0.0f || a > 3.40282347e+38f) return a;
     s = sqrt(da);
-    e = __fma_rn(-s, s, da);           /* a - s*s has the sign of x - s */
+    e = __fma_rn(-s, s, da); /* a - s*s has the sign of x - s */
   }
   return ptx2hip_round_dd_f32<M>(s, e);
 }
@@ -128,8 +128,8 @@ __device__ inline float ptx2hip_dir_f32(float a, float b, float c) {
 // (T has at most 26 significant bits, b 24: the product is exact in double).
 template <int OP, int M>
 __device__ inline int ptx2hip_tiny_f32(float a, float b, float c) {
-  const double lim = 1.1754943508222875e-38;   /* 2^-126 */
-  const double t_rn = 1.1754943157898259e-38;  /* 2^-126 - 2^-151 */
+  const double lim = 1.1754943508222875e-38; /* 2^-126 */
+  const double t_rn = 1.1754943157898259e-38; /* 2^-126 - 2^-151 */
   const double t_away = 1.1754942807573643e-38; /* 2^-126 - 2^-150 */
   const double da = a, db = b, dc = c;
   double s, e = 0.0;
@@ -178,7 +178,11 @@ __device__ inline float ptx2hip_fop_f32(float a, float b, float c) {
   if (OP == 1) b = -b;
   float r;
   if (M == 0) {
-    r = OP <= 1 ? __fadd_rn(a, b) : OP == 2 ? __fmul_rn(a, b) : OP == 3 ? __fmaf_rn(a, b, c) : OP == 4 ? a / b : sqrtf(a);
+    r = OP <= 1   ? __fadd_rn(a, b)
+        : OP == 2 ? __fmul_rn(a, b)
+        : OP == 3 ? __fmaf_rn(a, b, c)
+        : OP == 4 ? a / b
+                  : sqrtf(a);
   } else {
     r = ptx2hip_dir_f32<(OP == 1 ? 0 : OP), M>(a, b, c);
   }
@@ -238,7 +242,8 @@ template <bool FTZ>
 __device__ inline float ptx2hip_amd_rcp_approx_f32(float x) {
   if (FTZ) return ptx2hip_canon_f32(ptx2hip_ftz_f32(__builtin_amdgcn_rcpf(ptx2hip_ftz_f32(x))));
   float ax = fabsf(x);
-  float s = ax < 5.42101086e-20f ? 1.84467441e+19f : (ax > 1.84467441e+19f ? 5.42101086e-20f : 1.0f);
+  float s =
+      ax < 5.42101086e-20f ? 1.84467441e+19f : (ax > 1.84467441e+19f ? 5.42101086e-20f : 1.0f);
   return ptx2hip_canon_f32(__builtin_amdgcn_rcpf(x * s) * s);
 }
 // ptx2hip:end
@@ -308,7 +313,8 @@ __device__ inline float ptx2hip_div_approx_f32(float a, float b) {
     b = ptx2hip_ftz_f32(b);
   }
   float ab = fabsf(b), r;
-  if (ab > 8.50705917e+37f && ab <= 3.40282347e+38f) r = __fmul_rn(a, 0.0f) * (b < 0.0f ? -1.0f : 1.0f);
+  if (ab > 8.50705917e+37f && ab <= 3.40282347e+38f)
+    r = __fmul_rn(a, 0.0f) * (b < 0.0f ? -1.0f : 1.0f);
   else r = FTZ ? __fmul_rn(a, 1.0f / b) : a / b;
   if (FTZ) r = ptx2hip_ftz_f32(r);
   return ptx2hip_canon_f32(r);
@@ -342,7 +348,8 @@ __device__ inline float ptx2hip_amd_div_approx_f32(float a, float b) {
     b = ptx2hip_ftz_f32(b);
   }
   float ab = fabsf(b), r;
-  if (ab > 8.50705917e+37f && ab <= 3.40282347e+38f) r = __fmul_rn(a, 0.0f) * (b < 0.0f ? -1.0f : 1.0f);
+  if (ab > 8.50705917e+37f && ab <= 3.40282347e+38f)
+    r = __fmul_rn(a, 0.0f) * (b < 0.0f ? -1.0f : 1.0f);
   else r = __fmul_rn(a, ptx2hip_amd_rcp_approx_f32<FTZ>(b));
   if (FTZ) r = ptx2hip_ftz_f32(r);
   return ptx2hip_canon_f32(r);

@@ -191,11 +191,13 @@ __device__ inline double ptx2hip_mul_dir_f64(double a, double b) {
     double e = __fma_rn(a, b, -r);
     sx = (e > 0.0) - (e < 0.0);
   } else {
-    if (!(fabs(a) <= 1.7976931348623157e308) || !(fabs(b) <= 1.7976931348623157e308) || a == 0.0 || b == 0.0)
+    if (!(fabs(a) <= 1.7976931348623157e308) || !(fabs(b) <= 1.7976931348623157e308) || a == 0.0 ||
+        b == 0.0)
       return r; /* NaN, Inf*x, x*0: RN is exact */
     bool neg = !signbit(a) != !signbit(b);
     if (!(fabs(r) <= 1.7976931348623157e308))
-      return ptx2hip_dirstep_f64<MODE>(neg ? -1.7976931348623157e308 : 1.7976931348623157e308, neg ? -1 : 1);
+      return ptx2hip_dirstep_f64<MODE>(neg ? -1.7976931348623157e308 : 1.7976931348623157e308,
+                                       neg ? -1 : 1);
     if (r == 0.0) return ptx2hip_dirstep_f64<MODE>(neg ? -0.0 : 0.0, neg ? -1 : 1);
     bool afirst = fabs(a) >= fabs(b);
     double big = afirst ? a : b, small = afirst ? b : a;
@@ -225,7 +227,8 @@ __device__ inline double ptx2hip_mul_dir_f64(double a, double b) {
 //   midpoint <= b1 + b2 + a2 (in the direction s), so |b2 - s*w/2| <= |a2| < lsb(b2), and as
 //   b2 - s*w/2 is a multiple of lsb(b2) (<= w/2, both powers of two) it is 0: g = -s*w/2, exact.
 //   So x - r = g + a2 exactly, and RN(g + a2) has its sign.
-__device__ inline int ptx2hip_fma_residual_sign_f64(double a, double b, double c, double p, double r) {
+__device__ inline int ptx2hip_fma_residual_sign_f64(double a, double b, double c, double p,
+                                                    double r) {
   double e = __fma_rn(a, b, -p); /* a*b = p + e */
   double a1 = __dadd_rn(c, e);
   double t = __dsub_rn(a1, c);
@@ -285,8 +288,9 @@ __device__ inline double ptx2hip_fma_dir_f64(double a, double b, double c) {
       double c1 = ec + s < -105 ? copysign(0x1p-106, c) : ldexp(c, s);
       double rs = ldexp(r, s);
       double r1 = __fma_rn(a1, b1, c1);
-      sx = rs != r1 ? (r1 > rs ? 1 : -1)
-                    : ptx2hip_fma_residual_sign_f64(a1, b1, c1, ptx2hip_dmul_nofuse_f64(a1, b1), r1);
+      sx = rs != r1
+               ? (r1 > rs ? 1 : -1)
+               : ptx2hip_fma_residual_sign_f64(a1, b1, c1, ptx2hip_dmul_nofuse_f64(a1, b1), r1);
     }
   }
   if (sx == 0) return r == 0.0 ? (MODE == 2 ? -0.0 : 0.0) : r;

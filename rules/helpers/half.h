@@ -17,7 +17,8 @@ __device__ inline double ptx2hip_h_to_f64(uint32_t h, bool bf) {
     double v = (double)fr * (bf ? 0x1p-133 : 0x1p-24); /* exact */
     return sign ? -v : v;
   }
-  return ptx2hip_f64_from_bits(sign | ((uint64_t)(ex + (bf ? 896u : 1008u)) << 52) | (fr << (52 - mb)));
+  return ptx2hip_f64_from_bits(sign | ((uint64_t)(ex + (bf ? 896u : 1008u)) << 52) |
+                               (fr << (52 - mb)));
 }
 // ptx2hip:end
 
@@ -27,7 +28,8 @@ __device__ inline double ptx2hip_h_to_f64(uint32_t h, bool bf) {
    sat clamps to [0, 1] (NaN, -0 -> +0); relu gives +0 for a negative result, NaN stays 0x7fff.
    The product is exact in double; TwoSum recovers the error of p + c, and a non-zero error turns
    the double into its round-to-odd value, so the final rounding is exact (53 >= 11 + 2). */
-__device__ inline uint16_t ptx2hip_h_fma_exact(uint16_t a, uint16_t b, uint16_t c, bool bf, bool ftz, bool sat, bool relu) {
+__device__ inline uint16_t ptx2hip_h_fma_exact(uint16_t a, uint16_t b, uint16_t c, bool bf,
+                                               bool ftz, bool sat, bool relu) {
   uint32_t em = bf ? 0x7f80u : 0x7c00u;
   if (ftz) {
     if ((a & em) == 0) a &= 0x8000u;
@@ -49,10 +51,12 @@ __device__ inline uint16_t ptx2hip_h_fma_exact(uint16_t a, uint16_t b, uint16_t 
      (tininess after rounding, as sm_90 does: (1 - 2^-11) * 2^-14 gives 0, (1 - 2^-20) * 2^-14
      gives 0x0400). Rounding the round-to-odd double to 11 bits is that rounding of the exact value. */
   uint64_t mag = u & 0x7fffffffffffffffull;
-  if (ftz && ((mag + 0x1ffffffffffull + ((mag >> 42) & 1u)) & ~0x3ffffffffffull) < 0x3f10000000000000ull)
+  if (ftz &&
+      ((mag + 0x1ffffffffffull + ((mag >> 42) & 1u)) & ~0x3ffffffffffull) < 0x3f10000000000000ull)
     r = (uint32_t)(u >> 48) & 0x8000u;
-  else r = (uint32_t)ptx2hip_fp_convert(u, 52, 11, false, bf ? 7 : 10, bf ? 8 : 5,
-                                        bf ? 0x7f7fu : 0x7bffu, 0x7fffu, 0, false, false);
+  else
+    r = (uint32_t)ptx2hip_fp_convert(u, 52, 11, false, bf ? 7 : 10, bf ? 8 : 5,
+                                     bf ? 0x7f7fu : 0x7bffu, 0x7fffu, 0, false, false);
   if (sat) r = (r & 0x8000u) ? 0u : (r > (bf ? 0x3f80u : 0x3c00u) ? (bf ? 0x3f80u : 0x3c00u) : r);
   if (relu && (r & 0x8000u)) r = 0u;
   return (uint16_t)r;
@@ -71,7 +75,8 @@ __device__ inline uint32_t ptx2hip_h_fix_f16(uint32_t u, bool sat, bool relu) {
 // ptx2hip:end
 
 // ptx2hip:helper ptx2hip_h_fma requires=ptx2hip_h_fma_exact,ptx2hip_h_fix_f16
-__device__ inline uint16_t ptx2hip_h_fma(uint16_t a, uint16_t b, uint16_t c, bool bf, bool ftz, bool sat, bool relu) {
+__device__ inline uint16_t ptx2hip_h_fma(uint16_t a, uint16_t b, uint16_t c, bool bf, bool ftz,
+                                         bool sat, bool relu) {
   return ptx2hip_h_fma_exact(a, b, c, bf, ftz, sat, relu);
 }
 // ptx2hip:amd
@@ -79,7 +84,8 @@ __device__ inline uint16_t ptx2hip_h_fma(uint16_t a, uint16_t b, uint16_t c, boo
    v_mul_f16): IEEE, one rounding to nearest even, f16 denormals kept (the HIP kernel default MODE:
    float_denorm_mode_16_64 = 3, float_round_mode_16_64 = 0); NaN/.sat/.relu are then fixed on the
    bits. bf16 and .ftz take the exact software path. */
-__device__ inline uint16_t ptx2hip_h_fma(uint16_t a, uint16_t b, uint16_t c, bool bf, bool ftz, bool sat, bool relu) {
+__device__ inline uint16_t ptx2hip_h_fma(uint16_t a, uint16_t b, uint16_t c, bool bf, bool ftz,
+                                         bool sat, bool relu) {
   if (bf || ftz) return ptx2hip_h_fma_exact(a, b, c, bf, ftz, sat, relu);
   _Float16 x, y, z;
   memcpy(&x, &a, 2);
@@ -94,19 +100,23 @@ __device__ inline uint16_t ptx2hip_h_fma(uint16_t a, uint16_t b, uint16_t c, boo
 
 // ptx2hip:helper ptx2hip_h2_fma requires=ptx2hip_h_fma,ptx2hip_h_fix_f16
 /* ptx2hip_h_fma on each 16-bit lane of f16x2 / bf16x2 words (low half is lane 0). */
-__device__ inline uint32_t ptx2hip_h2_fma(uint32_t a, uint32_t b, uint32_t c, bool bf, bool ftz, bool sat, bool relu) {
+__device__ inline uint32_t ptx2hip_h2_fma(uint32_t a, uint32_t b, uint32_t c, bool bf, bool ftz,
+                                          bool sat, bool relu) {
   uint32_t lo = ptx2hip_h_fma((uint16_t)a, (uint16_t)b, (uint16_t)c, bf, ftz, sat, relu);
-  uint32_t hi = ptx2hip_h_fma((uint16_t)(a >> 16), (uint16_t)(b >> 16), (uint16_t)(c >> 16), bf, ftz, sat, relu);
+  uint32_t hi = ptx2hip_h_fma((uint16_t)(a >> 16), (uint16_t)(b >> 16), (uint16_t)(c >> 16), bf,
+                              ftz, sat, relu);
   return lo | (hi << 16);
 }
 // ptx2hip:amd
 /* AMD: f16x2 without .ftz is one v_pk_fma_f16 (v_pk_add_f16 / v_pk_mul_f16 for add and mul), lane 0
    in the low half as in PTX; each lane's NaN/.sat/.relu is then fixed on the bits. */
 typedef _Float16 ptx2hip_f16x2_t __attribute__((ext_vector_type(2)));
-__device__ inline uint32_t ptx2hip_h2_fma(uint32_t a, uint32_t b, uint32_t c, bool bf, bool ftz, bool sat, bool relu) {
+__device__ inline uint32_t ptx2hip_h2_fma(uint32_t a, uint32_t b, uint32_t c, bool bf, bool ftz,
+                                          bool sat, bool relu) {
   if (bf || ftz) {
     uint32_t lo = ptx2hip_h_fma((uint16_t)a, (uint16_t)b, (uint16_t)c, bf, ftz, sat, relu);
-    uint32_t hi = ptx2hip_h_fma((uint16_t)(a >> 16), (uint16_t)(b >> 16), (uint16_t)(c >> 16), bf, ftz, sat, relu);
+    uint32_t hi = ptx2hip_h_fma((uint16_t)(a >> 16), (uint16_t)(b >> 16), (uint16_t)(c >> 16), bf,
+                                ftz, sat, relu);
     return lo | (hi << 16);
   }
   ptx2hip_f16x2_t x, y, z;
@@ -133,7 +143,8 @@ __device__ inline uint16_t ptx2hip_h_negabs(uint16_t a, bool bf, bool ftz, bool 
 
 // ptx2hip:helper ptx2hip_h2_negabs requires=ptx2hip_h_negabs
 __device__ inline uint32_t ptx2hip_h2_negabs(uint32_t a, bool bf, bool ftz, bool abs) {
-  return ptx2hip_h_negabs((uint16_t)a, bf, ftz, abs) | ((uint32_t)ptx2hip_h_negabs((uint16_t)(a >> 16), bf, ftz, abs) << 16);
+  return ptx2hip_h_negabs((uint16_t)a, bf, ftz, abs) |
+         ((uint32_t)ptx2hip_h_negabs((uint16_t)(a >> 16), bf, ftz, abs) << 16);
 }
 // ptx2hip:end
 
@@ -141,12 +152,16 @@ __device__ inline uint32_t ptx2hip_h2_negabs(uint32_t a, bool bf, bool ftz, bool
 /* min (mx false) / max (mx true) of f16 or bf16 bits: -0 < +0; one NaN gives the other input,
    two NaNs (or any NaN with nan) give 0x7fff; xorsign compares magnitudes and gives the result
    the sign sign(a) ^ sign(b); ftz flushes subnormal inputs first. */
-__device__ inline uint16_t ptx2hip_h_minmax(uint16_t a, uint16_t b, bool bf, bool ftz, bool mx, bool nan, bool xorsign) {
+__device__ inline uint16_t ptx2hip_h_minmax(uint16_t a, uint16_t b, bool bf, bool ftz, bool mx,
+                                            bool nan, bool xorsign) {
   uint32_t em = bf ? 0x7f80u : 0x7c00u;
   if (ftz && (a & em) == 0) a &= 0x8000u;
   if (ftz && (b & em) == 0) b &= 0x8000u;
   uint32_t xs = (uint32_t)(a ^ b) & 0x8000u;
-  if (xorsign) { a &= 0x7fffu; b &= 0x7fffu; }
+  if (xorsign) {
+    a &= 0x7fffu;
+    b &= 0x7fffu;
+  }
   bool an = (a & 0x7fffu) > em, bn = (b & 0x7fffu) > em;
   if ((an && bn) || (nan && (an || bn))) return 0x7fffu;
   uint32_t r;
@@ -163,8 +178,11 @@ __device__ inline uint16_t ptx2hip_h_minmax(uint16_t a, uint16_t b, bool bf, boo
 // ptx2hip:end
 
 // ptx2hip:helper ptx2hip_h2_minmax requires=ptx2hip_h_minmax
-__device__ inline uint32_t ptx2hip_h2_minmax(uint32_t a, uint32_t b, bool bf, bool ftz, bool mx, bool nan, bool xorsign) {
+__device__ inline uint32_t ptx2hip_h2_minmax(uint32_t a, uint32_t b, bool bf, bool ftz, bool mx,
+                                             bool nan, bool xorsign) {
   return ptx2hip_h_minmax((uint16_t)a, (uint16_t)b, bf, ftz, mx, nan, xorsign) |
-         ((uint32_t)ptx2hip_h_minmax((uint16_t)(a >> 16), (uint16_t)(b >> 16), bf, ftz, mx, nan, xorsign) << 16);
+         ((uint32_t)ptx2hip_h_minmax((uint16_t)(a >> 16), (uint16_t)(b >> 16), bf, ftz, mx, nan,
+                                     xorsign)
+          << 16);
 }
 // ptx2hip:end

@@ -100,7 +100,8 @@ __device__ inline uint64_t ptx2hip_subc(uint64_t a, uint64_t b, uint32_t cin, ui
 
 // ptx2hip:helper ptx2hip_mul_lo
 // The low half of the product (the same bits for signed and unsigned types).
-template <class T> __device__ inline T ptx2hip_mul_lo(T a, T b) {
+template <class T>
+__device__ inline T ptx2hip_mul_lo(T a, T b) {
   return (T)((unsigned long long)a * (unsigned long long)b);
 }
 // ptx2hip:end
@@ -268,12 +269,18 @@ __device__ inline int64_t ptx2hip_abs(int64_t a) {
 
 // ptx2hip:helper ptx2hip_min
 // Integer minimum in the operands' own type and signedness.
-template <class T> __device__ inline T ptx2hip_min(T a, T b) { return b < a ? b : a; }
+template <class T>
+__device__ inline T ptx2hip_min(T a, T b) {
+  return b < a ? b : a;
+}
 // ptx2hip:end
 
 // ptx2hip:helper ptx2hip_max
 // Integer maximum in the operands' own type and signedness.
-template <class T> __device__ inline T ptx2hip_max(T a, T b) { return a < b ? b : a; }
+template <class T>
+__device__ inline T ptx2hip_max(T a, T b) {
+  return a < b ? b : a;
+}
 // ptx2hip:end
 
 // ptx2hip:helper ptx2hip_min_u16x2
@@ -286,7 +293,8 @@ __device__ inline uint32_t ptx2hip_min_u16x2(uint32_t a, uint32_t b) {
 // min.u16x2: lane-wise unsigned 16-bit minimum (v_pk_min_u16).
 __device__ inline uint32_t ptx2hip_min_u16x2(uint32_t a, uint32_t b) {
   typedef unsigned short v2 __attribute__((ext_vector_type(2)));
-  return __builtin_bit_cast(uint32_t, __builtin_elementwise_min(__builtin_bit_cast(v2, a), __builtin_bit_cast(v2, b)));
+  return __builtin_bit_cast(
+      uint32_t, __builtin_elementwise_min(__builtin_bit_cast(v2, a), __builtin_bit_cast(v2, b)));
 }
 // ptx2hip:end
 
@@ -300,37 +308,44 @@ __device__ inline uint32_t ptx2hip_max_u16x2(uint32_t a, uint32_t b) {
 // max.u16x2: lane-wise unsigned 16-bit maximum (v_pk_max_u16).
 __device__ inline uint32_t ptx2hip_max_u16x2(uint32_t a, uint32_t b) {
   typedef unsigned short v2 __attribute__((ext_vector_type(2)));
-  return __builtin_bit_cast(uint32_t, __builtin_elementwise_max(__builtin_bit_cast(v2, a), __builtin_bit_cast(v2, b)));
+  return __builtin_bit_cast(
+      uint32_t, __builtin_elementwise_max(__builtin_bit_cast(v2, a), __builtin_bit_cast(v2, b)));
 }
 // ptx2hip:end
 
 // ptx2hip:helper ptx2hip_min_s16x2
 // min.s16x2: lane-wise signed 16-bit minimum.
 __device__ inline uint32_t ptx2hip_min_s16x2(uint32_t a, uint32_t b) {
-  int32_t a0 = (int32_t)((a & 0xffffu) ^ 0x8000u) - 0x8000, a1 = (int32_t)((a >> 16) ^ 0x8000u) - 0x8000;
-  int32_t b0 = (int32_t)((b & 0xffffu) ^ 0x8000u) - 0x8000, b1 = (int32_t)((b >> 16) ^ 0x8000u) - 0x8000;
+  int32_t a0 = (int32_t)((a & 0xffffu) ^ 0x8000u) - 0x8000,
+          a1 = (int32_t)((a >> 16) ^ 0x8000u) - 0x8000;
+  int32_t b0 = (int32_t)((b & 0xffffu) ^ 0x8000u) - 0x8000,
+          b1 = (int32_t)((b >> 16) ^ 0x8000u) - 0x8000;
   return ((uint32_t)(b0 < a0 ? b0 : a0) & 0xffffu) | ((uint32_t)(b1 < a1 ? b1 : a1) << 16);
 }
 // ptx2hip:amd
 // min.s16x2: lane-wise signed 16-bit minimum (v_pk_min_i16).
 __device__ inline uint32_t ptx2hip_min_s16x2(uint32_t a, uint32_t b) {
   typedef short v2 __attribute__((ext_vector_type(2)));
-  return __builtin_bit_cast(uint32_t, __builtin_elementwise_min(__builtin_bit_cast(v2, a), __builtin_bit_cast(v2, b)));
+  return __builtin_bit_cast(
+      uint32_t, __builtin_elementwise_min(__builtin_bit_cast(v2, a), __builtin_bit_cast(v2, b)));
 }
 // ptx2hip:end
 
 // ptx2hip:helper ptx2hip_max_s16x2
 // max.s16x2: lane-wise signed 16-bit maximum (with b = 0: the .relu clamp).
 __device__ inline uint32_t ptx2hip_max_s16x2(uint32_t a, uint32_t b) {
-  int32_t a0 = (int32_t)((a & 0xffffu) ^ 0x8000u) - 0x8000, a1 = (int32_t)((a >> 16) ^ 0x8000u) - 0x8000;
-  int32_t b0 = (int32_t)((b & 0xffffu) ^ 0x8000u) - 0x8000, b1 = (int32_t)((b >> 16) ^ 0x8000u) - 0x8000;
+  int32_t a0 = (int32_t)((a & 0xffffu) ^ 0x8000u) - 0x8000,
+          a1 = (int32_t)((a >> 16) ^ 0x8000u) - 0x8000;
+  int32_t b0 = (int32_t)((b & 0xffffu) ^ 0x8000u) - 0x8000,
+          b1 = (int32_t)((b >> 16) ^ 0x8000u) - 0x8000;
   return ((uint32_t)(a0 < b0 ? b0 : a0) & 0xffffu) | ((uint32_t)(a1 < b1 ? b1 : a1) << 16);
 }
 // ptx2hip:amd
 // max.s16x2: lane-wise signed 16-bit maximum (v_pk_max_i16; with b = 0: the .relu clamp).
 __device__ inline uint32_t ptx2hip_max_s16x2(uint32_t a, uint32_t b) {
   typedef short v2 __attribute__((ext_vector_type(2)));
-  return __builtin_bit_cast(uint32_t, __builtin_elementwise_max(__builtin_bit_cast(v2, a), __builtin_bit_cast(v2, b)));
+  return __builtin_bit_cast(
+      uint32_t, __builtin_elementwise_max(__builtin_bit_cast(v2, a), __builtin_bit_cast(v2, b)));
 }
 // ptx2hip:end
 
@@ -340,22 +355,24 @@ __device__ inline uint32_t ptx2hip_max_s16x2(uint32_t a, uint32_t b) {
 // AMD processors with the integer dot-product instructions (LLVM AMDGPU.td): dot1/dot2 (sdot4,
 // sdot2) and dot7 (udot4) on gfx906/908/90a/94x/950 and gfx1011/1012/103x; dot7 and dot8
 // (udot4, sudot4) on gfx11 and gfx12. Generic targets (gfx11-generic, ...) have none of them.
-#if defined(__gfx906__) || defined(__gfx908__) || defined(__gfx90a__) || defined(__gfx940__) || \
+#if defined(__gfx906__) || defined(__gfx908__) || defined(__gfx90a__) || defined(__gfx940__) ||  \
     defined(__gfx941__) || defined(__gfx942__) || defined(__gfx950__) || defined(__gfx1011__) || \
-    defined(__gfx1012__) || defined(__gfx1030__) || defined(__gfx1031__) || defined(__gfx1032__) || \
-    defined(__gfx1033__) || defined(__gfx1034__) || defined(__gfx1035__) || defined(__gfx1036__)
+    defined(__gfx1012__) || defined(__gfx1030__) || defined(__gfx1031__) ||                      \
+    defined(__gfx1032__) || defined(__gfx1033__) || defined(__gfx1034__) ||                      \
+    defined(__gfx1035__) || defined(__gfx1036__)
 #define PTX2HIP_AMD_DOT1 1
 #endif
-#if defined(__gfx1100__) || defined(__gfx1101__) || defined(__gfx1102__) || defined(__gfx1103__) || \
-    defined(__gfx1150__) || defined(__gfx1151__) || defined(__gfx1152__) || defined(__gfx1153__) || \
-    defined(__gfx1200__) || defined(__gfx1201__)
+#if defined(__gfx1100__) || defined(__gfx1101__) || defined(__gfx1102__) || \
+    defined(__gfx1103__) || defined(__gfx1150__) || defined(__gfx1151__) || \
+    defined(__gfx1152__) || defined(__gfx1153__) || defined(__gfx1200__) || defined(__gfx1201__)
 #define PTX2HIP_AMD_DOT8 1
 #endif
 // ptx2hip:end
 
 // ptx2hip:helper ptx2hip_dp4a requires=ptx2hip_amd_dot_insts
 // dp4a: c + the four byte products of a and b (SA/SB: bytes signed), modulo 2^32.
-template <bool SA, bool SB> __device__ inline uint32_t ptx2hip_dp4a(uint32_t a, uint32_t b, uint32_t c) {
+template <bool SA, bool SB>
+__device__ inline uint32_t ptx2hip_dp4a(uint32_t a, uint32_t b, uint32_t c) {
   for (int i = 0; i < 32; i += 8) {
     uint32_t x = (a >> i) & 0xffu, y = (b >> i) & 0xffu;
     if (SA) x = (x ^ 0x80u) - 0x80u; /* sign-extend modulo 2^32 */
@@ -367,7 +384,8 @@ template <bool SA, bool SB> __device__ inline uint32_t ptx2hip_dp4a(uint32_t a, 
 // ptx2hip:amd
 // dp4a: c + the four byte products of a and b (SA/SB: bytes signed), modulo 2^32; the dot
 // instruction of the processor when it has one (clamp false: PTX wraps).
-template <bool SA, bool SB> __device__ inline uint32_t ptx2hip_dp4a(uint32_t a, uint32_t b, uint32_t c) {
+template <bool SA, bool SB>
+__device__ inline uint32_t ptx2hip_dp4a(uint32_t a, uint32_t b, uint32_t c) {
 #if defined(PTX2HIP_AMD_DOT8)
   return (uint32_t)__builtin_amdgcn_sudot4(SA, (int)a, SB, (int)b, (int)c, false);
 #else
@@ -388,7 +406,8 @@ template <bool SA, bool SB> __device__ inline uint32_t ptx2hip_dp4a(uint32_t a, 
 
 // ptx2hip:helper ptx2hip_dp2a
 // dp2a: c + the 16-bit halves of a times bytes 0-1 (HI: 2-3) of b (SA/SB: signed), modulo 2^32.
-template <bool HI, bool SA, bool SB> __device__ inline uint32_t ptx2hip_dp2a(uint32_t a, uint32_t b, uint32_t c) {
+template <bool HI, bool SA, bool SB>
+__device__ inline uint32_t ptx2hip_dp2a(uint32_t a, uint32_t b, uint32_t c) {
   uint32_t bb = HI ? b >> 16 : b;
   for (int i = 0; i < 2; i++) {
     uint32_t x = (a >> (16 * i)) & 0xffffu, y = (bb >> (8 * i)) & 0xffu;

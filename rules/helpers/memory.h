@@ -88,9 +88,7 @@ __device__ inline void* ptx2hip_const_ptr(uint64_t a) {
 // ptx2hip:amd
 // A .const window address (cvta.to.const's result) as a generic pointer: AMD constant memory is
 // global memory, its addresses are the generic ones.
-__device__ inline void* ptx2hip_const_ptr(uint64_t a) {
-  return (void*)(uintptr_t)a;
-}
+__device__ inline void* ptx2hip_const_ptr(uint64_t a) { return (void*)(uintptr_t)a; }
 // ptx2hip:end
 
 // ptx2hip:helper ptx2hip_const_addr
@@ -105,9 +103,7 @@ __device__ inline uint64_t ptx2hip_const_addr(const void* p) {
 // ptx2hip:amd
 // The .const window address of a generic pointer to constant memory (cvta.to.const): AMD
 // constant memory is global memory, its addresses are the generic ones.
-__device__ inline uint64_t ptx2hip_const_addr(const void* p) {
-  return (uint64_t)(uintptr_t)p;
-}
+__device__ inline uint64_t ptx2hip_const_addr(const void* p) { return (uint64_t)(uintptr_t)p; }
 // ptx2hip:end
 
 // ptx2hip:helper ptx2hip_global_ptr
@@ -121,9 +117,7 @@ __device__ inline void* ptx2hip_global_ptr(uint64_t a) {
 }
 // ptx2hip:amd
 // A .global window address (cvta.to.global's result) as a generic pointer: the same value.
-__device__ inline void* ptx2hip_global_ptr(uint64_t a) {
-  return (void*)(uintptr_t)a;
-}
+__device__ inline void* ptx2hip_global_ptr(uint64_t a) { return (void*)(uintptr_t)a; }
 // ptx2hip:end
 
 // ptx2hip:helper ptx2hip_global_addr
@@ -138,9 +132,7 @@ __device__ inline uint64_t ptx2hip_global_addr(const void* p) {
 // ptx2hip:amd
 // The .global window address of a generic pointer to global memory (cvta.to.global): the same
 // value.
-__device__ inline uint64_t ptx2hip_global_addr(const void* p) {
-  return (uint64_t)(uintptr_t)p;
-}
+__device__ inline uint64_t ptx2hip_global_addr(const void* p) { return (uint64_t)(uintptr_t)p; }
 // ptx2hip:end
 
 // ---- Accesses --------------------------------------------------------------------------------
@@ -378,8 +370,10 @@ __device__ inline bool ptx2hip_is_local(const void* p) {
 // compiler, so the tests fold away.
 __device__ inline uint64_t ptx2hip_symbol_addr(const void* p) {
 #if defined(__HIP__)
-  if (__builtin_amdgcn_is_shared((const __attribute__((address_space(0))) void*)p)) return ptx2hip_shared_addr(p);
-  if (__builtin_amdgcn_is_private((const __attribute__((address_space(0))) void*)p)) return ptx2hip_local_addr(p);
+  if (__builtin_amdgcn_is_shared((const __attribute__((address_space(0))) void*)p))
+    return ptx2hip_shared_addr(p);
+  if (__builtin_amdgcn_is_private((const __attribute__((address_space(0))) void*)p))
+    return ptx2hip_local_addr(p);
   return ptx2hip_global_addr(p);
 #else
   if (__isShared(p)) return ptx2hip_shared_addr(p);
@@ -393,8 +387,10 @@ __device__ inline uint64_t ptx2hip_symbol_addr(const void* p) {
 // own state space (LDS or private offset; global and constant addresses are the generic ones).
 // The variable's space is known to the compiler, so the tests fold away.
 __device__ inline uint64_t ptx2hip_symbol_addr(const void* p) {
-  if (__builtin_amdgcn_is_shared((const __attribute__((address_space(0))) void*)p)) return ptx2hip_shared_addr(p);
-  if (__builtin_amdgcn_is_private((const __attribute__((address_space(0))) void*)p)) return ptx2hip_local_addr(p);
+  if (__builtin_amdgcn_is_shared((const __attribute__((address_space(0))) void*)p))
+    return ptx2hip_shared_addr(p);
+  if (__builtin_amdgcn_is_private((const __attribute__((address_space(0))) void*)p))
+    return ptx2hip_local_addr(p);
   return ptx2hip_global_addr(p);
 }
 // ptx2hip:end

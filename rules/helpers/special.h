@@ -35,9 +35,7 @@ __device__ inline uint32_t ptx2hip_smid() {
 }
 // ptx2hip:amd
 // %smid: the compute unit the wave runs on, as HIP's __smid() packs it (not contiguous).
-__device__ inline uint32_t ptx2hip_smid() {
-  return (uint32_t)__smid();
-}
+__device__ inline uint32_t ptx2hip_smid() { return (uint32_t)__smid(); }
 // ptx2hip:end
 
 // ptx2hip:helper ptx2hip_globaltimer
@@ -45,7 +43,8 @@ __device__ inline uint32_t ptx2hip_smid() {
 // (gfx90a), 100 MHz on gfx940-gfx942 and gfx10+; the exact rate is hipDeviceAttributeWallClockRate.
 __device__ inline uint64_t ptx2hip_globaltimer() {
 #if defined(__HIP__)
-#if defined(__gfx940__) || defined(__gfx941__) || defined(__gfx942__) || defined(__gfx950__) || !defined(__GFX9__)
+#if defined(__gfx940__) || defined(__gfx941__) || defined(__gfx942__) || defined(__gfx950__) || \
+    !defined(__GFX9__)
   return __builtin_readsteadycounter() * 10u;
 #else
   return __builtin_readsteadycounter() * 40u;
@@ -61,7 +60,8 @@ __device__ inline uint64_t ptx2hip_globaltimer() {
 // REALTIME on gfx11): 25 MHz on gfx9 before gfx940 (gfx90a), 100 MHz on gfx940-gfx942 and gfx10+;
 // the exact rate is a board property, hipDeviceAttributeWallClockRate.
 __device__ inline uint64_t ptx2hip_globaltimer() {
-#if defined(__gfx940__) || defined(__gfx941__) || defined(__gfx942__) || defined(__gfx950__) || !defined(__GFX9__)
+#if defined(__gfx940__) || defined(__gfx941__) || defined(__gfx942__) || defined(__gfx950__) || \
+    !defined(__GFX9__)
   return __builtin_readsteadycounter() * 10u;
 #else
   return __builtin_readsteadycounter() * 40u;

@@ -88,7 +88,10 @@ __device__ inline uint32_t ptx2hip_vsimd(uint32_t a, uint32_t b, uint32_t c) {
     switch (OP) {
       case 0: t = va + vb; break;
       case 1: t = va - vb; break;
-      case 2: { const int32_t s = va + vb; t = s >= 0 ? (s + 1) >> 1 : s >> 1; } break;
+      case 2: {
+        const int32_t s = va + vb;
+        t = s >= 0 ? (s + 1) >> 1 : s >> 1;
+      } break;
       case 3: t = va > vb ? va - vb : vb - va; break;
       case 4: t = va < vb ? va : vb; break;
       case 5: t = va > vb ? va : vb; break;

@@ -7,9 +7,7 @@ __device__ inline uint32_t ptx2hip_lane_id() {
 }
 // ptx2hip:amd
 // %laneid: the lane in the thread's 32-lane PTX warp (on wave64, in its half of the wave).
-__device__ inline uint32_t ptx2hip_lane_id() {
-  return __lane_id() & 31u;
-}
+__device__ inline uint32_t ptx2hip_lane_id() { return __lane_id() & 31u; }
 // ptx2hip:end
 
 // ptx2hip:helper ptx2hip_warp_base
@@ -354,23 +352,31 @@ __device__ inline uint32_t ptx2hip_redux(uint32_t x, uint32_t m, int op) {
 
 // ptx2hip:helper ptx2hip_redux_add_u32 requires=ptx2hip_redux
 // ptx2hip:amd
-__device__ inline uint32_t ptx2hip_redux_add_u32(uint32_t a, uint32_t m) { return ptx2hip_redux(a, m, 0); }
+__device__ inline uint32_t ptx2hip_redux_add_u32(uint32_t a, uint32_t m) {
+  return ptx2hip_redux(a, m, 0);
+}
 // ptx2hip:end
 
 // ptx2hip:helper ptx2hip_redux_add_s32 requires=ptx2hip_redux
 // ptx2hip:amd
-__device__ inline int32_t ptx2hip_redux_add_s32(int32_t a, uint32_t m) { return (int32_t)ptx2hip_redux((uint32_t)a, m, 0); }
+__device__ inline int32_t ptx2hip_redux_add_s32(int32_t a, uint32_t m) {
+  return (int32_t)ptx2hip_redux((uint32_t)a, m, 0);
+}
 // ptx2hip:end
 
 // ptx2hip:helper ptx2hip_redux_max_u32 requires=ptx2hip_redux
 // ptx2hip:amd
-__device__ inline uint32_t ptx2hip_redux_max_u32(uint32_t a, uint32_t m) { return ptx2hip_redux(a, m, 3); }
+__device__ inline uint32_t ptx2hip_redux_max_u32(uint32_t a, uint32_t m) {
+  return ptx2hip_redux(a, m, 3);
+}
 // ptx2hip:end
 
 // ptx2hip:helper ptx2hip_redux_min_u32 requires=ptx2hip_redux
 // ptx2hip:amd
 // min(a) = ~max(~a)
-__device__ inline uint32_t ptx2hip_redux_min_u32(uint32_t a, uint32_t m) { return ~ptx2hip_redux(~a, m, 3); }
+__device__ inline uint32_t ptx2hip_redux_min_u32(uint32_t a, uint32_t m) {
+  return ~ptx2hip_redux(~a, m, 3);
+}
 // ptx2hip:end
 
 // ptx2hip:helper ptx2hip_redux_max_s32 requires=ptx2hip_redux
@@ -392,17 +398,23 @@ __device__ inline int32_t ptx2hip_redux_min_s32(int32_t a, uint32_t m) {
 // ptx2hip:helper ptx2hip_redux_and_b32 requires=ptx2hip_redux
 // ptx2hip:amd
 // and(a) = ~or(~a)
-__device__ inline uint32_t ptx2hip_redux_and_b32(uint32_t a, uint32_t m) { return ~ptx2hip_redux(~a, m, 1); }
+__device__ inline uint32_t ptx2hip_redux_and_b32(uint32_t a, uint32_t m) {
+  return ~ptx2hip_redux(~a, m, 1);
+}
 // ptx2hip:end
 
 // ptx2hip:helper ptx2hip_redux_or_b32 requires=ptx2hip_redux
 // ptx2hip:amd
-__device__ inline uint32_t ptx2hip_redux_or_b32(uint32_t a, uint32_t m) { return ptx2hip_redux(a, m, 1); }
+__device__ inline uint32_t ptx2hip_redux_or_b32(uint32_t a, uint32_t m) {
+  return ptx2hip_redux(a, m, 1);
+}
 // ptx2hip:end
 
 // ptx2hip:helper ptx2hip_redux_xor_b32 requires=ptx2hip_redux
 // ptx2hip:amd
-__device__ inline uint32_t ptx2hip_redux_xor_b32(uint32_t a, uint32_t m) { return ptx2hip_redux(a, m, 2); }
+__device__ inline uint32_t ptx2hip_redux_xor_b32(uint32_t a, uint32_t m) {
+  return ptx2hip_redux(a, m, 2);
+}
 // ptx2hip:end
 
 // ptx2hip:helper ptx2hip_elect requires=ptx2hip_warp_ballot

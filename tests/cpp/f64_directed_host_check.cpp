@@ -6,8 +6,8 @@
 
 // ---- host check: the helpers (round to nearest) against the x86 instruction in each mode ----
 template <int M>
-__attribute__((noinline)) static void helper_batch(int op, const double* a, const double* b, const double* c,
-                                                   double* out, size_t n) {
+__attribute__((noinline)) static void helper_batch(int op, const double* a, const double* b,
+                                                   const double* c, double* out, size_t n) {
   for (size_t i = 0; i < n; i++) {
     switch (op) {
       case OP_MUL: out[i] = ptx2hip_mul_dir_f64<M>(a[i], b[i]); break;
@@ -27,24 +27,27 @@ static int path_of(int op, double a, double b, double c) {
       if (fabs(r) > 0x1p-969 && fabs(r) <= MX) return 0;                       /* fast */
       if (!(fabs(a) <= MX) || !(fabs(b) <= MX) || a == 0 || b == 0) return 1;    /* special */
       if (!(fabs(r) <= MX)) return 2;                                            /* overflow */
-      if (r == 0) return 3;                                                      /* flushed to zero */
-      return 4;                                                                  /* scaled */
+      if (r == 0) return 3; /* flushed to zero */
+      return 4; /* scaled */
     }
     case OP_FMA: {
       double p = a * b, r = fma(a, b, c);
-      if (fabs(p) > 0x1p-969 && fabs(p) <= 0x1p1021 && fabs(c) <= 0x1p1021) return r == 0 ? 1 : 0; /* fast (exact zero) */
-      if (!(fabs(a) <= MX) || !(fabs(b) <= MX) || !(fabs(c) <= MX)) return 2;   /* special */
-      if (a == 0 || b == 0) return 3;                                            /* zero product */
-      if (c == 0) return 4;                                                      /* product only */
-      if (!(fabs(r) <= MX)) return 5;                                            /* overflow */
+      if (fabs(p) > 0x1p-969 && fabs(p) <= 0x1p1021 && fabs(c) <= 0x1p1021)
+        return r == 0 ? 1 : 0; /* fast (exact zero) */
+      if (!(fabs(a) <= MX) || !(fabs(b) <= MX) || !(fabs(c) <= MX)) return 2; /* special */
+      if (a == 0 || b == 0) return 3; /* zero product */
+      if (c == 0) return 4; /* product only */
+      if (!(fabs(r) <= MX)) return 5; /* overflow */
       int ea = ilogb(a), eb = ilogb(b), ec = ilogb(c), s = -(ea + eb);
-      if (ec + s >= 56) return 6;                                                /* c dominates */
-      double rs = ldexp(r, s), r1 = fma(ldexp(a, -ea), ldexp(b, -eb), ec + s < -105 ? copysign(0x1p-106, c) : ldexp(c, s));
-      if (ec + s < -105) return 7;                                               /* c only breaks ties */
-      if (r == 0) return 8;                                                      /* scaled, RN flushed to 0 */
-      return rs != r1 ? 9 : 10;                                                  /* scaled */
+      if (ec + s >= 56) return 6; /* c dominates */
+      double rs = ldexp(r, s), r1 = fma(ldexp(a, -ea), ldexp(b, -eb),
+                                        ec + s < -105 ? copysign(0x1p-106, c) : ldexp(c, s));
+      if (ec + s < -105) return 7; /* c only breaks ties */
+      if (r == 0) return 8; /* scaled, RN flushed to 0 */
+      return rs != r1 ? 9 : 10; /* scaled */
     }
-    case OP_DIV: case OP_RCP: {
+    case OP_DIV:
+    case OP_RCP: {
       if (op == OP_RCP) a = 1.0;
       double r = a / b;
       if (fabs(a) >= 0x1p-968 && fabs(r) <= MX && fabs(b) <= MX) return 0;
@@ -64,7 +67,10 @@ static const int path_count[OP_COUNT] = {5, 11, 5, 5, 3};
 int main(int argc, char** argv) {
   size_t n = argc > 1 ? (size_t)strtoull(argv[1], 0, 10) : 1000000;
   int bad = oracle_self_test();
-  if (bad) { printf("ORACLE %d failures\n", bad); return 1; }
+  if (bad) {
+    printf("ORACLE %d failures\n", bad);
+    return 1;
+  }
   std::vector<double> E = edge_values();
   Rng g{argc > 2 ? (uint64_t)strtoull(argv[2], 0, 0) : 0x5eed1234abcdull};
   size_t total = 0, mismatches = 0;
@@ -78,7 +84,8 @@ int main(int argc, char** argv) {
     for (int k = 0; k < path_count[op]; k++) printf(" %zu", paths[k]);
     printf("\n");
     for (int k = 0; k < path_count[op]; k++)
-      if (paths[k] == 0 && !(op == OP_RCP && k >= 3)) { /* 1/b never flushes to zero nor takes the scaled path */
+      if (paths[k] == 0 &&
+          !(op == OP_RCP && k >= 3)) { /* 1/b never flushes to zero nor takes the scaled path */
         printf("PATH-UNCOVERED %s %d\n", op_name[op], k);
         mismatches++;
       }

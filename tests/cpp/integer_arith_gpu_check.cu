@@ -10,7 +10,10 @@
 #include "integer_arith_vectors.h"
 #include "integer_arith_cases.h"
 
-struct Entry { CaseInfo info; void (*kernel)(const uint64_t*, uint64_t*, int); };
+struct Entry {
+  CaseInfo info;
+  void (*kernel)(const uint64_t*, uint64_t*, int);
+};
 static const Entry entries[] = {P2H_ENTRIES};
 int main() {
   long vectors = 0, asm_vs_tr = 0, asm_vs_ref = 0;
@@ -24,7 +27,10 @@ int main() {
     e.kernel<<<(n + 255) / 256, 256>>>(din, dout, n);
     std::vector<uint64_t> o((size_t)n * 6);
     cudaError_t err = cudaMemcpy(o.data(), dout, o.size() * 8, cudaMemcpyDeviceToHost);
-    if (err != cudaSuccess) { printf("CUDA error %s in %s\n", cudaGetErrorString(err), e.info.form); return 2; }
+    if (err != cudaSuccess) {
+      printf("CUDA error %s in %s\n", cudaGetErrorString(err), e.info.form);
+      return 2;
+    }
     cudaFree(din);
     cudaFree(dout);
     long bad_tr = 0, bad_ref = 0;
@@ -35,16 +41,20 @@ int main() {
       bad_ref += m;
       if ((t || m) && bad_tr + bad_ref <= 4) {
         printf("  %s in:", e.info.form);
-        for (int i = 0; i < e.info.nin; i++) printf(" %llx", (unsigned long long)v[(size_t)k * e.info.nin + i]);
-        printf(" ptx %llx %llx translation %llx %llx model %llx %llx\n", (unsigned long long)r[0], (unsigned long long)r[1],
-               (unsigned long long)r[2], (unsigned long long)r[3], (unsigned long long)r[4], (unsigned long long)r[5]);
+        for (int i = 0; i < e.info.nin; i++)
+          printf(" %llx", (unsigned long long)v[(size_t)k * e.info.nin + i]);
+        printf(" ptx %llx %llx translation %llx %llx model %llx %llx\n", (unsigned long long)r[0],
+               (unsigned long long)r[1], (unsigned long long)r[2], (unsigned long long)r[3],
+               (unsigned long long)r[4], (unsigned long long)r[5]);
       }
     }
-    printf("%-24s %8d vectors  translation %s  model %s\n", e.info.form, n, bad_tr ? "DIFFERS" : "ok", bad_ref ? "DIFFERS" : "ok");
+    printf("%-24s %8d vectors  translation %s  model %s\n", e.info.form, n,
+           bad_tr ? "DIFFERS" : "ok", bad_ref ? "DIFFERS" : "ok");
     vectors += n;
     asm_vs_tr += bad_tr;
     asm_vs_ref += bad_ref;
   }
-  printf("TOTAL %ld vectors, %ld translation mismatches, %ld model mismatches\n", vectors, asm_vs_tr, asm_vs_ref);
+  printf("TOTAL %ld vectors, %ld translation mismatches, %ld model mismatches\n", vectors,
+         asm_vs_tr, asm_vs_ref);
   return asm_vs_tr || asm_vs_ref;
 }

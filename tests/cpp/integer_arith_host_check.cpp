@@ -12,7 +12,11 @@
 #include "integer_arith_vectors.h"
 #include "integer_arith_cases.h"
 
-struct Entry { CaseInfo info; void (*tr)(const uint64_t*, uint64_t*); void (*ref)(const uint64_t*, uint64_t*); };
+struct Entry {
+  CaseInfo info;
+  void (*tr)(const uint64_t*, uint64_t*);
+  void (*ref)(const uint64_t*, uint64_t*);
+};
 static const Entry entries[] = {P2H_ENTRIES};
 int main() {
   long vectors = 0, failures = 0;
@@ -29,8 +33,9 @@ int main() {
         if (shown++ < 3) {
           printf("MISMATCH %s in:", e.info.form);
           for (int i = 0; i < e.info.nin; i++) printf(" %llx", (unsigned long long)v[k + i]);
-          printf(" got %llx %llx want %llx %llx\n", (unsigned long long)got[0], (unsigned long long)got[1],
-                 (unsigned long long)want[0], (unsigned long long)want[1]);
+          printf(" got %llx %llx want %llx %llx\n", (unsigned long long)got[0],
+                 (unsigned long long)got[1], (unsigned long long)want[0],
+                 (unsigned long long)want[1]);
         }
       }
     }

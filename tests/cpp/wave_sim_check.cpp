@@ -6,15 +6,23 @@
 
 // Host shim for `--target portable` code: the lane registers read `threadIdx`, here a block that
 // is one wave.
-struct wave_sim_dim3 { unsigned x, y, z; };
-inline wave_sim_dim3 wave_sim_thread_idx() { return {(unsigned)wave_sim::lane_id_in_wave(), 0u, 0u}; }
+struct wave_sim_dim3 {
+  unsigned x, y, z;
+};
+inline wave_sim_dim3 wave_sim_thread_idx() {
+  return {(unsigned)wave_sim::lane_id_in_wave(), 0u, 0u};
+}
 inline wave_sim_dim3 wave_sim_block_dim() { return {(unsigned)wave_sim::g.size, 1u, 1u}; }
 #define threadIdx (wave_sim_thread_idx())
 #define blockDim (wave_sim_block_dim())
 
 #include "wave_sim_forms.h"
 
-struct Job { unsigned form; const uint32_t* x[64]; uint32_t* y[64]; };
+struct Job {
+  unsigned form;
+  const uint32_t* x[64];
+  uint32_t* y[64];
+};
 static void lane_body(int lane, void* env) {
   Job* j = (Job*)env;
   forms[j->form](j->x[lane], j->y[lane]);
@@ -47,9 +55,15 @@ int main(int argc, char** argv) {
       lanes |= (uint64_t)ph[1] << (32 * h);
       if (fread(xs + 32 * h * iw, 4, 32 * iw, in) != 32 * iw) return 2;
     }
-    for (int l = 0; l < size; l++) { job.x[l] = xs + l * iw; job.y[l] = ys + l * ow; }
+    for (int l = 0; l < size; l++) {
+      job.x[l] = xs + l * iw;
+      job.y[l] = ys + l * ow;
+    }
     const char* err = wave_sim::run(size, lanes, lane_body, &job);
-    if (err) { fprintf(stderr, "job %u (form %u, wave%d): %s\n", k, job.form, size, err); return 3; }
+    if (err) {
+      fprintf(stderr, "job %u (form %u, wave%d): %s\n", k, job.form, size, err);
+      return 3;
+    }
     meetings += wave_sim::g.calls;
     for (int h = 0; h < size / 32; h++)
       if (present[h]) fwrite(ys + 32 * h * ow, 4, 32 * ow, out);
