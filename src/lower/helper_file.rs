@@ -21,14 +21,15 @@ const MARKER: &str = "ptx2hip:";
 /// The helpers of one file (`name` relative to `rules/`, e.g. `helpers/core.h`), in file order.
 pub fn parse(name: &str, text: &str) -> Result<Vec<Helper>, String> {
     let mut helpers: Vec<Helper> = Vec::new();
-    let mut open: Option<(Helper, Section)> = None;
+    // The helper being read and the code of its current section.
+    let mut open: Option<(Helper, String)> = None;
     for (i, line) in text.lines().enumerate() {
         let at = |what: String| format!("rules/{name}:{}: {what}", i + 1);
         let Some(marker) = marker(line) else {
             match &mut open {
                 Some((_, section)) => {
-                    section.text.push_str(line);
-                    section.text.push('\n');
+                    section.push_str(line);
+                    section.push('\n');
                 }
                 None if line.trim().is_empty() || line.trim_start().starts_with("//") => {}
                 None => {
@@ -63,18 +64,18 @@ pub fn parse(name: &str, text: &str) -> Result<Vec<Helper>, String> {
                         h.name, first.line
                     )));
                 }
-                open = Some((h, Section::default()));
+                open = Some((h, String::new()));
             }
             ("amd", Some((mut h, portable))) => {
                 if h.amd.is_some() {
                     return Err(at(format!("helper `{}` has two amd sections", h.name)));
                 }
-                h.portable = portable.text.trim().to_string();
+                h.portable = portable.trim().to_string();
                 h.amd = Some(String::new());
-                open = Some((h, Section::default()));
+                open = Some((h, String::new()));
             }
             ("end", Some((mut h, section))) => {
-                let code = section.text.trim().to_string();
+                let code = section.trim().to_string();
                 match &mut h.amd {
                     Some(_) if code.is_empty() => {
                         return Err(at(format!("helper `{}`: empty amd section", h.name)))
@@ -104,12 +105,6 @@ pub fn parse(name: &str, text: &str) -> Result<Vec<Helper>, String> {
         ));
     }
     Ok(helpers)
-}
-
-/// The code of the section being read.
-#[derive(Default)]
-struct Section {
-    text: String,
 }
 
 /// The text after `//` when a line is a marker comment.
