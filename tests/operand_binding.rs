@@ -1,9 +1,10 @@
-//! The operand glue (`ptx2hip_in_r`, `ptx2hip_out_r`, ..., `ptx2hip_imm` in rules/operands.toml) against what
-//! nvcc 13 did on an H100 for every probed operand (`tests/operands/nvcc_sm90.tsv`, written by
-//! `tools/operands/probe.py`; docs/OPERANDS.md): where nvcc accepted the operand the glue gives the
-//! same register bits (inputs, `"n"` constants) or the same object bytes (outputs), compiled and run
-//! on the host; where nvcc rejected it the glue does not compile either (clang-19, HIP device code
-//! with HIP's own `__half`, `__half2`, `short2`, ...).
+//! The operand glue (`ptx2hip_in_r`, `ptx2hip_out_r`, ..., `ptx2hip_imm` in
+//! rules/helpers/operands.h) against what nvcc 13 did on an H100 for every probed operand
+//! (`tests/operands/nvcc_sm90.tsv`, written by `tools/operands/probe.py`; docs/OPERANDS.md): where
+//! nvcc accepted the operand the glue gives the same register bits (inputs, `"n"` constants) or the
+//! same object bytes (outputs), compiled and run on the host; where nvcc rejected it the glue does
+//! not compile either (clang-19, HIP device code with HIP's own `__half`, `__half2`, `short2`,
+//! ...).
 //!
 //! Deliberate differences, checked as such: a `const` output (nvcc warns and writes it; the glue
 //! refuses), a bit-field output (nvcc writes the field; the glue cannot bind a reference to it,

@@ -416,67 +416,6 @@ fn spec_table(c: &Case) -> String {
     format!("{{{}}}", items.join(", "))
 }
 
-/// Input vectors: the cartesian product of edge values (capped), then fixed-seed random values.
-const DRIVER: &str = r#"
-#include <stdint.h>
-#include <stdio.h>
-#include <string.h>
-#include <vector>
-struct InSpec { int bits; bool sgn; bool carry; };
-struct CaseInfo { const char* form; int nin; int nout; InSpec spec[4]; };
-static uint64_t p2h_mask(int bits) { return bits >= 64 ? ~0ull : (1ull << bits) - 1; }
-static uint64_t p2h_next(uint64_t* s) {
-  uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  return z ^ (z >> 31);
-}
-static std::vector<uint64_t> p2h_edges(InSpec s) {
-  if (s.carry) return {0, 1};
-  uint64_t m = p2h_mask(s.bits), top = 1ull << (s.bits - 1);
-  uint64_t raw[] = {0, 1, 2, 3, 5, m, m - 1, m - 4, top, top - 1, top + 1, top >> 1, 0x7fffffull, 0x800000ull,
-                    0xffffffull, 0x1000000ull, 0x5555555555555555ull, 0xaaaaaaaaaaaaaaaaull, 0x00ff00ff00ff00ffull,
-                    0xff00ff00ff00ff00ull, 0x7f7f7f7f7f7f7f7full, 0x8080808080808080ull, 0xffff0000ffff0000ull,
-                    0x8000800080008000ull, 0x7fff7fff7fff7fffull};
-  std::vector<uint64_t> v;
-  for (uint64_t x : raw) {
-    x &= m;
-    bool seen = false;
-    for (uint64_t y : v) seen |= y == x;
-    if (!seen) v.push_back(x);
-  }
-  return v;
-}
-// Every vector of a case, nin values each, flattened.
-static std::vector<uint64_t> p2h_vectors(const CaseInfo& c, int random_count) {
-  std::vector<std::vector<uint64_t>> e;
-  for (int i = 0; i < c.nin; i++) e.push_back(p2h_edges(c.spec[i]));
-  std::vector<uint64_t> out;
-  size_t total = 1;
-  for (auto& v : e) total *= v.size();
-  size_t step = total > 20000 ? total / 20000 + 1 : 1;
-  for (size_t k = 0; k < total; k += step) {
-    size_t r = k;
-    for (int i = 0; i < c.nin; i++) { out.push_back(e[i][r % e[i].size()]); r /= e[i].size(); }
-  }
-  uint64_t seed = 0x1234567;
-  for (const char* p = c.form; *p; p++) seed = (seed ^ (uint8_t)*p) * 0x100000001b3ull;
-  for (int n = 0; n < random_count; n++) {
-    for (int i = 0; i < c.nin; i++) {
-      uint64_t x = p2h_next(&seed);
-      switch (p2h_next(&seed) % 4) {
-        case 0: x &= 0xff; break;                                     // small
-        case 1: x = ~(x & 0xff); break;                               // small negative
-        default: break;
-      }
-      if (c.spec[i].carry) x &= 1;
-      out.push_back(x & p2h_mask(c.spec[i].bits));
-    }
-  }
-  return out;
-}
-"#;
-
 /// Per case a `tr_<i>` function running the translation and, with `models`, a `ref_<i>` running
 /// the model; returns the definitions of the helpers they call and the functions.
 fn case_functions(
@@ -518,56 +457,33 @@ fn case_info(c: &Case) -> String {
     )
 }
 
-/// The host program comparing the translations of `target` with the models.
-fn host_program(rules: &RuleSet, cases: &[Case], target: Target) -> String {
+/// `integer_arith_cases.h` of the host check (`tests/cpp/integer_arith_host_check.cpp`): the
+/// helpers of `target`, `tr_<i>` and `ref_<i>` per case, and `P2H_ENTRIES`.
+fn host_cases(rules: &RuleSet, cases: &[Case], target: Target) -> String {
     let (helpers, body) = case_functions(rules, cases, target, "static", true);
-    let mut table = String::new();
-    for (i, c) in cases.iter().enumerate() {
-        writeln!(table, "  {{{}, tr_{i}, ref_{i}}},", case_info(c)).unwrap();
-    }
+    let rows = cases
+        .iter()
+        .enumerate()
+        .map(|(i, c)| format!("{{{}, tr_{i}, ref_{i}}}", case_info(c)));
     format!(
-        r#"#define __host__
-#define __device__
-#define PTX2HIP_AMD_MODELS 1
-#include <stdint.h>
-#include <string.h>
-#include <math.h>
-#include "integer_arith.h"
-{driver}
-// ---- helpers ({target}) ----
-{helpers}
-// ---- cases ----
-{body}
-struct Entry {{ CaseInfo info; void (*tr)(const uint64_t*, uint64_t*); void (*ref)(const uint64_t*, uint64_t*); }};
-static const Entry entries[] = {{
-{table}}};
-int main() {{
-  long vectors = 0, failures = 0;
-  for (const Entry& e : entries) {{
-    std::vector<uint64_t> v = p2h_vectors(e.info, 30000);
-    long shown = 0;
-    for (size_t k = 0; k + e.info.nin <= v.size(); k += e.info.nin) {{
-      uint64_t got[2] = {{0, 0}}, want[2] = {{0, 0}};
-      e.tr(&v[k], got);
-      e.ref(&v[k], want);
-      vectors++;
-      if (memcmp(got, want, sizeof got) != 0) {{
-        failures++;
-        if (shown++ < 3) {{
-          printf("MISMATCH %s in:", e.info.form);
-          for (int i = 0; i < e.info.nin; i++) printf(" %llx", (unsigned long long)v[k + i]);
-          printf(" got %llx %llx want %llx %llx\n", (unsigned long long)got[0], (unsigned long long)got[1],
-                 (unsigned long long)want[0], (unsigned long long)want[1]);
-        }}
-      }}
-    }}
-  }}
-  printf("%ld vectors, %ld mismatches\n", vectors, failures);
-  return failures != 0;
-}}
-"#,
-        driver = DRIVER,
+        "// ---- helpers ({target}) ----\n{helpers}\n// ---- cases ----\n{body}\n{}",
+        entries(rows)
     )
+}
+
+/// `#define P2H_ENTRIES`: the rows of the check programs' `entries` table.
+fn entries(rows: impl Iterator<Item = String>) -> String {
+    let mut s = String::from("#define P2H_ENTRIES");
+    for row in rows {
+        write!(s, " \\\n  {row},").unwrap();
+    }
+    s.push('\n');
+    s
+}
+
+/// A file of `tests/cpp`.
+fn cpp(name: &str) -> PathBuf {
+    root().join("tests/cpp").join(name)
 }
 
 fn tool(names: &[&str]) -> Option<String> {
@@ -771,16 +687,23 @@ fn translations_match_the_models_on_the_host() {
         ("amd-gfx1100", Target::Amd, &["-D__gfx1100__"]),
     ];
     for (label, target, defs) in variants {
-        let src = dir.path().join(format!("{label}.cpp"));
-        std::fs::write(&src, host_program(&rules, &cases, target)).unwrap();
-        let exe = dir.path().join(label);
+        let generated = dir.path().join(label);
+        std::fs::create_dir_all(&generated).unwrap();
+        std::fs::write(
+            generated.join("integer_arith_cases.h"),
+            host_cases(&rules, &cases, target),
+        )
+        .unwrap();
+        let exe = dir.path().join(format!("{label}.exe"));
         run(
             Command::new(&cxx)
                 .args(["-std=c++17", "-O1", "-w", "-fno-strict-aliasing"])
                 .args(defs)
                 .arg("-I")
+                .arg(&generated)
+                .arg("-I")
                 .arg(root().join("tests/amd_models"))
-                .arg(&src)
+                .arg(cpp("integer_arith_host_check.cpp"))
                 .arg("-o")
                 .arg(&exe),
             &format!("compiling the {label} host check"),
@@ -919,11 +842,12 @@ fn corpus_file_is_translatable_and_compiles() {
 // NVIDIA GPU check (run by hand on a machine with nvcc and a GPU)
 // ---------------------------------------------------------------------------------------------
 
-/// A CUDA program: for every case and vector, the real PTX, the portable translation and the model.
-fn gpu_check_source(rules: &RuleSet, cases: &[Case]) -> String {
+/// `integer_arith_cases.h` of the NVIDIA check (`tests/cpp/integer_arith_gpu_check.cu`): for every
+/// case the real PTX, the portable translation and the model, run by one kernel.
+fn gpu_cases(rules: &RuleSet, cases: &[Case]) -> String {
     let (helpers, mut body) =
         case_functions(rules, cases, Target::Portable, "__device__ static", true);
-    let mut table = String::new();
+    let mut rows = Vec::new();
     for (i, c) in cases.iter().enumerate() {
         // The real instruction.
         let mut asm =
@@ -962,64 +886,12 @@ fn gpu_check_source(rules: &RuleSet, cases: &[Case]) -> String {
             n = c.inputs.len()
         )
         .unwrap();
-        writeln!(table, "  {{{}, k_{i}}},", case_info(c)).unwrap();
+        rows.push(format!("{{{}, k_{i}}}", case_info(c)));
     }
-    format!(
-        r#"// Generated by tests/rules_integer_arith.rs (write_gpu_check): the real PTX instruction, the
-// ptx2hip portable translation and the model of tests/amd_models/integer_arith.h, per vector.
-#include <stdint.h>
-#include <string.h>
-#include <math.h>
-#include <cuda_runtime.h>
-#include "integer_arith.h"
-{driver}
-{helpers}
-{body}
-struct Entry {{ CaseInfo info; void (*kernel)(const uint64_t*, uint64_t*, int); }};
-static const Entry entries[] = {{
-{table}}};
-int main() {{
-  long vectors = 0, asm_vs_tr = 0, asm_vs_ref = 0;
-  for (const Entry& e : entries) {{
-    std::vector<uint64_t> v = p2h_vectors(e.info, 200000);
-    int n = (int)(v.size() / e.info.nin);
-    uint64_t *din, *dout;
-    cudaMalloc(&din, v.size() * 8);
-    cudaMalloc(&dout, (size_t)n * 48);
-    cudaMemcpy(din, v.data(), v.size() * 8, cudaMemcpyHostToDevice);
-    e.kernel<<<(n + 255) / 256, 256>>>(din, dout, n);
-    std::vector<uint64_t> o((size_t)n * 6);
-    cudaError_t err = cudaMemcpy(o.data(), dout, o.size() * 8, cudaMemcpyDeviceToHost);
-    if (err != cudaSuccess) {{ printf("CUDA error %s in %s\n", cudaGetErrorString(err), e.info.form); return 2; }}
-    cudaFree(din);
-    cudaFree(dout);
-    long bad_tr = 0, bad_ref = 0;
-    for (int k = 0; k < n; k++) {{
-      const uint64_t* r = &o[(size_t)k * 6];
-      bool t = r[0] != r[2] || r[1] != r[3], m = r[0] != r[4] || r[1] != r[5];
-      bad_tr += t;
-      bad_ref += m;
-      if ((t || m) && bad_tr + bad_ref <= 4) {{
-        printf("  %s in:", e.info.form);
-        for (int i = 0; i < e.info.nin; i++) printf(" %llx", (unsigned long long)v[(size_t)k * e.info.nin + i]);
-        printf(" ptx %llx %llx translation %llx %llx model %llx %llx\n", (unsigned long long)r[0], (unsigned long long)r[1],
-               (unsigned long long)r[2], (unsigned long long)r[3], (unsigned long long)r[4], (unsigned long long)r[5]);
-      }}
-    }}
-    printf("%-24s %8d vectors  translation %s  model %s\n", e.info.form, n, bad_tr ? "DIFFERS" : "ok", bad_ref ? "DIFFERS" : "ok");
-    vectors += n;
-    asm_vs_tr += bad_tr;
-    asm_vs_ref += bad_ref;
-  }}
-  printf("TOTAL %ld vectors, %ld translation mismatches, %ld model mismatches\n", vectors, asm_vs_tr, asm_vs_ref);
-  return asm_vs_tr || asm_vs_ref;
-}}
-"#,
-        driver = DRIVER,
-    )
+    format!("{helpers}\n{body}\n{}", entries(rows.into_iter()))
 }
 
-/// Writes `integer_arith_gpu_check.cu` (and the models header) into `$PTX2HIP_GPU_CHECK_DIR`;
+/// Writes `integer_arith_gpu_check.cu` and the headers it includes into `$PTX2HIP_GPU_CHECK_DIR`;
 /// build there with `nvcc -O1 -std=c++17 -arch=sm_90 integer_arith_gpu_check.cu`.
 #[test]
 #[ignore = "writes the NVIDIA GPU check program; run by hand"]
@@ -1029,16 +901,14 @@ fn write_gpu_check() {
     std::fs::create_dir_all(&dir).unwrap();
     let rules = rules();
     let cases = cases(&rules);
-    std::fs::write(
-        dir.join("integer_arith_gpu_check.cu"),
-        gpu_check_source(&rules, &cases),
-    )
-    .unwrap();
-    std::fs::copy(
+    std::fs::write(dir.join("integer_arith_cases.h"), gpu_cases(&rules, &cases)).unwrap();
+    for file in [
+        cpp("integer_arith_gpu_check.cu"),
+        cpp("integer_arith_vectors.h"),
         root().join("tests/amd_models/integer_arith.h"),
-        dir.join("integer_arith.h"),
-    )
-    .unwrap();
+    ] {
+        std::fs::copy(&file, dir.join(file.file_name().unwrap())).unwrap();
+    }
 }
 
 /// For BENCHMARKS.md: instructions of each form's AMD translation on gfx942, next to the plainest

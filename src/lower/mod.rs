@@ -6,6 +6,7 @@
 
 mod block;
 pub mod call_sites;
+mod helper_file;
 pub mod operands;
 pub mod rules;
 pub mod template;

@@ -12,10 +12,11 @@ use std::collections::{BTreeMap, HashMap};
 use serde::Deserialize;
 
 use super::call_sites;
+use super::helper_file;
 use super::types::PtxType;
 
-// The rule files compiled into the binary (`EMBEDDED: &[(file name, TOML text)]`), listed by
-// build.rs from `rules/*.toml`.
+// The rule files compiled into the binary (`EMBEDDED: &[(name relative to rules/, text)]`),
+// listed by build.rs from `rules/*.toml` and the helper files `rules/helpers/*.h`.
 include!(concat!(env!("OUT_DIR"), "/embedded_rules.rs"));
 
 #[derive(Debug, Clone, Deserialize)]
@@ -29,8 +30,6 @@ struct RuleFile {
     rules: Vec<Rule>,
     #[serde(default, rename = "unsupported")]
     unsupported: Vec<UnsupportedForm>,
-    #[serde(default, rename = "helper")]
-    helpers: Vec<Helper>,
     #[serde(default, rename = "special")]
     specials: Vec<SpecialRegister>,
 }
@@ -64,7 +63,7 @@ pub struct Rule {
     /// C++ using HIP and `__builtin_amdgcn_*`; the portable code is used when absent.
     #[serde(default)]
     pub amd: Option<String>,
-    /// Helper functions the templates call (names of `[[helper]]` entries).
+    /// Helper functions the templates call (names of helpers in `rules/helpers/*.h`).
     #[serde(default)]
     pub helpers: Vec<String>,
     /// The instruction reads or writes memory: a `volatile` statement keeps its ordering through
@@ -172,22 +171,21 @@ pub struct UnsupportedForm {
     pub reason: String,
 }
 
-/// A helper function emitted once per file (guarded against double definition).
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
+/// A helper function emitted once per file (guarded against double definition), read from a
+/// helper file `rules/helpers/<family>.h` (see [`super::helper_file`]).
+#[derive(Debug, Clone)]
 pub struct Helper {
     pub name: String,
     /// Definition valid for nvcc and HIP compilers; empty for a helper only `amd` code calls.
-    #[serde(default)]
     pub portable: String,
     /// Definition used for `--target amd`, if it differs.
-    #[serde(default)]
     pub amd: Option<String>,
-    #[serde(default)]
     pub requires: Vec<String>,
     /// Position in the table's definition order (files in order, helpers as written).
-    #[serde(skip)]
     pub rank: usize,
+    /// The helper file, relative to `rules/` (`helpers/core.h`), and the line of its marker.
+    pub file: String,
+    pub line: usize,
 }
 
 /// A special register readable as a source operand (`%clock`, `%tid.x`).
@@ -466,7 +464,8 @@ impl RuleSet {
         RuleSet::from_sources(EMBEDDED.iter().map(|(n, s)| (n.to_string(), s.to_string())))
     }
 
-    /// Loads and validates rule files given as `(file name, TOML text)`.
+    /// Loads and validates rule files given as `(name relative to rules/, text)`: `*.toml` rule
+    /// files and `*.h` helper files.
     pub fn from_sources(
         files: impl IntoIterator<Item = (String, String)>,
     ) -> Result<RuleSet, String> {
@@ -479,26 +478,26 @@ impl RuleSet {
             by_opcode: HashMap::new(),
         };
         for (name, text) in files {
+            if name.ends_with(".h") {
+                for mut h in helper_file::parse(&name, &text)? {
+                    if let Some(first) = set.helpers.get(&h.name) {
+                        return Err(format!(
+                            "rules/{}:{}: helper `{}` already defined at rules/{}:{}",
+                            h.file, h.line, h.name, first.file, first.line
+                        ));
+                    }
+                    h.rank = set.helper_order.len();
+                    set.helper_order.push(h.name.clone());
+                    set.helpers.insert(h.name.clone(), h);
+                }
+                continue;
+            }
             let file: RuleFile = toml::from_str(&text).map_err(|e| format!("rules/{name}: {e}"))?;
             for mut rule in file.rules {
                 rule.family = file.family.clone();
                 set.rules.push(rule);
             }
             set.unsupported.extend(file.unsupported);
-            for mut h in file.helpers {
-                if !h.name.starts_with(HELPER_PREFIX) {
-                    return Err(format!(
-                        "rules/{name}: helper `{}` must be named {HELPER_PREFIX}*",
-                        h.name
-                    ));
-                }
-                if set.helpers.contains_key(&h.name) {
-                    return Err(format!("rules/{name}: helper `{}` defined twice", h.name));
-                }
-                h.rank = set.helper_order.len();
-                set.helper_order.push(h.name.clone());
-                set.helpers.insert(h.name.clone(), h);
-            }
             for s in file.specials {
                 if s.portable.is_empty() == s.unsupported.is_none() {
                     return Err(format!(
@@ -653,14 +652,11 @@ impl RuleSet {
             }
         }
         for h in self.helpers.values() {
-            if h.portable.is_empty() && h.amd.is_none() {
-                return Err(format!("helper {}: no definition", h.name));
-            }
             for req in &h.requires {
                 if !self.helpers.contains_key(req) {
                     return Err(format!(
-                        "helper {}: requires unknown helper `{req}`",
-                        h.name
+                        "rules/{}:{}: helper `{}` requires unknown helper `{req}`",
+                        h.file, h.line, h.name
                     ));
                 }
             }

@@ -1,4 +1,4 @@
-// Host check of the half family's generated helpers (rules/half.toml) against an independent
+// Host check of the half family's generated helpers (rules/helpers/half.h) against an independent
 // reference: exact integer arithmetic (__int128) for a*b + c, a separate round-to-nearest-even
 // written here, and the sm_90 facts found on the GPU (NaN -> 0x7fff, .ftz tininess after rounding,
 // neg/abs of NaN -> 0x7fff). Built and run by run_half_check.sh.

@@ -23,7 +23,7 @@ fn root() -> PathBuf {
     ptx2hip_verify::repo_root()
 }
 
-/// The simulator's C++ headers, beside this test.
+/// The simulator's C++ files (the model, its check programs), beside this test.
 fn sim_header(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("tests/wave_sim")
@@ -64,21 +64,10 @@ fn translate(forms: &[WarpForm], rules: &RuleSet, target: Target) -> Vec<Transla
         .collect()
 }
 
-/// Host shim for `--target portable` code: the lane registers read `threadIdx`, here a block
-/// that is one wave.
-const PORTABLE_SHIM: &str = r#"
-struct wave_sim_dim3 { unsigned x, y, z; };
-inline wave_sim_dim3 wave_sim_thread_idx() { return {(unsigned)wave_sim::lane_id_in_wave(), 0u, 0u}; }
-inline wave_sim_dim3 wave_sim_block_dim() { return {(unsigned)wave_sim::g.size, 1u, 1u}; }
-#define threadIdx (wave_sim_thread_idx())
-#define blockDim (wave_sim_block_dim())
-"#;
-
-/// The C++ program: the simulator, the helpers, one function per form, and a driver reading
-/// wave jobs (see [`jobs`]) and writing every lane's outputs.
-fn program(forms: &[Translated], rules: &RuleSet, target: Target, constant_p: bool) -> String {
+/// `wave_sim_forms.h` of `tests/cpp/wave_sim_check.cpp`: the helpers and one function per form,
+/// with the tables the driver reads.
+fn forms_header(forms: &[Translated], rules: &RuleSet, target: Target, constant_p: bool) -> String {
     let mut s = String::new();
-    let _ = writeln!(s, "#include \"{}\"", sim_header("sim.h").display());
     // Both sides of every `__builtin_constant_p` test run: the constant-pattern code (DPP,
     // ds_swizzle, whose switches are right for any value) and the general code.
     let _ = writeln!(
@@ -86,7 +75,6 @@ fn program(forms: &[Translated], rules: &RuleSet, target: Target, constant_p: bo
         "#define __builtin_constant_p(x) {}",
         u8::from(constant_p)
     );
-    s.push_str(PORTABLE_SHIM);
     let all: Vec<String> = forms.iter().flat_map(|f| f.helpers.clone()).collect();
     for name in rules.helper_closure(all.iter()) {
         let h = &rules.helpers[&name];
@@ -153,56 +141,8 @@ fn program(forms: &[Translated], rules: &RuleSet, target: Target, constant_p: bo
         forms.iter().map(|f| f.form.in_words().to_string()).collect::<Vec<_>>().join(", "),
         forms.iter().map(|f| f.form.out_words().to_string()).collect::<Vec<_>>().join(", ")
     );
-    s.push_str(DRIVER);
     s
 }
-
-const DRIVER: &str = r#"
-struct Job { unsigned form; const uint32_t* x[64]; uint32_t* y[64]; };
-static void lane_body(int lane, void* env) {
-  Job* j = (Job*)env;
-  forms[j->form](j->x[lane], j->y[lane]);
-}
-// Jobs: u32 count, then per job u32 form, u32 wave size, and per 32-lane half
-// u32 present, u32 active, 32 * in_words words. Output: per job and present half, 32 * out_words.
-int main(int argc, char** argv) {
-  FILE* in = fopen(argv[1], "rb");
-  FILE* out = fopen(argv[2], "wb");
-  if (!in || !out) return 2;
-  uint32_t n;
-  if (fread(&n, 4, 1, in) != 1) return 2;
-  static uint32_t xs[64 * 8], ys[64 * 8];
-  long meetings = 0;
-  for (uint32_t k = 0; k < n; k++) {
-    uint32_t hdr[2];
-    if (fread(hdr, 4, 2, in) != 2) return 2;
-    Job job;
-    job.form = hdr[0];
-    const int size = (int)hdr[1];
-    const unsigned iw = in_words[job.form], ow = out_words[job.form];
-    uint64_t lanes = 0;
-    bool present[2] = {false, false};
-    memset(ys, 0, sizeof ys);
-    for (int h = 0; h < size / 32; h++) {
-      uint32_t ph[2];
-      if (fread(ph, 4, 2, in) != 2) return 2;
-      present[h] = ph[0] != 0;
-      if (!present[h]) continue;
-      lanes |= (uint64_t)ph[1] << (32 * h);
-      if (fread(xs + 32 * h * iw, 4, 32 * iw, in) != 32 * iw) return 2;
-    }
-    for (int l = 0; l < size; l++) { job.x[l] = xs + l * iw; job.y[l] = ys + l * ow; }
-    const char* err = wave_sim::run(size, lanes, lane_body, &job);
-    if (err) { fprintf(stderr, "job %u (form %u, wave%d): %s\n", k, job.form, size, err); return 3; }
-    meetings += wave_sim::g.calls;
-    for (int h = 0; h < size / 32; h++)
-      if (present[h]) fwrite(ys + 32 * h * ow, 4, 32 * ow, out);
-  }
-  fclose(out);
-  fprintf(stderr, "%u waves, %ld cross-lane meetings\n", n, wave_sim::g.calls);
-  return 0;
-}
-"#;
 
 /// One wave to simulate: a form and, per 32-lane half, a case index (or an idle half).
 #[derive(Clone, Copy)]
@@ -342,13 +282,18 @@ fn simulate(
         }
     }
     let translated = translate(forms, rules, target);
-    let src = dir.join("sim.cpp");
-    std::fs::write(&src, program(&translated, rules, target, constant_p)).unwrap();
+    std::fs::write(
+        dir.join("wave_sim_forms.h"),
+        forms_header(&translated, rules, target, constant_p),
+    )
+    .unwrap();
     let bin = dir.join("sim");
     let out = Command::new(cxx())
-        .args(["-std=c++17", "-O1", "-w", "-o"])
+        .args(["-std=c++17", "-O1", "-w", "-I"])
+        .arg(dir)
+        .arg("-o")
         .arg(&bin)
-        .arg(&src)
+        .arg(sim_header("wave_sim_check.cpp"))
         .output()
         .expect("run the C++ compiler");
     assert!(
@@ -491,13 +436,16 @@ fn recording_is_complete_and_agrees_with_the_ptx_reference() {
     }
 }
 
-/// The rule table with some text replacements in warp.toml.
+/// The rule table with some text replacements in the warp helpers.
 fn mutated(replacements: &[(&str, &str)]) -> RuleSet {
     let sources = EMBEDDED.iter().map(|(n, s)| {
         let mut s = s.to_string();
-        if *n == "warp.toml" {
+        if *n == "helpers/warp.h" {
             for (from, to) in replacements {
-                assert!(s.contains(from), "warp.toml no longer contains `{from}`");
+                assert!(
+                    s.contains(from),
+                    "helpers/warp.h no longer contains `{from}`"
+                );
                 s = s.replace(from, to);
             }
         }
@@ -540,26 +488,7 @@ fn whole_wave_as_a_warp_is_caught_on_wave64_only() {
 #[test]
 fn divergent_cross_lane_calls_are_reported() {
     let dir = tempfile::tempdir().unwrap();
-    let src = dir.path().join("div.cpp");
-    std::fs::write(
-        &src,
-        format!(
-            r#"#include "{}"
-static void body(int lane, void*) {{
-  if (lane & 1) (void)__builtin_amdgcn_ballot_w64(true);
-  else (void)__builtin_amdgcn_ballot_w64(false);
-}}
-int main() {{
-  const char* e = wave_sim::run(64, ~0ull, body, nullptr);
-  if (!e) return 1;
-  puts(e);
-  return 0;
-}}
-"#,
-            sim_header("sim.h").display()
-        ),
-    )
-    .unwrap();
+    let src = sim_header("wave_sim_divergent.cpp");
     let bin = dir.path().join("div");
     let out = Command::new(cxx())
         .args(["-std=c++17", "-O1", "-o"])

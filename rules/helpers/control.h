@@ -1,0 +1,15 @@
+// Helpers of rules/control.toml (markers: rules/README.md, "Helpers").
+
+// ptx2hip:helper ptx2hip_brkpt
+// brkpt: a debugger breakpoint (AMD: s_trap 3).
+__device__ inline void ptx2hip_brkpt() {
+#if defined(__HIP__)
+  __builtin_debugtrap();
+#else
+  __brkpt();
+#endif
+}
+// ptx2hip:amd
+// brkpt: a debugger breakpoint (s_trap 3).
+__device__ inline void ptx2hip_brkpt() { __builtin_debugtrap(); }
+// ptx2hip:end

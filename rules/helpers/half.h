@@ -1,0 +1,188 @@
+// Helpers of rules/half.toml (markers: rules/README.md, "Helpers").
+
+// ---------------------------------------------------------------------------------------------
+// Helpers
+
+// ptx2hip:helper ptx2hip_h_to_f64 requires=ptx2hip_f64_from_bits
+/* Exact value of f16 (bf false) or bf16 (bf true) bits as a double (integer decoding: no
+   half-precision header, no denormal mode involved); a NaN keeps its sign and payload. */
+__device__ inline double ptx2hip_h_to_f64(uint32_t h, bool bf) {
+  int mb = bf ? 7 : 10;
+  uint32_t emax = bf ? 0xffu : 0x1fu;
+  uint64_t sign = (uint64_t)((h >> 15) & 1u) << 63;
+  uint32_t ex = (h >> mb) & emax;
+  uint64_t fr = h & ((1u << mb) - 1u);
+  if (ex == emax) return ptx2hip_f64_from_bits(sign | 0x7ff0000000000000ull | (fr << (52 - mb)));
+  if (ex == 0) {
+    double v = (double)fr * (bf ? 0x1p-133 : 0x1p-24); /* exact */
+    return sign ? -v : v;
+  }
+  return ptx2hip_f64_from_bits(sign | ((uint64_t)(ex + (bf ? 896u : 1008u)) << 52) |
+                               (fr << (52 - mb)));
+}
+// ptx2hip:end
+
+// ptx2hip:helper ptx2hip_h_fma_exact requires=ptx2hip_h_to_f64,ptx2hip_bits_from_f64,ptx2hip_fp_convert
+/* a * b + c on f16 (bf false) or bf16 (bf true) bits with one rounding to nearest even, as PTX
+   add/sub/mul/fma.rn do: NaN -> 0x7fff; ftz flushes subnormal inputs, and results tiny after rounding (sign kept);
+   sat clamps to [0, 1] (NaN, -0 -> +0); relu gives +0 for a negative result, NaN stays 0x7fff.
+   The product is exact in double; TwoSum recovers the error of p + c, and a non-zero error turns
+   the double into its round-to-odd value, so the final rounding is exact (53 >= 11 + 2). */
+__device__ inline uint16_t ptx2hip_h_fma_exact(uint16_t a, uint16_t b, uint16_t c, bool bf,
+                                               bool ftz, bool sat, bool relu) {
+  uint32_t em = bf ? 0x7f80u : 0x7c00u;
+  if (ftz) {
+    if ((a & em) == 0) a &= 0x8000u;
+    if ((b & em) == 0) b &= 0x8000u;
+    if ((c & em) == 0) c &= 0x8000u;
+  }
+  double x = ptx2hip_h_to_f64(a, bf), y = ptx2hip_h_to_f64(b, bf), z = ptx2hip_h_to_f64(c, bf);
+  double p = x * y; /* exact: a fused contraction with the add below gives the same s */
+  double s = p + z;
+  if (s != s) return relu || !sat ? 0x7fffu : 0u;
+  uint64_t u = ptx2hip_bits_from_f64(s);
+  if (s - s == 0.0) {
+    double pv = s - z, zv = s - pv;
+    double err = (p - pv) + (z - zv); /* exact error of the rounded sum (TwoSum) */
+    if (err != 0.0 && (u & 1u) == 0) u = ((err > 0.0) == (s > 0.0)) ? u + 1u : u - 1u;
+  }
+  uint32_t r;
+  /* ftz flushes when the result rounded to 11 bits with an unbounded exponent is below 2^-14
+     (tininess after rounding, as sm_90 does: (1 - 2^-11) * 2^-14 gives 0, (1 - 2^-20) * 2^-14
+     gives 0x0400). Rounding the round-to-odd double to 11 bits is that rounding of the exact value. */
+  uint64_t mag = u & 0x7fffffffffffffffull;
+  if (ftz &&
+      ((mag + 0x1ffffffffffull + ((mag >> 42) & 1u)) & ~0x3ffffffffffull) < 0x3f10000000000000ull)
+    r = (uint32_t)(u >> 48) & 0x8000u;
+  else
+    r = (uint32_t)ptx2hip_fp_convert(u, 52, 11, false, bf ? 7 : 10, bf ? 8 : 5,
+                                     bf ? 0x7f7fu : 0x7bffu, 0x7fffu, 0, false, false);
+  if (sat) r = (r & 0x8000u) ? 0u : (r > (bf ? 0x3f80u : 0x3c00u) ? (bf ? 0x3f80u : 0x3c00u) : r);
+  if (relu && (r & 0x8000u)) r = 0u;
+  return (uint16_t)r;
+}
+// ptx2hip:end
+
+// ptx2hip:helper ptx2hip_h_fix_f16
+/* NVIDIA's view of one f16 result lane computed by an IEEE round-to-nearest-even unit: NaN -> 0x7fff
+   (+0 with sat), then .sat clamps to [0, 1] (-0 -> +0) and .relu turns negatives (-0 too) into +0. */
+__device__ inline uint32_t ptx2hip_h_fix_f16(uint32_t u, bool sat, bool relu) {
+  if ((u & 0x7fffu) > 0x7c00u) return sat ? 0u : 0x7fffu;
+  if (sat) u = (u & 0x8000u) ? 0u : (u > 0x3c00u ? 0x3c00u : u);
+  if (relu && (u & 0x8000u)) u = 0u;
+  return u;
+}
+// ptx2hip:end
+
+// ptx2hip:helper ptx2hip_h_fma requires=ptx2hip_h_fma_exact,ptx2hip_h_fix_f16
+__device__ inline uint16_t ptx2hip_h_fma(uint16_t a, uint16_t b, uint16_t c, bool bf, bool ftz,
+                                         bool sat, bool relu) {
+  return ptx2hip_h_fma_exact(a, b, c, bf, ftz, sat, relu);
+}
+// ptx2hip:amd
+/* AMD: f16 without .ftz is v_fma_f16 (add = fma(a, 1, b) folds to v_add_f16, mul = fma(a, b, -0) to
+   v_mul_f16): IEEE, one rounding to nearest even, f16 denormals kept (the HIP kernel default MODE:
+   float_denorm_mode_16_64 = 3, float_round_mode_16_64 = 0); NaN/.sat/.relu are then fixed on the
+   bits. bf16 and .ftz take the exact software path. */
+__device__ inline uint16_t ptx2hip_h_fma(uint16_t a, uint16_t b, uint16_t c, bool bf, bool ftz,
+                                         bool sat, bool relu) {
+  if (bf || ftz) return ptx2hip_h_fma_exact(a, b, c, bf, ftz, sat, relu);
+  _Float16 x, y, z;
+  memcpy(&x, &a, 2);
+  memcpy(&y, &b, 2);
+  memcpy(&z, &c, 2);
+  _Float16 r = __builtin_fmaf16(x, y, z);
+  uint16_t u;
+  memcpy(&u, &r, 2);
+  return (uint16_t)ptx2hip_h_fix_f16(u, sat, relu);
+}
+// ptx2hip:end
+
+// ptx2hip:helper ptx2hip_h2_fma requires=ptx2hip_h_fma,ptx2hip_h_fix_f16
+/* ptx2hip_h_fma on each 16-bit lane of f16x2 / bf16x2 words (low half is lane 0). */
+__device__ inline uint32_t ptx2hip_h2_fma(uint32_t a, uint32_t b, uint32_t c, bool bf, bool ftz,
+                                          bool sat, bool relu) {
+  uint32_t lo = ptx2hip_h_fma((uint16_t)a, (uint16_t)b, (uint16_t)c, bf, ftz, sat, relu);
+  uint32_t hi = ptx2hip_h_fma((uint16_t)(a >> 16), (uint16_t)(b >> 16), (uint16_t)(c >> 16), bf,
+                              ftz, sat, relu);
+  return lo | (hi << 16);
+}
+// ptx2hip:amd
+/* AMD: f16x2 without .ftz is one v_pk_fma_f16 (v_pk_add_f16 / v_pk_mul_f16 for add and mul), lane 0
+   in the low half as in PTX; each lane's NaN/.sat/.relu is then fixed on the bits. */
+typedef _Float16 ptx2hip_f16x2_t __attribute__((ext_vector_type(2)));
+__device__ inline uint32_t ptx2hip_h2_fma(uint32_t a, uint32_t b, uint32_t c, bool bf, bool ftz,
+                                          bool sat, bool relu) {
+  if (bf || ftz) {
+    uint32_t lo = ptx2hip_h_fma((uint16_t)a, (uint16_t)b, (uint16_t)c, bf, ftz, sat, relu);
+    uint32_t hi = ptx2hip_h_fma((uint16_t)(a >> 16), (uint16_t)(b >> 16), (uint16_t)(c >> 16), bf,
+                                ftz, sat, relu);
+    return lo | (hi << 16);
+  }
+  ptx2hip_f16x2_t x, y, z;
+  memcpy(&x, &a, 4);
+  memcpy(&y, &b, 4);
+  memcpy(&z, &c, 4);
+  ptx2hip_f16x2_t r = __builtin_elementwise_fma(x, y, z);
+  uint32_t u;
+  memcpy(&u, &r, 4);
+  return ptx2hip_h_fix_f16(u & 0xffffu, sat, relu) | (ptx2hip_h_fix_f16(u >> 16, sat, relu) << 16);
+}
+// ptx2hip:end
+
+// ptx2hip:helper ptx2hip_h_negabs
+/* neg (abs false) / abs (abs true) of f16 or bf16 bits: a sign-bit operation, except that every
+   NaN gives 0x7fff (sm_90); ftz first turns a subnormal into a zero of the same sign. */
+__device__ inline uint16_t ptx2hip_h_negabs(uint16_t a, bool bf, bool ftz, bool abs) {
+  uint32_t em = bf ? 0x7f80u : 0x7c00u;
+  if ((a & 0x7fffu) > em) return 0x7fffu;
+  if (ftz && (a & em) == 0) a &= 0x8000u;
+  return (uint16_t)(abs ? (a & 0x7fffu) : (a ^ 0x8000u));
+}
+// ptx2hip:end
+
+// ptx2hip:helper ptx2hip_h2_negabs requires=ptx2hip_h_negabs
+__device__ inline uint32_t ptx2hip_h2_negabs(uint32_t a, bool bf, bool ftz, bool abs) {
+  return ptx2hip_h_negabs((uint16_t)a, bf, ftz, abs) |
+         ((uint32_t)ptx2hip_h_negabs((uint16_t)(a >> 16), bf, ftz, abs) << 16);
+}
+// ptx2hip:end
+
+// ptx2hip:helper ptx2hip_h_minmax
+/* min (mx false) / max (mx true) of f16 or bf16 bits: -0 < +0; one NaN gives the other input,
+   two NaNs (or any NaN with nan) give 0x7fff; xorsign compares magnitudes and gives the result
+   the sign sign(a) ^ sign(b); ftz flushes subnormal inputs first. */
+__device__ inline uint16_t ptx2hip_h_minmax(uint16_t a, uint16_t b, bool bf, bool ftz, bool mx,
+                                            bool nan, bool xorsign) {
+  uint32_t em = bf ? 0x7f80u : 0x7c00u;
+  if (ftz && (a & em) == 0) a &= 0x8000u;
+  if (ftz && (b & em) == 0) b &= 0x8000u;
+  uint32_t xs = (uint32_t)(a ^ b) & 0x8000u;
+  if (xorsign) {
+    a &= 0x7fffu;
+    b &= 0x7fffu;
+  }
+  bool an = (a & 0x7fffu) > em, bn = (b & 0x7fffu) > em;
+  if ((an && bn) || (nan && (an || bn))) return 0x7fffu;
+  uint32_t r;
+  if (an) r = b;
+  else if (bn) r = a;
+  else {
+    uint32_t ka = (a & 0x8000u) ? (~(uint32_t)a & 0xffffu) : (a | 0x8000u); /* monotone key */
+    uint32_t kb = (b & 0x8000u) ? (~(uint32_t)b & 0xffffu) : (b | 0x8000u);
+    r = (ka < kb) != mx ? a : b;
+  }
+  if (xorsign) r = (r & 0x7fffu) | xs;
+  return (uint16_t)r;
+}
+// ptx2hip:end
+
+// ptx2hip:helper ptx2hip_h2_minmax requires=ptx2hip_h_minmax
+__device__ inline uint32_t ptx2hip_h2_minmax(uint32_t a, uint32_t b, bool bf, bool ftz, bool mx,
+                                             bool nan, bool xorsign) {
+  return ptx2hip_h_minmax((uint16_t)a, (uint16_t)b, bf, ftz, mx, nan, xorsign) |
+         ((uint32_t)ptx2hip_h_minmax((uint16_t)(a >> 16), (uint16_t)(b >> 16), bf, ftz, mx, nan,
+                                     xorsign)
+          << 16);
+}
+// ptx2hip:end

@@ -1,0 +1,396 @@
+// Helpers of rules/memory.toml (markers: rules/README.md, "Helpers").
+
+// ---- Address windows -------------------------------------------------------------------------
+// A state space's *window* address is what `cvta.to.<space>` returns and what `ld.<space>` takes.
+// Each helper converts between a window address and a generic pointer: on NVIDIA with CUDA's
+// `__cvta_*` functions (CUDA 11+), on AMD with an address-space cast (LDS = 3, private = 5,
+// constant = 4), which the compiler sees through: a load from `ptx2hip_shared_ptr(a)` is one LDS
+// instruction. The `portable` definitions choose by compiler (`__HIP__`: clang compiling HIP).
+
+// ptx2hip:helper ptx2hip_shared_ptr
+// A .shared window address (cvta.to.shared's result, 32 or 64 bits) as a generic pointer.
+__device__ inline void* ptx2hip_shared_ptr(uint64_t a) {
+#if defined(__HIP__)
+  return (void*)(__attribute__((address_space(3))) char*)(uintptr_t)(uint32_t)a;
+#else
+  return __cvta_shared_to_generic((size_t)a);
+#endif
+}
+// ptx2hip:amd
+// A .shared window address (cvta.to.shared's result, 32 or 64 bits) as a generic pointer:
+// LDS addresses are 32-bit offsets.
+__device__ inline void* ptx2hip_shared_ptr(uint64_t a) {
+  return (void*)(__attribute__((address_space(3))) char*)(uintptr_t)(uint32_t)a;
+}
+// ptx2hip:end
+
+// ptx2hip:helper ptx2hip_shared_addr
+// The .shared window address of a generic pointer to shared memory (cvta.to.shared); below 2^32
+// on both vendors.
+__device__ inline uint32_t ptx2hip_shared_addr(const void* p) {
+#if defined(__HIP__)
+  return (uint32_t)(uintptr_t)(const __attribute__((address_space(3))) char*)p;
+#else
+  return (uint32_t)__cvta_generic_to_shared(p);
+#endif
+}
+// ptx2hip:amd
+// The .shared window address of a generic pointer to shared memory (cvta.to.shared): the LDS
+// offset.
+__device__ inline uint32_t ptx2hip_shared_addr(const void* p) {
+  return (uint32_t)(uintptr_t)(const __attribute__((address_space(3))) char*)p;
+}
+// ptx2hip:end
+
+// ptx2hip:helper ptx2hip_local_ptr
+// A .local window address (cvta.to.local's result) as a generic pointer.
+__device__ inline void* ptx2hip_local_ptr(uint64_t a) {
+#if defined(__HIP__)
+  return (void*)(__attribute__((address_space(5))) char*)(uintptr_t)(uint32_t)a;
+#else
+  return __cvta_local_to_generic((size_t)a);
+#endif
+}
+// ptx2hip:amd
+// A .local window address (cvta.to.local's result) as a generic pointer: private (scratch)
+// addresses are 32-bit offsets.
+__device__ inline void* ptx2hip_local_ptr(uint64_t a) {
+  return (void*)(__attribute__((address_space(5))) char*)(uintptr_t)(uint32_t)a;
+}
+// ptx2hip:end
+
+// ptx2hip:helper ptx2hip_local_addr
+// The .local window address of a generic pointer to local memory (cvta.to.local).
+__device__ inline uint64_t ptx2hip_local_addr(const void* p) {
+#if defined(__HIP__)
+  return (uint32_t)(uintptr_t)(const __attribute__((address_space(5))) char*)p;
+#else
+  return (uint64_t)__cvta_generic_to_local(p);
+#endif
+}
+// ptx2hip:amd
+// The .local window address of a generic pointer to local memory (cvta.to.local): the private
+// (scratch) offset.
+__device__ inline uint64_t ptx2hip_local_addr(const void* p) {
+  return (uint32_t)(uintptr_t)(const __attribute__((address_space(5))) char*)p;
+}
+// ptx2hip:end
+
+// ptx2hip:helper ptx2hip_const_ptr
+// A .const window address (cvta.to.const's result) as a generic pointer.
+__device__ inline void* ptx2hip_const_ptr(uint64_t a) {
+#if defined(__HIP__)
+  return (void*)(uintptr_t)a;
+#else
+  return __cvta_constant_to_generic((size_t)a);
+#endif
+}
+// ptx2hip:amd
+// A .const window address (cvta.to.const's result) as a generic pointer: AMD constant memory is
+// global memory, its addresses are the generic ones.
+__device__ inline void* ptx2hip_const_ptr(uint64_t a) { return (void*)(uintptr_t)a; }
+// ptx2hip:end
+
+// ptx2hip:helper ptx2hip_const_addr
+// The .const window address of a generic pointer to constant memory (cvta.to.const).
+__device__ inline uint64_t ptx2hip_const_addr(const void* p) {
+#if defined(__HIP__)
+  return (uint64_t)(uintptr_t)p;
+#else
+  return (uint64_t)__cvta_generic_to_constant(p);
+#endif
+}
+// ptx2hip:amd
+// The .const window address of a generic pointer to constant memory (cvta.to.const): AMD
+// constant memory is global memory, its addresses are the generic ones.
+__device__ inline uint64_t ptx2hip_const_addr(const void* p) { return (uint64_t)(uintptr_t)p; }
+// ptx2hip:end
+
+// ptx2hip:helper ptx2hip_global_ptr
+// A .global window address (cvta.to.global's result) as a generic pointer.
+__device__ inline void* ptx2hip_global_ptr(uint64_t a) {
+#if defined(__HIP__)
+  return (void*)(uintptr_t)a;
+#else
+  return __cvta_global_to_generic((size_t)a);
+#endif
+}
+// ptx2hip:amd
+// A .global window address (cvta.to.global's result) as a generic pointer: the same value.
+__device__ inline void* ptx2hip_global_ptr(uint64_t a) { return (void*)(uintptr_t)a; }
+// ptx2hip:end
+
+// ptx2hip:helper ptx2hip_global_addr
+// The .global window address of a generic pointer to global memory (cvta.to.global).
+__device__ inline uint64_t ptx2hip_global_addr(const void* p) {
+#if defined(__HIP__)
+  return (uint64_t)(uintptr_t)p;
+#else
+  return (uint64_t)__cvta_generic_to_global(p);
+#endif
+}
+// ptx2hip:amd
+// The .global window address of a generic pointer to global memory (cvta.to.global): the same
+// value.
+__device__ inline uint64_t ptx2hip_global_addr(const void* p) { return (uint64_t)(uintptr_t)p; }
+// ptx2hip:end
+
+// ---- Accesses --------------------------------------------------------------------------------
+
+// ptx2hip:helper ptx2hip_vec
+// N elements accessed as one aligned unit, as PTX .v2/.v4 accesses are (natural alignment of the
+// whole vector): a single wide load or store on both vendors.
+template <typename T, int N>
+struct alignas(sizeof(T) * N) ptx2hip_vec {
+  T v[N];
+};
+// ptx2hip:end
+
+// ptx2hip:helper ptx2hip_load_volatile requires=ptx2hip_vec
+// ld.volatile / ld.cv: a load the compiler must perform and keep in order with other volatile
+// accesses. A vector is loaded element by element (PTX gives a vector access no atomicity).
+template <typename T>
+__device__ inline T ptx2hip_load_volatile(const T* p) {
+  return *(const volatile T*)p;
+}
+template <typename T, int N>
+__device__ inline ptx2hip_vec<T, N> ptx2hip_load_volatile(const ptx2hip_vec<T, N>* p) {
+  ptx2hip_vec<T, N> r;
+  for (int i = 0; i < N; ++i) r.v[i] = ((const volatile T*)p->v)[i];
+  return r;
+}
+// ptx2hip:amd
+// ld.volatile / ld.cv: a volatile load, one access of the whole value (AMD: it bypasses the
+// non-coherent caches, glc / sc0 sc1, and is kept in order with other volatile accesses).
+template <typename T>
+__device__ inline T ptx2hip_load_volatile(const T* p) {
+  T r;
+  if constexpr (sizeof(T) == 16) {
+    typedef uint32_t W __attribute__((ext_vector_type(4)));
+    W w = *(const volatile W*)p;
+    __builtin_memcpy(&r, &w, sizeof r);
+  } else if constexpr (sizeof(T) == 8) {
+    uint64_t w = *(const volatile uint64_t*)p;
+    __builtin_memcpy(&r, &w, sizeof r);
+  } else if constexpr (sizeof(T) == 4) {
+    uint32_t w = *(const volatile uint32_t*)p;
+    __builtin_memcpy(&r, &w, sizeof r);
+  } else if constexpr (sizeof(T) == 2) {
+    uint16_t w = *(const volatile uint16_t*)p;
+    __builtin_memcpy(&r, &w, sizeof r);
+  } else {
+    uint8_t w = *(const volatile uint8_t*)p;
+    __builtin_memcpy(&r, &w, sizeof r);
+  }
+  return r;
+}
+// ptx2hip:end
+
+// ptx2hip:helper ptx2hip_store_volatile requires=ptx2hip_vec
+// st.volatile: a store the compiler must perform and keep in order with other volatile
+// accesses. A vector is stored element by element (PTX gives a vector access no atomicity).
+template <typename T>
+__device__ inline void ptx2hip_store_volatile(T* p, T v) {
+  *(volatile T*)p = v;
+}
+template <typename T, int N>
+__device__ inline void ptx2hip_store_volatile(ptx2hip_vec<T, N>* p, ptx2hip_vec<T, N> v) {
+  for (int i = 0; i < N; ++i) ((volatile T*)p->v)[i] = v.v[i];
+}
+// ptx2hip:amd
+// st.volatile: a volatile store, one access of the whole value (AMD: written through to memory
+// and kept in order with other volatile accesses).
+template <typename T>
+__device__ inline void ptx2hip_store_volatile(T* p, T v) {
+  if constexpr (sizeof(T) == 16) {
+    typedef uint32_t W __attribute__((ext_vector_type(4)));
+    W w;
+    __builtin_memcpy(&w, &v, sizeof v);
+    *(volatile W*)p = w;
+  } else if constexpr (sizeof(T) == 8) {
+    uint64_t w;
+    __builtin_memcpy(&w, &v, sizeof v);
+    *(volatile uint64_t*)p = w;
+  } else if constexpr (sizeof(T) == 4) {
+    uint32_t w;
+    __builtin_memcpy(&w, &v, sizeof v);
+    *(volatile uint32_t*)p = w;
+  } else if constexpr (sizeof(T) == 2) {
+    uint16_t w;
+    __builtin_memcpy(&w, &v, sizeof v);
+    *(volatile uint16_t*)p = w;
+  } else {
+    uint8_t w;
+    __builtin_memcpy(&w, &v, sizeof v);
+    *(volatile uint8_t*)p = w;
+  }
+}
+// ptx2hip:end
+
+// ptx2hip:helper ptx2hip_load_nt
+// A load with a streaming hint (.cs, .lu, .L1::evict_first, .L1::no_allocate): a plain load.
+template <typename T>
+__device__ inline T ptx2hip_load_nt(const T* p) {
+  return *p;
+}
+// ptx2hip:amd
+// A load with a streaming hint (.cs, .lu, .L1::evict_first, .L1::no_allocate): a nontemporal
+// load (gfx90a glc slc, gfx942 nt, gfx11 slc dlc), one access of the whole value.
+template <typename T>
+__device__ inline T ptx2hip_load_nt(const T* p) {
+  T r;
+  if constexpr (sizeof(T) == 16) {
+    typedef uint32_t W __attribute__((ext_vector_type(4)));
+    W w = __builtin_nontemporal_load((const W*)p);
+    __builtin_memcpy(&r, &w, sizeof r);
+  } else if constexpr (sizeof(T) == 8) {
+    uint64_t w = __builtin_nontemporal_load((const uint64_t*)p);
+    __builtin_memcpy(&r, &w, sizeof r);
+  } else if constexpr (sizeof(T) == 4) {
+    uint32_t w = __builtin_nontemporal_load((const uint32_t*)p);
+    __builtin_memcpy(&r, &w, sizeof r);
+  } else if constexpr (sizeof(T) == 2) {
+    uint16_t w = __builtin_nontemporal_load((const uint16_t*)p);
+    __builtin_memcpy(&r, &w, sizeof r);
+  } else {
+    uint8_t w = __builtin_nontemporal_load((const uint8_t*)p);
+    __builtin_memcpy(&r, &w, sizeof r);
+  }
+  return r;
+}
+// ptx2hip:end
+
+// ptx2hip:helper ptx2hip_store_nt
+// A store with a streaming hint (.cs, .L1::evict_first, .L1::no_allocate): a plain store.
+template <typename T>
+__device__ inline void ptx2hip_store_nt(T* p, T v) {
+  *p = v;
+}
+// ptx2hip:amd
+// A store with a streaming hint (.cs, .L1::evict_first, .L1::no_allocate): a nontemporal store,
+// one access of the whole value.
+template <typename T>
+__device__ inline void ptx2hip_store_nt(T* p, T v) {
+  if constexpr (sizeof(T) == 16) {
+    typedef uint32_t W __attribute__((ext_vector_type(4)));
+    W w;
+    __builtin_memcpy(&w, &v, sizeof v);
+    __builtin_nontemporal_store(w, (W*)p);
+  } else if constexpr (sizeof(T) == 8) {
+    uint64_t w;
+    __builtin_memcpy(&w, &v, sizeof v);
+    __builtin_nontemporal_store(w, (uint64_t*)p);
+  } else if constexpr (sizeof(T) == 4) {
+    uint32_t w;
+    __builtin_memcpy(&w, &v, sizeof v);
+    __builtin_nontemporal_store(w, (uint32_t*)p);
+  } else if constexpr (sizeof(T) == 2) {
+    uint16_t w;
+    __builtin_memcpy(&w, &v, sizeof v);
+    __builtin_nontemporal_store(w, (uint16_t*)p);
+  } else {
+    uint8_t w;
+    __builtin_memcpy(&w, &v, sizeof v);
+    __builtin_nontemporal_store(w, (uint8_t*)p);
+  }
+}
+// ptx2hip:end
+
+// ptx2hip:helper ptx2hip_load_cg
+// ld.cg (cache in L2, not in L1): a plain load; the PTX memory model gives it no more than a weak
+// load.
+template <typename T>
+__device__ inline T ptx2hip_load_cg(const T* p) {
+  return *p;
+}
+// ptx2hip:amd
+// ld.cg (cache in L2, not in L1). Up to 8 bytes: a relaxed agent-scope atomic load, which is the
+// same one instruction with the L1 bypass bit (gfx90a glc, gfx942 sc1, gfx11 glc), so code that
+// polls with ld.cg keeps seeing other CUs' writes. 16 bytes: a plain load (the PTX memory model
+// gives .cg no more than a weak load, and AMD has no 16-byte atomic load).
+template <typename T>
+__device__ inline T ptx2hip_load_cg(const T* p) {
+  T r;
+  if constexpr (sizeof(T) == 8) {
+    uint64_t w = __hip_atomic_load((uint64_t*)p, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_AGENT);
+    __builtin_memcpy(&r, &w, sizeof r);
+  } else if constexpr (sizeof(T) == 4) {
+    uint32_t w = __hip_atomic_load((uint32_t*)p, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_AGENT);
+    __builtin_memcpy(&r, &w, sizeof r);
+  } else if constexpr (sizeof(T) == 2) {
+    uint16_t w = __hip_atomic_load((uint16_t*)p, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_AGENT);
+    __builtin_memcpy(&r, &w, sizeof r);
+  } else if constexpr (sizeof(T) == 1) {
+    uint8_t w = __hip_atomic_load((uint8_t*)p, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_AGENT);
+    __builtin_memcpy(&r, &w, sizeof r);
+  } else {
+    r = *p;
+  }
+  return r;
+}
+// ptx2hip:end
+
+// ---- Space tests and symbol addresses --------------------------------------------------------
+
+// ptx2hip:helper ptx2hip_is_shared
+// isspacep.shared: whether a generic address points into this block's shared memory.
+__device__ inline bool ptx2hip_is_shared(const void* p) {
+#if defined(__HIP__)
+  return __builtin_amdgcn_is_shared((const __attribute__((address_space(0))) void*)p);
+#else
+  return __isShared(p) != 0;
+#endif
+}
+// ptx2hip:amd
+// isspacep.shared: whether a generic address is in the LDS aperture.
+__device__ inline bool ptx2hip_is_shared(const void* p) {
+  return __builtin_amdgcn_is_shared((const __attribute__((address_space(0))) void*)p);
+}
+// ptx2hip:end
+
+// ptx2hip:helper ptx2hip_is_local
+// isspacep.local: whether a generic address points into the thread's local memory.
+__device__ inline bool ptx2hip_is_local(const void* p) {
+#if defined(__HIP__)
+  return __builtin_amdgcn_is_private((const __attribute__((address_space(0))) void*)p);
+#else
+  return __isLocal(p) != 0;
+#endif
+}
+// ptx2hip:amd
+// isspacep.local: whether a generic address is in the private (scratch) aperture.
+__device__ inline bool ptx2hip_is_local(const void* p) {
+  return __builtin_amdgcn_is_private((const __attribute__((address_space(0))) void*)p);
+}
+// ptx2hip:end
+
+// ptx2hip:helper ptx2hip_symbol_addr requires=ptx2hip_shared_addr,ptx2hip_local_addr,ptx2hip_const_addr,ptx2hip_global_addr
+// The address PTX gives a variable named as an operand (`mov.u64 d, smem;`): its address in its
+// own state space (a window address), not the generic one. The variable's space is known to the
+// compiler, so the tests fold away.
+__device__ inline uint64_t ptx2hip_symbol_addr(const void* p) {
+#if defined(__HIP__)
+  if (__builtin_amdgcn_is_shared((const __attribute__((address_space(0))) void*)p))
+    return ptx2hip_shared_addr(p);
+  if (__builtin_amdgcn_is_private((const __attribute__((address_space(0))) void*)p))
+    return ptx2hip_local_addr(p);
+  return ptx2hip_global_addr(p);
+#else
+  if (__isShared(p)) return ptx2hip_shared_addr(p);
+  if (__isLocal(p)) return ptx2hip_local_addr(p);
+  if (__isConstant(p)) return ptx2hip_const_addr(p);
+  return ptx2hip_global_addr(p);
+#endif
+}
+// ptx2hip:amd
+// The address PTX gives a variable named as an operand (`mov.u64 d, smem;`): its address in its
+// own state space (LDS or private offset; global and constant addresses are the generic ones).
+// The variable's space is known to the compiler, so the tests fold away.
+__device__ inline uint64_t ptx2hip_symbol_addr(const void* p) {
+  if (__builtin_amdgcn_is_shared((const __attribute__((address_space(0))) void*)p))
+    return ptx2hip_shared_addr(p);
+  if (__builtin_amdgcn_is_private((const __attribute__((address_space(0))) void*)p))
+    return ptx2hip_local_addr(p);
+  return ptx2hip_global_addr(p);
+}
+// ptx2hip:end
