@@ -74,6 +74,42 @@ struct Input {
     /// File extensions to process when walking directories (comma separated or repeated).
     #[arg(long = "ext", value_delimiter = ',')]
     extensions: Vec<String>,
+    /// Macro defined in every compilation, deciding `#if`s around and inside asm statements.
+    #[arg(short = 'D', long = "define", value_name = "NAME[=VALUE]")]
+    defines: Vec<String>,
+    /// Macro undefined in every compilation.
+    #[arg(short = 'U', long = "undefine", value_name = "NAME")]
+    undefines: Vec<String>,
+    /// Also process files that .gitignore/.ignore rules match.
+    #[arg(long)]
+    no_ignore: bool,
+    /// Also process hidden files and directories.
+    #[arg(long)]
+    hidden: bool,
+}
+
+impl Input {
+    fn scan_options(&self) -> crate::scan::Options {
+        let defines = self
+            .defines
+            .iter()
+            .map(|d| match d.split_once('=') {
+                Some((name, value)) => (name.trim().to_string(), Some(value.to_string())),
+                None => (d.trim().to_string(), None),
+            })
+            .collect();
+        crate::scan::Options {
+            macros: crate::scan::Macros {
+                defines,
+                undefines: self
+                    .undefines
+                    .iter()
+                    .map(|u| u.trim().to_string())
+                    .collect(),
+                ..Default::default()
+            },
+        }
+    }
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -172,12 +208,27 @@ fn process_all(input: &Input, rules: &RuleSet, options: Options) -> (Vec<Process
     } else {
         input.extensions.clone()
     };
-    let (files, errors) = walk::collect(&input.paths, &extensions);
-    let processed = files
+    let walked = walk::collect(
+        &input.paths,
+        &extensions,
+        walk::WalkOptions {
+            no_ignore: input.no_ignore,
+            hidden: input.hidden,
+        },
+    );
+    if walked.ignored > 0 {
+        eprintln!(
+            "ptx2hip: note: {} source files matched by .gitignore/.ignore rules were not processed (--no-ignore processes them)",
+            walked.ignored
+        );
+    }
+    let scan_options = input.scan_options();
+    let processed = walked
+        .files
         .into_par_iter()
         .map(|file| match std::fs::read(&file.path) {
             Ok(source) => {
-                let outcome = Ok(pipeline::process(&source, rules, options));
+                let outcome = Ok(pipeline::process(&source, Some(&file.path), rules, options, &scan_options));
                 // Sources without a finding are not kept: a large tree must not sit in memory.
                 let keep = matches!(&outcome, Ok(o) if !o.findings.is_empty() || !o.diagnostics.is_empty());
                 Processed { file, source: if keep { source } else { Vec::new() }, outcome }
@@ -188,7 +239,7 @@ fn process_all(input: &Input, rules: &RuleSet, options: Options) -> (Vec<Process
             }
         })
         .collect();
-    (processed, errors)
+    (processed, walked.errors)
 }
 
 fn display_path(p: &Path) -> String {

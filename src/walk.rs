@@ -1,7 +1,11 @@
 //! Walk: the source files to process.
 //!
-//! Directories are walked in parallel and honour `.gitignore` (the `ignore` crate, as ripgrep does);
-//! files named explicitly are always processed, whatever their extension.
+//! Directories are walked in parallel (the `ignore` crate, as ripgrep does). By default the walk
+//! honours `.gitignore` (inside a git repository), `.ignore` and `.git/info/exclude`, and skips
+//! hidden files and directories; `--no-ignore` and `--hidden` turn each off. Files named
+//! explicitly are always processed, whatever their extension. A tree can track files that its
+//! own `.gitignore` matches (DeepSpeed ignores `*.cuh` yet tracks some), so when ignore rules
+//! left out source files the walk says how many.
 
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -19,8 +23,28 @@ pub struct SourceFile {
     pub relative: PathBuf,
 }
 
-/// Collects the files under `paths`; walk errors are returned alongside, not fatal.
-pub fn collect(paths: &[PathBuf], extensions: &[String]) -> (Vec<SourceFile>, Vec<String>) {
+/// How directories are walked.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct WalkOptions {
+    /// Process files that `.gitignore`/`.ignore` rules match.
+    pub no_ignore: bool,
+    /// Process hidden files and enter hidden directories.
+    pub hidden: bool,
+}
+
+/// What a walk found.
+#[derive(Debug, Default)]
+pub struct Walked {
+    pub files: Vec<SourceFile>,
+    /// Walk errors (not fatal).
+    pub errors: Vec<String>,
+    /// Source files that ignore rules left out (counted only inside git repositories, where
+    /// `.gitignore` applies, and only when rules are honoured).
+    pub ignored: usize,
+}
+
+/// Collects the files under `paths`.
+pub fn collect(paths: &[PathBuf], extensions: &[String], options: WalkOptions) -> Walked {
     let files = Mutex::new(Vec::new());
     let errors = Mutex::new(Vec::new());
     for root in paths {
@@ -45,40 +69,92 @@ pub fn collect(paths: &[PathBuf], extensions: &[String]) -> (Vec<SourceFile>, Ve
                 .push(format!("{}: no such file or directory", root.display()));
             continue;
         }
-        ignore::WalkBuilder::new(root).build_parallel().run(|| {
-            Box::new(|entry| {
-                match entry {
-                    Ok(e)
-                        if e.file_type().is_some_and(|t| t.is_file())
-                            && has_extension(e.path(), extensions) =>
-                    {
-                        let relative = e
-                            .path()
-                            .strip_prefix(root)
-                            .unwrap_or(e.path())
-                            .to_path_buf();
-                        files
+        ignore::WalkBuilder::new(root)
+            .standard_filters(!options.no_ignore)
+            .hidden(!options.hidden)
+            .build_parallel()
+            .run(|| {
+                Box::new(|entry| {
+                    match entry {
+                        Ok(e)
+                            if e.file_type().is_some_and(|t| t.is_file())
+                                && has_extension(e.path(), extensions) =>
+                        {
+                            let relative = e
+                                .path()
+                                .strip_prefix(root)
+                                .unwrap_or(e.path())
+                                .to_path_buf();
+                            files
+                                .lock()
+                                .expect("no panics while locked")
+                                .push(SourceFile {
+                                    path: e.path().to_path_buf(),
+                                    relative,
+                                });
+                        }
+                        Ok(_) => {}
+                        Err(err) => errors
                             .lock()
                             .expect("no panics while locked")
-                            .push(SourceFile {
-                                path: e.path().to_path_buf(),
-                                relative,
-                            });
+                            .push(err.to_string()),
                     }
-                    Ok(_) => {}
-                    Err(err) => errors
-                        .lock()
-                        .expect("no panics while locked")
-                        .push(err.to_string()),
-                }
-                ignore::WalkState::Continue
-            })
-        });
+                    ignore::WalkState::Continue
+                })
+            });
     }
     let mut files = files.into_inner().expect("no panics while locked");
     files.sort();
     files.dedup_by(|a, b| a.path == b.path);
-    (files, errors.into_inner().expect("no panics while locked"))
+    let ignored = if options.no_ignore {
+        0
+    } else {
+        count_ignored(paths, extensions, options, &files)
+    };
+    Walked {
+        files,
+        errors: errors.into_inner().expect("no panics while locked"),
+        ignored,
+    }
+}
+
+/// Source files under the directories of `paths` that only ignore rules kept out of `found`.
+/// Walks again without the rules, so it runs only for roots inside a git repository (elsewhere
+/// `.gitignore` does not apply, and `.ignore` files are rare).
+fn count_ignored(
+    paths: &[PathBuf],
+    extensions: &[String],
+    options: WalkOptions,
+    found: &[SourceFile],
+) -> usize {
+    let mut count = 0;
+    for root in paths.iter().filter(|p| p.is_dir() && in_git_repository(p)) {
+        for entry in ignore::WalkBuilder::new(root)
+            .standard_filters(false)
+            .hidden(!options.hidden)
+            .filter_entry(|e| e.file_name() != ".git")
+            .build()
+            .flatten()
+        {
+            let is_source = entry.file_type().is_some_and(|t| t.is_file())
+                && has_extension(entry.path(), extensions);
+            if is_source
+                && found
+                    .binary_search_by(|f| f.path.as_path().cmp(entry.path()))
+                    .is_err()
+            {
+                count += 1;
+            }
+        }
+    }
+    count
+}
+
+fn in_git_repository(dir: &Path) -> bool {
+    let Ok(dir) = dir.canonicalize() else {
+        return false;
+    };
+    dir.ancestors().any(|d| d.join(".git").exists())
 }
 
 fn has_extension(path: &Path, extensions: &[String]) -> bool {

@@ -1,27 +1,48 @@
-//! Finds inline `asm` statements in CUDA C++ sources with tree-sitter (tree-sitter-cuda).
+//! Finds the inline PTX `asm` statements of CUDA C++ sources.
 //!
 //! The scanner's job is to hand the later stages everything they need without them ever looking at
-//! the source again: where the statement is (byte spans, line/column), its template text with C
-//! string escapes decoded and adjacent literals joined, its operands and clobbers, and the context
-//! that decides how a rewrite may be spliced in (inside a `#define` body, already NVIDIA-only).
+//! the source again: where the statement is (byte spans, line/column), its template text as the
+//! compiler sees it (escapes decoded, literals joined, macros expanded), its operands and clobbers,
+//! and the context that decides how a rewrite may be spliced in (inside a `#define` body).
+//!
+//! It anchors on the bytes: a [`lexical`] survey finds every `asm`/`__asm__`/`__asm` keyword in
+//! code and every preprocessor line; each keyword then ends as exactly one of a statement, a
+//! diagnostic at its own line, or a [`Skipped`] entry saying why it is not PTX to port (only
+//! NVIDIA compiles it, NVIDIA never compiles it, a compiler barrier, another assembly dialect).
+//! Each statement is read on its own from its [`extract`]ed extent (a template expander and a
+//! small reader of the operand syntax, [`statement`]), so nothing around it can change how it
+//! reads, and a large file costs little more than reading it. tree-sitter (tree-sitter-cuda) is
+//! only used to find the constant arrays that `"C"` operands name.
 
+mod conditional;
 mod cstrings;
-mod guard;
+mod dialect;
+mod extract;
+mod lexical;
 mod literal;
-mod lone_name;
 mod macros;
+mod platform;
 mod position;
 mod segment;
 mod statement;
+mod template;
+mod tokens;
 mod walk;
 
 use std::ops::Range;
+use std::path::Path;
 
-use tree_sitter::{Node, Parser, Tree};
+use tree_sitter::Parser;
 
+use conditional::{Conditionals, Environments, Reach};
+pub use dialect::Foreign;
+use extract::Missing;
+use lexical::{Keyword, Survey};
 use macros::Defines;
-use position::{LineIndex, OffsetMap};
-use statement::{Context, UNPARSABLE};
+use platform::Environment;
+pub use platform::Macros;
+use position::LineIndex;
+use statement::{Read, Reader};
 
 /// One inline asm statement found in a source file.
 #[derive(Debug, Clone, PartialEq)]
@@ -151,16 +172,50 @@ pub struct ScanDiagnostic {
     pub message: String,
 }
 
+/// An asm keyword that is not a statement to port, and why.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Skipped {
+    /// The statement (or the keyword, when no statement was read).
+    pub span: Range<usize>,
+    pub line: usize,
+    pub column: usize,
+    pub why: Skip,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Skip {
+    /// Only the NVIDIA compilation sees it: behind `#ifndef __HIP_PLATFORM_AMD__` and the like,
+    /// or ptx2hip's own kept original (`#else` arm, `PTX2HIP_NV_ONLY(...)`).
+    NvidiaOnly,
+    /// NVIDIA device code never holds it: an AMD-only (`#ifdef USE_ROCM`) or host-only
+    /// (`#ifndef __CUDA_ARCH__`) arm.
+    NotNvidia,
+    /// No compilation sees it (`#if 0`).
+    NeverCompiled,
+    /// An empty template: a compiler barrier such as `asm volatile("" ::: "memory")`.
+    Barrier,
+    /// Another assembly dialect.
+    NotPtx(Foreign),
+    /// A macro that renames the keyword to another keyword (`#define __asm__ asm`).
+    KeywordAlias,
+}
+
 /// Result of scanning one file.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct ScanResult {
-    /// Statements that are candidates for translation, in file order. Empty templates (compiler
-    /// barriers such as `asm volatile("" ::: "memory")`) and statements that only NVIDIA compiles
-    /// (inside `#if !defined(__HIP_PLATFORM_AMD__)`, the `#else` of `#if defined(__HIP_PLATFORM_AMD__)`,
-    /// or the NVIDIA arm that ptx2hip itself emitted) are not listed.
+    /// Statements that are candidates for translation, in file order.
     pub statements: Vec<AsmStatement>,
-    /// Asm-like text the scanner saw but could not take apart (e.g. `asm volatile(MACRO : ...)`).
+    /// Asm the scanner saw but could not read, each at its own keyword.
     pub diagnostics: Vec<ScanDiagnostic>,
+    /// Keywords that are not statements to port (see [`Skip`]).
+    pub skipped: Vec<Skipped>,
+}
+
+/// What the scanner is told besides a file's bytes.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Options {
+    /// Macros the user declares, deciding `#if`s the scanner cannot.
+    pub macros: Macros,
 }
 
 /// Cheap pre-filter: files without the bytes `asm` cannot contain inline asm and are not parsed.
@@ -168,302 +223,267 @@ pub fn may_contain_asm(bytes: &[u8]) -> bool {
     memchr::memmem::find(bytes, b"asm").is_some()
 }
 
-/// Finds the inline asm statements of one file. Never panics; broken code yields diagnostics.
+/// Finds the inline asm statements of text without a file (no local headers) and no options.
+/// Never panics; broken code yields diagnostics.
 pub fn scan(source: &[u8]) -> ScanResult {
-    if !may_contain_asm(source) {
-        return ScanResult::default();
-    }
-    let mut parser = Parser::new();
-    if parser
-        .set_language(&tree_sitter_cuda::LANGUAGE.into())
-        .is_err()
-    {
-        return ScanResult::default();
-    }
+    scan_file(source, None, &Options::default())
+}
+
+/// Finds the inline asm statements of the file at `path` (which locates its local headers).
+pub fn scan_file(source: &[u8], path: Option<&Path>, options: &Options) -> ScanResult {
     let mut all = ScanResult::default();
-    scan_segments(
-        &mut parser,
-        source,
-        &segment::segments(source),
-        &mut |part| {
-            all.statements.extend(part.statements);
-            all.diagnostics.extend(part.diagnostics);
-        },
-    );
+    scan_each(source, path, options, &mut |part| {
+        all.statements.extend(part.statements);
+        all.diagnostics.extend(part.diagnostics);
+        all.skipped.extend(part.skipped);
+    });
     all
 }
 
-/// Like [`scan`], but hands over the results one segment at a time (in file order) so that a
-/// caller can translate and drop them before the next segment is parsed. Files whose `"C"`
-/// operands need strings from anywhere in the file are handed over whole.
-pub fn scan_each(source: &[u8], each: &mut dyn FnMut(ScanResult)) {
+/// Statements handed over at once when a file is scanned in parts.
+const BATCH: usize = 4096;
+
+/// Like [`scan_file`], but hands over the results in parts (in file order) so that a caller can
+/// translate and drop them before the next part is read. Files whose `"C"` operands need strings
+/// from anywhere in the file are handed over whole.
+pub fn scan_each(
+    source: &[u8],
+    path: Option<&Path>,
+    options: &Options,
+    each: &mut dyn FnMut(ScanResult),
+) {
     if !may_contain_asm(source) {
         return;
     }
-    let mut parser = Parser::new();
-    if parser
-        .set_language(&tree_sitter_cuda::LANGUAGE.into())
-        .is_err()
-    {
+    let survey = lexical::survey(source);
+    if survey.keywords.is_empty() {
         return;
     }
-    scan_segments(&mut parser, source, &segment::segments(source), each);
-}
-
-/// Scans `source` one segment at a time: large files are parsed in pieces so that only one small
-/// tree is alive; node offsets stay file offsets because the parser reads the whole buffer
-/// through included ranges. Macros must be defined before use, so the defines seen so far are
-/// all a segment can need.
-fn scan_segments(
-    parser: &mut Parser,
-    source: &[u8],
-    segments: &[Range<usize>],
-    each: &mut dyn FnMut(ScanResult),
-) {
-    scan_parts(parser, source, segments, true, each)
-}
-
-/// [`scan_segments`], where `chunked` says whether a file in one segment may be parsed by its
-/// relevant chunks only (false: the whole file, which tests compare against).
-fn scan_parts(
-    parser: &mut Parser,
-    source: &[u8],
-    segments: &[Range<usize>],
-    chunked: bool,
-    each: &mut dyn FnMut(ScanResult),
-) {
-    let streaming = memchr::memmem::find(source, b"\"C\"").is_none();
-    let lines = LineIndex::new(source);
-    let file_map = OffsetMap::identity(source.len());
-    let mut result = ScanResult::default();
-    let mut defines = Defines::default();
-    // What each parse reads: a large file's segments one by one (skipping those without `asm` or
-    // `define`), or the relevant chunks of a small one (whole files when `"C"` strings may live
-    // anywhere).
-    let units: Vec<Vec<Range<usize>>> = if chunked && segments.len() == 1 && streaming {
-        vec![segment::relevant_chunks(source)]
-    } else {
-        segments
-            .iter()
-            .filter(|range| {
-                let text = &source[(*range).clone()];
-                segments.len() == 1
-                    || may_contain_asm(text)
-                    || memchr::memmem::find(text, b"define").is_some()
-            })
-            .map(|range| vec![range.clone()])
-            .collect()
+    let envs = Environments {
+        nvidia: Environment::nvidia_device(&options.macros),
+        amd: Environment::amd(&options.macros),
     };
-    let masked = lone_name::masked(source);
-    let parse_buf = masked.as_deref().unwrap_or(source);
-    for ranges in &units {
-        let Some(tree) = parse_ranges(parser, parse_buf, &lines, ranges) else {
+    let conditionals = Conditionals::new(source, &survey.directives, &envs);
+    let defines = Defines::new(source, &survey, &conditionals, path, &envs);
+    let file = File {
+        src: source,
+        survey: &survey,
+        lines: LineIndex::new(source),
+        conditionals: &conditionals,
+        defines: &defines,
+        nv_only_calls: nv_only_calls(source),
+    };
+    let streaming = memchr::memmem::find(source, b"\"C\"").is_none();
+    let mut result = ScanResult::default();
+    let mut read_until = 0;
+    for keyword in &survey.keywords {
+        // A keyword inside a statement already read (in its operands) belongs to that statement.
+        if keyword.at < read_until {
             continue;
-        };
-        let mut found = Found::collect(tree.root_node(), source, true);
-        defines.extend(std::mem::take(&mut found.defines));
-        let file = Context {
-            src: source,
-            buf: source,
-            map: &file_map,
-            lines: &lines,
-            defines: &defines,
-            in_macro: None,
-        };
-        read_statements(&file, &found, &mut result);
-        for def in &found.macros {
-            scan_macro(parser, def, &file, &mut result);
         }
-        if streaming {
-            each(finish(std::mem::take(&mut result)));
+        if let Some(end) = file.keyword(keyword, &mut result) {
+            read_until = end;
+        }
+        if streaming && result.statements.len() >= BATCH {
+            each(std::mem::take(&mut result));
         }
     }
     if !streaming {
-        fill_c_strings(parser, source, &lines, segments, &mut result.statements);
-        each(finish(result));
+        fill_c_strings(
+            source,
+            &file.lines,
+            &segment::segments(source),
+            &mut result.statements,
+        );
     }
+    each(result);
 }
 
-fn finish(mut result: ScanResult) -> ScanResult {
-    result.statements.sort_by_key(|s| s.span.start);
-    result.diagnostics.sort_by_key(|d| d.span.start);
-    result.diagnostics.dedup();
-    result
+/// One file being scanned.
+struct File<'a> {
+    src: &'a [u8],
+    survey: &'a Survey,
+    lines: LineIndex,
+    conditionals: &'a Conditionals,
+    defines: &'a Defines<'a>,
+    /// Extents of ptx2hip's `PTX2HIP_NV_ONLY(...)` wrappers.
+    nv_only_calls: Vec<Range<usize>>,
 }
 
-/// Parses the `ranges` of `source` as if they were one text (the whole file when they cover it).
-/// `source` may be a same-length copy of the file (see [`lone_name`]): offsets are file offsets.
-fn parse_ranges(
-    parser: &mut Parser,
-    source: &[u8],
-    lines: &LineIndex,
-    ranges: &[Range<usize>],
-) -> Option<Tree> {
-    let point = |offset: usize| {
-        let (line, column) = lines.line_col(offset);
-        tree_sitter::Point {
-            row: line - 1,
-            column: column - 1,
+/// Wrapper macro that ptx2hip emits around the original asm where no directive may go.
+const NV_ONLY_MACRO: &[u8] = b"PTX2HIP_NV_ONLY";
+
+/// The extents of the `PTX2HIP_NV_ONLY(...)` wrappers of a file.
+fn nv_only_calls(src: &[u8]) -> Vec<Range<usize>> {
+    memchr::memmem::find_iter(src, NV_ONLY_MACRO)
+        .filter_map(|at| {
+            let open = at + NV_ONLY_MACRO.len();
+            (src.get(open) == Some(&b'(')).then(|| at..extract::group_end(src, open))
+        })
+        .collect()
+}
+
+impl File<'_> {
+    fn diagnostic(&self, span: Range<usize>, message: String) -> ScanDiagnostic {
+        let (line, column) = self.lines.line_col(span.start);
+        ScanDiagnostic {
+            span,
+            line,
+            column,
+            message,
         }
-    };
-    let included: Vec<tree_sitter::Range> = if ranges == [0..source.len()] {
-        Vec::new()
-    } else {
-        ranges
-            .iter()
-            .map(|range| tree_sitter::Range {
-                start_byte: range.start,
-                end_byte: range.end,
-                start_point: point(range.start),
-                end_point: point(range.end),
-            })
-            .collect()
-    };
-    parser.set_included_ranges(&included).ok()?;
-    let tree = parser.parse(source, None);
-    // Macro bodies are parsed as separate buffers: they must see all of their text.
-    parser.set_included_ranges(&[]).ok()?;
-    tree
-}
+    }
 
-/// What one walk over a parsed buffer finds.
-struct Found<'t> {
-    asm: Vec<Hit<'t>>,
-    /// `asm` keywords outside any asm node: tree-sitter could not parse the statement.
-    orphans: Vec<Hit<'t>>,
-    /// `#define`s whose body mentions `asm`.
-    macros: Vec<Hit<'t>>,
-    defines: Defines,
-}
-
-/// A node found by the walk, with what its ancestors tell about it.
-struct Hit<'t> {
-    node: Node<'t>,
-    parent: Option<Node<'t>>,
-    /// Nearest ERROR ancestor (for `asm` keywords tree-sitter could not place).
-    error: Option<Node<'t>>,
-    nv_only: bool,
-}
-
-impl<'t> Found<'t> {
-    fn collect(root: Node<'t>, buf: &[u8], with_defines: bool) -> Self {
-        let asm_hits = walk::occurrences(buf, &[b"asm"]);
-        let needles: &[&[u8]] = if with_defines {
-            &[b"asm", b"define"]
-        } else {
-            &[b"asm"]
-        };
-        let hits = walk::occurrences(buf, needles);
-        let mut found = Found {
-            asm: Vec::new(),
-            orphans: Vec::new(),
-            macros: Vec::new(),
-            defines: Defines::default(),
-        };
-        walk::visit_hits(root, &hits, |node, ancestors| {
-            let hit = || Hit {
-                node,
-                parent: ancestors.last().copied(),
-                error: ancestors.iter().rev().find(|a| a.is_error()).copied(),
-                nv_only: guard::is_nv_only(node, ancestors, buf),
-            };
-            match node.kind() {
-                "gnu_asm_expression" => found.asm.push(hit()),
-                "preproc_def" | "preproc_function_def" if with_defines => {
-                    found.defines.add(node, buf);
-                    let value = node
-                        .child_by_field_name("value")
-                        .map_or(0..0, |v| v.byte_range());
-                    let i = asm_hits.partition_point(|&h| h < value.start);
-                    if asm_hits.get(i).is_some_and(|&h| h < value.end) {
-                        found.macros.push(hit());
-                    }
-                }
-                "asm" | "__asm__" | "__asm" if !node.is_named() => found.orphans.push(hit()),
-                _ => return true,
-            }
-            false
+    fn skip(&self, span: Range<usize>, why: Skip, result: &mut ScanResult) {
+        let (line, column) = self.lines.line_col(span.start);
+        result.skipped.push(Skipped {
+            span,
+            line,
+            column,
+            why,
         });
-        found
     }
-}
 
-fn read_statements(ctx: &Context, found: &Found, result: &mut ScanResult) {
-    for asm in found.asm.iter().filter(|h| !h.nv_only) {
-        match ctx.statement(asm.node, asm.parent) {
-            Ok(Some(statement)) => result.statements.push(statement),
-            Ok(None) => {}
-            Err(diagnostic) => result.diagnostics.push(diagnostic),
+    /// Reads the statement at `keyword` into `result`; returns where the statement ends.
+    fn keyword(&self, keyword: &Keyword, result: &mut ScanResult) -> Option<usize> {
+        let at = keyword.at..keyword.at + keyword.len;
+        let reach = match self.conditionals.reach(keyword.at) {
+            Reach::Both if self.nv_only_calls.iter().any(|c| c.contains(&keyword.at)) => {
+                Reach::NvidiaOnly
+            }
+            reach => reach,
+        };
+        let define = keyword.define.map(|d| &self.survey.directives[d]);
+        let limit = define.map_or(self.src.len(), |d| d.span.end);
+        let extent = extract::extent(self.src, at.clone(), limit, define.is_some());
+        let span = extent.as_ref().map_or(at.clone(), extract::Extent::span);
+        let why = match reach {
+            Reach::Both => None,
+            Reach::NvidiaOnly => Some(Skip::NvidiaOnly),
+            Reach::NotNvidia => Some(Skip::NotNvidia),
+            Reach::Neither => Some(Skip::NeverCompiled),
+        };
+        if let Some(why) = why {
+            self.skip(span.clone(), why, result);
+            return Some(span.end);
         }
-    }
-    for keyword in found.orphans.iter().filter(|h| !h.nv_only) {
-        let range = keyword.error.unwrap_or(keyword.node).byte_range();
-        result.diagnostics.push(ctx.diagnostic(range, UNPARSABLE));
-    }
-}
-
-/// Re-parses a `#define` body that mentions asm and reads its statements.
-fn scan_macro(parser: &mut Parser, def: &Hit, file: &Context, result: &mut ScanResult) {
-    if def.nv_only {
-        return;
-    }
-    let def = def.node;
-    let (Some(name), Some(value)) = (
-        def.child_by_field_name("name"),
-        def.child_by_field_name("value"),
-    ) else {
-        return;
-    };
-    // Bodies are usually statements; a body that is a whole function parses better at top level.
-    let Some((body, tree)) = parse_body(parser, file.src, value.byte_range(), true) else {
-        return;
-    };
-    let (body, tree) = if tree.root_node().has_error() {
-        match parse_body(parser, file.src, value.byte_range(), false) {
-            Some((b, t)) if count_asm(&t, &b.buf) > count_asm(&tree, &body.buf) => (b, t),
-            _ => (body, tree),
+        let extent = match extent {
+            Ok(e) => e,
+            Err(missing) => {
+                self.missing(keyword, define, missing, result);
+                return None;
+            }
+        };
+        let in_macro = define.and_then(|d| macros::define_head(self.src, d));
+        let (blank, undecided) = self.blanks(&extent);
+        let expander = template::Expander {
+            src: self.src,
+            defines: self.defines,
+            blank: &blank,
+            in_macro: in_macro.as_ref().map(|(n, p)| (n.as_str(), p.as_slice())),
+        };
+        let mut template = expander.template(extent.template.clone());
+        if let Some(directive) = undecided {
+            template = Template::Unresolved {
+                reason: format!(
+                    "the statement holds `{}`, which ptx2hip cannot decide for AMD (declare the macros with -D/-U)",
+                    String::from_utf8_lossy(self.directive_text(directive)).trim()
+                ),
+                at: directive,
+            };
         }
-    } else {
-        (body, tree)
-    };
-    let context = MacroContext {
-        name: String::from_utf8_lossy(&file.src[name.byte_range()]).into_owned(),
-        continued: macros::is_continued(&file.src[def.byte_range()]),
-    };
-    let ctx = Context {
-        src: file.src,
-        buf: &body.buf,
-        map: &body.map,
-        lines: file.lines,
-        defines: file.defines,
-        in_macro: Some((context, macros::parameters(def, file.src))),
-    };
-    read_statements(
-        &ctx,
-        &Found::collect(tree.root_node(), &body.buf, false),
-        result,
-    );
-}
+        let reader = Reader {
+            src: self.src,
+            lines: &self.lines,
+            expander: &expander,
+            blank: &blank,
+            in_macro: define
+                .zip(in_macro.clone())
+                .map(|(d, (name, _))| MacroContext {
+                    name,
+                    continued: macros::is_continued(&self.src[d.span.clone()]),
+                }),
+        };
+        match reader.read(&extent, template) {
+            Ok(Read::Statement(statement)) => {
+                match dialect::foreign(&statement, self.after_declarator(keyword.at)) {
+                    Some(f) => self.skip(statement.span.clone(), Skip::NotPtx(f), result),
+                    None => result.statements.push(statement),
+                }
+            }
+            Ok(Read::Barrier) => self.skip(extent.span(), Skip::Barrier, result),
+            Err(reason) => result
+                .diagnostics
+                .push(self.diagnostic(at, format!("could not read this asm statement: {reason}"))),
+        }
+        Some(extent.span().end)
+    }
 
-fn parse_body(
-    parser: &mut Parser,
-    src: &[u8],
-    value: Range<usize>,
-    wrap: bool,
-) -> Option<(macros::Body, Tree)> {
-    let body = macros::prepare_body(src, value, wrap);
-    let masked = lone_name::masked(&body.buf);
-    let tree = parser.parse(masked.as_deref().unwrap_or(&body.buf), None)?;
-    Some((body, tree))
-}
+    /// A keyword with no statement after it.
+    fn missing(
+        &self,
+        keyword: &Keyword,
+        define: Option<&lexical::Directive>,
+        missing: Missing,
+        result: &mut ScanResult,
+    ) {
+        let at = keyword.at..keyword.at + keyword.len;
+        let word = String::from_utf8_lossy(&self.src[at.clone()]).into_owned();
+        let message = match (missing, define) {
+            (Missing::Parenthesis, Some(d)) => {
+                let name = macros::define_head(self.src, d).map(|(n, _)| n);
+                if name
+                    .as_deref()
+                    .is_some_and(|n| ["asm", "__asm__", "__asm"].contains(&n))
+                {
+                    self.skip(at, Skip::KeywordAlias, result);
+                    return;
+                }
+                format!(
+                    "`{word}` without a statement: macro `{}` renames the keyword, so statements written with it are not scanned",
+                    name.unwrap_or_default()
+                )
+            }
+            (Missing::Parenthesis, None) => {
+                format!("`{word}` is not followed by `(`: no asm statement could be read here")
+            }
+            (Missing::Close, _) => {
+                format!("the parentheses of this `{word}` statement are not closed")
+            }
+        };
+        result.diagnostics.push(self.diagnostic(at, message));
+    }
 
-fn count_asm(tree: &Tree, buf: &[u8]) -> usize {
-    Found::collect(tree.root_node(), buf, false).asm.len()
+    /// What the preprocessor leaves out of a statement for AMD: its directive lines and the
+    /// arms AMD does not compile. An arm AMD may or may not compile keeps its first branch (so
+    /// the operands can be read) and is returned as the offset of its directive.
+    fn blanks(&self, extent: &extract::Extent) -> (Vec<Range<usize>>, Option<usize>) {
+        if extent.directives.is_empty() {
+            return (Vec::new(), None);
+        }
+        let (mut blank, undecided) = self.conditionals.excluded_on_amd(&extent.expr);
+        blank.extend(extent.directives.iter().cloned());
+        (blank, undecided)
+    }
+
+    fn directive_text(&self, at: usize) -> &[u8] {
+        let end = lexical::directive_end(self.src, at);
+        &self.src[at..end]
+    }
+
+    /// Whether the code before `at` ends a declarator (`)`, `]` or a name): an asm label.
+    fn after_declarator(&self, at: usize) -> bool {
+        let before = self.src[..at].trim_ascii_end();
+        before
+            .last()
+            .is_some_and(|b| matches!(b, b')' | b']') || b.is_ascii_alphanumeric() || *b == b'_')
+            && !before.ends_with(b"else")
+            && !before.ends_with(b"return")
+    }
 }
 
 /// Fills `c_strings` of every `"C"` operand: one walk per segment that mentions a wanted name.
 fn fill_c_strings(
-    parser: &mut Parser,
     src: &[u8],
     lines: &LineIndex,
     segments: &[Range<usize>],
@@ -481,6 +501,14 @@ fn fill_c_strings(
     }
     names.sort_unstable();
     names.dedup();
+    let mut parser = Parser::new();
+    if parser
+        .set_language(&tree_sitter_cuda::LANGUAGE.into())
+        .is_err()
+    {
+        return;
+    }
+    let parser = &mut parser;
     let wanted: Vec<&str> = names.iter().map(String::as_str).collect();
     let mut values: std::collections::HashMap<String, Vec<String>> =
         std::collections::HashMap::new();
@@ -492,7 +520,7 @@ fn fill_c_strings(
         {
             continue;
         }
-        let Some(tree) = parse_ranges(parser, src, lines, std::slice::from_ref(range)) else {
+        let Some(tree) = parse_range(parser, src, lines, range) else {
             continue;
         };
         for (name, found) in cstrings::collect(tree.root_node(), src, &wanted) {
@@ -516,6 +544,36 @@ fn fill_c_strings(
             }
         }
     }
+}
+
+/// Parses one segment of `source` (the whole file when it covers it); offsets are file offsets.
+fn parse_range(
+    parser: &mut Parser,
+    source: &[u8],
+    lines: &LineIndex,
+    range: &Range<usize>,
+) -> Option<tree_sitter::Tree> {
+    let point = |offset: usize| {
+        let (line, column) = lines.line_col(offset);
+        tree_sitter::Point {
+            row: line - 1,
+            column: column - 1,
+        }
+    };
+    let included: Vec<tree_sitter::Range> = if *range == (0..source.len()) {
+        Vec::new()
+    } else {
+        vec![tree_sitter::Range {
+            start_byte: range.start,
+            end_byte: range.end,
+            start_point: point(range.start),
+            end_point: point(range.end),
+        }]
+    };
+    parser.set_included_ranges(&included).ok()?;
+    let tree = parser.parse(source, None);
+    parser.set_included_ranges(&[]).ok()?;
+    tree
 }
 
 #[cfg(test)]

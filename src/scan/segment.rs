@@ -1,14 +1,10 @@
-//! Decides which bytes of a file tree-sitter parses, and in how many pieces.
+//! Cuts a large file into segments that tree-sitter can parse one at a time.
 //!
-//! One tree for a 20 MB file takes several hundred MB; parsed in ~1 MB segments cut where nothing
-//! is open — no brace, parenthesis, comment, string or `#if` (beyond an include guard) spans the
-//! cut — each tree is small and freed before the next. A cut is only ever placed at a line start
-//! in that state, so every statement, function and preprocessor conditional stays whole.
-//!
-//! Parsing is most of the cost of a file with asm, and asm usually sits in a few functions of a
-//! file, so a file scanned in one piece parses only its top-level chunks that mention `asm` or
-//! `define` (plus the first and last chunk, which hold an include guard's `#ifndef` and
-//! `#endif`). Those chunks end where a declaration ends, so the parser sees whole declarations.
+//! Statements are parsed on their own, but the `"C"` operand strings are declarations anywhere in
+//! the file, found in a syntax tree. One tree for a 20 MB file takes several hundred MB; parsed in
+//! ~1 MB segments cut where nothing is open — no brace, parenthesis, comment, string or `#if`
+//! (beyond an include guard) spans the cut — each tree is small and freed before the next. A cut
+//! is only ever placed at a line start in that state, so every declaration stays whole.
 
 use std::ops::Range;
 
@@ -24,7 +20,7 @@ pub fn segments(src: &[u8]) -> Vec<Range<usize>> {
     }
     let mut out = Vec::new();
     let mut start = 0;
-    for cut in safe_cuts(src).into_iter().map(|c| c.offset) {
+    for cut in safe_cuts(src) {
         if cut - start >= SEGMENT_BYTES && src.len() - cut >= SEGMENT_BYTES / 4 {
             out.push(start..cut);
             start = cut;
@@ -34,48 +30,9 @@ pub fn segments(src: &[u8]) -> Vec<Range<usize>> {
     out
 }
 
-/// The byte ranges of a file scanned in one piece that need parsing (see the module doc), as
-/// tree-sitter included ranges: in order, disjoint, covering every `asm` and `define`.
-pub fn relevant_chunks(src: &[u8]) -> Vec<Range<usize>> {
-    let mut bounds = vec![0];
-    bounds.extend(
-        safe_cuts(src)
-            .into_iter()
-            .filter(|c| c.ends_declaration)
-            .map(|c| c.offset),
-    );
-    bounds.push(src.len());
-    let last = bounds.len() - 2;
-    let mut chunks: Vec<Range<usize>> = Vec::new();
-    for (k, w) in bounds.windows(2).enumerate() {
-        let text = &src[w[0]..w[1]];
-        let relevant = k == 0
-            || k == last
-            || memchr::memmem::find(text, b"asm").is_some()
-            || memchr::memmem::find(text, b"define").is_some();
-        match chunks.last_mut() {
-            Some(prev) if relevant && prev.end == w[0] => prev.end = w[1],
-            _ if relevant => chunks.push(w[0]..w[1]),
-            _ => {}
-        }
-    }
-    chunks
-}
-
-/// A line start at which nothing is open (see the module doc).
-#[derive(Debug, Clone, Copy, PartialEq)]
-struct Cut {
-    offset: usize,
-    /// The code before it ends with `}`, `;` or a preprocessor line: no declaration continues
-    /// across it (a `template <...>` header or a signature split over lines would).
-    ends_declaration: bool,
-}
-
-fn safe_cuts(src: &[u8]) -> Vec<Cut> {
+/// The line starts at which nothing is open (see the module doc).
+fn safe_cuts(src: &[u8]) -> Vec<usize> {
     let mut cuts = Vec::new();
-    // The last byte of code (not comment or space) before the current position; b'#' after a
-    // preprocessor line, 0 at the start.
-    let mut last_code = 0u8;
     let (mut braces, mut parens, mut conditionals) = (0i64, 0i64, 0i64);
     // An include guard (`#ifndef X` / `#define X` before any code) may stay open across cuts.
     let mut guard_depth = 0i64;
@@ -86,10 +43,7 @@ fn safe_cuts(src: &[u8]) -> Vec<Cut> {
         let b = src[i];
         if line_start {
             if braces == 0 && parens == 0 && conditionals <= guard_depth && i > 0 {
-                cuts.push(Cut {
-                    offset: i,
-                    ends_declaration: matches!(last_code, 0 | b'#' | b';' | b'}'),
-                });
+                cuts.push(i);
             }
             line_start = false;
             let mut j = i;
@@ -109,7 +63,6 @@ fn safe_cuts(src: &[u8]) -> Vec<Cut> {
                     _ => {}
                 }
                 i = skip_directive(src, j);
-                last_code = b'#';
                 line_start = true;
                 continue;
             }
@@ -127,13 +80,11 @@ fn safe_cuts(src: &[u8]) -> Vec<Cut> {
             b'"' => {
                 i = skip_quoted(src, i, b'"');
                 seen_code = true;
-                last_code = b'"';
                 continue;
             }
             // A quote after a digit is a C++14 digit separator (1'000), not a character literal.
             b'\'' if !(i > 0 && src[i - 1].is_ascii_alphanumeric()) => {
                 i = skip_quoted(src, i, b'\'');
-                last_code = b'\'';
                 continue;
             }
             b'{' => braces += 1,
@@ -144,7 +95,6 @@ fn safe_cuts(src: &[u8]) -> Vec<Cut> {
         }
         if !b.is_ascii_whitespace() {
             seen_code = true;
-            last_code = b;
         }
         i += 1;
     }
@@ -204,7 +154,7 @@ mod tests {
     #[test]
     fn cuts_only_where_nothing_is_open() {
         let src = b"int a;\nvoid f() {\n  g(\"}\\\"\", '{');\n}\n#if X\nint b;\n#endif\n/* {\n */\nint c = 1'0;\n";
-        let cuts: Vec<usize> = safe_cuts(src).iter().map(|c| c.offset).collect();
+        let cuts = safe_cuts(src);
         let text = std::str::from_utf8(src).unwrap();
         let at = |s: &str| text.find(s).unwrap();
         assert_eq!(
@@ -217,36 +167,7 @@ mod tests {
     fn an_include_guard_may_stay_open() {
         let src = b"#ifndef H\n#define H\nint a;\nint b;\n#endif\n";
         let text = std::str::from_utf8(src).unwrap();
-        assert!(safe_cuts(src)
-            .iter()
-            .any(|c| c.offset == text.find("int b").unwrap()));
-    }
-
-    #[test]
-    fn only_chunks_that_mention_asm_or_define_are_parsed_with_first_and_last() {
-        let src = "#ifndef H\nint a;\nvoid f() { g(); }\ntemplate <int N>\nvoid h() {\n  asm(\"x\");\n}\nint b;\nint c;\n#endif\n";
-        let at = |s: &str| src.find(s).unwrap();
-        assert_eq!(
-            relevant_chunks(src.as_bytes()),
-            vec![
-                0..at("int a"),
-                at("template")..at("int b"),
-                at("#endif")..src.len()
-            ]
-        );
-    }
-
-    #[test]
-    fn a_declaration_split_over_lines_is_never_cut() {
-        let src =
-            b"__global__ void\n__launch_bounds__(256)\nk() {}\ntemplate <typename T>\nT f();\n";
-        let text = std::str::from_utf8(src).unwrap();
-        let declaration_ends: Vec<usize> = safe_cuts(src)
-            .iter()
-            .filter(|c| c.ends_declaration)
-            .map(|c| c.offset)
-            .collect();
-        assert_eq!(declaration_ends, vec![text.find("template").unwrap()]);
+        assert!(safe_cuts(src).contains(&text.find("int b").unwrap()));
     }
 
     #[test]

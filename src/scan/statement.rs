@@ -1,277 +1,266 @@
-//! Taking one `gnu_asm_expression` node apart into an [`AsmStatement`].
+//! Reading one asm statement into an [`AsmStatement`]:
+//! `asm qualifiers ( template : outputs : inputs : clobbers : labels )`.
 //!
-//! The node may come from the file's own tree or from a re-parsed `#define` body; either way all
-//! positions go through the [`OffsetMap`] of the buffer that was parsed, so the result only holds
-//! file offsets.
+//! The statement's extent comes from [`extract`](super::extract), its template from the
+//! [`template`](super::template) expander; this reads the rest from the preprocessing tokens:
+//! operands `[name] "constraint" (expression)` (constraints may be macros, as in
+//! `_CG_ASM_PTR_CONSTRAINT(p)`), clobbers and goto labels. A missing comma between two operands
+//! (`"r"(a.x) "r"(a.y)`) is accepted, as nvcc accepts it.
 
-use tree_sitter::Node;
+use std::ops::Range;
 
-use super::literal::{decode_string_literal, Decoded};
-use super::lone_name;
-use super::macros::Defines;
-use super::position::{indent_at, LineIndex, OffsetMap};
-use super::{AsmStatement, MacroContext, Operand, ScanDiagnostic, Template};
+use super::extract::Extent;
+use super::position::{indent_at, LineIndex};
+use super::template::Expander;
+use super::tokens::{lex, Kind, Source, Token};
+use super::{AsmStatement, MacroContext, Operand, Template};
 
-/// Message for asm that tree-sitter could not take apart.
-pub const UNPARSABLE: &str =
-    "could not parse this asm statement (template is not a string literal?)";
-
-/// Everything needed to read statements out of one parsed buffer.
-pub struct Context<'a> {
-    /// The file.
-    pub src: &'a [u8],
-    /// The bytes that were parsed (the file itself, or a prepared `#define` body).
-    pub buf: &'a [u8],
-    pub map: &'a OffsetMap,
-    pub lines: &'a LineIndex,
-    pub defines: &'a Defines,
-    /// Set for a `#define` body: the macro and its parameter names.
-    pub in_macro: Option<(MacroContext, Vec<&'a [u8]>)>,
+/// What a statement turned out to be.
+pub enum Read {
+    Statement(AsmStatement),
+    /// A template of only blanks and comments: a compiler barrier.
+    Barrier,
 }
 
-impl Context<'_> {
-    fn text(&self, n: Node) -> String {
-        String::from_utf8_lossy(&self.buf[n.byte_range()]).into_owned()
-    }
+/// Everything needed to read statements of one file.
+pub struct Reader<'a> {
+    pub src: &'a [u8],
+    pub lines: &'a LineIndex,
+    pub expander: &'a Expander<'a>,
+    /// File bytes the preprocessor leaves out (directive lines, arms AMD does not compile).
+    pub blank: &'a [Range<usize>],
+    /// The statement sits in this `#define` body.
+    pub in_macro: Option<MacroContext>,
+}
 
-    pub fn diagnostic(&self, buf_range: std::ops::Range<usize>, message: &str) -> ScanDiagnostic {
-        let span = self.map.range_to_file(buf_range);
-        let (line, column) = self.lines.line_col(span.start);
-        ScanDiagnostic {
-            span,
-            line,
-            column,
-            message: message.to_string(),
-        }
-    }
+/// Operand lists, clobbers and labels: the sections after the template.
+const SECTIONS: [&str; 4] = ["outputs", "inputs", "clobbers", "goto labels"];
 
-    /// The statement for `asm`, `Ok(None)` for a compiler barrier (empty template).
-    pub fn statement(
-        &self,
-        asm: Node,
-        parent: Option<Node>,
-    ) -> Result<Option<AsmStatement>, ScanDiagnostic> {
-        let unparsable = || self.diagnostic(asm.byte_range(), UNPARSABLE);
-        if !tolerable_errors(asm, "") {
-            return Err(unparsable());
-        }
-        let code = asm
-            .child_by_field_name("assembly_code")
-            .ok_or_else(unparsable)?;
-        let template = self.template(code).ok_or_else(unparsable)?;
-        if matches!(&template, Template::Known { text, .. } if is_blank_ptx(text)) {
-            return Ok(None);
-        }
-        let (span, terminated) = match parent {
-            Some(p)
-                if p.kind() == "expression_statement"
-                    && p.child(0).is_some_and(|c| c.id() == asm.id())
-                    && p.child(p.child_count().saturating_sub(1))
-                        .is_some_and(|c| c.kind() == ";" && !c.is_missing())
-                    && self.map.covers(&p.byte_range()) =>
-            {
-                (p.byte_range(), true)
+impl Reader<'_> {
+    /// Reads the statement at `extent` with its already expanded `template`; the error says what
+    /// could not be read.
+    pub fn read(&self, extent: &Extent, template: Template) -> Result<Read, String> {
+        let head = lex(
+            self.src,
+            extent.expr.start..extent.template.start.saturating_sub(1),
+            Source::File,
+            &[],
+        );
+        let keyword = head
+            .first()
+            .map(|t| String::from_utf8_lossy(&t.text).into_owned())
+            .unwrap_or_default();
+        let qualifiers = head
+            .iter()
+            .skip(1)
+            .map(|t| String::from_utf8_lossy(&t.text).into_owned())
+            .collect();
+        let rest = lex(
+            self.src,
+            extent.template.end..extent.expr.end.saturating_sub(1),
+            Source::File,
+            self.blank,
+        );
+        let sections = split_sections(&rest)?;
+        let mut outputs = Vec::new();
+        let mut inputs = Vec::new();
+        let mut clobbers = Vec::new();
+        let mut goto_labels = Vec::new();
+        for (k, section) in sections.iter().enumerate() {
+            match k {
+                0 => outputs = self.operands(section, SECTIONS[k])?,
+                1 => inputs = self.operands(section, SECTIONS[k])?,
+                2 => clobbers = self.clobbers(section)?,
+                _ => goto_labels = labels(section)?,
             }
-            _ => (asm.byte_range(), false),
-        };
-        let span = self.map.range_to_file(span);
+        }
+        if matches!(&template, Template::Known { text, .. } if is_blank_ptx(text)) {
+            return Ok(Read::Barrier);
+        }
+        let span = extent.span();
         let (line, column) = self.lines.line_col(span.start);
         let (end_line, end_column) = self.lines.line_col(span.end);
-        let mut cursor = asm.walk();
-        let qualifiers = asm
-            .children(&mut cursor)
-            .filter(|c| c.kind() == "gnu_asm_qualifier")
-            .map(|q| self.text(q))
-            .collect();
-        Ok(Some(AsmStatement {
+        Ok(Read::Statement(AsmStatement {
             line,
             column,
             end_line,
             end_column,
-            keyword: asm.child(0).map(|k| self.text(k)).unwrap_or_default(),
+            keyword,
             qualifiers,
             template,
-            outputs: self
-                .operands(asm.child_by_field_name("output_operands"))
-                .ok_or_else(unparsable)?,
-            inputs: self
-                .operands(asm.child_by_field_name("input_operands"))
-                .ok_or_else(unparsable)?,
-            clobbers: self.list(asm.child_by_field_name("clobbers"), "register", |n| {
-                self.decode(n).text
-            }),
-            goto_labels: self.list(asm.child_by_field_name("goto_labels"), "label", |n| {
-                self.text(n)
-            }),
+            outputs,
+            inputs,
+            clobbers,
+            goto_labels,
             indent: indent_at(self.src, self.lines, span.start),
-            in_macro: self.in_macro.as_ref().map(|(m, _)| m.clone()),
+            in_macro: self.in_macro.clone(),
+            terminated: extent.semicolon.is_some(),
             span,
-            terminated,
         }))
     }
 
-    /// Decodes a string literal node; origins are file offsets.
-    fn decode(&self, lit: Node) -> Decoded {
-        let mut d = Decoded::default();
-        decode_string_literal(&self.buf[lit.byte_range()], lit.start_byte(), &mut d);
-        d.origins = self.map.origins_to_file(&d.origins, d.text.len());
-        d
-    }
-
-    /// The template, `None` if a piece is neither a literal nor a name (tree-sitter error).
-    fn template(&self, code: Node) -> Option<Template> {
-        let mut cursor = code.walk();
-        let pieces: Vec<Node> = match code.kind() {
-            "concatenated_string" => code
-                .named_children(&mut cursor)
-                .filter(|c| c.kind() != "comment")
-                .collect(),
-            _ => vec![code],
-        };
-        let mut out = Decoded::default();
-        let mut unresolved = None;
-        for mut piece in pieces {
-            if let Some(name) = piece
-                .named_child(0)
-                .filter(|n| piece.is_error() && n.kind() == "identifier")
-            {
-                piece = name;
-            }
-            let at = self.map.to_file(piece.start_byte());
-            // A literal whose bytes are a name is a lone macro name the parser saw masked.
-            let kind = match piece.kind() {
-                "string_literal" if lone_name::is_name(&self.buf[piece.byte_range()]) => {
-                    "identifier"
+    /// One operand list.
+    fn operands(&self, tokens: &[Token], section: &str) -> Result<Vec<Operand>, String> {
+        let mut out = Vec::new();
+        let mut i = 0;
+        while i < tokens.len() {
+            let mut name = None;
+            if tokens[i].kind == Kind::LBracket {
+                match tokens.get(i + 1..i + 3) {
+                    Some([n, close]) if n.kind == Kind::Ident && close.kind == Kind::RBracket => {
+                        name = Some(String::from_utf8_lossy(&n.text).into_owned());
+                        i += 3;
+                    }
+                    _ => return Err(format!("a malformed `[name]` in the {section}")),
                 }
-                kind => kind,
-            };
-            match kind {
-                "string_literal" | "raw_string_literal" => out.append(&self.decode(piece)),
-                "identifier" => match self.resolve(piece) {
-                    Ok(d) => out.append(d),
-                    Err(reason) => {
-                        unresolved.get_or_insert(Template::Unresolved { reason, at });
-                    }
-                },
-                _ => match self.stringified(piece) {
-                    Some(reason) => {
-                        unresolved.get_or_insert(Template::Unresolved { reason, at });
-                    }
-                    None => return None,
-                },
             }
-        }
-        Some(unresolved.unwrap_or(Template::Known {
-            text: out.text,
-            origins: out.origins,
-        }))
-    }
-
-    fn resolve(&self, name: Node) -> Result<&Decoded, String> {
-        let text = self.text(name);
-        if let Some((m, params)) = &self.in_macro {
-            if params.contains(&text.as_bytes()) {
+            let constraint_start = i;
+            while tokens
+                .get(i)
+                .is_some_and(|t| matches!(t.kind, Kind::Str | Kind::Ident))
+            {
+                i += 1;
+            }
+            if i == constraint_start {
                 return Err(format!(
-                    "template piece `{text}` is a parameter of macro `{}`",
-                    m.name
+                    "expected a constraint string in the {section}, found {}",
+                    describe(tokens.get(i))
                 ));
             }
-        }
-        self.defines.resolve(&text)
-    }
-
-    /// Reason for a `#param` stringification piece in a macro body (parsed as an ERROR node
-    /// holding a `preproc_directive`).
-    fn stringified(&self, piece: Node) -> Option<String> {
-        let (m, _) = self.in_macro.as_ref()?;
-        let directive = piece
-            .named_child(0)
-            .filter(|d| piece.is_error() && d.kind() == "preproc_directive")?;
-        Some(format!(
-            "template piece `{}` stringifies a parameter of macro `{}`",
-            self.text(directive),
-            m.name
-        ))
-    }
-
-    /// Operands of an operand list, looking through the ERROR nodes that a missing comma between
-    /// operands produces. `None` if the list holds anything else.
-    fn operands(&self, list: Option<Node>) -> Option<Vec<Operand>> {
-        let mut out = Vec::new();
-        if let Some(list) = list {
-            self.collect_operands(list, &mut out)?;
-        }
-        Some(out)
-    }
-
-    fn collect_operands(&self, list: Node, out: &mut Vec<Operand>) -> Option<()> {
-        let mut cursor = list.walk();
-        for child in list.named_children(&mut cursor) {
-            match child.kind() {
-                "gnu_asm_output_operand" | "gnu_asm_input_operand" => {
-                    out.push(self.operand(child)?)
+            let open = match tokens.get(i) {
+                Some(t) if t.kind == Kind::LParen => t,
+                other => {
+                    return Err(format!(
+                        "expected `(expression)` after the constraint in the {section}, found {}",
+                        describe(other)
+                    ))
                 }
-                "ERROR" => self.collect_operands(child, out)?,
-                "comment" => {}
-                _ => return None,
+            };
+            let close = matching_paren(tokens, i)
+                .ok_or_else(|| format!("an unclosed `(` in the {section}"))?;
+            let constraint = self
+                .expander
+                .strings(tokens[constraint_start..i].to_vec())
+                .map_err(|reason| format!("the constraint in the {section}: {reason}"))?;
+            let expr_span = open.end()..tokens[close].at;
+            out.push(Operand {
+                name,
+                constraint,
+                expr: self.expression(expr_span.clone()),
+                expr_span,
+                c_strings: Vec::new(),
+            });
+            i = close + 1;
+            // Operands are separated by commas; nvcc also accepts none between two operands.
+            match tokens.get(i).map(|t| t.kind) {
+                Some(Kind::Comma) => i += 1,
+                None | Some(Kind::LBracket | Kind::Str | Kind::Ident) => {}
+                _ => {
+                    return Err(format!(
+                        "expected `,` between operands in the {section}, found {}",
+                        describe(tokens.get(i))
+                    ))
+                }
             }
         }
-        Some(())
+        Ok(out)
     }
 
-    fn operand(&self, op: Node) -> Option<Operand> {
-        let value = op
-            .child_by_field_name("value")
-            .filter(|v| !v.is_missing())?;
-        let constraint = op.child_by_field_name("constraint")?;
-        Some(Operand {
-            name: op.child_by_field_name("symbol").map(|s| self.text(s)),
-            constraint: self.decode(constraint).text,
-            expr: self.text(value),
-            expr_span: self.map.range_to_file(value.byte_range()),
-            c_strings: Vec::new(),
-        })
+    /// An operand expression exactly as written (in a `#define` body with its continuations
+    /// joined).
+    fn expression(&self, span: Range<usize>) -> String {
+        let bytes = &self.src[span];
+        let text = String::from_utf8_lossy(bytes);
+        if self.in_macro.is_some() && bytes.contains(&b'\\') {
+            text.replace("\\\r\n", "").replace("\\\n", "")
+        } else {
+            text.into_owned()
+        }
     }
 
-    fn list(&self, list: Option<Node>, field: &str, f: impl Fn(Node) -> String) -> Vec<String> {
-        let Some(list) = list else { return Vec::new() };
-        let mut cursor = list.walk();
-        list.children_by_field_name(field, &mut cursor)
-            .map(f)
+    fn clobbers(&self, tokens: &[Token]) -> Result<Vec<String>, String> {
+        tokens
+            .split(|t| t.kind == Kind::Comma)
+            .filter(|c| !c.is_empty())
+            .map(|c| {
+                self.expander
+                    .strings(c.to_vec())
+                    .map_err(|reason| format!("a clobber: {reason}"))
+            })
             .collect()
     }
 }
 
-/// Errors inside an asm node are tolerated only where a missing comma between operands put
-/// well-formed operands into an ERROR node, or around a lone name or `#param` template piece.
-fn tolerable_errors(node: Node, parent: &str) -> bool {
-    if node.is_missing() {
-        return false;
-    }
-    if !node.has_error() {
-        return true;
-    }
-    let mut cursor = node.walk();
-    let children: Vec<Node> = node.children(&mut cursor).collect();
-    if node.is_error() {
-        let only_operands = children.iter().all(|c| {
-            matches!(
-                c.kind(),
-                "gnu_asm_output_operand" | "gnu_asm_input_operand" | "," | "comment"
-            )
-        });
-        // A name after the first template piece (`"mov" S " %0;"`) or a `#param` in a macro body
-        // comes as an ERROR node holding just that: the template decides whether it is acceptable.
-        let lone_piece = matches!(children.as_slice(), [d] if matches!(d.kind(), "identifier" | "preproc_directive"));
-        if !(parent.ends_with("_operand_list") && only_operands
-            || parent == "concatenated_string" && lone_piece)
-        {
-            return false;
+/// The tokens after the template, split at the `:` between sections (not inside brackets).
+fn split_sections(tokens: &[Token]) -> Result<Vec<&[Token]>, String> {
+    let mut sections = Vec::new();
+    let mut depth = 0usize;
+    let mut start = None;
+    for (k, t) in tokens.iter().enumerate() {
+        match t.kind {
+            Kind::LParen | Kind::LBracket => depth += 1,
+            Kind::RParen | Kind::RBracket => depth = depth.saturating_sub(1),
+            Kind::Colon if depth == 0 => {
+                if let Some(s) = start {
+                    sections.push(&tokens[s..k]);
+                }
+                start = Some(k + 1);
+                continue;
+            }
+            _ => {}
+        }
+        if start.is_none() {
+            return Err(format!(
+                "expected `:` or `)` after the template, found {}",
+                describe(Some(t))
+            ));
         }
     }
-    children
-        .into_iter()
-        .all(|c| tolerable_errors(c, node.kind()))
+    if let Some(s) = start {
+        sections.push(&tokens[s..]);
+    }
+    if sections.len() > SECTIONS.len() {
+        return Err("more than four `:` sections".into());
+    }
+    Ok(sections)
+}
+
+fn matching_paren(tokens: &[Token], open: usize) -> Option<usize> {
+    let mut depth = 0usize;
+    for (k, t) in tokens.iter().enumerate().skip(open) {
+        match t.kind {
+            Kind::LParen => depth += 1,
+            Kind::RParen => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(k);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+fn labels(tokens: &[Token]) -> Result<Vec<String>, String> {
+    tokens
+        .split(|t| t.kind == Kind::Comma)
+        .filter(|l| !l.is_empty())
+        .map(|l| match l {
+            [t] if t.kind == Kind::Ident => Ok(String::from_utf8_lossy(&t.text).into_owned()),
+            _ => Err(format!(
+                "expected a label name, found {}",
+                describe(l.first())
+            )),
+        })
+        .collect()
+}
+
+fn describe(t: Option<&Token>) -> String {
+    match t {
+        Some(t) => format!("`{}`", String::from_utf8_lossy(&t.text)),
+        None => "the end of the section".into(),
+    }
 }
 
 /// A template that is only whitespace and PTX comments: a compiler barrier, nothing to translate.

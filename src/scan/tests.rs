@@ -15,18 +15,43 @@ fn text(t: &Template) -> &str {
     }
 }
 
-/// What one parse of the whole file finds: the reference for segmented and chunked scans.
-fn scan_whole(src: &[u8]) -> ScanResult {
+/// Where one tree-sitter parse of the whole file sees asm statements (outside `#define` bodies,
+/// which it keeps opaque): the reference for the keyword-anchored scan on well-formed code.
+fn whole_parse_statement_starts(src: &[u8]) -> Vec<usize> {
     let mut parser = tree_sitter::Parser::new();
     parser
         .set_language(&tree_sitter_cuda::LANGUAGE.into())
         .unwrap();
-    let mut whole = ScanResult::default();
-    super::scan_parts(&mut parser, src, &[0..src.len()], false, &mut |r| {
-        whole.statements.extend(r.statements);
-        whole.diagnostics.extend(r.diagnostics);
-    });
-    whole
+    let tree = parser.parse(src, None).unwrap();
+    let mut starts = Vec::new();
+    let mut cursor = tree.walk();
+    loop {
+        let node = cursor.node();
+        if node.kind() == "gnu_asm_expression" {
+            starts.push(node.start_byte());
+        }
+        if cursor.goto_first_child() {
+            continue;
+        }
+        while !cursor.goto_next_sibling() {
+            if !cursor.goto_parent() {
+                return starts;
+            }
+        }
+    }
+}
+
+/// Start of every statement, diagnostic and skipped keyword.
+fn accounted_starts(r: &ScanResult) -> Vec<usize> {
+    let mut starts: Vec<usize> = r
+        .statements
+        .iter()
+        .map(|s| s.span.start)
+        .chain(r.diagnostics.iter().map(|d| d.span.start))
+        .chain(r.skipped.iter().map(|s| s.span.start))
+        .collect();
+    starts.sort_unstable();
+    starts
 }
 
 /// Every Known template maps offset 0 to its first character, and every text byte maps to the same
@@ -178,7 +203,7 @@ fn macros_from_elsewhere_and_function_like_macros_are_unresolved() {
     match &r.statements[0].template {
         Template::Unresolved { reason, at } => {
             assert!(
-                reason.contains("`OTHER`") && reason.contains("outside this file"),
+                reason.contains("`OTHER`") && reason.contains("not defined in this file"),
                 "{reason}"
             );
             assert_eq!(*at, src.find("OTHER").unwrap());
@@ -316,8 +341,14 @@ void g() { asm(\"unknown;\"); }
         .iter()
         .map(|s| text(&s.template).to_string())
         .collect();
-    assert_eq!(got, vec!["amd;", "unknown;"]);
+    assert_eq!(got, vec!["unknown;"]);
     assert!(r.diagnostics.is_empty(), "{r:#?}");
+    let why: Vec<Skip> = r.skipped.iter().map(|s| s.why).collect();
+    use Skip::*;
+    assert_eq!(
+        why,
+        vec![NvidiaOnly, NvidiaOnly, NotNvidia, NvidiaOnly, NvidiaOnly, NvidiaOnly, NvidiaOnly]
+    );
 }
 
 #[test]
@@ -486,26 +517,25 @@ mod properties {
         }
     }
 
-    /// Several top-level declarations, only some with asm, so that chunking skips some of them.
+    /// Several top-level declarations, only some with asm.
     const CHUNKY: &str = "int a;\ntemplate <typename T>\n__device__ T id(T x) { return x; }\n__device__ int g(int j) {\n  int i;\n  asm(\"add.s32 %0, %1, 2;\" : \"=r\"(i) : \"r\"(j));\n  return i;\n}\nstruct P { int x; };\n__device__ void h(int& v) { asm volatile(\"mov.u32 %0, 7;\" : \"=r\"(v)); }\nint z;\n";
 
     proptest! {
         #![proptest_config(ProptestConfig { cases: 256, max_global_rejects: 100_000, ..ProptestConfig::default() })]
 
-        /// For any edit that leaves the code well-formed, parsing only the chunks that mention asm
-        /// finds the same statements as parsing the whole file. (On broken code, tree-sitter's error
-        /// recovery depends on context, and so may details such as whether a `;` ends a statement.)
+        /// For any edit that leaves the code well-formed, the keyword-anchored scan accounts for
+        /// exactly the statements one parse of the whole file sees.
         #[test]
-        fn chunked_scans_match_whole_scans_under_mutation(
+        fn keyword_anchored_scans_match_a_whole_parse_under_mutation(
             edits in proptest::collection::vec((any::<prop::sample::Index>(), prop::sample::select(b"{}();\"#/\n xa".to_vec()), 0..3u8), 1..6)
         ) {
             let src = mutated(CHUNKY, &edits);
             let mut parser = tree_sitter::Parser::new();
             parser.set_language(&tree_sitter_cuda::LANGUAGE.into()).unwrap();
-            prop_assume!(!parser.parse(&src, None).unwrap().root_node().has_error());
-            let chunked = scan(&src);
-            let whole = scan_whole(&src);
-            prop_assert_eq!(&chunked.statements, &whole.statements, "{}", String::from_utf8_lossy(&src));
+            let tree = parser.parse(&src, None).unwrap();
+            prop_assume!(!tree.root_node().has_error() && !src.contains(&b'#'));
+            let r = scan(&src);
+            prop_assert_eq!(accounted_starts(&r), whole_parse_statement_starts(&src), "{}", String::from_utf8_lossy(&src));
         }
     }
 
@@ -540,10 +570,9 @@ fn scan_speed_on_a_large_file() {
 }
 
 #[test]
-fn a_large_file_scanned_in_segments_gives_what_one_whole_parse_gives() {
+fn a_large_file_is_handed_over_in_parts_that_add_up_to_the_whole() {
     let unit = r#"
 #define LOAD_U32 "ld.global.u32 "
-constexpr const char mode[] = ".rn";
 #if !defined(__HIP_PLATFORM_AMD__)
 __device__ void nv_only(int x) { asm("add.s32 %0, %0, %0;" : "+r"(x)); }
 #endif
@@ -552,62 +581,42 @@ __device__ void nv_only(int x) { asm("add.s32 %0, %0, %0;" : "+r"(x)); }
 template <typename T> __device__ T f(T x, const unsigned* p) {
   unsigned v;
   asm volatile(LOAD_U32 "%0, [%1];" : "=r"(v) : "l"(p));
-  asm("add.f32%1 %0, %0, %0;" : "+f"(x) : "C"(mode));
   ADD_MACRO(v);
   return x + v;
 }
 "#;
     let src: Vec<u8> = unit.repeat(9_000).into_bytes();
-    assert!(src.len() > super::segment::SEGMENTED_ABOVE);
-    let whole = scan_whole(&src);
-    let segmented = scan(&src);
-    assert_eq!(segmented.statements.len(), 9_000 * 3);
-    assert_eq!(segmented, whole);
+    let mut parts = 0;
+    let mut statements = 0;
+    scan_each(&src, None, &Options::default(), &mut |part| {
+        parts += 1;
+        statements += part.statements.len();
+    });
+    assert!(parts > 1);
+    assert_eq!(statements, 9_000 * 2);
+    let whole = scan(&src);
+    assert_eq!(whole.statements.len(), 9_000 * 2);
+    assert_eq!(whole.skipped.len(), 9_000);
+    assert!(whole.diagnostics.is_empty());
 }
 
-/// Parsing only the chunks that mention `asm` or `define` must find exactly what a whole parse
-/// finds, in every corpus file and in code that tempts a wrong cut.
+/// Every `asm` keyword in code ends as a statement, a diagnostic or a skipped entry at its own
+/// offset, in every corpus file: nothing is dropped silently.
 #[test]
-fn a_file_parsed_by_its_relevant_chunks_gives_what_one_whole_parse_gives() {
-    let tricky = r#"#ifndef TRICKY_H
-#define TRICKY_H
-#include <cstdint>
-template <typename T>
-__device__ T plain(T x) { return x; }
-template <typename T>
-__device__ __forceinline__
-T with_asm(T x) {
-  asm volatile("add.s32 %0, %0, 1;" : "+r"(x));
-  return x;
-}
-struct S { int a; };
-__global__ void
-__launch_bounds__(256)
-k(int* p) {
-  int v = p[0];
-  asm("mul.lo.u32 %0, %0, 3;" : "+r"(v));
-  p[0] = v;
-}
-#if defined(__CUDA_ARCH__)
-__device__ int g(int x) { asm("sub.s32 %0, %0, 2;" : "+r"(x)); return x; }
-#endif
-int trailing;
-#endif
-"#;
-    let mut sources: Vec<(String, Vec<u8>)> = vec![("tricky".into(), tricky.as_bytes().to_vec())];
+fn every_keyword_of_the_corpus_is_accounted_for() {
     let corpus = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus");
     for entry in std::fs::read_dir(corpus).unwrap() {
         let path = entry.unwrap().path();
-        if path.is_file() {
-            sources.push((path.display().to_string(), std::fs::read(&path).unwrap()));
+        if !path.is_file() {
+            continue;
         }
-    }
-    for (name, src) in sources {
-        let whole = scan_whole(&src);
-        let chunked = scan(&src);
-        if name == "tricky" {
-            assert_eq!(chunked.statements.len(), 3);
-        }
-        assert_eq!(chunked, whole, "{name}");
+        let src = std::fs::read(&path).unwrap();
+        let r = scan_file(&src, Some(&path), &Options::default());
+        let keywords: Vec<usize> = lexical::survey(&src)
+            .keywords
+            .iter()
+            .map(|k| k.at)
+            .collect();
+        assert_eq!(accounted_starts(&r), keywords, "{}", path.display());
     }
 }
