@@ -341,6 +341,12 @@ impl<'a> Lowerer<'a> {
                     continue;
                 }
                 Item::Instruction(ins) => self.instruction(ins, depth, out)?,
+                Item::Pragma { span, .. } => {
+                    return Err(Unsupported::at(
+                        "`.pragma` directives are not translated".into(),
+                        span.start,
+                    ))
+                }
             }
             i += 1;
         }
@@ -365,6 +371,12 @@ impl<'a> Lowerer<'a> {
         if decl.vector.is_some() {
             return Err(Unsupported::at(
                 "vector `.reg` declarations are not translated yet".into(),
+                decl.span.start,
+            ));
+        }
+        if decl.align.is_some() || !decl.array.is_empty() {
+            return Err(Unsupported::at(
+                "`.align` and array `.reg` declarations are not translated".into(),
                 decl.span.start,
             ));
         }
@@ -488,10 +500,12 @@ impl<'a> Lowerer<'a> {
                     let ptx::Operand::PredPair(a, b) = op else {
                         unreachable!("shape checked")
                     };
-                    let first =
-                        self.dest(&ptx::Operand::Reg(a.clone()), ty, &mut pre, &mut post, at)?;
-                    let other =
-                        self.dest(&ptx::Operand::Reg(b.clone()), ty, &mut pre, &mut post, at)?;
+                    // A sink `_` side is written to a temporary nobody reads.
+                    let side = |r: &Option<Reg>| {
+                        r.clone().map_or(ptx::Operand::Discard, ptx::Operand::Reg)
+                    };
+                    let first = self.dest(&side(a), ty, &mut pre, &mut post, at)?;
+                    let other = self.dest(&side(b), ty, &mut pre, &mut post, at)?;
                     values.push((spec.name.clone(), None, first));
                     values.push((second.clone(), None, other));
                 }
@@ -875,10 +889,8 @@ fn visit_regs(op: &ptx::Operand, f: &mut impl FnMut(&Reg)) {
         ptx::Operand::Reg(r) | ptx::Operand::NotReg(r) => f(r),
         ptx::Operand::Vector(v) => v.iter().for_each(|o| visit_regs(o, f)),
         ptx::Operand::Memory { base: Some(r), .. } => f(r),
-        ptx::Operand::PredPair(a, b) => {
-            f(a);
-            f(b)
-        }
+        ptx::Operand::PredPair(a, b) => a.iter().chain(b).for_each(f),
+        ptx::Operand::TensorAddress(parts) => parts.iter().for_each(|o| visit_regs(o, f)),
         _ => {}
     }
 }

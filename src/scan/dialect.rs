@@ -24,103 +24,18 @@ pub enum Foreign {
 /// Constraint letters nvcc accepts for PTX operands (besides `=`, `+`, `&` and digits).
 const PTX_CONSTRAINTS: &[u8] = b"rhlqfdniC";
 
-/// Mnemonics of CPU instruction sets seen in CUDA trees (none is a PTX opcode written alone).
-const HOST_MNEMONICS: &[&str] = &[
-    // x86
-    "rdtsc",
-    "rdtscp",
-    "rdpmc",
-    "rdrand",
-    "pause",
-    "mfence",
-    "lfence",
-    "sfence",
-    "cpuid",
-    "xgetbv",
-    "int3",
-    "nop",
-    "hlt",
-    "ud2",
-    "lock",
-    "xchg",
-    "xadd",
-    "xaddl",
-    "xaddq",
-    "cmpxchg",
-    "cmpxchgl",
-    "cmpxchgq",
-    "cmpxchg8b",
-    "cmpxchg16b",
-    "bswap",
-    "movl",
-    "movq",
-    "movw",
-    "movb",
-    "clflush",
-    "prefetcht0",
-    "prefetchnta",
-    "bsf",
-    "bsr",
-    "lzcnt",
-    "tzcnt",
-    "popcnt",
-    "vzeroupper",
-    // ARM
-    "yield",
-    "dmb",
-    "dsb",
-    "isb",
-    "wfe",
-    "wfi",
-    "sev",
-    "sevl",
-    "mrs",
-    "msr",
-    "ldr",
-    "str",
-    "ldxr",
-    "stxr",
-    "ldaxr",
-    "stlxr",
-    "ldar",
-    "stlr",
-    "umaddl",
-    "umulh",
-    "smulh",
-    "fmla",
-    "ld1",
-    "st1",
-    "ld1r",
-    "dup",
-    "ins",
-    "sdot",
-    "udot",
-    "smmla",
-    "ummla",
-    "bfmmla",
-    "prfm",
-    "cnt",
-    "uaddlv",
-    // POWER
-    "sync",
-    "lwsync",
-    "isync",
-    "eieio",
-    "mftb",
-    "mfspr",
-    "mtspr",
-    "mffs",
-    "mffprd",
-    "mtfprd",
-    "xscvhpdp",
-    "xscvdphp",
-    "xxlor",
-    "vmulouw",
-    "vmuleuw",
-    "vperm",
-    "lxvd2x",
-    "stxvd2x",
-];
+/// Mnemonics of CPU instruction sets seen in CUDA trees (x86, ARM, POWER, Alpha, SPARC; none is a
+/// PTX opcode).
+const HOST_MNEMONICS: &str = "
+    rdtsc rdtscp rdpmc rdrand pause mfence lfence sfence cpuid xgetbv int int3 nop hlt ud2 lock
+    xchg xadd xaddl xaddq cmpxchg cmpxchgl cmpxchgq cmpxchg8b cmpxchg16b bswap movl movq movw movb
+    clflush prefetcht0 prefetchnta bsf bsr lzcnt tzcnt popcnt vzeroupper
+    yield dmb dsb isb wfe wfi sev sevl mrs msr ldr str ldxr stxr ldaxr stlxr ldar stlr umaddl
+    umulh smulh fmla ld1 st1 ld1r dup ins sdot udot smmla ummla bfmmla prfm cnt uaddlv dc ic ldrb
+    ldrh strb strh
+    sync lwsync isync eieio mftb mfspr mtspr mffs mffprd mtfprd xscvhpdp xscvdphp xxlor vmulouw
+    vmuleuw vperm lxvd2x stxvd2x dcbt dcbtst dcbf dcbz mtfsf frsp
+    mt_fpcr mf_fpcr sethi";
 
 /// What `statement` is when it is not PTX; `None` for PTX (or when it cannot be told).
 /// `after_declarator`: the code before the keyword ends a declarator (`)`, `]`, a name).
@@ -159,7 +74,12 @@ pub fn foreign(statement: &AsmStatement, after_declarator: bool) -> Option<Forei
     if text.trim_start().starts_with("llvm.") && no_operands {
         return Some(Foreign::Label);
     }
-    let host = words.iter().any(|w| HOST_MNEMONICS.contains(&w.as_str()))
+    let host = words
+        .iter()
+        .any(|w| HOST_MNEMONICS.split_ascii_whitespace().any(|m| m == w))
+        || is_host_directive(text)
+        || has_operand_modifiers(text)
+        || has_arm_registers(text)
         || has_host_registers(text)
         || is_power_hint(text);
     host.then_some(Foreign::Host)
@@ -223,8 +143,44 @@ fn has_host_registers(text: &str) -> bool {
     text.match_indices("%%").any(|(i, _)| {
         let rest = &text[i + 2..];
         X86.iter().any(|r| rest.starts_with(r))
-    }) || text.contains(", $")
-        || text.starts_with('$')
+    }) || text.match_indices('$').any(|(i, _)| {
+        text[i + 1..].starts_with(|c: char| c.is_ascii_digit())
+            && (i == 0 || text[..i].ends_with([' ', ',']))
+    })
+}
+
+/// GCC operand modifiers of CPU targets (`%w0`, `%x[src]` on ARM, `%k0`, `%q0` on x86) and
+/// SPARC/MIPS relocation operators (`%lo(x)`, `%hi(x)`): nvcc has neither.
+fn has_operand_modifiers(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    bytes.windows(3).enumerate().any(|(i, w)| {
+        let single = i == 0 || bytes[i - 1] != b'%';
+        single
+            && w[0] == b'%'
+            && matches!(w[1], b'w' | b'x' | b'k' | b'q')
+            && (w[2].is_ascii_digit() || w[2] == b'[')
+    }) || text.contains("%lo(")
+        || text.contains("%hi(")
+}
+
+/// AArch64 general registers written as operands (`x0`..`x30`, `w0`..`w30`, `xzr`, `wzr`).
+fn has_arm_registers(text: &str) -> bool {
+    text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '%' || c == '.'))
+        .any(|w| {
+            matches!(w, "xzr" | "wzr")
+                || w.strip_prefix(['x', 'w'])
+                    .and_then(|n| n.parse::<u8>().ok().filter(|_| !n.starts_with('+')))
+                    .is_some_and(|n| n <= 30)
+        })
+}
+
+/// Assembler directives of CPU assemblers that PTX does not have (`.inst 0xd4200000`).
+fn is_host_directive(text: &str) -> bool {
+    let first = text.split_whitespace().next().unwrap_or("");
+    matches!(
+        first,
+        ".inst" | ".byte" | ".long" | ".quad" | ".intel_syntax" | ".att_syntax" | ".arch" | ".cpu"
+    )
 }
 
 /// POWER's priority hints and barriers written as `or N,N,N` (no `%` operands).
@@ -316,5 +272,7 @@ mod tests {
         assert_eq!(kind("exit", &[]), None);
         // A PTX instruction next to a host mnemonic is still PTX (and reported).
         assert_eq!(kind("nop; mov.u32 %0, 0;", &["=r"]), None);
+        // `%%x0` is a PTX name, not an operand modifier.
+        assert_eq!(kind("mov.b32 %0, %%x0;", &["=r"]), None);
     }
 }

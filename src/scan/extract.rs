@@ -82,6 +82,8 @@ pub fn extent(
     }
     let open = i;
     let mut depth = 0usize;
+    // Braces inside the parentheses: `{}` initialisers and lambdas in operand expressions.
+    let mut braces = 0usize;
     let mut template_end = None;
     let mut directives = Vec::new();
     let mut line_start = false;
@@ -128,8 +130,17 @@ pub fn extent(
                     i + 1
                 }
             }
-            // Operand expressions hold no statements: a `;` or a brace means the `(` was left open.
-            b';' | b'{' | b'}' => return Err(Missing::Close),
+            b'{' => {
+                braces += 1;
+                i + 1
+            }
+            // Outside braces of its own, a `;` or a `}` means the `(` was left open.
+            b'}' if braces > 0 => {
+                braces -= 1;
+                i + 1
+            }
+            b';' if braces > 0 => i + 1,
+            b';' | b'}' => return Err(Missing::Close),
             b'"' => reader.literal_end(i),
             b'\'' => string_end_quote(reader.src, i),
             b'/' if reader.src.get(i + 1) == Some(&b'/') => line_comment_end(reader.src, i),
@@ -280,12 +291,19 @@ mod tests {
     }
 
     #[test]
+    fn braces_in_operand_expressions_are_part_of_the_statement() {
+        let src = "asm(\"x\" :: \"r\"(f({a, b})), \"r\"(uint32_t{c}), \"r\"([&] { return d; }()));";
+        assert_eq!(extent_of(src).unwrap().semicolon, Some(src.len()));
+    }
+
+    #[test]
     fn an_alias_or_an_unclosed_statement_is_missing_its_parts() {
         assert_eq!(
             extent_of("#define A asm volatile\n"),
             Err(Missing::Parenthesis)
         );
         assert_eq!(extent_of("asm(\"x\" : \"=r\"(y); }"), Err(Missing::Close));
+        assert_eq!(extent_of("asm(\"x\" : \"=r\"(y) }"), Err(Missing::Close));
         assert_eq!(extent_of("asm(\"x\""), Err(Missing::Close));
     }
 }

@@ -444,6 +444,10 @@ impl File<'_> {
                     name.unwrap_or_default()
                 )
             }
+            (Missing::Parenthesis, None) if self.is_msvc_block(at.end) => {
+                self.skip(at, Skip::NotPtx(Foreign::Host), result);
+                return;
+            }
             (Missing::Parenthesis, None) => {
                 format!("`{word}` is not followed by `(`: no asm statement could be read here")
             }
@@ -464,6 +468,17 @@ impl File<'_> {
         let (mut blank, undecided) = self.conditionals.excluded_on_amd(&extent.expr);
         blank.extend(extent.directives.iter().cloned());
         (blank, undecided)
+    }
+
+    /// MSVC's x86 inline assembly: `__asm { ... }` or `__asm mov eax, 1` on one line.
+    fn is_msvc_block(&self, after: usize) -> bool {
+        let rest = &self.src[after..];
+        let blanks = rest
+            .iter()
+            .take_while(|b| matches!(b, b' ' | b'\t'))
+            .count();
+        let next = rest.get(blanks);
+        next == Some(&b'{') || (blanks > 0 && next.is_some_and(u8::is_ascii_alphabetic))
     }
 
     fn directive_text(&self, at: usize) -> &[u8] {

@@ -58,6 +58,10 @@ const NVIDIA: &[&str] = &[
     "__HIP_PLATFORM_NVCC__",
 ];
 
+/// Defined in both compilations: device code is compiled for a 64-bit data model by nvcc and
+/// hipcc alike (pointers are `"l"` operands).
+const BOTH: &[&str] = &["__LP64__"];
+
 impl Environment {
     /// Device code compiled for NVIDIA GPUs, where inline PTX is PTX.
     pub fn nvidia_device(user: &Macros) -> Self {
@@ -70,6 +74,7 @@ impl Environment {
         env.set("__NVCC__", Known::Defined(Some("1".into())));
         env.set("__CUDACC__", Known::Defined(Some("1".into())));
         env.set("__CUDA_ARCH__", Known::Defined(None));
+        env.common();
         env.user(user, &user.nvidia_defines, &user.amd_defines);
         env
     }
@@ -88,8 +93,15 @@ impl Environment {
         for name in NVIDIA {
             env.set(name, Known::Undefined);
         }
+        env.common();
         env.user(user, &user.amd_defines, &user.nvidia_defines);
         env
+    }
+
+    fn common(&mut self) {
+        for name in BOTH {
+            self.set(name, Known::Defined(Some("1".into())));
+        }
     }
 
     fn set(&mut self, name: &str, known: Known) {

@@ -15,6 +15,15 @@ use super::template::Expander;
 use super::tokens::{lex, Kind, Source, Token};
 use super::{AsmStatement, MacroContext, Operand, Template};
 
+/// Why a statement cannot be read.
+pub enum Unreadable {
+    /// Its operand syntax is broken.
+    Syntax(String),
+    /// A piece only the preprocessor knows (a macro defined elsewhere, a parameter of the
+    /// `#define` it sits in): the reason names it.
+    Piece { reason: String, at: usize },
+}
+
 /// What a statement turned out to be.
 pub enum Read {
     Statement(AsmStatement),
@@ -37,70 +46,100 @@ pub struct Reader<'a> {
 const SECTIONS: [&str; 4] = ["outputs", "inputs", "clobbers", "goto labels"];
 
 impl Reader<'_> {
-    /// Reads the statement at `extent` with its already expanded `template`; the error says what
-    /// could not be read.
+    /// Reads the statement at `extent` with its already expanded `template`. When only its
+    /// operands cannot be known, it is still a statement, with an unresolved template that says
+    /// why; broken operand syntax is an error that says what is wrong.
     pub fn read(&self, extent: &Extent, template: Template) -> Result<Read, String> {
+        let mut statement = self.statement(extent, template);
         let head = lex(
             self.src,
             extent.expr.start..extent.template.start.saturating_sub(1),
             Source::File,
             &[],
         );
-        let keyword = head
-            .first()
-            .map(|t| String::from_utf8_lossy(&t.text).into_owned())
-            .unwrap_or_default();
-        let qualifiers = head
-            .iter()
-            .skip(1)
-            .map(|t| String::from_utf8_lossy(&t.text).into_owned())
-            .collect();
+        let text = |t: &Token| String::from_utf8_lossy(&t.text).into_owned();
+        statement.keyword = head.first().map(text).unwrap_or_default();
+        statement.qualifiers = head.iter().skip(1).map(text).collect();
+        match self.operand_sections(extent, &mut statement) {
+            Ok(()) => {}
+            Err(Unreadable::Syntax(message)) => return Err(message),
+            Err(Unreadable::Piece { reason, at }) => {
+                statement.template = Template::Unresolved { reason, at };
+                statement.outputs.clear();
+                statement.inputs.clear();
+                statement.clobbers.clear();
+            }
+        }
+        if matches!(&statement.template, Template::Known { text, .. } if is_blank_ptx(text)) {
+            return Ok(Read::Barrier);
+        }
+        Ok(Read::Statement(statement))
+    }
+
+    /// Reads the outputs, inputs, clobbers and labels into `statement`.
+    fn operand_sections(
+        &self,
+        extent: &Extent,
+        statement: &mut AsmStatement,
+    ) -> Result<(), Unreadable> {
         let rest = lex(
             self.src,
             extent.template.end..extent.expr.end.saturating_sub(1),
             Source::File,
             self.blank,
         );
-        let sections = split_sections(&rest)?;
-        let mut outputs = Vec::new();
-        let mut inputs = Vec::new();
-        let mut clobbers = Vec::new();
-        let mut goto_labels = Vec::new();
-        for (k, section) in sections.iter().enumerate() {
-            match k {
-                0 => outputs = self.operands(section, SECTIONS[k])?,
-                1 => inputs = self.operands(section, SECTIONS[k])?,
-                2 => clobbers = self.clobbers(section)?,
-                _ => goto_labels = labels(section)?,
+        let read = split_sections(&rest).and_then(|sections| {
+            for (k, section) in sections.iter().enumerate() {
+                match k {
+                    0 => statement.outputs = self.operands(section, SECTIONS[k])?,
+                    1 => statement.inputs = self.operands(section, SECTIONS[k])?,
+                    2 => statement.clobbers = self.clobbers(section)?,
+                    _ => statement.goto_labels = labels(section)?,
+                }
             }
+            Ok(())
+        });
+        match read {
+            // In a `#define` body, broken syntax around the macro's parameters, `#` or `##` is
+            // only known where the macro is used.
+            Err(Unreadable::Syntax(message)) => Err(match self.expander.parameter_problem(&rest) {
+                Some((reason, at)) => Unreadable::Piece {
+                    reason: format!("operands: {reason}"),
+                    at,
+                },
+                None => Unreadable::Syntax(message),
+            }),
+            other => other,
         }
-        if matches!(&template, Template::Known { text, .. } if is_blank_ptx(text)) {
-            return Ok(Read::Barrier);
-        }
+    }
+
+    /// The statement at `extent`, before its operands are read.
+    fn statement(&self, extent: &Extent, template: Template) -> AsmStatement {
         let span = extent.span();
         let (line, column) = self.lines.line_col(span.start);
         let (end_line, end_column) = self.lines.line_col(span.end);
-        Ok(Read::Statement(AsmStatement {
+        AsmStatement {
             line,
             column,
             end_line,
             end_column,
-            keyword,
-            qualifiers,
+            keyword: String::new(),
+            qualifiers: Vec::new(),
             template,
-            outputs,
-            inputs,
-            clobbers,
-            goto_labels,
+            outputs: Vec::new(),
+            inputs: Vec::new(),
+            clobbers: Vec::new(),
+            goto_labels: Vec::new(),
             indent: indent_at(self.src, self.lines, span.start),
             in_macro: self.in_macro.clone(),
             terminated: extent.semicolon.is_some(),
             span,
-        }))
+        }
     }
 
     /// One operand list.
-    fn operands(&self, tokens: &[Token], section: &str) -> Result<Vec<Operand>, String> {
+    fn operands(&self, tokens: &[Token], section: &str) -> Result<Vec<Operand>, Unreadable> {
+        let syntax = |m: String| Unreadable::Syntax(m);
         let mut out = Vec::new();
         let mut i = 0;
         while i < tokens.len() {
@@ -111,37 +150,42 @@ impl Reader<'_> {
                         name = Some(String::from_utf8_lossy(&n.text).into_owned());
                         i += 3;
                     }
-                    _ => return Err(format!("a malformed `[name]` in the {section}")),
+                    _ => return Err(syntax(format!("a malformed `[name]` in the {section}"))),
                 }
             }
             let constraint_start = i;
-            while tokens
-                .get(i)
-                .is_some_and(|t| matches!(t.kind, Kind::Str | Kind::Ident))
-            {
+            while tokens.get(i).is_some_and(|t| {
+                matches!(
+                    t.kind,
+                    Kind::Str | Kind::Ident | Kind::Hash | Kind::HashHash
+                )
+            }) {
                 i += 1;
             }
             if i == constraint_start {
-                return Err(format!(
+                return Err(syntax(format!(
                     "expected a constraint string in the {section}, found {}",
                     describe(tokens.get(i))
-                ));
+                )));
             }
             let open = match tokens.get(i) {
                 Some(t) if t.kind == Kind::LParen => t,
                 other => {
-                    return Err(format!(
+                    return Err(syntax(format!(
                         "expected `(expression)` after the constraint in the {section}, found {}",
                         describe(other)
-                    ))
+                    )))
                 }
             };
             let close = matching_paren(tokens, i)
-                .ok_or_else(|| format!("an unclosed `(` in the {section}"))?;
+                .ok_or_else(|| syntax(format!("an unclosed `(` in the {section}")))?;
             let constraint = self
                 .expander
                 .strings(tokens[constraint_start..i].to_vec())
-                .map_err(|reason| format!("the constraint in the {section}: {reason}"))?;
+                .map_err(|(reason, at)| Unreadable::Piece {
+                    reason: format!("operand constraint: {reason}"),
+                    at,
+                })?;
             let expr_span = open.end()..tokens[close].at;
             out.push(Operand {
                 name,
@@ -156,10 +200,10 @@ impl Reader<'_> {
                 Some(Kind::Comma) => i += 1,
                 None | Some(Kind::LBracket | Kind::Str | Kind::Ident) => {}
                 _ => {
-                    return Err(format!(
+                    return Err(syntax(format!(
                         "expected `,` between operands in the {section}, found {}",
                         describe(tokens.get(i))
-                    ))
+                    )))
                 }
             }
         }
@@ -178,21 +222,24 @@ impl Reader<'_> {
         }
     }
 
-    fn clobbers(&self, tokens: &[Token]) -> Result<Vec<String>, String> {
+    fn clobbers(&self, tokens: &[Token]) -> Result<Vec<String>, Unreadable> {
         tokens
             .split(|t| t.kind == Kind::Comma)
             .filter(|c| !c.is_empty())
             .map(|c| {
                 self.expander
                     .strings(c.to_vec())
-                    .map_err(|reason| format!("a clobber: {reason}"))
+                    .map_err(|(reason, at)| Unreadable::Piece {
+                        reason: format!("clobber: {reason}"),
+                        at,
+                    })
             })
             .collect()
     }
 }
 
 /// The tokens after the template, split at the `:` between sections (not inside brackets).
-fn split_sections(tokens: &[Token]) -> Result<Vec<&[Token]>, String> {
+fn split_sections(tokens: &[Token]) -> Result<Vec<&[Token]>, Unreadable> {
     let mut sections = Vec::new();
     let mut depth = 0usize;
     let mut start = None;
@@ -210,17 +257,17 @@ fn split_sections(tokens: &[Token]) -> Result<Vec<&[Token]>, String> {
             _ => {}
         }
         if start.is_none() {
-            return Err(format!(
+            return Err(Unreadable::Syntax(format!(
                 "expected `:` or `)` after the template, found {}",
                 describe(Some(t))
-            ));
+            )));
         }
     }
     if let Some(s) = start {
         sections.push(&tokens[s..]);
     }
     if sections.len() > SECTIONS.len() {
-        return Err("more than four `:` sections".into());
+        return Err(Unreadable::Syntax("more than four `:` sections".into()));
     }
     Ok(sections)
 }
@@ -242,16 +289,16 @@ fn matching_paren(tokens: &[Token], open: usize) -> Option<usize> {
     None
 }
 
-fn labels(tokens: &[Token]) -> Result<Vec<String>, String> {
+fn labels(tokens: &[Token]) -> Result<Vec<String>, Unreadable> {
     tokens
         .split(|t| t.kind == Kind::Comma)
         .filter(|l| !l.is_empty())
         .map(|l| match l {
             [t] if t.kind == Kind::Ident => Ok(String::from_utf8_lossy(&t.text).into_owned()),
-            _ => Err(format!(
+            _ => Err(Unreadable::Syntax(format!(
                 "expected a label name, found {}",
                 describe(l.first())
-            )),
+            ))),
         })
         .collect()
 }

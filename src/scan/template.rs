@@ -50,43 +50,66 @@ impl Expander<'_> {
     }
 
     /// The text of string pieces outside the template (a constraint, a clobber), macros
-    /// expanded; the error is the reason.
-    pub fn strings(&self, tokens: Vec<Token>) -> Result<String, String> {
+    /// expanded; the error is the reason and the offset of the piece.
+    pub fn strings(&self, tokens: Vec<Token>) -> Result<String, (String, usize)> {
         self.joined(tokens)
             .map(|d| d.text)
-            .map_err(|Problem(reason, _)| reason)
+            .map_err(|Problem(reason, at)| (reason, at))
     }
 
     fn expand_statement(&self, range: Range<usize>) -> Result<Decoded, Problem> {
-        let tokens = lex(self.src, range, Source::File, self.blank);
-        if let Some((name, params)) = self.in_macro {
-            for (k, t) in tokens.iter().enumerate() {
-                let is_param = |t: &Token| t.kind == Kind::Ident && params.contains(&t.text);
-                if t.kind == Kind::Hash && tokens.get(k + 1).is_some_and(is_param) {
-                    let param = String::from_utf8_lossy(&tokens[k + 1].text);
-                    return Err(Problem(
-                        format!(
-                            "template piece `#{param}` stringifies a parameter of macro `{name}`"
-                        ),
-                        t.at,
-                    ));
-                }
-                if is_param(t) {
-                    return Err(Problem(
-                        format!(
-                            "template piece `{}` is a parameter of macro `{name}`",
-                            String::from_utf8_lossy(&t.text)
-                        ),
-                        t.at,
-                    ));
-                }
+        self.joined(lex(self.src, range, Source::File, self.blank))
+    }
+
+    /// In a `#define` body, the statement's own tokens may name the macro's parameters, which
+    /// are only known where the macro is used: the reason and the piece's offset.
+    pub fn parameter_problem(&self, tokens: &[Token]) -> Option<(String, usize)> {
+        self.parameter(tokens)
+            .map(|Problem(reason, at)| (reason, at))
+    }
+
+    fn parameter(&self, tokens: &[Token]) -> Option<Problem> {
+        let (name, params) = self.in_macro?;
+        let is_param = |t: &Token| t.kind == Kind::Ident && params.contains(&t.text);
+        tokens.iter().enumerate().find_map(|(k, t)| {
+            let piece = |t: &Token| String::from_utf8_lossy(&t.text).into_owned();
+            if t.kind == Kind::Hash && tokens.get(k + 1).is_some_and(is_param) {
+                Some(Problem(
+                    format!(
+                        "template piece `#{}` stringifies a parameter of macro `{name}`",
+                        piece(&tokens[k + 1])
+                    ),
+                    t.at,
+                ))
+            } else if is_param(t) {
+                Some(Problem(
+                    format!(
+                        "template piece `{}` is a parameter of macro `{name}`",
+                        piece(t)
+                    ),
+                    t.at,
+                ))
+            } else if t.kind == Kind::HashHash {
+                let side = |k: Option<usize>| k.and_then(|k| tokens.get(k)).map(piece);
+                Some(Problem(
+                    format!(
+                        "template piece `{}##{}` pastes tokens in macro `{name}`",
+                        side(k.checked_sub(1)).unwrap_or_default(),
+                        side(Some(k + 1)).unwrap_or_default()
+                    ),
+                    t.at,
+                ))
+            } else {
+                None
             }
-        }
-        self.joined(tokens)
+        })
     }
 
     /// Expands `tokens` and joins the string literals they become.
     fn joined(&self, tokens: Vec<Token>) -> Result<Decoded, Problem> {
+        if let Some(problem) = self.parameter(&tokens) {
+            return Err(problem);
+        }
         let mut active = Vec::new();
         let expanded = self.expand(tokens, &mut active, None)?;
         let mut out = Decoded::default();
