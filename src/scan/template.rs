@@ -16,7 +16,7 @@
 use std::ops::Range;
 
 use super::literal::{decode_string_literal, Decoded};
-use super::macros::{Defines, Definition, Lookup};
+use super::macros::{Defines, Lookup};
 use super::tokens::{lex, Kind, Source, Token};
 use super::{Origin, Template};
 
@@ -110,37 +110,76 @@ impl Expander<'_> {
         if let Some(problem) = self.parameter(&tokens) {
             return Err(problem);
         }
+        let names: Vec<(usize, Vec<u8>)> = tokens
+            .iter()
+            .filter(|t| t.kind == Kind::Ident)
+            .map(|t| (t.at, t.text.clone()))
+            .collect();
         let mut active = Vec::new();
         let expanded = self.expand(tokens, &mut active, None)?;
         let mut out = Decoded::default();
         for t in expanded {
-            if t.kind != Kind::Str {
-                return Err(Problem(
-                    format!(
-                        "template piece `{}` is not a string literal",
-                        String::from_utf8_lossy(&t.text)
-                    ),
-                    t.at,
-                ));
+            if t.kind == Kind::Str {
+                out.append(&decode(&t));
+                continue;
             }
-            out.append(&decode(&t));
+            // The statement's name whose expansion left this piece, for the message.
+            let site = t.site.and_then(|s| names.iter().find(|(at, _)| *at == s));
+            return Err(Problem(self.not_a_string(&t, site), t.site.unwrap_or(t.at)));
         }
         Ok(out)
     }
 
-    /// Expands `tokens` (macros in `active` are being expanded and stay as they are). `site` is
-    /// the statement's token the tokens come from, for positions and messages.
+    /// Why `t` (left over by expanding the statement's name `site`, if any) is not a string.
+    fn not_a_string(&self, t: &Token, site: Option<&(usize, Vec<u8>)>) -> String {
+        let name = String::from_utf8_lossy(&t.text);
+        let from = match site {
+            Some((_, outer)) if *outer != t.text => {
+                format!(" (from macro `{}`)", String::from_utf8_lossy(outer))
+            }
+            _ => String::new(),
+        };
+        if t.kind != Kind::Ident {
+            return format!("template piece `{name}`{from} is not a string literal");
+        }
+        match self.defines.lookup(&t.text) {
+            Lookup::Unknown => {
+                let place = if self.defines.reads_includes() {
+                    "this file and the headers it includes with \"...\""
+                } else {
+                    "this file"
+                };
+                format!("template piece `{name}`{from} is a macro not defined in {place}")
+            }
+            Lookup::Ambiguous(lines) => {
+                let lines: Vec<String> = lines.iter().map(usize::to_string).collect();
+                format!(
+                    "template piece `{name}`{from} has different definitions (lines {}) under `#if`s ptx2hip cannot decide (declare the macros with -D/-U)",
+                    lines.join(", ")
+                )
+            }
+            Lookup::Found(d) if d.params.is_some() => format!(
+                "template piece `{name}`{from} names a function-like macro but is not called with arguments"
+            ),
+            Lookup::Found(_) => {
+                format!("template piece `{name}`{from} expands into itself")
+            }
+        }
+    }
+
+    /// Expands `tokens` as the preprocessor rescans them: names that are not macros (or cannot
+    /// be expanded here) stay, and [`Self::joined`] says why. `site` is the statement's name the
+    /// tokens come from, `None` for the statement's own tokens.
     fn expand(
         &self,
         tokens: Vec<Token>,
         active: &mut Vec<Vec<u8>>,
-        site: Option<(&[u8], usize)>,
+        site: Option<usize>,
     ) -> Result<Vec<Token>, Problem> {
         if active.len() > MAX_DEPTH {
-            let at = site.map_or(0, |s| s.1);
             return Err(Problem(
                 "macros in the template expand too deeply".into(),
-                at,
+                site.unwrap_or(0),
             ));
         }
         let mut out = Vec::new();
@@ -148,43 +187,14 @@ impl Expander<'_> {
         while i < tokens.len() {
             let t = &tokens[i];
             i += 1;
-            if t.kind != Kind::Ident || active.contains(&t.text) {
-                out.push(t.clone());
-                continue;
-            }
-            let name = String::from_utf8_lossy(&t.text).into_owned();
-            let at = site.map_or(t.at, |s| s.1);
-            let from = match site {
-                Some((outer, _)) if outer != t.text.as_slice() => {
-                    format!(" (from macro `{}`)", String::from_utf8_lossy(outer))
-                }
-                _ => String::new(),
-            };
             let def = match self.defines.lookup(&t.text) {
-                Lookup::Found(def) => def,
-                Lookup::Unknown => {
-                    let place = if self.defines.reads_includes() {
-                        "this file and the headers it includes with \"...\""
-                    } else {
-                        "this file"
-                    };
-                    return Err(Problem(
-                        format!("template piece `{name}`{from} is a macro not defined in {place}"),
-                        at,
-                    ));
-                }
-                Lookup::Ambiguous(lines) => {
-                    let lines: Vec<String> = lines.iter().map(usize::to_string).collect();
-                    return Err(Problem(
-                        format!(
-                            "template piece `{name}`{from} has different definitions (lines {}) under `#if`s ptx2hip cannot decide (declare the macros with -D/-U)",
-                            lines.join(", ")
-                        ),
-                        at,
-                    ));
+                Lookup::Found(def) if t.kind == Kind::Ident && !active.contains(&t.text) => def,
+                _ => {
+                    out.push(t.clone());
+                    continue;
                 }
             };
-            let outer_site = Some(site.map_or((t.text.as_slice(), t.at), |s| s));
+            let at = site.unwrap_or(t.at);
             let body_source = match def.file {
                 None => Source::File,
                 Some(_) => Source::Elsewhere(at),
@@ -194,19 +204,21 @@ impl Expander<'_> {
                 None => paste(body),
                 Some(params) => {
                     let Some((args, next)) = arguments(&tokens, i) else {
-                        return Err(Problem(
-                            format!("template piece `{name}`{from} names a function-like macro but is not called with arguments"),
-                            at,
-                        ));
+                        // A function-like macro name without arguments is not expanded.
+                        out.push(t.clone());
+                        continue;
                     };
                     i = next;
-                    self.substitute(def, params, body, args, active, outer_site)?
+                    self.substitute(&t.text, params, body, args, active, at)?
                 }
             };
             active.push(t.text.clone());
-            let expanded = self.expand(replaced, active, outer_site);
+            let expanded = self.expand(replaced, active, Some(at));
             active.pop();
-            out.extend(expanded?);
+            out.extend(expanded?.into_iter().map(|mut e| {
+                e.site.get_or_insert(at);
+                e
+            }));
             if out.len() > MAX_TOKENS {
                 return Err(Problem(
                     "macros in the template expand to too much text".into(),
@@ -220,12 +232,12 @@ impl Expander<'_> {
     /// The body of function-like macro `def` with its parameters replaced by `args`.
     fn substitute(
         &self,
-        def: &Definition,
+        name: &[u8],
         params: &[Vec<u8>],
         body: Vec<Token>,
         mut args: Vec<Vec<Token>>,
         active: &mut Vec<Vec<u8>>,
-        site: Option<(&[u8], usize)>,
+        site: usize,
     ) -> Result<Vec<Token>, Problem> {
         // `F()` passes one empty argument; a variadic macro may receive more than it names.
         if args.len() == 1 && args[0].is_empty() && params.is_empty() {
@@ -240,9 +252,10 @@ impl Expander<'_> {
                     joined.push(Token {
                         kind: Kind::Comma,
                         text: b",".to_vec(),
-                        at: a.first().map_or(0, |t| t.at),
+                        at: a.first().map_or(site, |t| t.at),
                         exact: false,
                         space_before: false,
+                        site: Some(site),
                     });
                 }
                 joined.extend(a);
@@ -253,14 +266,13 @@ impl Expander<'_> {
             return Err(Problem(
                 format!(
                     "macro `{}` takes {} arguments, the template passes {}",
-                    String::from_utf8_lossy(site.map_or(b"", |s| s.0)),
+                    String::from_utf8_lossy(name),
                     params.len(),
                     args.len()
                 ),
-                site.map_or(0, |s| s.1),
+                site,
             ));
         }
-        let _ = def;
         let arg = |t: &Token| -> Option<&Vec<Token>> {
             (t.kind == Kind::Ident)
                 .then(|| params.iter().position(|p| *p == t.text))
@@ -285,7 +297,7 @@ impl Expander<'_> {
                     if pasted {
                         out.extend(a.iter().cloned());
                     } else {
-                        out.extend(self.expand(a.clone(), active, site)?);
+                        out.extend(self.expand(a.clone(), active, Some(site))?);
                     }
                 }
                 None => out.push(t.clone()),
@@ -354,6 +366,7 @@ fn stringify(arg: &[Token], at: usize) -> Token {
         },
         exact: contiguous && start > 0,
         space_before: true,
+        site: None,
     }
 }
 
@@ -402,14 +415,16 @@ fn decode(t: &Token) -> Decoded {
     if t.exact {
         decode_string_literal(&t.text, t.at, &mut d);
     } else {
+        // Every character stands for the name at `t.at` (an origin each: origins are runs).
         decode_string_literal(&t.text, 0, &mut d);
-        d.origins = vec![Origin {
-            text_offset: 0,
-            file_offset: t.at,
-        }];
-        if d.text.is_empty() {
-            d.origins.clear();
-        }
+        d.origins = d
+            .text
+            .char_indices()
+            .map(|(k, _)| Origin {
+                text_offset: k,
+                file_offset: t.at,
+            })
+            .collect();
     }
     d
 }

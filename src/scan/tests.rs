@@ -620,3 +620,279 @@ fn every_keyword_of_the_corpus_is_accounted_for() {
         assert_eq!(accounted_starts(&r), keywords, "{}", path.display());
     }
 }
+
+/// Shapes that make a syntax tree lose asm (tests/scan/adversarial.cu): every keyword ends as a
+/// statement, a diagnostic or a skipped entry that starts at the keyword, on the keyword's line.
+#[test]
+fn adversarial_shapes_lose_no_keyword() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/scan/adversarial.cu");
+    let src = std::fs::read(&path).unwrap();
+    let r = scan_file(&src, Some(&path), &Options::default());
+    let keywords: Vec<usize> = lexical::survey(&src)
+        .keywords
+        .iter()
+        .map(|k| k.at)
+        .collect();
+    assert_eq!(accounted_starts(&r), keywords, "{r:#?}");
+    let lines = position::LineIndex::new(&src);
+    for d in &r.diagnostics {
+        assert_eq!(d.line, lines.line_col(d.span.start).0);
+    }
+    let why: Vec<Skip> = r.skipped.iter().map(|s| s.why).collect();
+    use Skip::*;
+    assert_eq!(
+        why,
+        vec![
+            NotPtx(Foreign::Host),
+            Barrier,
+            NotNvidia,
+            NotPtx(Foreign::Label),
+            NeverCompiled,
+            NvidiaOnly
+        ]
+    );
+    let messages: Vec<&str> = r.diagnostics.iter().map(|d| d.message.as_str()).collect();
+    assert_eq!(messages.len(), 5, "{messages:#?}");
+    assert!(messages[0].contains("not closed"), "{}", messages[0]);
+    assert!(messages[1].contains("more than four"), "{}", messages[1]);
+    assert!(messages[2].contains("more than four"), "{}", messages[2]);
+    assert!(
+        messages[3].contains("renames the keyword"),
+        "{}",
+        messages[3]
+    );
+    assert!(messages[4].contains("not closed"), "{}", messages[4]);
+    let templates: Vec<String> = r
+        .statements
+        .iter()
+        .map(|s| match &s.template {
+            Template::Known { text, .. } => text.clone(),
+            Template::Unresolved { reason, .. } => format!("? {reason}"),
+        })
+        .collect();
+    assert_eq!(
+        templates,
+        vec![
+            "add.u32 %0, %0, 1;",
+            "add.u32 %0, %0, 2;",
+            "add.u32 %0, %0, 3;",
+            "add.u32 %0, %0, 4;",
+            "? template piece `#cop` stringifies a parameter of macro `LD`",
+            "? template piece `#sp` stringifies a parameter of macro `ST`",
+            "? template piece `UNKNOWN_OP` is a macro not defined in this file",
+            "? template piece `PTX_OP` is a macro not defined in this file",
+            "add.u32 %0, %1, %2;",
+            "mov.u32 %0, %1;",
+            "mov.u32 %0, 2;",
+        ]
+    );
+}
+
+fn with_macros(defines: &[&str], undefines: &[&str]) -> Options {
+    Options {
+        macros: Macros {
+            defines: defines
+                .iter()
+                .map(|d| match d.split_once('=') {
+                    Some((n, v)) => (n.to_string(), Some(v.to_string())),
+                    None => (d.to_string(), None),
+                })
+                .collect(),
+            undefines: undefines.iter().map(|u| u.to_string()).collect(),
+            ..Macros::default()
+        },
+    }
+}
+
+fn texts(r: &ScanResult) -> Vec<String> {
+    r.statements
+        .iter()
+        .map(|s| match &s.template {
+            Template::Known { text, .. } => text.clone(),
+            Template::Unresolved { reason, .. } => format!("? {reason}"),
+        })
+        .collect()
+}
+
+#[test]
+fn template_pieces_come_from_local_headers_resolved_next_to_the_file() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("ptx")).unwrap();
+    std::fs::write(
+        dir.path().join("ptx/ops.h"),
+        "#pragma once\n#include \"cache.h\"\n#define LD_U32 \"ld.global\" CACHE_OP \".u32 \"\n",
+    )
+    .unwrap();
+    std::fs::write(dir.path().join("ptx/cache.h"), "#define CACHE_OP \".cg\"\n").unwrap();
+    let src = "#include \"ptx/ops.h\"\n#include <cuda.h>\n__device__ void f(unsigned* p) { unsigned v; asm(LD_U32 \"%0, [%1];\" : \"=r\"(v) : \"l\"(p)); }\n";
+    let path = dir.path().join("k.cu");
+    let r = scan_file(src.as_bytes(), Some(&path), &Options::default());
+    assert_eq!(texts(&r), vec!["ld.global.cg.u32 %0, [%1];"]);
+
+    // Text from a header points at the name that brought it in.
+    let s = &r.statements[0];
+    assert_eq!(s.template.file_offset(3), Some(src.find("LD_U32").unwrap()));
+    assert_eq!(
+        s.template.file_offset(16),
+        Some(src.find("LD_U32").unwrap())
+    );
+    assert_eq!(
+        s.template.file_offset(17),
+        Some(src.find("%0, [%1]").unwrap())
+    );
+    // Without a file, the same text names the piece it cannot see.
+    let r = scan(src.as_bytes());
+    assert_eq!(
+        texts(&r),
+        vec!["? template piece `LD_U32` is a macro not defined in this file"]
+    );
+}
+
+#[test]
+fn stringification_function_like_macros_and_pasting_expand_as_the_preprocessor_does() {
+    let src = r#"#define STR_(x) #x
+#define STR(x) STR_(x)
+#define MIN(ty) "min." #ty " %0, %1, %2;"
+#define OP(x) OP_##x
+#define OP_add "add.u32 %0, %1, %2;"
+#define CAT(a, ...) a __VA_ARGS__
+#define TY .s32
+__device__ void f(int a, int b, int d) {
+  asm("min" STR(.s32) " %0, %1, %2;" : "=r"(d) : "r"(a), "r"(b));
+  asm(MIN(u32) : "=r"(d) : "r"(a), "r"(b));
+  asm(OP(add) : "=r"(d) : "r"(a), "r"(b));
+  asm(CAT("sub", ".u32 %0, %1, %2;") : "=r"(d) : "r"(a), "r"(b));
+  asm("max" STR(TY) " %0, %1, %2;" : "=r"(d) : "r"(a), "r"(b));
+  asm(MIN : "=r"(d));
+}
+"#;
+    let r = scan(src.as_bytes());
+    assert_eq!(
+        texts(&r),
+        vec![
+            "min.s32 %0, %1, %2;",
+            "min.u32 %0, %1, %2;",
+            "add.u32 %0, %1, %2;",
+            "sub.u32 %0, %1, %2;",
+            "max.s32 %0, %1, %2;",
+            "? template piece `MIN` names a function-like macro but is not called with arguments",
+        ]
+    );
+    // A stringified argument written without blanks keeps exact positions.
+    let s = &r.statements[0];
+    assert_eq!(s.template.file_offset(3), Some(src.find(".s32)").unwrap()));
+    assert_origins_consistent(src.as_bytes(), s);
+}
+
+#[test]
+fn constraints_and_clobbers_may_be_macros() {
+    let src = "#define R \"r\"\n#define OUT \"=\" R\n#define MEM \"memory\"\n__device__ void f(int a, int d) { asm(\"mov.u32 %0, %1;\" : OUT(d) : R(a) : MEM); }\n";
+    let s = only(src);
+    assert_eq!(s.outputs[0].constraint, "=r");
+    assert_eq!(s.inputs[0].constraint, "r");
+    assert_eq!(s.clobbers, vec!["memory"]);
+    let src = "__device__ void f(int* p) { asm(\"st.u32 [%0], 1;\" :: ELSEWHERE(p)); }\n";
+    assert_eq!(
+        texts(&scan(src.as_bytes())),
+        vec![
+            "? operand constraint: template piece `ELSEWHERE` is a macro not defined in this file"
+        ]
+    );
+}
+
+#[test]
+fn an_if_inside_a_statement_takes_the_arm_amd_compiles() {
+    let src = "__device__ void f(unsigned* p, unsigned v) {\n  asm volatile(\n#if ENABLE_PREFETCH\n    \"ld.global.L2::128B.u32 %0, [%1];\"\n#else\n    \"ld.global.u32 %0, [%1];\"\n#endif\n#ifdef __HIP_PLATFORM_AMD__\n    : \"=r\"(v) : \"l\"(p));\n#else\n    : \"=r\"(v) : \"l\"(p) : \"memory\");\n#endif\n}\n";
+    let r = scan_file(
+        src.as_bytes(),
+        None,
+        &with_macros(&["ENABLE_PREFETCH=1"], &[]),
+    );
+    assert_eq!(texts(&r), vec!["ld.global.L2::128B.u32 %0, [%1];"]);
+    assert!(
+        r.statements[0].clobbers.is_empty(),
+        "the AMD arm has no clobber"
+    );
+    let r = scan_file(
+        src.as_bytes(),
+        None,
+        &with_macros(&[], &["ENABLE_PREFETCH"]),
+    );
+    assert_eq!(texts(&r), vec!["ld.global.u32 %0, [%1];"]);
+    let r = scan(src.as_bytes());
+    assert_eq!(
+        texts(&r),
+        vec!["? the statement holds `#if ENABLE_PREFETCH`, which ptx2hip cannot decide for AMD (declare the macros with -D/-U)"]
+    );
+    match &r.statements[0].template {
+        Template::Unresolved { at, .. } => assert_eq!(*at, src.find("#if ENABLE").unwrap()),
+        t => panic!("{t:?}"),
+    }
+}
+
+#[test]
+fn definitions_under_undecided_ifs_are_ambiguous_until_declared() {
+    let src = "#if __CUDA_ARCH__ >= 350\n#define LD \"ld.global.nc.u32 \"\n#else\n#define LD \"ld.global.u32 \"\n#endif\n#define SAME \".u32\"\n#ifdef X\n#define SAME \".u32\"\n#endif\n__device__ void f(unsigned* p, unsigned v) { asm(LD \"%0, [%1];\" : \"=r\"(v) : \"l\"(p)); asm(\"mov\" SAME \" %0, 1;\" : \"=r\"(v)); }\n";
+    let r = scan(src.as_bytes());
+    assert_eq!(
+        texts(&r),
+        vec![
+            "? template piece `LD` has different definitions (lines 2, 4) under `#if`s ptx2hip cannot decide (declare the macros with -D/-U)",
+            "mov.u32 %0, 1;"
+        ]
+    );
+    let r = scan_file(
+        src.as_bytes(),
+        None,
+        &with_macros(&["__CUDA_ARCH__=800"], &[]),
+    );
+    assert_eq!(texts(&r)[0], "ld.global.nc.u32 %0, [%1];");
+}
+
+#[test]
+fn amd_only_and_host_only_arms_hold_no_ptx() {
+    let src = "\
+#ifdef USE_ROCM
+__device__ void a() { asm(\"v_nop\"); }
+#endif
+#if defined(__HIPCC__) || defined(__HIP__)
+__device__ void b() { asm(\"s_nop 0\"); }
+#elif defined(__HIP_DEVICE_COMPILE__)
+__device__ void c() { asm(\"s_nop 1\"); }
+#endif
+#ifndef __CUDA_ARCH__
+inline void d() { asm(\"pause\"); }
+#endif
+#if defined(__CUDA_ARCH__)
+__device__ void e() { asm(\"trap;\"); }
+#endif
+#if defined(__CUDA_ARCH__) && defined(__NVCC__)
+__device__ void f() { asm(\"exit;\"); }
+#endif
+#if defined(GGML_USE_HIP)
+__device__ void g() { asm(\"brkpt;\"); }
+#endif
+";
+    let r = scan(src.as_bytes());
+    assert_eq!(texts(&r), vec!["trap;", "brkpt;"]);
+    let why: Vec<Skip> = r.skipped.iter().map(|s| s.why).collect();
+    use Skip::*;
+    // The `#elif` after an arm AMD always takes is compiled by neither.
+    assert_eq!(
+        why,
+        vec![NotNvidia, NotNvidia, NeverCompiled, NotNvidia, NvidiaOnly]
+    );
+    // The project's own platform macro, declared by the user.
+    let user = Options {
+        macros: Macros {
+            amd_defines: vec![("GGML_USE_HIP".into(), None)],
+            ..Macros::default()
+        },
+    };
+    let r = scan_file(src.as_bytes(), None, &user);
+    assert_eq!(texts(&r), vec!["trap;"]);
+    assert_eq!(r.skipped.last().map(|s| s.why), Some(NotNvidia));
+    let r = scan_file(src.as_bytes(), None, &with_macros(&[], &["GGML_USE_HIP"]));
+    assert_eq!(texts(&r), vec!["trap;"]);
+    assert_eq!(r.skipped.last().map(|s| s.why), Some(NeverCompiled));
+}

@@ -31,6 +31,9 @@ pub struct Token {
     pub exact: bool,
     /// Blanks (or the start of the text) come before it.
     pub space_before: bool,
+    /// For a token a macro expansion produced: the offset of the statement's name whose
+    /// expansion it comes from.
+    pub site: Option<usize>,
 }
 
 impl Token {
@@ -169,6 +172,7 @@ pub fn lex(text: &[u8], range: Range<usize>, source: Source, blank: &[Range<usiz
             at,
             exact,
             space_before: space,
+            site: None,
         });
         space = false;
     }
