@@ -13,7 +13,8 @@ use std::collections::HashMap;
 /// Macros the user declares (from `-D`/`-U` on the command line or, later, a configuration file).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Macros {
-    /// Defined in every compilation, with an optional value (`-D NAME[=VALUE]`).
+    /// Defined in every compilation, with an optional value (`-D NAME[=VALUE]`; without a value
+    /// it is `1`, as compilers define it).
     pub defines: Vec<(String, Option<String>)>,
     /// Undefined in every compilation (`-U NAME`).
     pub undefines: Vec<String>,
@@ -116,7 +117,8 @@ impl Environment {
         other: &[(String, Option<String>)],
     ) {
         for (name, value) in user.defines.iter().chain(own) {
-            self.set(name, Known::Defined(value.clone()));
+            let value = value.clone().unwrap_or_else(|| "1".into());
+            self.set(name, Known::Defined(Some(value)));
         }
         for name in other.iter().map(|(n, _)| n).chain(&user.undefines) {
             self.set(name, Known::Undefined);
