@@ -220,6 +220,18 @@ def main():
     write_report(args, rows, totals, details)
 
 
+# Why the parser's remaining rejections are not PTX that ptxas accepts on its own, by the start of
+# the parser's message (reviewed by hand on the census; a new message shows up unexplained).
+WHY_REJECTED = {
+    "unterminated '{'": "a `{ }` scope split over several asm statements (opened here, closed by a "
+                        "later statement): PTX only as the concatenation ptxas sees; one statement "
+                        "alone cannot be translated",
+    "unmatched '}'": "the closing half of a scope split over several asm statements (see above)",
+    "expected ',' or ';' after operand, found 'cvt'": "a missing `;` after `cvta.to.shared.u64 p1, %1`: "
+                        "ptxas rejects it (DeepSpeed compiles it only with CUDA < 11)",
+}
+
+
 def skipped_text(c):
     labels = [("nvidia-only", "NV-only"), ("not-nvidia", "not NV"), ("never-compiled", "`#if 0`"),
               ("barrier", "barrier"), ("not-ptx:host", "host"), ("not-ptx:amdgcn", "AMDGCN"),
@@ -241,11 +253,15 @@ def write_report(args, rows, totals, details):
            "**diag.** — keywords reported as unreadable, each at its own line; **skipped** — keywords",
            "that are not PTX to port (NV-only: only NVIDIA compiles them; not NV: AMD- or host-only",
            "arms; barrier: empty template; host/AMDGCN/label: another dialect); **drops** — keywords",
-           "that ended as none of these (must be 0); **non-PTX** — reported statements none of whose",
-           "instructions is a PTX opcode (must be 0); **rejected** — readable templates the PTX parser",
+           "that ended as none of these (must be 0); **non-PTX** — reported statements with neither a",
+           "PTX opcode nor a PTX-shaped `opcode.modifier` instruction, by the script's own opcode list",
+           "(must be 0); **rejected** — readable templates the PTX parser",
            "rejects; **unresolved** — templates that cannot be read (reasons below); **translated** —",
            "statements translated for `--target amd` (share of statements).",
            ""]
+    head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True,
+                          text=True).stdout.strip()
+    out += [f"ptx2hip at commit `{head}` (plus uncommitted changes, if any, when this was written).", ""]
     if args.defines:
         out += [f"Macros declared: {' '.join('-D ' + d for d in args.defines)}", ""]
     out += ["| repository | commit | keywords | statements | diag. | skipped | drops | non-PTX | rejected | unresolved | translated |",
@@ -263,8 +279,10 @@ def write_report(args, rows, totals, details):
     for message, where, near in details["rejected"]:
         groups[message].append((where, near))
     for message, items in sorted(groups.items(), key=lambda g: -len(g[1])):
-        out += ["", f"- **{message}** ({len(items)}): " + "; ".join(f"{w} near `{n.strip()[:40]}`" for w, n in items[:6])
-                + (f"; … {len(items) - 6} more" if len(items) > 6 else "")]
+        why = next((w for k, w in WHY_REJECTED.items() if message.startswith(k)), "not yet reviewed")
+        near = "; ".join(f"{w} near `{' '.join(n.split())[:40]}`" for w, n in items[:6])
+        more = f"; … {len(items) - 6} more" if len(items) > 6 else ""
+        out += ["", f"- **{message}** ({len(items)}) — {why}. {near}{more}"]
     out += ["", "## Templates that cannot be read", ""]
     reasons = collections.defaultdict(list)
     for reason, where in details["unresolved"]:

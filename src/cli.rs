@@ -218,7 +218,7 @@ fn process_all(input: &Input, rules: &RuleSet, options: Options) -> (Vec<Process
     );
     if walked.ignored > 0 {
         eprintln!(
-            "ptx2hip: note: {} source files matched by .gitignore/.ignore rules were not processed (--no-ignore processes them)",
+            "ptx2hip: note: {} source files tracked by git but matched by .gitignore/.ignore rules were not processed (--no-ignore processes them)",
             walked.ignored
         );
     }

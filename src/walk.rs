@@ -5,7 +5,7 @@
 //! hidden files and directories; `--no-ignore` and `--hidden` turn each off. Files named
 //! explicitly are always processed, whatever their extension. A tree can track files that its
 //! own `.gitignore` matches (DeepSpeed ignores `*.cuh` yet tracks some), so when ignore rules
-//! left out source files the walk says how many.
+//! left out tracked source files the walk says how many.
 
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -38,8 +38,7 @@ pub struct Walked {
     pub files: Vec<SourceFile>,
     /// Walk errors (not fatal).
     pub errors: Vec<String>,
-    /// Source files that ignore rules left out (counted only inside git repositories, where
-    /// `.gitignore` applies, and only when rules are honoured).
+    /// Source files git tracks that ignore rules left out (only when rules are honoured).
     pub ignored: usize,
 }
 
@@ -109,7 +108,7 @@ pub fn collect(paths: &[PathBuf], extensions: &[String], options: WalkOptions) -
     let ignored = if options.no_ignore {
         0
     } else {
-        count_ignored(paths, extensions, options, &files)
+        count_ignored(paths, extensions, options)
     };
     Walked {
         files,
@@ -118,43 +117,39 @@ pub fn collect(paths: &[PathBuf], extensions: &[String], options: WalkOptions) -
     }
 }
 
-/// Source files under the directories of `paths` that only ignore rules kept out of `found`.
-/// Walks again without the rules, so it runs only for roots inside a git repository (elsewhere
-/// `.gitignore` does not apply, and `.ignore` files are rare).
-fn count_ignored(
-    paths: &[PathBuf],
-    extensions: &[String],
-    options: WalkOptions,
-    found: &[SourceFile],
-) -> usize {
-    let mut count = 0;
-    for root in paths.iter().filter(|p| p.is_dir() && in_git_repository(p)) {
-        for entry in ignore::WalkBuilder::new(root)
-            .standard_filters(false)
-            .hidden(!options.hidden)
-            .filter_entry(|e| e.file_name() != ".git")
-            .build()
-            .flatten()
-        {
-            let is_source = entry.file_type().is_some_and(|t| t.is_file())
-                && has_extension(entry.path(), extensions);
-            if is_source
-                && found
-                    .binary_search_by(|f| f.path.as_path().cmp(entry.path()))
-                    .is_err()
-            {
-                count += 1;
-            }
-        }
-    }
-    count
-}
-
-fn in_git_repository(dir: &Path) -> bool {
-    let Ok(dir) = dir.canonicalize() else {
-        return false;
-    };
-    dir.ancestors().any(|d| d.join(".git").exists())
+/// Source files under the directories of `paths` that git tracks although ignore rules match
+/// them (and that the walk therefore left out), as `git ls-files` lists them. Untracked ignored
+/// files are build outputs and are not counted. Without git, or outside a work tree, none.
+fn count_ignored(paths: &[PathBuf], extensions: &[String], options: WalkOptions) -> usize {
+    paths
+        .iter()
+        .filter(|p| p.is_dir())
+        .filter_map(|root| {
+            std::process::Command::new("git")
+                .arg("-C")
+                .arg(root)
+                .args([
+                    "ls-files",
+                    "-z",
+                    "--cached",
+                    "--ignored",
+                    "--exclude-standard",
+                ])
+                .stderr(std::process::Stdio::null())
+                .output()
+                .ok()
+                .filter(|o| o.status.success())
+        })
+        .map(|o| {
+            o.stdout
+                .split(|b| *b == 0)
+                .filter_map(|name| std::str::from_utf8(name).ok())
+                .filter(|name| !name.is_empty())
+                .filter(|name| options.hidden || !name.split('/').any(|c| c.starts_with('.')))
+                .filter(|name| has_extension(Path::new(name), extensions))
+                .count()
+        })
+        .sum()
 }
 
 fn has_extension(path: &Path, extensions: &[String]) -> bool {
