@@ -14,14 +14,22 @@ __device__ __forceinline__ uint32_t add_u32(uint32_t a, uint32_t b) {
   return d;
 }
 
-// Unsupported: warp-wide reduction (needs the warp-size policy for wave64).
+// Translatable: warp-wide reduction (each 32-lane half of a wave64 is one warp).
 __device__ __forceinline__ uint32_t warp_total(uint32_t x) {
   uint32_t d;
   asm volatile("redux.sync.add.u32 %0, %1, 0xffffffff;" : "=r"(d) : "r"(x));
   return d;
 }
 
-// Unsupported: butterfly warp shuffle.
+// Unsupported: a floating-point warp reduction (sm_100a only: no H100 result to verify against;
+// only built for sm_100 and later).
+__device__ __forceinline__ float warp_min(float x) {
+  float d;
+  asm volatile("redux.sync.min.f32 %0, %1, 0xffffffff;" : "=f"(d) : "f"(x));
+  return d;
+}
+
+// Translatable: butterfly warp shuffle (exact on wave32 and wave64).
 __device__ __forceinline__ float warp_sum(float v) {
   for (int offset = 16; offset > 0; offset >>= 1) {
     float other;
@@ -61,13 +69,14 @@ __device__ __forceinline__ uint32_t select_bytes(uint32_t a, uint32_t b, int fla
   return d;
 }
 
-// Unsupported: the lane id (warp 32 vs wave64), address-space conversion and shared-memory load.
+// Translatable: the lane id (its lane in the 32-lane half on wave64).
 __device__ __forceinline__ unsigned lane_id() {
   unsigned d;
   asm volatile("mov.u32 %0, %%laneid;" : "=r"(d));
   return d;
 }
 
+// Translatable: address-space conversion and a shared-memory load through a 32-bit address.
 __device__ __forceinline__ uint32_t load_shared(const uint32_t* smem_generic) {
   uint32_t d;
   unsigned long long shared64;
@@ -105,7 +114,11 @@ __global__ void unsupported_mix_kernel(const uint32_t* a, const uint32_t* b, flo
   // equal to `lo` could share its register and change the NVIDIA result.
   mix::add64_carry(lo, hi, b[t] ^ 0x5a5a5a5au, a[t] + 1u);
   out[6 * t + 0] = mix::add_u32(a[t], b[t]);
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 1000
+  out[6 * t + 1] = (uint32_t)mix::warp_min((float)a[t]);
+#else
   out[6 * t + 1] = mix::warp_total(a[t]);
+#endif
   out[6 * t + 2] = lo ^ hi;
   out[6 * t + 3] = mix::add_carry_split(a[t], b[t], b[t], a[t]);
   out[6 * t + 4] = mix::select_bytes(a[t], b[t], (int)(t & 1));

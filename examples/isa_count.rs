@@ -19,6 +19,12 @@
 //! measures the computation and nothing else.
 //!
 //! Prints a Markdown table on stdout (the section of BENCHMARKS.md) and writes `DIR/counts.tsv`.
+//!
+//! `--warp`: the warp-level forms instead, on gfx942 (wave64) and gfx1100 (wave32), each next to
+//! the native HIP call a port would write (`__shfl_xor`, `__ballot`, `__any`, ...; see `warp.rs`).
+
+#[path = "isa_count/warp.rs"]
+mod warp;
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -102,12 +108,22 @@ fn translate(
         .map_err(|u| u.message)
 }
 
-fn helper_text<'a>(rules: &'a RuleSet, name: &str, target: Target) -> Option<&'a str> {
+pub(crate) fn helper_text<'a>(rules: &'a RuleSet, name: &str, target: Target) -> Option<&'a str> {
     let h = rules.helpers.get(name)?;
     Some(match target {
         Target::Amd => h.amd.as_deref().unwrap_or(&h.portable),
         Target::Portable => &h.portable,
     })
+}
+
+/// The C++ type of an address operand: a 64-bit pointer, or a 32-bit `.shared`/`.local` window
+/// address.
+fn address_type(constraint: &str) -> &'static str {
+    if constraint == "r" {
+        "uint32_t"
+    } else {
+        "uint64_t"
+    }
 }
 
 /// One noinline device function computing the form's statement from its arguments.
@@ -121,7 +137,7 @@ fn function(k: usize, f: &CanonicalForm, lines: &[String]) -> String {
                 declared[*op] = true;
             }
             Input::Mem { op, .. } => {
-                params.push(format!("uint64_t op{op}"));
+                params.push(format!("{} op{op}", address_type(&f.constraints[*op])));
                 declared[*op] = true;
             }
         }
@@ -141,10 +157,10 @@ fn function(k: usize, f: &CanonicalForm, lines: &[String]) -> String {
     for (op, _, _) in &regs {
         declared[*op] = true;
     }
-    // Address operands of stores.
+    // Address operands of stores (the only operands not declared above).
     for (op, c) in f.constraints.iter().enumerate() {
-        if !declared[op] && c == "l" {
-            params.push(format!("uint64_t op{op}"));
+        if !declared[op] {
+            params.push(format!("{} op{op}", address_type(c)));
         }
     }
     let mut s = String::new();
@@ -240,7 +256,7 @@ const DEVICE_LIBS: [&str; 9] = [
     "oclc_abi_version_500",
 ];
 
-fn compile(clang: &str, devlibs: &Path, src: &Path, asm: &Path) -> Result<(), String> {
+pub(crate) fn compile(clang: &str, devlibs: &Path, src: &Path, asm: &Path) -> Result<(), String> {
     let mut cmd = Command::new(clang);
     cmd.args(FLAGS);
     for lib in DEVICE_LIBS {
@@ -273,7 +289,7 @@ fn compile(clang: &str, devlibs: &Path, src: &Path, asm: &Path) -> Result<(), St
 
 /// Instruction count of every `p2h_fN` function in an assembly file, with the external functions
 /// it calls (code the count cannot see).
-fn count(asm: &str) -> BTreeMap<usize, (usize, Vec<String>)> {
+pub(crate) fn count(asm: &str) -> BTreeMap<usize, (usize, Vec<String>)> {
     let mut counts = BTreeMap::new();
     let mut current: Option<(usize, usize, bool)> = None; // (k, count, first instruction seen)
     let mut calls: Vec<String> = Vec::new();
@@ -332,12 +348,19 @@ fn main() {
         .collect();
     let rules = RuleSet::embedded().expect("rules");
     std::fs::create_dir_all(&out).expect("output directory");
+    if args.iter().any(|a| a == "--warp") {
+        warp::main(&rules, &clang, &devlibs, &out);
+        return;
+    }
 
     let mut entries = Vec::new();
     let mut no_form = Vec::new();
     for rule in &rules.rules {
         if !wanted.is_empty() && !wanted.iter().any(|w| w.eq_ignore_ascii_case(&rule.code)) {
             continue;
+        }
+        if rule.family == "warp" {
+            continue; // measured against the native HIP functions by `--warp`
         }
         let forms = rule_forms(rule);
         if forms.is_empty() {

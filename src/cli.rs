@@ -1,16 +1,21 @@
 //! The command-line interface: argument parsing and the four commands.
 
-use std::io::Write;
+mod check;
+mod output;
+mod translate;
+mod write;
+
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
-use rayon::prelude::*;
 
-use crate::emit::{diff, EmitMode};
+use crate::emit::EmitMode;
 use crate::lower::{self, render, RuleSet, Target};
-use crate::pipeline::{self, FileOutcome, Options};
-use crate::{report, walk};
+use crate::pipeline::Options;
+use crate::scan;
+use crate::walk;
+use output::{outln, warn, Output};
 
 #[derive(Parser)]
 #[command(
@@ -32,7 +37,8 @@ enum Command {
         /// Write the translated files in place (atomically; unchanged files are not touched).
         #[arg(long, conflicts_with = "out_dir")]
         in_place: bool,
-        /// Write translated copies of the processed files under DIR, mirroring the tree.
+        /// Write translated copies of the processed files under DIR, mirroring the tree (DIR must
+        /// lie outside the inputs; links under DIR are never followed).
         #[arg(long, value_name = "DIR")]
         out_dir: Option<PathBuf>,
         /// Keep the original asm for NVIDIA (`guarded`) or substitute the translation (`replace`).
@@ -88,30 +94,6 @@ struct Input {
     hidden: bool,
 }
 
-impl Input {
-    fn scan_options(&self) -> crate::scan::Options {
-        let defines = self
-            .defines
-            .iter()
-            .map(|d| match d.split_once('=') {
-                Some((name, value)) => (name.trim().to_string(), Some(value.to_string())),
-                None => (d.trim().to_string(), None),
-            })
-            .collect();
-        crate::scan::Options {
-            macros: crate::scan::Macros {
-                defines,
-                undefines: self
-                    .undefines
-                    .iter()
-                    .map(|u| u.trim().to_string())
-                    .collect(),
-                ..Default::default()
-            },
-        }
-    }
-}
-
 #[derive(Clone, Copy, ValueEnum)]
 enum EmitArg {
     Guarded,
@@ -153,7 +135,9 @@ pub fn run(cli: Cli) -> ExitCode {
     let rules = match RuleSet::embedded() {
         Ok(r) => r,
         Err(e) => {
-            eprintln!("ptx2hip: internal error in the rule table: {e}");
+            warn(format_args!(
+                "ptx2hip: internal error in the rule table: {e}"
+            ));
             return ExitCode::from(2);
         }
     };
@@ -169,13 +153,18 @@ pub fn run(cli: Cli) -> ExitCode {
                 target: target.into(),
                 emit: Some(emit.into()),
             };
-            translate(&input, &rules, options, in_place, out_dir.as_deref())
+            let mode = match (in_place, out_dir) {
+                (true, _) => translate::Mode::InPlace,
+                (false, Some(dir)) => translate::Mode::OutDir(dir),
+                (false, None) => translate::Mode::Diff,
+            };
+            translate::run(&input, &rules, options, &mode)
         }
         Command::Check {
             input,
             format,
             target,
-        } => check(
+        } => check::run(
             &input,
             &rules,
             Options {
@@ -187,262 +176,88 @@ pub fn run(cli: Cli) -> ExitCode {
         Command::Explain {
             statement,
             constraints,
-        } => explain(&statement, constraints.as_deref(), &rules),
-        Command::Rules { format } => list_rules(&rules, format),
+        } => {
+            let mut out = Output::stdout();
+            let code = explain(&mut out, &statement, constraints.as_deref(), &rules);
+            conclude(out, Vec::new(), code)
+        }
+        Command::Rules { format } => {
+            let mut out = Output::stdout();
+            list_rules(&mut out, &rules, format);
+            conclude(out, Vec::new(), ExitCode::SUCCESS)
+        }
     }
 }
 
-/// A processed file: its path, bytes and outcome (or why it could not be read).
-struct Processed {
-    file: walk::SourceFile,
-    source: Vec<u8>,
-    outcome: Result<FileOutcome, String>,
-}
+impl Input {
+    /// The files to process, and the errors met finding them. When ignore rules left out source
+    /// files git tracks, a note on stderr says how many.
+    fn files(&self) -> (Vec<walk::SourceFile>, Vec<String>) {
+        let extensions: Vec<String> = if self.extensions.is_empty() {
+            walk::DEFAULT_EXTENSIONS
+                .iter()
+                .map(|s| s.to_string())
+                .collect()
+        } else {
+            self.extensions.clone()
+        };
+        let options = walk::WalkOptions {
+            no_ignore: self.no_ignore,
+            hidden: self.hidden,
+        };
+        let walked = walk::collect(&self.paths, &extensions, options);
+        if walked.ignored > 0 {
+            warn(format_args!(
+                "ptx2hip: note: {} source files tracked by git but matched by .gitignore/.ignore rules were not processed (--no-ignore processes them)",
+                walked.ignored
+            ));
+        }
+        (walked.files, walked.errors)
+    }
 
-fn process_all(input: &Input, rules: &RuleSet, options: Options) -> (Vec<Processed>, Vec<String>) {
-    let extensions: Vec<String> = if input.extensions.is_empty() {
-        walk::DEFAULT_EXTENSIONS
+    /// What the scanner is told besides the files: the macros declared with `-D`/`-U`.
+    fn scan_options(&self) -> scan::Options {
+        let defines = self
+            .defines
             .iter()
-            .map(|s| s.to_string())
-            .collect()
-    } else {
-        input.extensions.clone()
-    };
-    let walked = walk::collect(
-        &input.paths,
-        &extensions,
-        walk::WalkOptions {
-            no_ignore: input.no_ignore,
-            hidden: input.hidden,
-        },
-    );
-    if walked.ignored > 0 {
-        eprintln!(
-            "ptx2hip: note: {} source files tracked by git but matched by .gitignore/.ignore rules were not processed (--no-ignore processes them)",
-            walked.ignored
-        );
-    }
-    let scan_options = input.scan_options();
-    let processed = walked
-        .files
-        .into_par_iter()
-        .map(|file| match std::fs::read(&file.path) {
-            Ok(source) => {
-                let outcome = Ok(pipeline::process(&source, Some(&file.path), rules, options, &scan_options));
-                // Sources without a finding are not kept: a large tree must not sit in memory.
-                let keep = matches!(&outcome, Ok(o) if !o.findings.is_empty() || !o.diagnostics.is_empty());
-                Processed { file, source: if keep { source } else { Vec::new() }, outcome }
-            }
-            Err(e) => {
-                let msg = format!("{}: {e}", file.path.display());
-                Processed { file, source: Vec::new(), outcome: Err(msg) }
-            }
-        })
-        .collect();
-    (processed, walked.errors)
-}
-
-fn display_path(p: &Path) -> String {
-    let s = p.to_string_lossy().replace('\\', "/");
-    s.strip_prefix("./").map(str::to_string).unwrap_or(s)
-}
-
-fn translate(
-    input: &Input,
-    rules: &RuleSet,
-    options: Options,
-    in_place: bool,
-    out_dir: Option<&Path>,
-) -> ExitCode {
-    let (processed, mut errors) = process_all(input, rules, options);
-    let stdout = std::io::stdout();
-    let mut out = stdout.lock();
-    for p in &processed {
-        let path = display_path(&p.file.path);
-        let outcome = match &p.outcome {
-            Ok(o) => o,
-            Err(e) => {
-                errors.push(e.clone());
-                continue;
-            }
-        };
-        for d in &outcome.diagnostics {
-            eprint!("{}", report::render_file_diagnostic(&path, d));
-        }
-        for f in &outcome.findings {
-            if let Err(u) = &f.outcome {
-                eprintln!(
-                    "{path}:{}:{}: not translated: {}",
-                    f.line, f.column, u.message
-                );
-            }
-        }
-        if let Some(dir) = out_dir {
-            let dest = dir.join(&p.file.relative);
-            let bytes = match &outcome.rewritten {
-                Some(r) => r.bytes.clone(),
-                None => match std::fs::read(&p.file.path) {
-                    Ok(b) => b,
-                    Err(e) => {
-                        errors.push(format!("{path}: {e}"));
-                        continue;
-                    }
-                },
-            };
-            if let Err(e) = dest
-                .parent()
-                .map_or(Ok(()), std::fs::create_dir_all)
-                .and_then(|_| std::fs::write(&dest, bytes))
-            {
-                errors.push(format!("{}: {e}", dest.display()));
-            }
-            continue;
-        }
-        let Some(rewritten) = &outcome.rewritten else {
-            continue;
-        };
-        if in_place {
-            if let Err(e) = write_atomically(&p.file.path, &rewritten.bytes) {
-                errors.push(format!("{path}: {e}"));
-            }
-        } else if diff::write_unified(
-            &mut out,
-            &path,
-            &p.source,
-            &rewritten.bytes,
-            &rewritten.splices,
-        )
-        .is_err()
-        {
-            return ExitCode::from(2);
+            .map(|d| match d.split_once('=') {
+                Some((name, value)) => (name.trim().to_string(), Some(value.to_string())),
+                None => (d.trim().to_string(), None),
+            })
+            .collect();
+        scan::Options {
+            macros: scan::Macros {
+                defines,
+                undefines: self
+                    .undefines
+                    .iter()
+                    .map(|u| u.trim().to_string())
+                    .collect(),
+                ..Default::default()
+            },
         }
     }
-    finish(&errors, ExitCode::SUCCESS)
 }
 
-fn finish(errors: &[String], ok: ExitCode) -> ExitCode {
-    for e in errors {
-        eprintln!("ptx2hip: error: {e}");
+/// Ends a command: flushes the report, says what went wrong on stderr and gives the exit code,
+/// 2 if anything did (a file not read or written, the report not written), `code` otherwise.
+fn conclude(out: Output, mut errors: Vec<String>, code: ExitCode) -> ExitCode {
+    if let Some(e) = out.finish() {
+        errors.push(format!("could not write the output: {e}"));
+    }
+    for e in &errors {
+        warn(format_args!("ptx2hip: error: {e}"));
     }
     if errors.is_empty() {
-        ok
+        code
     } else {
         ExitCode::from(2)
     }
 }
 
-/// Writes through a temporary file in the same directory and a rename, keeping permissions.
-fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let dir = path
-        .parent()
-        .filter(|d| !d.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    let permissions = std::fs::metadata(path)?.permissions();
-    let mut tmp = tempfile::NamedTempFile::new_in(dir)?;
-    tmp.write_all(bytes)?;
-    tmp.as_file().sync_all()?;
-    tmp.as_file().set_permissions(permissions)?;
-    tmp.persist(path).map_err(|e| e.error)?;
-    Ok(())
-}
-
-fn check(input: &Input, rules: &RuleSet, options: Options, format: Format) -> ExitCode {
-    let (processed, mut errors) = process_all(input, rules, options);
-    // Rendering snippets costs as much as scanning, so each file's part is rendered in parallel
-    // and written in walk order.
-    let reports: Vec<FileReport> = processed
-        .par_iter()
-        .map(|p| FileReport::render(p, format))
-        .collect();
-    let (mut translatable, mut unsupported, mut files) = (0, 0, 0);
-    let mut json = Vec::new();
-    let stdout = std::io::stdout();
-    let mut out = stdout.lock();
-    for report in reports {
-        if let Some(e) = report.error {
-            errors.push(e);
-            continue;
-        }
-        if report.translatable + report.unsupported > 0 {
-            files += 1;
-        }
-        translatable += report.translatable;
-        unsupported += report.unsupported;
-        json.extend(report.json);
-        let _ = out.write_all(report.text.as_bytes());
-    }
-    match format {
-        Format::Json => {
-            let _ = writeln!(
-                out,
-                "{}",
-                serde_json::to_string_pretty(&json).unwrap_or_else(|_| "[]".into())
-            );
-        }
-        Format::Human => {
-            let _ = writeln!(out, "{}", report::summary(files, translatable, unsupported));
-        }
-    }
-    let code = if translatable + unsupported > 0 {
-        ExitCode::from(1)
-    } else {
-        ExitCode::SUCCESS
-    };
-    finish(&errors, code)
-}
-
-/// One file's part of the `check` report.
-#[derive(Default)]
-struct FileReport {
-    /// Human diagnostics (empty for JSON).
-    text: String,
-    json: Vec<report::JsonFinding>,
-    translatable: usize,
-    /// Unsupported statements and file diagnostics.
-    unsupported: usize,
-    /// The file could not be read.
-    error: Option<String>,
-}
-
-impl FileReport {
-    fn render(p: &Processed, format: Format) -> FileReport {
-        let outcome = match &p.outcome {
-            Ok(o) => o,
-            Err(e) => {
-                return FileReport {
-                    error: Some(e.clone()),
-                    ..FileReport::default()
-                }
-            }
-        };
-        let path = display_path(&p.file.path);
-        let mut r = FileReport::default();
-        for d in &outcome.diagnostics {
-            r.unsupported += 1;
-            match format {
-                Format::Json => r.json.push(report::file_diagnostic_json(&path, d)),
-                Format::Human => {
-                    r.text += &report::render_file_diagnostic(&path, d);
-                    r.text.push('\n');
-                }
-            }
-        }
-        for f in &outcome.findings {
-            if f.outcome.is_ok() {
-                r.translatable += 1
-            } else {
-                r.unsupported += 1
-            }
-            match format {
-                Format::Json => r.json.push(report::finding_json(&path, f)),
-                Format::Human => {
-                    r.text += &report::render_finding(&path, &p.source, f);
-                    r.text.push_str("\n\n");
-                }
-            }
-        }
-        r
-    }
+fn display_path(p: &Path) -> String {
+    let s = p.to_string_lossy().replace('\\', "/");
+    s.strip_prefix("./").map(str::to_string).unwrap_or(s)
 }
 
 /// Default constraints for explain: the highest `%N` referenced decides the count; `%0` is `=r`.
@@ -477,11 +292,17 @@ fn default_constraints(ptx: &str) -> Vec<String> {
         .collect()
 }
 
-fn explain(statement: &str, constraints: Option<&str>, rules: &RuleSet) -> ExitCode {
+fn explain(
+    out: &mut Output,
+    statement: &str,
+    constraints: Option<&str>,
+    rules: &RuleSet,
+) -> ExitCode {
     if let Some(rule) = rules.rule(statement.trim()) {
-        println!("{} ({}) — {}\n", rule.code, rule.name, rule.summary);
-        println!("{}", rule.doc.trim());
-        println!(
+        outln!(out, "{} ({}) — {}\n", rule.code, rule.name, rule.summary);
+        outln!(out, "{}", rule.doc.trim());
+        outln!(
+            out,
             "\nforms: {}",
             rule.forms()
                 .iter()
@@ -490,18 +311,20 @@ fn explain(statement: &str, constraints: Option<&str>, rules: &RuleSet) -> ExitC
                 .join(", ")
         );
         return explain_statement(
+            out,
             &rule.example.ptx,
             Some(&rule.example.constraints),
             rules,
             false,
         );
     }
-    explain_statement(statement, constraints, rules, true)
+    explain_statement(out, statement, constraints, rules, true)
 }
 
 /// Explains one PTX statement: its parse, the documentation of the rules that translate it (when
 /// `with_docs`), and what each target emits.
 fn explain_statement(
+    out: &mut Output,
     statement: &str,
     constraints: Option<&str>,
     rules: &RuleSet,
@@ -515,12 +338,17 @@ fn explain_statement(
             .collect(),
         None => default_constraints(statement),
     };
-    println!("statement:   {statement}");
-    println!("constraints: {}", constraints.join(","));
+    outln!(out, "statement:   {statement}");
+    outln!(out, "constraints: {}", constraints.join(","));
     match crate::ptx::parse(statement) {
-        Ok(block) => println!("parsed as:\n{}", indent_text(&block.to_string(), "  ")),
+        Ok(block) => outln!(out, "parsed as:\n{}", indent_text(&block.to_string(), "  ")),
         Err(e) => {
-            println!("PTX syntax error at byte {}: {}", e.span.start, e.message);
+            outln!(
+                out,
+                "PTX syntax error at byte {}: {}",
+                e.span.start,
+                e.message
+            );
             return ExitCode::from(1);
         }
     }
@@ -528,13 +356,13 @@ fn explain_statement(
     stmt.qualifiers.clear();
     if with_docs {
         if let Ok(t) = lower::analyze(&stmt, rules, Target::Portable).outcome {
-            println!("\nmeaning:");
+            outln!(out, "\nmeaning:");
             let mut seen = Vec::new();
             for r in t.rules.iter().filter_map(|code| rules.rule(code)) {
                 if !seen.contains(&&r.code) {
                     seen.push(&r.code);
-                    println!("  {} ({}): {}", r.code, r.name, r.summary);
-                    println!("{}", indent_text(r.doc.trim(), "    "));
+                    outln!(out, "  {} ({}): {}", r.code, r.name, r.summary);
+                    outln!(out, "{}", indent_text(r.doc.trim(), "    "));
                 }
             }
         }
@@ -542,24 +370,24 @@ fn explain_statement(
     let mut ok = true;
     for target in [Target::Amd, Target::Portable] {
         let analysis = lower::analyze(&stmt, rules, target);
-        println!("\n--target {target}:");
+        outln!(out, "\n--target {target}:");
         match analysis.outcome {
             Ok(t) => {
                 for code in &t.rules {
                     if let Some(r) = rules.rule(code) {
-                        println!("  rule {} ({}): {}", r.code, r.name, r.summary);
+                        outln!(out, "  rule {} ({}): {}", r.code, r.name, r.summary);
                     }
                 }
                 for line in render(&t.lines, "  ", "  ") {
-                    println!("{line}");
+                    outln!(out, "{line}");
                 }
                 if !t.helpers.is_empty() {
-                    println!("  helpers: {}", t.helpers.join(", "));
+                    outln!(out, "  helpers: {}", t.helpers.join(", "));
                 }
             }
             Err(u) => {
                 ok = false;
-                println!("  not translated: {}", u.message);
+                outln!(out, "  not translated: {}", u.message);
             }
         }
     }
@@ -583,7 +411,7 @@ fn indent_text(text: &str, indent: &str) -> String {
         .join("\n")
 }
 
-fn list_rules(rules: &RuleSet, format: Format) -> ExitCode {
+fn list_rules(out: &mut Output, rules: &RuleSet, format: Format) {
     let entries: Vec<serde_json::Value> = rules
         .rules
         .iter()
@@ -601,7 +429,8 @@ fn list_rules(rules: &RuleSet, format: Format) -> ExitCode {
         })
         .collect();
     match format {
-        Format::Json => println!(
+        Format::Json => outln!(
+            out,
             "{}",
             serde_json::to_string_pretty(&entries).unwrap_or_default()
         ),
@@ -613,12 +442,16 @@ fn list_rules(rules: &RuleSet, format: Format) -> ExitCode {
                 if let Some(gpu) = v["gpu"].as_str().filter(|g| !g.is_empty()) {
                     status = format!("{status} on {}", gpu.trim_start_matches("NVIDIA "));
                 }
-                println!(
+                outln!(
+                    out,
                     "{:<6} {:<22} {:>4} forms  {:<40} {}",
-                    r.code, r.name, forms, status, r.summary
+                    r.code,
+                    r.name,
+                    forms,
+                    status,
+                    r.summary
                 );
             }
         }
     }
-    ExitCode::SUCCESS
 }

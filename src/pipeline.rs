@@ -80,10 +80,23 @@ pub struct FileOutcome {
     pub rewritten: Option<emit::Rewrite>,
 }
 
+/// The analysis, not translated when the translation cannot take the statement's place.
+fn fitted(stmt: &AsmStatement, mut analysis: lower::Analysis) -> lower::Analysis {
+    if let Ok(Err(message)) = analysis.outcome.as_ref().map(|t| emit::fits(stmt, t)) {
+        analysis.outcome = Err(lower::Unsupported::new(message));
+    }
+    analysis
+}
+
+/// Runs every stage over text without a file (no local headers) and with no declared macros.
+/// Never panics on user input: a file that cannot be handled yields diagnostics and no rewrite.
+pub fn process(source: &[u8], rules: &RuleSet, options: Options) -> FileOutcome {
+    process_file(source, None, rules, options, &scan::Options::default())
+}
+
 /// Runs every stage over one file's bytes (`path` locates the local headers its templates may
-/// use). Never panics on user input: a file that cannot be handled yields diagnostics and no
-/// rewrite.
-pub fn process(
+/// use; `scan_options` carries the declared macros). Never panics on user input.
+pub fn process_file(
     source: &[u8],
     path: Option<&Path>,
     rules: &RuleSet,
@@ -125,6 +138,7 @@ pub fn process(
             } else {
                 lower::analyze(&stmt, rules, options.target)
             };
+            let analysis = fitted(&stmt, analysis);
             if let (Ok(t), Some(mode)) = (&analysis.outcome, options.emit) {
                 edits.push(emit::edit(source, &stmt, t, mode, newline));
             }

@@ -5,8 +5,11 @@
 //! hidden files and directories; `--no-ignore` and `--hidden` turn each off. Files named
 //! explicitly are always processed, whatever their extension. A tree can track files that its
 //! own `.gitignore` matches (DeepSpeed ignores `*.cuh` yet tracks some), so when ignore rules
-//! left out tracked source files the walk says how many.
+//! left out tracked source files the walk says how many. A file reached through several of the
+//! given paths (`a.cu ./a.cu`, `src src/kernels`) is processed once, as found under the first of
+//! them: two workers must never rewrite the same file.
 
+use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
@@ -35,6 +38,7 @@ pub struct WalkOptions {
 /// What a walk found.
 #[derive(Debug, Default)]
 pub struct Walked {
+    /// Sorted by path.
     pub files: Vec<SourceFile>,
     /// Walk errors (not fatal).
     pub errors: Vec<String>,
@@ -42,69 +46,26 @@ pub struct Walked {
     pub ignored: usize,
 }
 
-/// Collects the files under `paths`.
+/// Collects the files under `paths`, sorted by path; walk errors are returned alongside, not fatal.
 pub fn collect(paths: &[PathBuf], extensions: &[String], options: WalkOptions) -> Walked {
-    let files = Mutex::new(Vec::new());
-    let errors = Mutex::new(Vec::new());
+    let mut files = Vec::new();
+    let mut errors = Vec::new();
+    let mut seen = HashSet::new();
     for root in paths {
-        if root.is_file() {
-            let relative = root
-                .file_name()
-                .map(PathBuf::from)
-                .unwrap_or_else(|| root.clone());
-            files
-                .lock()
-                .expect("no panics while locked")
-                .push(SourceFile {
-                    path: root.clone(),
-                    relative,
-                });
-            continue;
+        let (found, errs) = collect_root(root, extensions, options);
+        errors.extend(errs);
+        if paths.len() == 1 {
+            files = found;
+            break;
         }
-        if !root.exists() {
-            errors
-                .lock()
-                .expect("no panics while locked")
-                .push(format!("{}: no such file or directory", root.display()));
-            continue;
+        for file in found {
+            let real = std::fs::canonicalize(&file.path).unwrap_or_else(|_| file.path.clone());
+            if seen.insert(real) {
+                files.push(file);
+            }
         }
-        ignore::WalkBuilder::new(root)
-            .standard_filters(!options.no_ignore)
-            .hidden(!options.hidden)
-            .build_parallel()
-            .run(|| {
-                Box::new(|entry| {
-                    match entry {
-                        Ok(e)
-                            if e.file_type().is_some_and(|t| t.is_file())
-                                && has_extension(e.path(), extensions) =>
-                        {
-                            let relative = e
-                                .path()
-                                .strip_prefix(root)
-                                .unwrap_or(e.path())
-                                .to_path_buf();
-                            files
-                                .lock()
-                                .expect("no panics while locked")
-                                .push(SourceFile {
-                                    path: e.path().to_path_buf(),
-                                    relative,
-                                });
-                        }
-                        Ok(_) => {}
-                        Err(err) => errors
-                            .lock()
-                            .expect("no panics while locked")
-                            .push(err.to_string()),
-                    }
-                    ignore::WalkState::Continue
-                })
-            });
     }
-    let mut files = files.into_inner().expect("no panics while locked");
     files.sort();
-    files.dedup_by(|a, b| a.path == b.path);
     let ignored = if options.no_ignore {
         0
     } else {
@@ -112,9 +73,71 @@ pub fn collect(paths: &[PathBuf], extensions: &[String], options: WalkOptions) -
     };
     Walked {
         files,
-        errors: errors.into_inner().expect("no panics while locked"),
+        errors,
         ignored,
     }
+}
+
+/// The files under one path: the path itself if it is a file, else the walk of the directory.
+fn collect_root(
+    root: &Path,
+    extensions: &[String],
+    options: WalkOptions,
+) -> (Vec<SourceFile>, Vec<String>) {
+    if root.is_file() {
+        let relative = root
+            .file_name()
+            .map(PathBuf::from)
+            .unwrap_or_else(|| root.to_path_buf());
+        let file = SourceFile {
+            path: root.to_path_buf(),
+            relative,
+        };
+        return (vec![file], Vec::new());
+    }
+    if !root.exists() {
+        let error = format!("{}: no such file or directory", root.display());
+        return (Vec::new(), vec![error]);
+    }
+    let files = Mutex::new(Vec::new());
+    let errors = Mutex::new(Vec::new());
+    ignore::WalkBuilder::new(root)
+        .standard_filters(!options.no_ignore)
+        .hidden(!options.hidden)
+        .build_parallel()
+        .run(|| {
+            Box::new(|entry| {
+                match entry {
+                    Ok(e)
+                        if e.file_type().is_some_and(|t| t.is_file())
+                            && has_extension(e.path(), extensions) =>
+                    {
+                        let relative = e
+                            .path()
+                            .strip_prefix(root)
+                            .unwrap_or(e.path())
+                            .to_path_buf();
+                        files
+                            .lock()
+                            .expect("no panics while locked")
+                            .push(SourceFile {
+                                path: e.path().to_path_buf(),
+                                relative,
+                            });
+                    }
+                    Ok(_) => {}
+                    Err(err) => errors
+                        .lock()
+                        .expect("no panics while locked")
+                        .push(err.to_string()),
+                }
+                ignore::WalkState::Continue
+            })
+        });
+    (
+        files.into_inner().expect("no panics while locked"),
+        errors.into_inner().expect("no panics while locked"),
+    )
 }
 
 /// Source files under the directories of `paths` that git tracks although ignore rules match

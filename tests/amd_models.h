@@ -78,6 +78,48 @@ static inline uint32_t __builtin_amdgcn_alignbyte(uint32_t s0, uint32_t s1, uint
   return (uint32_t)((((uint64_t)s0 << 32) | s1) >> (8u * (s2 & 3u)));
 }
 
+// HIP scoped atomics and AMDGPU memory builtins, single-threaded: the golden check runs one
+// thread, so an atomic is its read-modify-write on memory and orders, scopes and fences change no
+// value (the litmus runs check those, docs/MEMORY_MODEL.md). Scope constants as in HIP's headers.
+// (clang has the __hip_atomic builtins on every target: they are only modelled for other compilers.)
+#ifndef __HIP_MEMORY_SCOPE_AGENT
+#define __HIP_MEMORY_SCOPE_SINGLETHREAD 1
+#define __HIP_MEMORY_SCOPE_WAVEFRONT 2
+#define __HIP_MEMORY_SCOPE_WORKGROUP 3
+#define __HIP_MEMORY_SCOPE_AGENT 4
+#define __HIP_MEMORY_SCOPE_SYSTEM 5
+#endif
+#if !defined(__has_builtin) || !__has_builtin(__hip_atomic_load)
+template <class T> static inline T __hip_atomic_load(T* p, int, int) { return *p; }
+template <class T> static inline void __hip_atomic_store(T* p, T v, int, int) { *p = v; }
+template <class T> static inline T __hip_atomic_fetch_add(T* p, T v, int, int) { T o = *p; *p = (T)(o + v); return o; }
+template <class T> static inline T __hip_atomic_fetch_min(T* p, T v, int, int) { T o = *p; *p = v < o ? v : o; return o; }
+template <class T> static inline T __hip_atomic_fetch_max(T* p, T v, int, int) { T o = *p; *p = v > o ? v : o; return o; }
+template <class T> static inline T __hip_atomic_fetch_and(T* p, T v, int, int) { T o = *p; *p = o & v; return o; }
+template <class T> static inline T __hip_atomic_fetch_or(T* p, T v, int, int) { T o = *p; *p = o | v; return o; }
+template <class T> static inline T __hip_atomic_fetch_xor(T* p, T v, int, int) { T o = *p; *p = o ^ v; return o; }
+template <class T> static inline T __hip_atomic_exchange(T* p, T v, int, int) { T o = *p; *p = v; return o; }
+template <class T> static inline bool __hip_atomic_compare_exchange_strong(T* p, T* expected, T desired, int, int, int) {
+  if (memcmp(p, expected, sizeof(T)) == 0) { *p = desired; return true; }
+  *expected = *p;
+  return false;
+}
+template <class T> static inline bool __hip_atomic_compare_exchange_weak(T* p, T* expected, T desired, int a, int b, int c) {
+  return __hip_atomic_compare_exchange_strong(p, expected, desired, a, b, c);
+}
+#endif
+// FLAT/GLOBAL_ATOMIC_INC: tmp = MEM; MEM = (tmp >= DATA) ? 0 : tmp + 1; DEC: MEM = (tmp == 0 ||
+// tmp > DATA) ? DATA : tmp - 1 (CDNA3 ISA, flat/global atomics).
+static inline uint32_t __builtin_amdgcn_atomic_inc32(volatile uint32_t* p, uint32_t v, int, const char*) {
+  uint32_t o = *p; *p = o >= v ? 0u : o + 1u; return o;
+}
+static inline uint32_t __builtin_amdgcn_atomic_dec32(volatile uint32_t* p, uint32_t v, int, const char*) {
+  uint32_t o = *p; *p = (o == 0u || o > v) ? v : o - 1u; return o;
+}
+static inline void __builtin_amdgcn_fence(int, const char*) {}
+// The golden buffers are global memory.
+static inline bool __builtin_amdgcn_is_shared(const void*) { return false; }
+
 static inline int ptx2hip_amd_models_self_test() {
   int bad = 0;
 #define P2H_EXPECT(e) do { if (!(e)) { printf("FAIL %s\n", #e); bad++; } } while (0)

@@ -169,7 +169,7 @@ fn in_place_rewrites_atomically_keeps_permissions_and_leaves_unchanged_files_alo
     );
     let text = fs::read_to_string(&changed).unwrap();
     assert!(
-        text.contains("i = (int32_t)((uint32_t)(int32_t)(j) + (uint32_t)(int32_t)(k));"),
+        text.contains("ptx2hip_out_r(i) = (int32_t)((uint32_t)(int32_t)ptx2hip_in_r(j) + (uint32_t)(int32_t)ptx2hip_in_r(k));"),
         "{text}"
     );
     // No temporary files are left behind.
@@ -267,7 +267,7 @@ fn bytes_outside_rewritten_statements_are_kept_with_crlf_and_non_utf8() {
         "every line ends in CRLF"
     );
     // The statement's own line is the only other change (plus the helper block).
-    let stmt_line = b"  i = (int32_t)((uint32_t)(int32_t)(j) + (uint32_t)(int32_t)(k));\r\n";
+    let stmt_line = b"  ptx2hip_out_r(i) = (int32_t)((uint32_t)(int32_t)ptx2hip_in_r(j) + (uint32_t)(int32_t)ptx2hip_in_r(k));\r\n";
     assert!(out.windows(stmt_line.len()).any(|w| w == stmt_line));
 }
 
@@ -491,4 +491,122 @@ fn defines_and_undefines_decide_project_conditions() {
     );
     let declared = json(&["--undefine", "GGML_USE_HIP", "--define", "FAST"]);
     assert!(declared.contains("ld.global.nc.u32"), "{declared}");
+}
+
+#[test]
+fn check_reports_lines_with_multibyte_characters_invalid_utf8_crlf_and_tabs() {
+    let dir = tempfile::tempdir().unwrap();
+    // A multi-byte character before the statement, inside its template (where the PTX parser
+    // stops), and invalid UTF-8 earlier on the line; CRLF line ends and tabs.
+    let mut messy = b"// \xe2\x82\xac\r\n__device__ void f(int x) {\r\n".to_vec();
+    messy.extend_from_slice(b"\t/* \xff\xfe \xc3\xa9 */\tasm(\"add.s32 %0, %1, \xc3\xa9;\" : \"=r\"(x) : \"r\"(x));\r\n");
+    messy
+        .extend_from_slice(b"\t/* \xce\xbb */ asm(\"frob\xce\xbb.b32 %0;\" : \"=r\"(x));\r\n}\r\n");
+    write(dir.path(), "messy.cu", &messy);
+    write(dir.path(), "plain.cu", UNKNOWN.as_bytes());
+    let out = ptx2hip()
+        .arg("check")
+        .arg(dir.path())
+        .assert()
+        .code(1)
+        .get_output()
+        .clone();
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "");
+    let text = String::from_utf8_lossy(&out.stdout);
+    let line3 = &messy[messy.iter().position(|&b| b == b'\t').unwrap()..];
+    let e_acute = line3.windows(2).rposition(|w| w == b"\xc3\xa9").unwrap();
+    assert!(
+        text.contains(&format!("messy.cu:3:{}\n", e_acute + 1)),
+        "byte column of the é in the template: {text}"
+    );
+    assert!(text.contains("messy.cu:4:"), "{text}");
+    assert!(
+        text.contains("plain.cu:2:"),
+        "the other file is reported too: {text}"
+    );
+    assert!(
+        text.contains("3 non-portable asm statements in 2 files"),
+        "{text}"
+    );
+}
+
+/// Runs `ptx2hip args` with stdout on `/dev/full`; `None` where there is no such device.
+fn on_a_full_disk(args: &[&str], dir: &Path) -> Option<std::process::Output> {
+    let full = fs::OpenOptions::new().write(true).open("/dev/full").ok()?;
+    std::process::Command::new(env!("CARGO_BIN_EXE_ptx2hip"))
+        .args(args)
+        .current_dir(dir)
+        .stdout(full)
+        .output()
+        .ok()
+}
+
+#[test]
+fn a_report_lost_to_a_full_disk_is_an_error_not_a_panic() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "a.cu", ADD.as_bytes());
+    for args in [
+        &["rules"][..],
+        &["rules", "--format", "json"],
+        &["explain", "I001"],
+        &["explain", "add.s32 %0, %1, %2;"],
+        &["check", "a.cu"],
+        &["check", "--format", "json", "a.cu"],
+        &["translate", "a.cu"],
+    ] {
+        let Some(out) = on_a_full_disk(args, dir.path()) else {
+            return;
+        };
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(
+            stderr.contains("ptx2hip: error: could not write the output: No space left on device"),
+            "{args:?}: {stderr}"
+        );
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+    }
+}
+
+#[test]
+fn a_closed_pipe_ends_the_output_quietly() {
+    use std::process::{Command, Stdio};
+    // `rules --format json` writes more than a pipe holds, so the write fails whenever the
+    // reader goes away: before the first write or while the pipe is full.
+    for args in [
+        &["rules", "--format", "json"][..],
+        &["rules"],
+        &["explain", "I001"],
+    ] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_ptx2hip"))
+            .args(args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        drop(child.stdout.take());
+        let out = child.wait_with_output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {stderr}");
+        assert_eq!(stderr, "", "{args:?}");
+    }
+}
+
+#[test]
+fn messages_lost_to_a_full_stderr_do_not_panic() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "u.cu", UNKNOWN.as_bytes());
+    let Ok(full) = fs::OpenOptions::new().write(true).open("/dev/full") else {
+        return;
+    };
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_ptx2hip"))
+        .args(["translate", "u.cu", "missing.cu"])
+        .current_dir(dir.path())
+        .stderr(full)
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "the missing file is still an error"
+    );
 }

@@ -222,7 +222,15 @@ fn lop3_is_one_folded_helper_call_and_not_pred_is_logical() {
         Target::Amd,
     )
     .unwrap();
-    assert_eq!(t.helpers, vec!["ptx2hip_lop3".to_string()]);
+    assert_eq!(
+        t.helpers,
+        [
+            "ptx2hip_lop3",
+            "ptx2hip_operand",
+            "ptx2hip_in_r",
+            "ptx2hip_out_r"
+        ]
+    );
     let t = translate(
         &rules,
         "lop3.b32 %0, %1, %2, %3, %4;",
@@ -231,7 +239,9 @@ fn lop3_is_one_folded_helper_call_and_not_pred_is_logical() {
     )
     .unwrap();
     assert!(
-        t.lines.iter().any(|(_, l)| l.contains("(uint32_t)(op4)")),
+        t.lines
+            .iter()
+            .any(|(_, l)| l.contains("ptx2hip_imm<uint32_t>(op4)")),
         "{:?}",
         t.lines
     );

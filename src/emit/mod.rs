@@ -1,9 +1,17 @@
 //! Emit: splices translations into the original bytes, adds the helper block, makes diffs.
 //!
 //! Everything outside the rewritten statements stays byte-for-byte identical: line endings, tabs,
-//! trailing spaces and bytes that are not UTF-8. Rewrites follow the statement's indentation and
-//! the file's line ending. Running the tool on its own output changes nothing: the NVIDIA arm of a
-//! guarded rewrite is skipped by the scanner and the helper block is regenerated identically.
+//! trailing spaces and bytes that are not UTF-8 (a rewrite that must start on a line of its own
+//! also takes the spaces before it, so that no line ends in whitespace). Rewrites follow the
+//! statement's indentation and the file's line ending. Running the tool on its own output changes
+//! nothing: the NVIDIA arm of a guarded rewrite is skipped by the scanner and the helper block is
+//! regenerated identically.
+//!
+//! Where a statement may sit in the arguments of a function-like macro invocation (anywhere inside
+//! parentheses: `NV_IF_TARGET(c, (asm(...);))`, `MACRO(x, asm(...))`) or in a `#define` body, a
+//! preprocessor directive would be undefined behaviour, so a guarded rewrite selects with the
+//! variadic macros `PTX2HIP_AMD_ONLY(...) PTX2HIP_NV_ONLY(...)` instead. A rewrite there replaces the
+//! asm expression's tokens only, so it is right however the invocation expands.
 
 pub mod diff;
 mod helpers;
@@ -11,7 +19,7 @@ mod helpers;
 use std::ops::Range;
 
 use crate::lower::{render, RuleSet, Target, Translation};
-use crate::scan::AsmStatement;
+use crate::scan::{AsmStatement, Place};
 
 pub use helpers::{HELPERS_BEGIN, HELPERS_END};
 
@@ -47,10 +55,15 @@ pub struct Splice {
 pub struct Edit {
     pub span: Range<usize>,
     pub text: String,
+    /// Bytes at the start of `text` that only end the line before it: not needed when the
+    /// rewrite before it on that line already ended the line.
+    pub lead: usize,
+    /// `text` ends by ending its line (the rest of the source line follows on a new one).
+    pub ends_line: bool,
     /// Helper functions the translation calls.
     pub helpers: Vec<String>,
-    /// The statement sits in a `#define` body (guarded mode then needs the selection macros).
-    pub in_macro: bool,
+    /// No directive may go there (guarded mode then needs the selection macros).
+    pub selects: bool,
 }
 
 /// The line ending a rewrite uses: the file's own (CRLF if it has any).
@@ -62,6 +75,55 @@ pub fn newline_of(source: &[u8]) -> &'static str {
     }
 }
 
+/// Whether a translation can take the statement's place: `Err` with the reason when it cannot.
+/// A comma outside parentheses would split the macro argument the statement may be
+/// (`MACRO(x, asm(...))`), even inside `PTX2HIP_AMD_ONLY(...)` once a macro passes the argument on.
+pub fn fits(stmt: &AsmStatement, translation: &Translation) -> Result<(), String> {
+    let Place::Argument { callee } = &stmt.place else {
+        return Ok(());
+    };
+    let text = render(&translation.lines, "", " ").join(" ");
+    if !has_top_level_comma(&text) {
+        return Ok(());
+    }
+    let what = if callee.is_empty() {
+        "a macro argument".to_string()
+    } else {
+        format!("the argument of `{callee}` (possibly a macro)")
+    };
+    Err(format!(
+        "the statement is {what}, and its translation has a comma outside parentheses, which would split the argument: left as written"
+    ))
+}
+
+/// Whether `code` has a comma that no parentheses enclose (string and character literals skipped).
+fn has_top_level_comma(code: &str) -> bool {
+    let mut depth = 0i32;
+    let mut quote = None;
+    let mut escaped = false;
+    for c in code.chars() {
+        match quote {
+            Some(q) => {
+                if escaped {
+                    escaped = false;
+                } else if c == '\\' {
+                    escaped = true;
+                } else if c == q {
+                    quote = None;
+                }
+            }
+            None => match c {
+                '"' | '\'' => quote = Some(c),
+                '(' => depth += 1,
+                ')' => depth -= 1,
+                ',' if depth <= 0 => return true,
+                _ => {}
+            },
+        }
+    }
+    false
+}
+
 /// The edit that puts `translation` in place of `stmt`.
 pub fn edit(
     source: &[u8],
@@ -70,12 +132,17 @@ pub fn edit(
     mode: EmitMode,
     newline: &str,
 ) -> Edit {
-    Edit {
-        span: stmt.span.clone(),
-        text: statement_text(source, stmt, translation, mode, newline),
-        helpers: translation.helpers.clone(),
-        in_macro: stmt.in_macro.is_some(),
-    }
+    let mut edit = statement_text(source, stmt, translation, mode, newline);
+    edit.helpers.clone_from(&translation.helpers);
+    edit.selects = !directives_allowed(source, stmt);
+    edit
+}
+
+/// Directives may go only among statements, outside `#define` bodies, and not after a stray
+/// backslash on the statement's line (the line break before the `#if` would join it to that line).
+fn directives_allowed(source: &[u8], stmt: &AsmStatement) -> bool {
+    let before = source[..stmt.span.start].trim_ascii_end();
+    stmt.in_macro.is_none() && stmt.place == Place::Block && !before.ends_with(b"\\")
 }
 
 /// Applies `edits` (in file order) and installs the helper block.
@@ -97,6 +164,7 @@ pub fn apply(
         Vec::with_capacity(source.len() + edits.iter().map(|e| e.text.len()).sum::<usize>());
     let mut splices = Vec::with_capacity(edits.len() + 1);
     let mut copied = 0;
+    let mut ended_line = false;
     let mut helper_names: Vec<String> = Vec::new();
     let mut needs_macro_guards = false;
     for e in edits {
@@ -105,15 +173,25 @@ pub fn apply(
                 helper_names.push(h.clone());
             }
         }
-        needs_macro_guards |= e.in_macro && mode == EmitMode::Guarded;
-        out.extend_from_slice(&source[copied..e.span.start]);
+        needs_macro_guards |= e.selects && mode == EmitMode::Guarded;
+        // Two statements on one line may both claim the spaces between them, and both end the
+        // line between them: once is enough.
+        let mut old = e.span.start.max(copied)..e.span.end;
+        let mut text = e.text.as_str();
+        let between = &source[copied.min(old.start)..old.start];
+        if ended_line && e.lead > 0 && between.iter().all(is_blank) {
+            old.start = copied;
+            text = &text[e.lead..];
+        }
+        out.extend_from_slice(&source[copied..old.start]);
         let start = out.len();
-        out.extend_from_slice(e.text.as_bytes());
+        out.extend_from_slice(text.as_bytes());
         splices.push(Splice {
-            old: e.span.clone(),
+            old: old.clone(),
             new: start..out.len(),
         });
-        copied = e.span.end;
+        copied = old.end;
+        ended_line = e.ends_line;
     }
     out.extend_from_slice(&source[copied..]);
     let first_use = edits.iter().map(|e| e.span.start).min().unwrap_or(0);
@@ -121,7 +199,7 @@ pub fn apply(
     let old_block_text;
     let block = {
         old_block_text = helpers::find_block(&out)
-            .map(|(s, e)| out[s..e].to_vec())
+            .map(|b| out[b.range].to_vec())
             .unwrap_or_default();
         helpers::install(
             &mut out,
@@ -161,67 +239,82 @@ pub fn apply(
     Rewrite { bytes, splices }
 }
 
-/// The replacement text for one statement's span.
+/// Whitespace within a line (a CR not followed by a newline included).
+fn is_blank(b: &u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\r' | 0x0b | 0x0c)
+}
+
+/// The replacement for one statement: the bytes it replaces (the statement's span, widened over
+/// the spaces around it where the rewrite starts or ends a line of its own) and the new text.
 fn statement_text(
     source: &[u8],
     stmt: &AsmStatement,
     t: &Translation,
     mode: EmitMode,
     nl: &str,
-) -> String {
+) -> Edit {
+    let edit = |span: Range<usize>, text: String, lead: usize, ends_line: bool| Edit {
+        span,
+        text,
+        lead,
+        ends_line,
+        helpers: Vec::new(),
+        selects: false,
+    };
     let unit = if stmt.indent.contains('\t') {
         "\t"
     } else {
         "  "
     };
-    let original = String::from_utf8_lossy(&source[stmt.span.clone()]);
-    if stmt.in_macro.is_some() {
-        // Inside a #define body: no directives possible, every line must end with `\`.
-        let body = render(&t.lines, "", " ")
+    let span = stmt.span.clone();
+    let original = String::from_utf8_lossy(&source[span.clone()]);
+    let lines: Vec<String> = if stmt.in_macro.is_some() {
+        // Inside a #define body every line would need a `\`: one line.
+        vec![render(&t.lines, "", " ")
             .iter()
-            .map(|l| l.trim_start().to_string())
+            .map(|l| l.trim())
             .collect::<Vec<_>>()
-            .join(" ");
-        let body = if stmt.terminated {
-            body
-        } else {
-            format!("do {body} while (0)")
-        };
-        return match mode {
-            EmitMode::Replace => body,
+            .join(" ")]
+    } else {
+        render(&t.lines, &stmt.indent, unit)
+            .iter()
+            .map(|l| l.trim_end().to_string())
+            .collect()
+    };
+    let code = lines.join(nl);
+    let body = if stmt.terminated {
+        code
+    } else {
+        format!("{}do {} while (0)", stmt.indent, code.trim_start())
+    };
+    if !directives_allowed(source, stmt) {
+        let body = body.trim_start();
+        let text = match mode {
+            EmitMode::Replace => body.to_string(),
             EmitMode::Guarded => format!("PTX2HIP_AMD_ONLY({body}) PTX2HIP_NV_ONLY({original})"),
         };
+        return edit(span, text, 0, false);
     }
-    let rendered = render(&t.lines, &stmt.indent, unit);
-    let line_start = source[..stmt.span.start]
-        .iter()
-        .rposition(|&b| b == b'\n')
-        .map_or(0, |p| p + 1);
-    let starts_line = source[line_start..stmt.span.start]
-        .iter()
-        .all(|b| b.is_ascii_whitespace());
-    let line_end = source[stmt.span.end..]
-        .iter()
-        .position(|&b| b == b'\n')
-        .map_or(source.len(), |p| stmt.span.end + p);
-    let ends_line = source[stmt.span.end..line_end]
-        .iter()
-        .all(|b| b.is_ascii_whitespace());
-    let body = if stmt.terminated {
-        rendered.join(nl)
-    } else {
-        format!(
-            "{}do {} while (0)",
-            stmt.indent,
-            rendered.join(nl).trim_start()
-        )
-    };
-    let mut text = String::new();
-    if mode == EmitMode::Replace && rendered.len() == 1 && stmt.terminated {
+    if mode == EmitMode::Replace && lines.len() == 1 && stmt.terminated {
         // A one-line translation takes the statement's place on its line.
-        return rendered[0].trim_start().to_string();
+        return edit(span, lines[0].trim_start().to_string(), 0, false);
     }
+    // Directives need lines of their own: a line that ends in a lone CR is not one.
+    let before = source[..span.start]
+        .iter()
+        .rev()
+        .take_while(|b| is_blank(b))
+        .count();
+    let starts_line = matches!(&source[..span.start - before], [] | [.., b'\n']);
+    let after = source[span.end..]
+        .iter()
+        .take_while(|b| is_blank(b))
+        .count();
+    let ends_line = matches!(&source[span.end + after..], [] | [b'\n', ..]);
+    let mut text = String::new();
+    let mut span = span;
     if !starts_line {
+        span.start -= before;
         text.push_str(nl);
         text.push_str(&stmt.indent);
     }
@@ -236,8 +329,14 @@ fn statement_text(
         }
     }
     if !ends_line {
+        span.end += after;
         text.push_str(nl);
         text.push_str(&stmt.indent);
     }
-    text
+    let lead = if starts_line {
+        0
+    } else {
+        nl.len() + stmt.indent.len()
+    };
+    edit(span, text, lead, !ends_line)
 }

@@ -12,10 +12,13 @@ use std::collections::HashSet;
 use crate::ptx::{self, Immediate, Instruction, Item, Reg};
 use crate::scan::AsmStatement;
 
-use super::rules::{Bindings, OperandKind, Rule, RuleSet, TypeRef};
+use super::operands;
+use super::rules::{vector_width, Bindings, OperandKind, Rule, RuleSet, TypeRef};
 use super::template;
 use super::types::{constraint_register, convert, widen_into, CType, PtxType};
 use super::{Target, Unsupported};
+
+mod address;
 
 /// One line of generated code at a nesting depth.
 pub type Line = (usize, String);
@@ -35,6 +38,8 @@ struct AsmOp {
     kind: OpKind,
     /// Register class from the constraint letter (absent for `n`).
     reg: Option<CType>,
+    /// The constraint as written (`"=r"`), for messages.
+    constraint: String,
     expr: String,
     name: Option<String>,
     /// C local holding the operand in block mode.
@@ -104,11 +109,6 @@ impl<'a> Lowerer<'a> {
                 l if l.chars().count() == 1 => {
                     let letter = l.chars().next().unwrap_or(' ');
                     match constraint_register(letter) {
-                        Some(CType::Uint(128)) => {
-                            return Err(Unsupported::new(format!(
-                                "operand %{i} uses the 128-bit \"q\" constraint, which ptx2hip does not translate yet"
-                            )))
-                        }
                         Some(r) => (kind, Some(r)),
                         None => {
                             return Err(Unsupported::new(format!(
@@ -123,6 +123,11 @@ impl<'a> Lowerer<'a> {
                 )))
                 }
             };
+            if let (OpKind::Input | OpKind::InOut, Some(r)) = (kind, reg) {
+                if let Some(why) = operands::literal_rejected(r, &op.expr) {
+                    return Err(Unsupported::new(format!("operand %{i} \"{c}\": {why}")));
+                }
+            }
             let local = unique_name(
                 &mut taken,
                 &operand_local_name(op.name.as_deref(), &op.expr, i),
@@ -130,6 +135,7 @@ impl<'a> Lowerer<'a> {
             ops.push(AsmOp {
                 kind,
                 reg,
+                constraint: c.to_string(),
                 expr: op.expr.trim().to_string(),
                 name: op.name.clone(),
                 local,
@@ -181,6 +187,11 @@ impl<'a> Lowerer<'a> {
             let depth = usize::from(!self.direct);
             body.insert(0, (depth, format!("uint32_t {CARRY_LOCAL} = 0;")));
         }
+        if self.direct {
+            // nvcc evaluates (and type-checks) an input the template never reads.
+            let unused: Vec<Line> = self.unused_inputs().map(|l| (0, l)).collect();
+            body.splice(0..0, unused);
+        }
         let barrier = stmt.has_clobber("memory") || (stmt.is_volatile() && self.touches_memory);
         let mut lines = Vec::new();
         if self.direct {
@@ -206,33 +217,31 @@ impl<'a> Lowerer<'a> {
             }
             for op in &self.ops {
                 let Some(reg) = op.reg else { continue };
+                let read = operands::read(reg, &op.expr);
                 match op.kind {
                     OpKind::Input | OpKind::InOut
-                        if op.used_as_source || op.kind == OpKind::InOut =>
+                        if op.used_as_source || (op.kind == OpKind::InOut && op.written) =>
                     {
-                        if op.used_as_source || op.written {
-                            lines.push((1, format!("{reg} {} = ({reg})({});", op.local, op.expr)));
-                        }
-                    }
-                    OpKind::Input => {
-                        if !is_simple_expr(&op.expr) {
-                            lines.push((1, format!("(void)({});", op.expr)));
-                        }
+                        lines.push((1, format!("{reg} {} = {read};", op.local)));
                     }
                     OpKind::Output if op.written_unconditionally => {
                         lines.push((1, format!("{reg} {};", op.local)));
                     }
                     OpKind::Output if op.written => {
                         // A path may skip the write: the output keeps its value.
-                        lines.push((1, format!("{reg} {} = ({reg})({});", op.local, op.expr)));
+                        lines.push((1, format!("{reg} {} = {read};", op.local)));
                     }
                     _ => {}
                 }
             }
+            lines.extend(self.unused_inputs().map(|l| (1, l)));
             lines.extend(body);
             for op in &self.ops {
-                if matches!(op.kind, OpKind::Output | OpKind::InOut) && op.written {
-                    lines.push((1, format!("{} = {};", op.expr, op.local)));
+                if let (OpKind::Output | OpKind::InOut, true, Some(reg)) =
+                    (op.kind, op.written, op.reg)
+                {
+                    let target = operands::write(reg, &op.expr);
+                    lines.push((1, format!("{target} = {};", op.local)));
                 }
             }
             if barrier {
@@ -243,6 +252,16 @@ impl<'a> Lowerer<'a> {
         Ok(Lowered {
             lines,
             rules: self.rule_codes,
+        })
+    }
+
+    /// `(void)` reads of the inputs no instruction reads whose evaluation may have an effect.
+    fn unused_inputs(&self) -> impl Iterator<Item = String> + '_ {
+        self.ops.iter().filter_map(|op| match (op.kind, op.reg) {
+            (OpKind::Input, Some(reg)) if !op.used_as_source && !is_simple_expr(&op.expr) => {
+                Some(format!("(void){};", operands::read(reg, &op.expr)))
+            }
+            _ => None,
         })
     }
 
@@ -447,7 +466,15 @@ impl<'a> Lowerer<'a> {
         let mut shape_mismatch = None;
         for rule in self.rules.rules_for(&ins.opcode) {
             if let Some(b) = rule.match_modifiers(&ins.modifiers) {
-                if operands_fit(rule, &ins.operands) {
+                if operands_fit(rule, &b, &ins.operands) {
+                    if let (Target::Portable, Some(why)) = (self.target, &rule.portable_unsupported)
+                    {
+                        return Err(Unsupported::at(
+                            format!("`{form}` has no --target portable translation: {why}"),
+                            ins.span.start,
+                        )
+                        .with_instruction(&form));
+                    }
                     return Ok((rule, b));
                 }
                 shape_mismatch.get_or_insert(rule);
@@ -490,13 +517,17 @@ impl<'a> Lowerer<'a> {
         let mut pre: Vec<String> = Vec::new();
         let mut post: Vec<String> = Vec::new();
         let specs = rule.operand_specs();
+        let template = rule.template(self.target);
         // Destinations are the leading operands the rule names `d`/`p` or marks as written by a
         // leading position; by convention a spec whose name starts with `d` or `p`... is written.
         for (spec, op) in specs.iter().zip(&ins.operands) {
             let writes = spec.name.starts_with('d') || spec.name == "p" || spec.name == "q";
             match &spec.kind {
-                OperandKind::Pair(second, t) => {
-                    let ty = self.type_of(rule, t, bindings, at)?;
+                OperandKind::Pair(second, t1, t2) => {
+                    let (ty1, ty2) = (
+                        self.type_of(rule, t1, bindings, at)?,
+                        self.type_of(rule, t2, bindings, at)?,
+                    );
                     let ptx::Operand::PredPair(a, b) = op else {
                         unreachable!("shape checked")
                     };
@@ -504,21 +535,50 @@ impl<'a> Lowerer<'a> {
                     let side = |r: &Option<Reg>| {
                         r.clone().map_or(ptx::Operand::Discard, ptx::Operand::Reg)
                     };
-                    let first = self.dest(&side(a), ty, &mut pre, &mut post, at)?;
-                    let other = self.dest(&side(b), ty, &mut pre, &mut post, at)?;
+                    let (first, other) = (side(a), side(b));
+                    self.check_register(&first, ty1, true, ins)?;
+                    self.check_register(&other, ty2, true, ins)?;
+                    let first = self.dest(&first, ty1.c_type(), false, &mut pre, &mut post, at)?;
+                    let other = self.dest(&other, ty2.c_type(), false, &mut pre, &mut post, at)?;
                     values.push((spec.name.clone(), None, first));
                     values.push((second.clone(), None, other));
                 }
-                OperandKind::Address => {
-                    let addr = self.address(op, at)?;
+                OperandKind::Address(slot) => {
+                    let space = slot
+                        .as_ref()
+                        .and_then(|s| bindings.get(s).cloned().flatten());
+                    let addr = self.address(op, space.as_deref(), at)?;
                     values.push((spec.name.clone(), None, addr));
+                }
+                OperandKind::SlotVector(slot, t) => {
+                    let ty = self.type_of(rule, t, bindings, at)?;
+                    let n =
+                        vector_width(bindings.get(slot).and_then(|v| v.as_deref())).unwrap_or(1);
+                    let (v, c_type) = if n == 1 {
+                        self.check_register(op, ty, writes, ins)?;
+                        let v = if writes {
+                            let assigned = template::only_assigned(template, &spec.name, None);
+                            self.dest(op, ty.c_type(), assigned, &mut pre, &mut post, at)?
+                        } else {
+                            self.source(op, ty.c_type(), at)?
+                        };
+                        (v, ty.c_type().to_string())
+                    } else if writes {
+                        self.vector_dest(op, ty.c_type(), &mut pre, &mut post, at)?
+                    } else {
+                        self.vector_source(op, ty.c_type(), at)?
+                    };
+                    values.push((spec.name.clone(), None, v));
+                    values.push((spec.name.clone(), Some("type".to_string()), c_type));
                 }
                 OperandKind::Scalar(t) => {
                     let ty = self.type_of(rule, t, bindings, at)?;
+                    self.check_register(op, ty, writes, ins)?;
                     let v = if writes {
-                        self.dest(op, ty, &mut pre, &mut post, at)?
+                        let assigned = template::only_assigned(template, &spec.name, None);
+                        self.dest(op, ty.c_type(), assigned, &mut pre, &mut post, at)?
                     } else {
-                        self.source(op, ty, at)?
+                        self.source(op, ty.c_type(), at)?
                     };
                     values.push((spec.name.clone(), None, v));
                 }
@@ -538,10 +598,14 @@ impl<'a> Lowerer<'a> {
                         ));
                     }
                     for (k, e) in elems.iter().enumerate() {
+                        self.check_register(e, ty, writes, ins)?;
                         let v = if writes {
-                            self.dest(e, ty, &mut pre, &mut post, at)?
+                            let component = k.to_string();
+                            let assigned =
+                                template::only_assigned(template, &spec.name, Some(&component));
+                            self.dest(e, ty.c_type(), assigned, &mut pre, &mut post, at)?
                         } else {
-                            self.source(e, ty, at)?
+                            self.source(e, ty.c_type(), at)?
                         };
                         values.push((spec.name.clone(), Some(k.to_string()), v));
                     }
@@ -564,7 +628,7 @@ impl<'a> Lowerer<'a> {
                 self.carry_unconsumed = true;
             }
         }
-        let code = template::expand(rule.template(self.target), |name, attr| {
+        let code = template::expand(template, |name, attr| {
             if name == CARRY && attr.is_none() && rule.carry.is_some() {
                 return Some(CARRY_LOCAL.to_string());
             }
@@ -603,15 +667,52 @@ impl<'a> Lowerer<'a> {
         t: &TypeRef,
         bindings: &Bindings,
         at: usize,
-    ) -> Result<CType, Unsupported> {
-        rule.resolve_type(t, bindings)
-            .map(|t| t.c_type())
-            .ok_or_else(|| {
-                Unsupported::at(
-                    format!("rule {} has an operand type it cannot resolve", rule.code),
-                    at,
-                )
-            })
+    ) -> Result<PtxType, Unsupported> {
+        rule.resolve_type(t, bindings).ok_or_else(|| {
+            Unsupported::at(
+                format!("rule {} has an operand type it cannot resolve", rule.code),
+                at,
+            )
+        })
+    }
+
+    /// Refuses an asm operand whose register ptxas would not accept for an instruction operand of
+    /// type `ty` (a narrower destination would otherwise be silently truncated).
+    fn check_register(
+        &self,
+        op: &ptx::Operand,
+        ty: PtxType,
+        writes: bool,
+        ins: &Instruction,
+    ) -> Result<(), Unsupported> {
+        let (ptx::Operand::Reg(r) | ptx::Operand::NotReg(r)) = op else {
+            return Ok(());
+        };
+        let Some(i) = self.asm_index(r) else {
+            return Ok(());
+        };
+        let asm = &self.ops[i];
+        let (Some(reg), false) = (asm.reg, ty == PtxType::Pred) else {
+            return Ok(());
+        };
+        operands::register_fits(reg, ty, &ins.opcode).map_err(|why| {
+            let form = ins.form();
+            let what = if writes {
+                "writes a result"
+            } else {
+                "reads an operand"
+            };
+            Unsupported::at(
+                format!(
+                    "operand %{i} \"{}\" is a {}-bit register, but `{form}` {what} of type .{ty} ({} bits) there: {why}",
+                    asm.constraint,
+                    reg.bits(),
+                    ty.bits()
+                ),
+                ins.span.start,
+            )
+            .with_instruction(&form)
+        })
     }
 
     /// A source operand as a C++ expression of type `want`.
@@ -641,7 +742,7 @@ impl<'a> Lowerer<'a> {
             let Some(reg) = op.reg else {
                 // "n" immediate: an integer constant expression.
                 return if want.is_integer() || want == CType::Bool {
-                    Ok(format!("({want})({})", op.expr))
+                    Ok(operands::immediate(want, &op.expr))
                 } else {
                     Err(Unsupported::at(
                         format!("immediate operand %{i} used as a {want} value"),
@@ -656,17 +757,30 @@ impl<'a> Lowerer<'a> {
                 ));
             }
             op.used_as_source = true;
-            if direct && reg.is_integer() && want.is_integer() && reg.bits() == want.bits() {
-                return Ok(format!("({want})({})", op.expr));
-            }
             let base = if direct {
-                format!("({reg})({})", op.expr)
+                operands::read(reg, &op.expr)
             } else {
                 op.local.clone()
             };
+            if reg.is_integer() && want.is_integer() && reg.bits() == want.bits() && reg != want {
+                // A call needs no parentheses to be cast.
+                return Ok(if base.ends_with(')') && base.starts_with("ptx2hip_") {
+                    format!("({want}){base}")
+                } else {
+                    format!("({want})({base})")
+                });
+            }
             return convert(&base, reg, want).ok_or_else(|| operand_mismatch(i, reg, want, at));
         }
-        let (name, ty) = self.resolve_ident(r, at)?;
+        let (name, ty) = match (self.resolve_ident(r, at), r) {
+            (Ok(found), _) => found,
+            // A variable named as an integer source: its address in its state space.
+            (Err(e), Reg::Ident { name, component }) if want.is_integer() && want.bits() >= 32 => {
+                let value = address::symbol_value(name, *component).ok_or(e)?;
+                (value, CType::Uint(64))
+            }
+            (Err(e), _) => return Err(e),
+        };
         convert(&name, ty, want).ok_or_else(|| {
             Unsupported::at(
                 format!(
@@ -679,11 +793,13 @@ impl<'a> Lowerer<'a> {
     }
 
     /// A destination operand as an lvalue of type `want`; conversions into the register go to
-    /// `post`, temporaries to `pre`.
+    /// `post`, temporaries to `pre`. `assigned`: the template only ever assigns to it (`{d} = …`),
+    /// so an asm output can be written in place through `ptx2hip_out`.
     fn dest(
         &mut self,
         op: &ptx::Operand,
         want: CType,
+        assigned: bool,
         pre: &mut Vec<String>,
         post: &mut Vec<String>,
         at: usize,
@@ -713,12 +829,23 @@ impl<'a> Lowerer<'a> {
                     }
                     op.written = true;
                     op.written_unconditionally |= !conditional;
-                    let lv = if direct {
-                        op.expr.clone()
-                    } else {
-                        op.local.clone()
-                    };
-                    (lv, reg)
+                    if direct {
+                        let same = reg == want
+                            || (reg.is_integer() && want.is_integer() && reg.bits() == want.bits());
+                        let target = operands::write(reg, &op.expr);
+                        if assigned && same {
+                            // A same-width integer converts modulo 2^n on assignment.
+                            return Ok(target);
+                        }
+                        // Computed in a temporary, then stored once.
+                        let t = self.temp();
+                        pre.push(format!("{want} {t};"));
+                        let conv = widen_into(&t, want, reg)
+                            .ok_or_else(|| result_mismatch(want, reg, at))?;
+                        post.push(format!("{target} = {conv};"));
+                        return Ok(t);
+                    }
+                    (op.local.clone(), reg)
                 }
                 None => {
                     if let Reg::Ident { name, .. } = r {
@@ -748,44 +875,9 @@ impl<'a> Lowerer<'a> {
         }
         let t = self.temp();
         pre.push(format!("{want} {t};"));
-        let conv = widen_into(&t, want, reg).ok_or_else(|| {
-            Unsupported::at(
-                format!("a {want} result cannot be written to a {reg} register"),
-                at,
-            )
-        })?;
+        let conv = widen_into(&t, want, reg).ok_or_else(|| result_mismatch(want, reg, at))?;
         post.push(format!("{lvalue} = {conv};"));
         Ok(t)
-    }
-
-    fn address(&mut self, op: &ptx::Operand, at: usize) -> Result<String, Unsupported> {
-        let ptx::Operand::Memory {
-            base: Some(base),
-            offset,
-        } = op
-        else {
-            return Err(Unsupported::at(
-                "only `[register]` and `[register+offset]` addresses are translated".into(),
-                at,
-            ));
-        };
-        let reg_ty = match self.asm_index(base) {
-            Some(i) => self.ops[i].reg,
-            None => Some(self.resolve_ident(base, at)?.1),
-        };
-        if reg_ty.map(|t| t.bits()) != Some(64) {
-            return Err(Unsupported::at(
-                "address register is not 64-bit: only 64-bit generic addresses are translated"
-                    .into(),
-                at,
-            ));
-        }
-        let base = self.read_reg(base, CType::Uint(64), at)?;
-        Ok(match offset {
-            0 => format!("(uintptr_t)({base})"),
-            o if *o > 0 => format!("((uintptr_t)({base}) + {o})"),
-            o => format!("((uintptr_t)({base}) - {})", o.unsigned_abs()),
-        })
     }
 
     fn guard_condition(&mut self, g: &ptx::Guard) -> Result<String, Unsupported> {
@@ -810,6 +902,12 @@ impl<'a> Lowerer<'a> {
             None => name.clone(),
         };
         if let Some(sr) = self.rules.specials.get(&full) {
+            if let Some(reason) = &sr.unsupported {
+                return Err(Unsupported::at(
+                    format!("special register `{full}`: {reason}"),
+                    at,
+                ));
+            }
             let ty = PtxType::parse(&sr.ty)
                 .map(|t| t.c_type())
                 .unwrap_or(CType::Uint(32));
@@ -866,20 +964,29 @@ fn single_instruction(block: &ptx::Block) -> Option<&Instruction> {
     }
 }
 
-fn operands_fit(rule: &Rule, operands: &[ptx::Operand]) -> bool {
+fn operands_fit(rule: &Rule, bindings: &Bindings, operands: &[ptx::Operand]) -> bool {
     let specs = rule.operand_specs();
     specs.len() == operands.len()
         && specs.iter().zip(operands).all(|(s, o)| match (&s.kind, o) {
-            (OperandKind::Address, ptx::Operand::Memory { .. }) => true,
+            (OperandKind::Address(_), ptx::Operand::Memory { .. }) => true,
             (OperandKind::Vector(n, _), ptx::Operand::Vector(v)) => v.len() as u32 == *n,
+            (OperandKind::SlotVector(slot, _), o) => {
+                let width = vector_width(bindings.get(slot).and_then(|v| v.as_deref()));
+                match (width, o) {
+                    (Some(n), ptx::Operand::Vector(v)) => n > 1 && v.len() as u32 == n,
+                    (Some(1), o) => address::is_scalar_operand(o),
+                    _ => false,
+                }
+            }
             (OperandKind::Pair(..), ptx::Operand::PredPair(..)) => true,
+            // Inline PTX has no predicate constraint: an asm operand is never a predicate, so a
+            // rule wanting one leaves the operand to the next rule (cp.async's src-size vs its
+            // ignore-src predicate).
             (
-                OperandKind::Scalar(_),
-                ptx::Operand::Reg(_)
-                | ptx::Operand::Imm(_)
-                | ptx::Operand::NotReg(_)
-                | ptx::Operand::Discard,
-            ) => true,
+                OperandKind::Scalar(TypeRef::Fixed(PtxType::Pred)),
+                ptx::Operand::Reg(Reg::AsmOperand(_) | Reg::AsmNamed(_)),
+            ) => false,
+            (OperandKind::Scalar(_), o) => address::is_scalar_operand(o),
             _ => false,
         })
 }
@@ -933,7 +1040,7 @@ pub fn is_simple_expr(e: &str) -> bool {
     let e = e.trim();
     let path = e.replace("->", ".").replace("::", ".");
     !e.is_empty()
-        && !e.starts_with(|c: char| c == '.')
+        && !e.starts_with('.')
         && path.split('.').all(|part| {
             !part.is_empty() && part.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
         })
@@ -990,6 +1097,13 @@ fn reg_text(r: &Reg) -> String {
         } => name.clone(),
         Reg::UniqueId => "%=".into(),
     }
+}
+
+fn result_mismatch(value: CType, reg: CType, at: usize) -> Unsupported {
+    Unsupported::at(
+        format!("a {value} result cannot be written to a {reg} register"),
+        at,
+    )
 }
 
 fn operand_mismatch(i: usize, reg: CType, want: CType, at: usize) -> Unsupported {
@@ -1073,5 +1187,114 @@ fn f64_literal(bits: u64) -> String {
         format!("{f:e}")
     } else {
         format!("ptx2hip_f64_from_bits(0x{bits:016x}ull)")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::lower::{analyze, RuleSet, Target};
+    use crate::verify::forms::synthetic_statement;
+
+    /// The translation (one string) of `ptx` with operands `(constraint, expression)`.
+    fn translate(ptx: &str, operands: &[(&str, &str)]) -> Result<String, String> {
+        let constraints: Vec<String> = operands.iter().map(|(c, _)| c.to_string()).collect();
+        let mut stmt = synthetic_statement(ptx, &constraints);
+        for (op, (_, expr)) in stmt
+            .outputs
+            .iter_mut()
+            .chain(&mut stmt.inputs)
+            .zip(operands)
+        {
+            op.expr = expr.to_string();
+        }
+        let rules = RuleSet::embedded().unwrap();
+        analyze(&stmt, &rules, Target::Portable)
+            .outcome
+            .map(|t| {
+                let lines: Vec<&str> = t.lines.iter().map(|(_, l)| l.as_str()).collect();
+                lines.join("\n")
+            })
+            .map_err(|u| u.message)
+    }
+
+    #[test]
+    fn operands_are_read_and_written_through_the_glue_whatever_their_type() {
+        // A __half in "h" was `(uint16_t)(a)`: a value conversion on HIP.
+        let code = translate(
+            "fma.rn.f16 %0, %1, %2, %3;",
+            &[("=h", "d"), ("h", "a"), ("h", "b"), ("h", "c")],
+        )
+        .unwrap();
+        assert!(code.starts_with(
+            "ptx2hip_out_h(d) = ptx2hip_h_fma(ptx2hip_in_h(a), ptx2hip_in_h(b), ptx2hip_in_h(c),"
+        ));
+        let code = translate("add.s32 %0, %0, %1;", &[("+r", "acc"), ("r", "x[i]")]).unwrap();
+        assert_eq!(
+            code,
+            "ptx2hip_out_r(acc) = (int32_t)((uint32_t)(int32_t)ptx2hip_in_r(acc) + (uint32_t)(int32_t)ptx2hip_in_r(x[i]));"
+        );
+    }
+
+    #[test]
+    fn block_form_binds_operands_once_through_the_glue() {
+        let code = translate(
+            "{ .reg .u32 t; add.u32 t, %1, 1; mul.lo.u32 %0, t, t; }",
+            &[("=r", "y"), ("r", "x")],
+        )
+        .unwrap();
+        assert!(code.contains("uint32_t p2h_x = ptx2hip_in_r(x);"), "{code}");
+        assert!(code.contains("ptx2hip_out_r(y) = p2h_y;"), "{code}");
+    }
+
+    #[test]
+    fn destinations_narrower_than_the_result_are_refused_not_truncated() {
+        for (ptx, ops) in [
+            ("brev.b64 %0, %1;", vec![("=r", "d"), ("l", "x")]),
+            (
+                "mul.wide.u32 %0, %1, %2;",
+                vec![("=r", "d"), ("r", "a"), ("r", "b")],
+            ),
+            ("cvt.rzi.u64.f16 %0, %1;", vec![("=r", "d"), ("h", "h")]),
+        ] {
+            let err = translate(ptx, &ops).unwrap_err();
+            assert!(
+                err.contains("operand %0 \"=r\" is a 32-bit register")
+                    && err
+                        .contains("ptxas rejects a register narrower than the instruction operand"),
+                "{ptx}: {err}"
+            );
+        }
+        // The same on an input was already refused; a wider destination only cvt/ld/st take.
+        assert!(translate("add.u32 %0, %1, %1;", &[("=r", "d"), ("h", "a")]).is_err());
+        assert!(translate("cvt.s32.s8 %0, %1;", &[("=r", "d"), ("r", "a")]).is_ok());
+    }
+
+    #[test]
+    fn immediates_take_nvccs_value_and_literals_nvcc_rejects_are_refused() {
+        let code = translate(
+            "and.b64 %0, %1, %2;",
+            &[("=l", "d"), ("l", "x"), ("n", "0xFFFFFFFFu")],
+        )
+        .unwrap();
+        assert!(code.contains("(uint64_t)0xffffffffffffffffull"), "{code}");
+        let code = translate(
+            "and.b64 %0, %1, %2;",
+            &[("=l", "d"), ("l", "x"), ("n", "M")],
+        )
+        .unwrap();
+        assert!(code.contains("ptx2hip_imm<uint64_t>(M)"), "{code}");
+        let err = translate("add.u16 %0, %1, 1;", &[("=h", "d"), ("h", "0")]).unwrap_err();
+        assert!(
+            err.contains("nvcc rejects the 4-byte integer literal `0`"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn an_input_the_template_never_reads_is_still_evaluated() {
+        let code = translate("mov.u32 %0, 1;", &[("=r", "d"), ("r", "f()")]).unwrap();
+        assert!(code.contains("(void)ptx2hip_in_r(f());"), "{code}");
+        let code = translate("mov.u32 %0, 1;", &[("=r", "d"), ("r", "x")]).unwrap();
+        assert_eq!(code, "ptx2hip_out_r(d) = (uint32_t)1;");
     }
 }

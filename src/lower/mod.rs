@@ -5,6 +5,8 @@
 //! with the precise reason, and the statement stays as written.
 
 mod block;
+pub mod call_sites;
+pub mod operands;
 pub mod rules;
 pub mod template;
 pub mod types;

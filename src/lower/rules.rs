@@ -11,6 +11,7 @@ use std::collections::{BTreeMap, HashMap};
 
 use serde::Deserialize;
 
+use super::call_sites;
 use super::types::PtxType;
 
 // The rule files compiled into the binary (`EMBEDDED: &[(file name, TOML text)]`), listed by
@@ -53,7 +54,13 @@ pub struct Rule {
     /// `pred`), `addr` (a memory operand `[reg+imm]`), or `vN:TYPE` (a vector `{a, b, ...}`).
     pub operands: Vec<String>,
     /// C++ statement(s) computing the result with plain C++ accepted by nvcc and HIP compilers.
+    /// Empty when `portable_unsupported` says why no such code exists.
+    #[serde(default)]
     pub portable: String,
+    /// Why `--target portable` cannot translate this form (no function common to CUDA and HIP
+    /// does it exactly, e.g. a warp shuffle); such a rule has an `amd` template.
+    #[serde(default)]
+    pub portable_unsupported: Option<String>,
     /// C++ using HIP and `__builtin_amdgcn_*`; the portable code is used when absent.
     #[serde(default)]
     pub amd: Option<String>,
@@ -83,6 +90,12 @@ pub struct Rule {
     /// Why golden vectors cannot check this rule (a clock, a fence), when that is so.
     #[serde(default)]
     pub unverifiable: Option<String>,
+    /// Slots whose modifiers change no value a single thread can observe (memory orders, scopes,
+    /// cache hints): the golden vectors check each form with these slots at their first choice
+    /// (absent when optional), and the orders are checked by the litmus runs
+    /// (docs/MEMORY_MODEL.md).
+    #[serde(default)]
+    pub value_neutral: Vec<String>,
     /// Forms of the family this rule does not claim, as `slot=value` lists, e.g. `["rnd=rni", "S=u8"]`
     /// excludes every form with both.
     #[serde(default)]
@@ -122,6 +135,12 @@ pub struct Slot {
     pub values: Vec<String>,
     #[serde(default)]
     pub optional: bool,
+    /// The slot's modifiers are hints that change no value (cache operators, eviction priorities,
+    /// prefetch sizes): matched like any other slot, but [`Rule::forms`] enumerates only the
+    /// forms without them, so the forms verified against the hardware stay few. The rule's
+    /// documentation says what each target does with each hint. A hint slot is optional.
+    #[serde(default)]
+    pub hint: bool,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -158,7 +177,8 @@ pub struct UnsupportedForm {
 #[serde(deny_unknown_fields)]
 pub struct Helper {
     pub name: String,
-    /// Definition valid for nvcc and HIP compilers.
+    /// Definition valid for nvcc and HIP compilers; empty for a helper only `amd` code calls.
+    #[serde(default)]
     pub portable: String,
     /// Definition used for `--target amd`, if it differs.
     #[serde(default)]
@@ -179,11 +199,21 @@ pub struct SpecialRegister {
     /// PTX type of the value.
     #[serde(rename = "type")]
     pub ty: String,
+    /// The value as a C++ expression (absent for registers that are `unsupported`).
+    #[serde(default)]
     pub portable: String,
     #[serde(default)]
     pub amd: Option<String>,
     pub doc: String,
+    /// Why the register is deliberately not translated (the reason users see).
+    #[serde(default)]
+    pub unsupported: Option<String>,
 }
+
+/// Why a call site may not call an ordinary name unqualified (see [`call_sites`]).
+const CAPTURE: &str =
+    "a function of that name in the user's namespace or class would be called instead; \
+write `::name`, a `ptx2hip_*` helper or a reserved `__` builtin";
 
 /// Every helper's name starts with this, so emitted code can be searched for them in one pass.
 pub const HELPER_PREFIX: &str = "ptx2hip_";
@@ -202,13 +232,20 @@ pub struct OperandSpec {
 pub enum OperandKind {
     /// A scalar of a slot's type or a fixed PTX type.
     Scalar(TypeRef),
-    /// `[reg]`, `[reg+imm]`
-    Address,
+    /// `[reg]`, `[reg+imm]`, `[var]`: an address in the state space the named slot holds (spec
+    /// `a:addr:space`: `.global`, `.shared`, `.local`, `.const`, generic when the slot is absent),
+    /// or always generic (spec `a:addr`). See `lower::block::address`.
+    Address(Option<String>),
     /// `{a, b, ...}` of `n` elements.
     Vector(u32, TypeRef),
-    /// `p|q`: two destinations written by one instruction (spec `p|q:pred`); the template names
-    /// them `{p}` and `{q}`.
-    Pair(String, TypeRef),
+    /// `d:[vec]:T`: a scalar when the slot `vec` is absent, otherwise a vector of the slot's
+    /// width (`v2`, `v4`, `v8`). The template names the whole operand `{d}` (a `ptx2hip_vec<T, N>`
+    /// aggregate for vectors) and its C++ type `{d.type}`.
+    SlotVector(String, TypeRef),
+    /// `p|q`: two destinations written by one instruction (spec `p|q:pred`, or `d|p:b32|pred`
+    /// when the two have different types); the template names them `{p}` and `{q}`. Either side
+    /// may be written as the sink `_`.
+    Pair(String, TypeRef, TypeRef),
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -320,8 +357,11 @@ impl Rule {
     pub fn forms(&self) -> Vec<(String, Bindings)> {
         let mut combos: Vec<Vec<(String, Option<String>)>> = vec![Vec::new()];
         for slot in &self.slots {
-            let mut choices: Vec<Option<String>> =
-                Rule::slot_values(slot).into_iter().map(Some).collect();
+            let mut choices: Vec<Option<String>> = if slot.hint {
+                Vec::new()
+            } else {
+                Rule::slot_values(slot).into_iter().map(Some).collect()
+            };
             if slot.optional {
                 choices.insert(0, None);
             }
@@ -369,6 +409,15 @@ impl Rule {
     }
 }
 
+/// The element count a vector-width modifier names: `v2` → 2, an absent slot → 1 (a scalar);
+/// `None` for a modifier that is not `v<N>` with N ≥ 2.
+pub fn vector_width(modifier: Option<&str>) -> Option<u32> {
+    match modifier {
+        None => Some(1),
+        Some(m) => m.strip_prefix('v')?.parse().ok().filter(|&n| n >= 2),
+    }
+}
+
 pub fn parse_operand_spec(spec: &str) -> Result<OperandSpec, String> {
     let mut parts = spec.split(':');
     let name = parts
@@ -387,13 +436,18 @@ pub fn parse_operand_spec(spec: &str) -> Result<OperandSpec, String> {
         let [t] = rest.as_slice() else {
             return Err(format!("operand spec `{spec}` is not `p|q:TYPE`"));
         };
+        let (t1, t2) = t.split_once('|').unwrap_or((t, t));
         return Ok(OperandSpec {
             name: first.to_string(),
-            kind: OperandKind::Pair(second.to_string(), type_ref(t)),
+            kind: OperandKind::Pair(second.to_string(), type_ref(t1), type_ref(t2)),
         });
     }
     let kind = match rest.as_slice() {
-        ["addr"] => OperandKind::Address,
+        ["addr"] => OperandKind::Address(None),
+        ["addr", slot] => OperandKind::Address(Some(slot.to_string())),
+        [v, t] if v.starts_with('[') && v.ends_with(']') && v.len() > 2 => {
+            OperandKind::SlotVector(v[1..v.len() - 1].to_string(), type_ref(t))
+        }
         [v, t] if v.starts_with('v') => {
             let n: u32 = v[1..]
                 .parse()
@@ -446,6 +500,12 @@ impl RuleSet {
                 set.helpers.insert(h.name.clone(), h);
             }
             for s in file.specials {
+                if s.portable.is_empty() == s.unsupported.is_none() {
+                    return Err(format!(
+                        "rules/{name}: special register `{}` needs exactly one of `portable` and `unsupported`",
+                        s.name
+                    ));
+                }
                 set.specials.insert(s.name.clone(), s);
             }
         }
@@ -465,7 +525,25 @@ impl RuleSet {
                     r.code, other, r.name
                 ));
             }
+            if r.portable_unsupported.is_some() != r.portable.is_empty() {
+                return Err(format!(
+                    "{}: give either `portable` or `portable_unsupported`",
+                    r.code
+                ));
+            }
+            if r.portable_unsupported.is_some() && r.amd.is_none() {
+                return Err(format!(
+                    "{}: a rule without portable code needs an `amd` template",
+                    r.code
+                ));
+            }
             for slot in &r.slots {
+                if slot.hint && !slot.optional {
+                    return Err(format!(
+                        "{}: hint slot `{}` must be optional",
+                        r.code, slot.name
+                    ));
+                }
                 for v in &slot.values {
                     if v.starts_with('@') && expand_class(v).is_none() {
                         return Err(format!("{}: unknown modifier class `{v}`", r.code));
@@ -474,13 +552,43 @@ impl RuleSet {
             }
             for spec in &r.operands {
                 let spec = parse_operand_spec(spec).map_err(|e| format!("{}: {e}", r.code))?;
-                let ty = match &spec.kind {
+                let types = match &spec.kind {
                     OperandKind::Scalar(t)
                     | OperandKind::Vector(_, t)
-                    | OperandKind::Pair(_, t) => Some(t),
-                    OperandKind::Address => None,
+                    | OperandKind::SlotVector(_, t) => vec![t],
+                    OperandKind::Pair(_, t1, t2) => vec![t1, t2],
+                    OperandKind::Address(_) => Vec::new(),
                 };
-                if let Some(TypeRef::Slot(s)) = ty {
+                match &spec.kind {
+                    OperandKind::Address(Some(s)) if !r.slots.iter().any(|sl| &sl.name == s) => {
+                        return Err(format!(
+                            "{}: address space slot `{s}` does not exist",
+                            r.code
+                        ));
+                    }
+                    OperandKind::SlotVector(s, _) => {
+                        let Some(slot) = r.slots.iter().find(|sl| &sl.name == s) else {
+                            return Err(format!(
+                                "{}: vector width slot `{s}` does not exist",
+                                r.code
+                            ));
+                        };
+                        if Rule::slot_values(slot)
+                            .iter()
+                            .any(|v| vector_width(Some(v)).is_none())
+                        {
+                            return Err(format!(
+                                "{}: vector width slot `{s}` has a value that is not `v<N>`",
+                                r.code
+                            ));
+                        }
+                    }
+                    _ => {}
+                }
+                for s in types.into_iter().filter_map(|t| match t {
+                    TypeRef::Slot(s) => Some(s),
+                    TypeRef::Fixed(_) => None,
+                }) {
                     if !r.slots.iter().any(|sl| &sl.name == s) {
                         return Err(format!(
                             "{}: operand type `{s}` is neither a PTX type nor a slot",
@@ -505,13 +613,49 @@ impl RuleSet {
                     }
                 }
             }
+            for n in &r.value_neutral {
+                if !r.slots.iter().any(|s| &s.name == n) {
+                    return Err(format!(
+                        "{}: value_neutral names unknown slot `{n}`",
+                        r.code
+                    ));
+                }
+            }
             for h in &r.helpers {
                 if !self.helpers.contains_key(h) {
                     return Err(format!("{}: unknown helper `{h}`", r.code));
                 }
             }
+            for (target, template) in [("portable", Some(&r.portable)), ("amd", r.amd.as_ref())] {
+                let Some(template) = template else { continue };
+                let lookups = r.lookup.iter().map(|(name, l)| {
+                    (
+                        name.as_str(),
+                        l.values.values().map(String::as_str).collect(),
+                    )
+                });
+                if let Some(name) = call_sites::template_calls(template, lookups).first() {
+                    return Err(format!(
+                        "{}: the {target} template calls `{name}` unqualified: {CAPTURE}",
+                        r.code
+                    ));
+                }
+            }
+        }
+        for s in self.specials.values() {
+            for code in [Some(&s.portable), s.amd.as_ref()].into_iter().flatten() {
+                if let Some(name) = call_sites::capturable_calls(code).first() {
+                    return Err(format!(
+                        "special register {}: calls `{name}` unqualified: {CAPTURE}",
+                        s.name
+                    ));
+                }
+            }
         }
         for h in self.helpers.values() {
+            if h.portable.is_empty() && h.amd.is_none() {
+                return Err(format!("helper {}: no definition", h.name));
+            }
             for req in &h.requires {
                 if !self.helpers.contains_key(req) {
                     return Err(format!(

@@ -33,6 +33,20 @@ pub fn expand(
     Ok(out)
 }
 
+/// Whether every occurrence of placeholder `{name}` (or `{name.attr}`) in `template` is the left
+/// side of a plain assignment (`{d} = …`, not `==` or a compound assignment): the template never
+/// reads the destination back, so it may stand for a write-only target.
+pub fn only_assigned(template: &str, name: &str, attr: Option<&str>) -> bool {
+    let needle = match attr {
+        Some(a) => format!("{{{name}.{a}}}"),
+        None => format!("{{{name}}}"),
+    };
+    template.match_indices(&needle).all(|(at, _)| {
+        let rest = template[at + needle.len()..].trim_start();
+        rest.starts_with('=') && !rest.starts_with("==")
+    })
+}
+
 /// Parses `name}` or `name.attr}` at the start of `s`; returns the parts and the length before `}`.
 fn placeholder(s: &str) -> Option<(&str, Option<&str>, usize)> {
     let end = s.find('}')?;
@@ -46,7 +60,7 @@ fn placeholder(s: &str) -> Option<(&str, Option<&str>, usize)> {
             && t.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
             && (!first_alpha || t.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_'))
     };
-    if ident(name, true) && attr.is_none_or(|a| ident(a, false)) {
+    if ident(name, true) && attr.map_or(true, |a| ident(a, false)) {
         Some((name, attr, end))
     } else {
         None
@@ -67,6 +81,16 @@ mod tests {
         })
         .unwrap();
         assert_eq!(out, "{ uint4 v = *(const uint4*)(p); x = v.x; }");
+    }
+
+    #[test]
+    fn a_destination_is_only_assigned_when_no_occurrence_reads_it() {
+        assert!(only_assigned("{d} = {a} + 1;", "d", None));
+        assert!(only_assigned("if (c) {d} = 1; else {d}  = 2;", "d", None));
+        assert!(only_assigned("{d.0} = x; {d.1} = {d.0};", "d", Some("1")));
+        assert!(!only_assigned("{d.0} = x; {d.1} = {d.0};", "d", Some("0")));
+        assert!(!only_assigned("{d} = x; {d} |= y;", "d", None));
+        assert!(!only_assigned("{d} = x; if ({d} == 0) {d} = 1;", "d", None));
     }
 
     #[test]

@@ -38,6 +38,7 @@ impl PtxType {
             "b16" => B(16),
             "b32" => B(32),
             "b64" => B(64),
+            "b128" => B(128),
             "f16" => F16,
             "bf16" => Bf16,
             "f16x2" => F16x2,
@@ -213,14 +214,40 @@ pub fn convert(expr: &str, from: CType, to: CType) -> Option<String> {
 /// Converts a value of type `value` (the instruction's destination type) into the register type
 /// `reg` that receives it. Integers narrower than the register are extended by their own
 /// signedness, which is what PTX does when `ld.s8`/`cvt.s8.*` write a 16- or 32-bit register.
+/// A register narrower than the value is `None`: ptxas rejects it, and truncating would hide it.
 pub fn widen_into(expr: &str, value: CType, reg: CType) -> Option<String> {
     if value == reg {
         return Some(expr.to_string());
     }
     match (value, reg) {
-        (v, r) if v.is_integer() && r.is_integer() && v.bits() <= r.bits() => {
-            Some(format!("({r})({v})({expr})"))
-        }
+        (v, r) if v.bits() > r.bits() => None,
+        (v, r) if v.is_integer() && r.is_integer() => Some(format!("({r})({v})({expr})")),
         _ => convert(expr, value, reg),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn results_widen_into_registers_but_never_narrow() {
+        let (u16, u32, s8) = (CType::Uint(16), CType::Uint(32), CType::Int(8));
+        assert_eq!(
+            widen_into("t", s8, u32).as_deref(),
+            Some("(uint32_t)(int8_t)(t)")
+        );
+        assert_eq!(
+            widen_into("t", u16, u32).as_deref(),
+            Some("(uint32_t)(uint16_t)(t)")
+        );
+        assert_eq!(
+            widen_into("t", CType::Float, u32).as_deref(),
+            Some("(uint32_t)ptx2hip_bits_from_f32(t)")
+        );
+        // brev.b64 / mul.wide.u32 into a 32-bit register: refused, not truncated.
+        assert_eq!(widen_into("t", CType::Uint(64), u32), None);
+        assert_eq!(widen_into("t", u32, u16), None);
+        assert_eq!(widen_into("t", CType::Double, u32), None);
     }
 }

@@ -30,7 +30,7 @@ pub fn finding_json(path: &str, f: &Finding) -> JsonFinding {
         end_column: f.end_column,
         instructions: f.instructions.clone(),
         status: super::status(f),
-        rules: f.outcome.as_ref().map(|r| r.clone()).unwrap_or_default(),
+        rules: f.outcome.clone().unwrap_or_default(),
         message: super::message(f),
     }
 }

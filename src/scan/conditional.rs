@@ -1,13 +1,13 @@
 //! The `#if`/`#elif`/`#else` arms of a file, and which compilations see each.
 //!
-//! Read from the preprocessor lines of the [`lexical`](super::lexical) survey, not from a syntax
+//! Read from the preprocessor lines of the [`nesting`](super::nesting) survey, not from a syntax
 //! tree, so that error recovery elsewhere cannot move a statement into or out of an arm. Each arm
 //! carries its value in the NVIDIA device compilation and in the AMD compilation, combined with
 //! the arms around it and with the conditions of the arms before it in its group.
 
 use std::ops::Range;
 
-use super::lexical::Directive;
+use super::nesting::Directive;
 use super::platform::Environment;
 
 /// Which compilations compile a piece of code.
@@ -236,7 +236,7 @@ fn or(a: Option<bool>, b: Option<bool>) -> Option<bool> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::lexical::survey;
+    use super::super::nesting::survey;
     use super::super::platform::Macros;
     use super::*;
 

@@ -206,6 +206,7 @@ mod tests {
         AsmStatement {
             span: 0..0,
             terminated: true,
+            place: crate::scan::Place::Block,
             line: 1,
             column: 1,
             end_line: 1,

@@ -7,8 +7,9 @@
 
 use std::ops::Range;
 
-use super::lexical::{
-    block_comment_end, directive_end, line_comment_end, raw_string_end, string_end,
+use super::nesting::{
+    block_comment_end, directive_end, is_raw_prefix, line_comment_end, quoted_end, raw_string_end,
+    string_end,
 };
 
 /// Where one asm statement lies.
@@ -52,8 +53,8 @@ const QUALIFIERS: &[&[u8]] = &[
 ];
 
 /// Reads the statement whose keyword spans `keyword`; `limit` is where its text must end (the
-/// end of a `#define` body, or of the file); `in_define` says continuations are blanks and no
-/// preprocessor line can start inside.
+/// end of a `#define` body, or of the file); `in_define` says no preprocessor line can start
+/// inside.
 pub fn extent(
     src: &[u8],
     keyword: Range<usize>,
@@ -62,7 +63,6 @@ pub fn extent(
 ) -> Result<Extent, Missing> {
     let reader = Reader {
         src: &src[..limit.min(src.len())],
-        in_define,
     };
     let mut i = keyword.end;
     loop {
@@ -142,7 +142,8 @@ pub fn extent(
             b';' if braces > 0 => i + 1,
             b';' | b'}' => return Err(Missing::Close),
             b'"' => reader.literal_end(i),
-            b'\'' => string_end_quote(reader.src, i),
+            b'\'' if reader.is_digit_separator(i) => i + 1,
+            b'\'' => quoted_end(reader.src, i, b'\''),
             b'/' if reader.src.get(i + 1) == Some(&b'/') => line_comment_end(reader.src, i),
             b'/' if reader.src.get(i + 1) == Some(&b'*') => block_comment_end(reader.src, i),
             _ => i + 1,
@@ -151,54 +152,8 @@ pub fn extent(
     Err(Missing::Close)
 }
 
-/// The offset after the `)` that closes the `(` at `open` (strings and comments skipped; the end
-/// of the text if it is never closed).
-pub fn group_end(src: &[u8], open: usize) -> usize {
-    let reader = Reader {
-        src,
-        in_define: true,
-    };
-    let mut depth = 0usize;
-    let mut i = open;
-    while i < src.len() {
-        i = match src[i] {
-            b'(' => {
-                depth += 1;
-                i + 1
-            }
-            b')' => {
-                depth = depth.saturating_sub(1);
-                if depth == 0 {
-                    return i + 1;
-                }
-                i + 1
-            }
-            b'"' => reader.literal_end(i),
-            b'\'' => string_end_quote(src, i),
-            b'/' if src.get(i + 1) == Some(&b'/') => line_comment_end(src, i),
-            b'/' if src.get(i + 1) == Some(&b'*') => block_comment_end(src, i),
-            _ => i + 1,
-        };
-    }
-    src.len()
-}
-
-fn string_end_quote(src: &[u8], i: usize) -> usize {
-    let mut j = i + 1;
-    while j < src.len() {
-        match src[j] {
-            b'\\' => j += 2,
-            b'\n' => return j,
-            b'\'' => return j + 1,
-            _ => j += 1,
-        }
-    }
-    src.len()
-}
-
 struct Reader<'s> {
     src: &'s [u8],
-    in_define: bool,
 }
 
 impl Reader<'_> {
@@ -211,12 +166,24 @@ impl Reader<'_> {
             && name(self.src.get(i + 2))
     }
 
-    /// Skips whitespace, comments and (in a `#define` body) continuations.
+    /// Whether the `'` at `i` separates digits of a number (`1'000`) rather than opening a
+    /// character literal (`'a'`, `u8'a'`).
+    fn is_digit_separator(&self, i: usize) -> bool {
+        let token = self.src[..i]
+            .iter()
+            .rev()
+            .take_while(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'\'' | b'.'))
+            .count();
+        token > 0 && self.src[i - token].is_ascii_digit()
+    }
+
+    /// Skips whitespace, comments and `\`-newline continuations (not a preprocessor line: an
+    /// `#if` arm boundary between a statement and its `;` puts them in different arms).
     fn skip_blanks(&self, mut i: usize) -> usize {
         while i < self.src.len() {
             match self.src[i] {
                 b' ' | b'\t' | b'\r' | b'\n' | b'\x0b' | b'\x0c' => i += 1,
-                b'\\' if self.in_define => match self.src.get(i + 1..) {
+                b'\\' => match self.src.get(i + 1..) {
                     Some([b'\n', ..]) => i += 2,
                     Some([b'\r', b'\n', ..]) => i += 3,
                     _ => return i,
@@ -236,10 +203,7 @@ impl Reader<'_> {
             .rev()
             .take_while(|b| b.is_ascii_alphanumeric() || **b == b'_')
             .count();
-        if matches!(
-            &self.src[prefix_start..i],
-            b"R" | b"u8R" | b"uR" | b"UR" | b"LR"
-        ) {
+        if is_raw_prefix(&self.src[prefix_start..i]) {
             raw_string_end(self.src, i)
         } else {
             string_end(self.src, i)
@@ -305,5 +269,31 @@ mod tests {
         assert_eq!(extent_of("asm(\"x\" : \"=r\"(y); }"), Err(Missing::Close));
         assert_eq!(extent_of("asm(\"x\" : \"=r\"(y) }"), Err(Missing::Close));
         assert_eq!(extent_of("asm(\"x\""), Err(Missing::Close));
+        assert_eq!(extent_of("asm(\"x\" : \"=r\"(y}));"), Err(Missing::Close));
+        assert_eq!(extent_of("asm x(\"x\");"), Err(Missing::Parenthesis));
+    }
+
+    #[test]
+    fn qualifiers_comments_and_digit_separators_are_read_through() {
+        let src = "asm volatile /* c */ (\"a)\" : \"=r\"(x[i]) : \"n\"(1'000), \"r\"(u8'(')); y;";
+        let e = extent_of(src).unwrap();
+        assert_eq!(&src[e.expr.clone()], &src[..src.find("; y").unwrap()]);
+        let src = "__asm__ goto(\"x\" :::: l);";
+        assert_eq!(extent_of(src).unwrap().semicolon, Some(src.len()));
+    }
+
+    #[test]
+    fn the_semicolon_must_follow_with_only_blanks_comments_and_splices_between() {
+        let semicolon = |tail: &str| {
+            let src = format!("asm(\"x\"){tail}");
+            extent_of(&src).unwrap().semicolon.map(|s| s - 8)
+        };
+        assert_eq!(semicolon(" /* c */ ;"), Some(10));
+        assert_eq!(semicolon(" // c\n  ;"), Some(9));
+        assert_eq!(semicolon(" \\\n ;"), Some(5));
+        assert_eq!(semicolon("\n#endif\n;"), None);
+        assert_eq!(semicolon(" return;"), None);
+        assert_eq!(semicolon(" /* open"), None);
+        assert_eq!(semicolon(""), None);
     }
 }

@@ -1,7 +1,7 @@
 //! `#define`s: what a macro name in a template stands for, in the file or in the local headers it
 //! includes (`#include "x.h"`, resolved relative to the including file, as the preprocessor does).
 //!
-//! Definitions are read from the lexical survey, each with the compilations that see it
+//! Definitions are read from the [`nesting`](super::nesting) survey, each with the compilations that see it
 //! ([`Reach`]), so that `#if X #define OP ".cg" #else #define OP ".ca" #endif` is told apart
 //! from one definition repeated under several conditions.
 
@@ -11,7 +11,7 @@ use std::ops::Range;
 use std::path::{Path, PathBuf};
 
 use super::conditional::{Conditionals, Environments, Reach};
-use super::lexical::{survey, Directive, Survey};
+use super::nesting::{survey, Directive, Survey};
 
 /// One `#define`.
 #[derive(Debug, Clone)]

@@ -5,25 +5,27 @@
 //! compiler sees it (escapes decoded, literals joined, macros expanded), its operands and clobbers,
 //! and the context that decides how a rewrite may be spliced in (inside a `#define` body).
 //!
-//! It anchors on the bytes: a [`lexical`] survey finds every `asm`/`__asm__`/`__asm` keyword in
-//! code and every preprocessor line; each keyword then ends as exactly one of a statement, a
+//! It anchors on the bytes: a survey ([`nesting`]) finds every `asm`/`__asm__`/`__asm` keyword in
+//! code with the brackets around it, and every preprocessor line; each keyword then ends as exactly
+//! one of a statement, a
 //! diagnostic at its own line, or a [`Skipped`] entry saying why it is not PTX to port (only
 //! NVIDIA compiles it, NVIDIA never compiles it, a compiler barrier, another assembly dialect).
 //! Each statement is read on its own from its [`extract`]ed extent (a template expander and a
 //! small reader of the operand syntax, [`statement`]), so nothing around it can change how it
-//! reads, and a large file costs little more than reading it. tree-sitter (tree-sitter-cuda) is
-//! only used to find the constant arrays that `"C"` operands name.
+//! reads, and a large file costs little more than reading it. What encloses a statement (the
+//! brackets, the `#if` arms) is read from the bytes too, so a second run over ptx2hip's own output
+//! finds and decides exactly what the first did. tree-sitter (tree-sitter-cuda) is only used to
+//! read the declarations that `"C"` operands name, each on its own.
 
 mod conditional;
 mod cstrings;
 mod dialect;
 mod extract;
-mod lexical;
 mod literal;
 mod macros;
+mod nesting;
 mod platform;
 mod position;
-mod segment;
 mod statement;
 mod template;
 mod tokens;
@@ -37,8 +39,8 @@ use tree_sitter::Parser;
 use conditional::{Conditionals, Environments, Reach};
 pub use dialect::Foreign;
 use extract::Missing;
-use lexical::{Keyword, Survey};
 use macros::Defines;
+use nesting::{Keyword, Survey};
 use platform::Environment;
 pub use platform::Macros;
 use position::LineIndex;
@@ -47,12 +49,15 @@ use statement::{Read, Reader};
 /// One inline asm statement found in a source file.
 #[derive(Debug, Clone, PartialEq)]
 pub struct AsmStatement {
-    /// Bytes of the whole statement in the file, from the `asm` keyword through the closing `;`
-    /// (the `expression_statement` node). This is what a rewrite replaces. Without a `;` (common in
-    /// `#define` bodies) it is the asm expression alone; see `terminated`.
+    /// Bytes of the whole statement in the file, from the `asm` keyword through the `;` that
+    /// follows it (with only whitespace and comments between). This is what a rewrite replaces.
+    /// Without a `;` (common in `#define` bodies and macro arguments) it is the asm expression
+    /// alone; see `terminated`.
     pub span: Range<usize>,
     /// Whether `span` ends with the statement's `;`.
     pub terminated: bool,
+    /// What encloses the statement: whether a rewrite may use preprocessor directives there.
+    pub place: Place,
     /// 1-based line and column (in bytes) of `span.start`.
     pub line: usize,
     pub column: usize,
@@ -154,6 +159,21 @@ pub struct Operand {
     pub c_strings: Vec<String>,
 }
 
+/// What encloses a statement (read from the bytes, see `nesting`), which decides what a rewrite
+/// may put in its place.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Place {
+    /// Only braces are open around it: it sits among statements, where `#if` may go.
+    Block,
+    /// Inside parentheses of its own, as in `NV_IF_TARGET(c, (asm(...);))`: perhaps in a macro
+    /// invocation's arguments, so no directive may go there, but a comma stays inside them.
+    Group,
+    /// Directly in the argument list of what may be a function-like macro invocation,
+    /// `MACRO(x, asm(...))` (empty `callee`: brackets that could not be told apart): no directive
+    /// may go there, and a comma outside parentheses would split the argument.
+    Argument { callee: String },
+}
+
 /// Where a statement inside a `#define` body lives.
 #[derive(Debug, Clone, PartialEq)]
 pub struct MacroContext {
@@ -211,6 +231,10 @@ pub struct ScanResult {
     pub skipped: Vec<Skipped>,
 }
 
+/// Message for a statement among statements whose `;` does not follow it: a rewrite would need
+/// to know where the statement ends.
+pub const NOT_TERMINATED: &str = "this asm statement is not followed by its `;` (a syntax error, a macro, or an `#if` arm boundary between them): left as written";
+
 /// What the scanner is told besides a file's bytes.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Options {
@@ -255,7 +279,7 @@ pub fn scan_each(
     if !may_contain_asm(source) {
         return;
     }
-    let survey = lexical::survey(source);
+    let survey = nesting::survey(source);
     if survey.keywords.is_empty() {
         return;
     }
@@ -271,7 +295,6 @@ pub fn scan_each(
         lines: LineIndex::new(source),
         conditionals: &conditionals,
         defines: &defines,
-        nv_only_calls: nv_only_calls(source),
     };
     let streaming = memchr::memmem::find(source, b"\"C\"").is_none();
     let mut result = ScanResult::default();
@@ -289,12 +312,7 @@ pub fn scan_each(
         }
     }
     if !streaming {
-        fill_c_strings(
-            source,
-            &file.lines,
-            &segment::segments(source),
-            &mut result.statements,
-        );
+        fill_c_strings(source, &mut result.statements);
     }
     each(result);
 }
@@ -306,21 +324,6 @@ struct File<'a> {
     lines: LineIndex,
     conditionals: &'a Conditionals,
     defines: &'a Defines<'a>,
-    /// Extents of ptx2hip's `PTX2HIP_NV_ONLY(...)` wrappers.
-    nv_only_calls: Vec<Range<usize>>,
-}
-
-/// Wrapper macro that ptx2hip emits around the original asm where no directive may go.
-const NV_ONLY_MACRO: &[u8] = b"PTX2HIP_NV_ONLY";
-
-/// The extents of the `PTX2HIP_NV_ONLY(...)` wrappers of a file.
-fn nv_only_calls(src: &[u8]) -> Vec<Range<usize>> {
-    memchr::memmem::find_iter(src, NV_ONLY_MACRO)
-        .filter_map(|at| {
-            let open = at + NV_ONLY_MACRO.len();
-            (src.get(open) == Some(&b'(')).then(|| at..extract::group_end(src, open))
-        })
-        .collect()
 }
 
 impl File<'_> {
@@ -348,9 +351,7 @@ impl File<'_> {
     fn keyword(&self, keyword: &Keyword, result: &mut ScanResult) -> Option<usize> {
         let at = keyword.at..keyword.at + keyword.len;
         let reach = match self.conditionals.reach(keyword.at) {
-            Reach::Both if self.nv_only_calls.iter().any(|c| c.contains(&keyword.at)) => {
-                Reach::NvidiaOnly
-            }
+            Reach::Both if keyword.in_nv_only_call => Reach::NvidiaOnly,
             reach => reach,
         };
         let define = keyword.define.map(|d| &self.survey.directives[d]);
@@ -374,6 +375,14 @@ impl File<'_> {
                 return None;
             }
         };
+        if let Some((directive, why)) = self.misplaced_directive(&extent.directives) {
+            // A rewrite would cut the `#if` block in two, or move the line; the keywords inside
+            // are read on their own.
+            result
+                .diagnostics
+                .push(self.directive_diagnostic(at, directive, why));
+            return None;
+        }
         let in_macro = define.and_then(|d| macros::define_head(self.src, d));
         let (blank, undecided) = self.blanks(&extent);
         let expander = template::Expander {
@@ -397,6 +406,7 @@ impl File<'_> {
             lines: &self.lines,
             expander: &expander,
             blank: &blank,
+            place: keyword.place.clone(),
             in_macro: define
                 .zip(in_macro.clone())
                 .map(|(d, (name, _))| MacroContext {
@@ -406,9 +416,25 @@ impl File<'_> {
         };
         match reader.read(&extent, template) {
             Ok(Read::Statement(statement)) => {
+                if let Some(directive) = self.in_an_operand(&statement, &extent) {
+                    let why = "sits inside an operand expression, which a rewrite moves";
+                    result
+                        .diagnostics
+                        .push(self.directive_diagnostic(at, directive, why));
+                    return None;
+                }
                 match dialect::foreign(&statement, self.after_declarator(keyword.at)) {
                     Some(f) => self.skip(statement.span.clone(), Skip::NotPtx(f), result),
-                    None => result.statements.push(statement),
+                    // Among statements, where the statement ends must be known to rewrite it.
+                    None if !statement.terminated
+                        && statement.place == Place::Block
+                        && statement.in_macro.is_none() =>
+                    {
+                        result
+                            .diagnostics
+                            .push(self.diagnostic(at, NOT_TERMINATED.into()));
+                    }
+                    None => result.statements.push(*statement),
                 }
             }
             Ok(Read::Barrier) => self.skip(extent.span(), Skip::Barrier, result),
@@ -423,7 +449,7 @@ impl File<'_> {
     fn missing(
         &self,
         keyword: &Keyword,
-        define: Option<&lexical::Directive>,
+        define: Option<&nesting::Directive>,
         missing: Missing,
         result: &mut ScanResult,
     ) {
@@ -470,6 +496,54 @@ impl File<'_> {
         (blank, undecided)
     }
 
+    /// The first of `directives` (the preprocessor lines inside a statement) that a rewrite of the
+    /// statement could not keep, and why: only whole `#if` blocks are understood there.
+    fn misplaced_directive(&self, directives: &[Range<usize>]) -> Option<(usize, &'static str)> {
+        let mut open = Vec::new();
+        for d in directives {
+            let text = self.src[d.start + 1..d.end].trim_ascii_start();
+            let word = &text[..text.iter().take_while(|b| b.is_ascii_alphabetic()).count()];
+            let outside = "belongs to an `#if` block that begins or ends outside it";
+            match word {
+                b"if" | b"ifdef" | b"ifndef" => open.push(d.start),
+                b"elif" | b"elifdef" | b"elifndef" | b"else" if open.is_empty() => {
+                    return Some((d.start, outside))
+                }
+                b"elif" | b"elifdef" | b"elifndef" | b"else" => {}
+                b"endif" if open.pop().is_none() => return Some((d.start, outside)),
+                b"endif" => {}
+                _ => return Some((d.start, "is not an `#if` block")),
+            }
+        }
+        open.first()
+            .map(|&d| (d, "begins an `#if` block that ends outside it"))
+    }
+
+    /// A preprocessor line inside one of the statement's operand expressions, which a rewrite
+    /// copies into a line of its own making.
+    fn in_an_operand(&self, statement: &AsmStatement, extent: &extract::Extent) -> Option<usize> {
+        extent
+            .directives
+            .iter()
+            .map(|d| d.start)
+            .find(|d| statement.operands().any(|op| op.expr_span.contains(d)))
+    }
+
+    fn directive_diagnostic(
+        &self,
+        at: Range<usize>,
+        directive: usize,
+        why: &str,
+    ) -> ScanDiagnostic {
+        self.diagnostic(
+            at,
+            format!(
+                "`{}` inside this asm statement {why}: left as written",
+                String::from_utf8_lossy(self.directive_text(directive)).trim()
+            ),
+        )
+    }
+
     /// MSVC's x86 inline assembly: `__asm { ... }` or `__asm mov eax, 1` on one line.
     fn is_msvc_block(&self, after: usize) -> bool {
         let rest = &self.src[after..];
@@ -482,7 +556,7 @@ impl File<'_> {
     }
 
     fn directive_text(&self, at: usize) -> &[u8] {
-        let end = lexical::directive_end(self.src, at);
+        let end = nesting::directive_end(self.src, at);
         &self.src[at..end]
     }
 
@@ -497,13 +571,9 @@ impl File<'_> {
     }
 }
 
-/// Fills `c_strings` of every `"C"` operand: one walk per segment that mentions a wanted name.
-fn fill_c_strings(
-    src: &[u8],
-    lines: &LineIndex,
-    segments: &[Range<usize>],
-    statements: &mut [AsmStatement],
-) {
+/// Fills `c_strings` of every `"C"` operand from the declarations that name it, each parsed on
+/// its own (see [`nesting::declarations_naming`]).
+fn fill_c_strings(src: &[u8], statements: &mut [AsmStatement]) {
     let is_c = |op: &Operand| op.constraint == "C";
     let mut names: Vec<String> = statements
         .iter()
@@ -523,22 +593,15 @@ fn fill_c_strings(
     {
         return;
     }
-    let parser = &mut parser;
     let wanted: Vec<&str> = names.iter().map(String::as_str).collect();
     let mut values: std::collections::HashMap<String, Vec<String>> =
         std::collections::HashMap::new();
-    for range in segments {
-        let text = &src[range.clone()];
-        if !wanted
-            .iter()
-            .any(|n| memchr::memmem::find(text, n.as_bytes()).is_some())
-        {
-            continue;
-        }
-        let Some(tree) = parse_range(parser, src, lines, range) else {
+    for declaration in nesting::declarations_naming(src, &wanted) {
+        let text = &src[declaration];
+        let Some(tree) = parser.parse(text, None) else {
             continue;
         };
-        for (name, found) in cstrings::collect(tree.root_node(), src, &wanted) {
+        for (name, found) in cstrings::collect(tree.root_node(), text, &wanted) {
             let entry = values.entry(name).or_default();
             for v in found {
                 if !entry.contains(&v) {
@@ -559,36 +622,6 @@ fn fill_c_strings(
             }
         }
     }
-}
-
-/// Parses one segment of `source` (the whole file when it covers it); offsets are file offsets.
-fn parse_range(
-    parser: &mut Parser,
-    source: &[u8],
-    lines: &LineIndex,
-    range: &Range<usize>,
-) -> Option<tree_sitter::Tree> {
-    let point = |offset: usize| {
-        let (line, column) = lines.line_col(offset);
-        tree_sitter::Point {
-            row: line - 1,
-            column: column - 1,
-        }
-    };
-    let included: Vec<tree_sitter::Range> = if *range == (0..source.len()) {
-        Vec::new()
-    } else {
-        vec![tree_sitter::Range {
-            start_byte: range.start,
-            end_byte: range.end,
-            start_point: point(range.start),
-            end_point: point(range.end),
-        }]
-    };
-    parser.set_included_ranges(&included).ok()?;
-    let tree = parser.parse(source, None);
-    parser.set_included_ranges(&[]).ok()?;
-    tree
 }
 
 #[cfg(test)]

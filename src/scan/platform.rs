@@ -10,6 +10,8 @@
 
 use std::collections::HashMap;
 
+use super::nesting::without_comments;
+
 /// Macros the user declares (from `-D`/`-U` on the command line or, later, a configuration file).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Macros {
@@ -172,29 +174,6 @@ fn single_name(text: &[u8]) -> Option<&[u8]> {
         .then_some(name)
 }
 
-/// The directive text with comments replaced by a space and `\`-newlines removed.
-fn without_comments(text: &[u8]) -> Vec<u8> {
-    let mut out = Vec::with_capacity(text.len());
-    let mut i = 0;
-    while i < text.len() {
-        match &text[i..] {
-            [b'/', b'*', ..] => {
-                i = memchr::memmem::find(&text[i + 2..], b"*/").map_or(text.len(), |p| i + p + 4);
-                out.push(b' ');
-            }
-            [b'/', b'/', ..] => break,
-            [b'\\', b'\n', ..] => i += 2,
-            [b'\\', b'\r', b'\n', ..] => i += 3,
-            [b, ..] => {
-                out.push(*b);
-                i += 1;
-            }
-            [] => break,
-        }
-    }
-    out
-}
-
 #[derive(Debug, Clone, Copy, PartialEq)]
 enum Token<'a> {
     Name(&'a [u8]),
@@ -264,9 +243,9 @@ struct Evaluator<'e, 't> {
     depth: usize,
 }
 
-/// Nesting a condition may have; deeper ones are left undecided (no stack overflow on hostile
-/// input).
-const MAX_NESTING: usize = 200;
+/// Nesting a condition may have (each level of parentheses or of unary operators counts twice);
+/// deeper ones are left undecided, so hostile input cannot overflow the stack.
+const MAX_CONDITION_DEPTH: usize = 256;
 
 impl<'t> Evaluator<'_, 't> {
     fn peek(&self) -> Option<Token<'t>> {
@@ -279,12 +258,12 @@ impl<'t> Evaluator<'_, 't> {
         hit
     }
 
-    /// Runs `f` one level deeper, refusing beyond [`MAX_NESTING`].
+    /// Runs `f` one level deeper, refusing beyond [`MAX_CONDITION_DEPTH`].
     fn nested(
         &mut self,
         f: impl FnOnce(&mut Self) -> Option<Option<i128>>,
     ) -> Option<Option<i128>> {
-        if self.depth >= MAX_NESTING {
+        if self.depth >= MAX_CONDITION_DEPTH {
             return None;
         }
         self.depth += 1;
@@ -537,5 +516,14 @@ mod tests {
         assert_eq!(on(&env, &deep), None);
         let deep_not = "!".repeat(100_000) + "1";
         assert_eq!(on(&env, &deep_not), None);
+        assert_eq!(on(&env, &"0 ? 1 : ".repeat(100_000)), None);
+    }
+
+    #[test]
+    fn conditions_nested_below_the_limit_are_still_decided() {
+        let amd = Environment::amd(&Macros::default());
+        let deep = |n: usize| format!("{}defined(__HIP__){}", "(".repeat(n), ")".repeat(n));
+        assert_eq!(on(&amd, &deep(100)), Some(true));
+        assert_eq!(on(&amd, &deep(100_000)), None);
     }
 }

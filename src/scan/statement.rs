@@ -13,7 +13,7 @@ use super::extract::Extent;
 use super::position::{indent_at, LineIndex};
 use super::template::Expander;
 use super::tokens::{lex, Kind, Source, Token};
-use super::{AsmStatement, MacroContext, Operand, Template};
+use super::{AsmStatement, MacroContext, Operand, Place, Template};
 
 /// Why a statement cannot be read.
 pub enum Unreadable {
@@ -26,7 +26,7 @@ pub enum Unreadable {
 
 /// What a statement turned out to be.
 pub enum Read {
-    Statement(AsmStatement),
+    Statement(Box<AsmStatement>),
     /// A template of only blanks and comments: a compiler barrier.
     Barrier,
 }
@@ -38,6 +38,8 @@ pub struct Reader<'a> {
     pub expander: &'a Expander<'a>,
     /// File bytes the preprocessor leaves out (directive lines, arms AMD does not compile).
     pub blank: &'a [Range<usize>],
+    /// What encloses the statement.
+    pub place: Place,
     /// The statement sits in this `#define` body.
     pub in_macro: Option<MacroContext>,
 }
@@ -73,7 +75,7 @@ impl Reader<'_> {
         if matches!(&statement.template, Template::Known { text, .. } if is_blank_ptx(text)) {
             return Ok(Read::Barrier);
         }
-        Ok(Read::Statement(statement))
+        Ok(Read::Statement(Box::new(statement)))
     }
 
     /// Reads the outputs, inputs, clobbers and labels into `statement`.
@@ -133,6 +135,7 @@ impl Reader<'_> {
             indent: indent_at(self.src, self.lines, span.start),
             in_macro: self.in_macro.clone(),
             terminated: extent.semicolon.is_some(),
+            place: self.place.clone(),
             span,
         }
     }

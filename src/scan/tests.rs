@@ -612,7 +612,7 @@ fn every_keyword_of_the_corpus_is_accounted_for() {
         }
         let src = std::fs::read(&path).unwrap();
         let r = scan_file(&src, Some(&path), &Options::default());
-        let keywords: Vec<usize> = lexical::survey(&src)
+        let keywords: Vec<usize> = nesting::survey(&src)
             .keywords
             .iter()
             .map(|k| k.at)
@@ -628,7 +628,7 @@ fn adversarial_shapes_lose_no_keyword() {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/scan/adversarial.cu");
     let src = std::fs::read(&path).unwrap();
     let r = scan_file(&src, Some(&path), &Options::default());
-    let keywords: Vec<usize> = lexical::survey(&src)
+    let keywords: Vec<usize> = nesting::survey(&src)
         .keywords
         .iter()
         .map(|k| k.at)
@@ -652,7 +652,7 @@ fn adversarial_shapes_lose_no_keyword() {
         ]
     );
     let messages: Vec<&str> = r.diagnostics.iter().map(|d| d.message.as_str()).collect();
-    assert_eq!(messages.len(), 5, "{messages:#?}");
+    assert_eq!(messages.len(), 6, "{messages:#?}");
     assert!(messages[0].contains("not closed"), "{}", messages[0]);
     assert!(messages[1].contains("more than four"), "{}", messages[1]);
     assert!(messages[2].contains("more than four"), "{}", messages[2]);
@@ -661,7 +661,9 @@ fn adversarial_shapes_lose_no_keyword() {
         "{}",
         messages[3]
     );
-    assert!(messages[4].contains("not closed"), "{}", messages[4]);
+    // The first operand of a comma expression: no rewrite can take its place.
+    assert_eq!(messages[4], NOT_TERMINATED);
+    assert!(messages[5].contains("not closed"), "{}", messages[5]);
     let templates: Vec<String> = r
         .statements
         .iter()
@@ -682,7 +684,6 @@ fn adversarial_shapes_lose_no_keyword() {
             "? template piece `UNKNOWN_OP` is a macro not defined in this file",
             "? template piece `PTX_OP` is a macro not defined in this file",
             "add.u32 %0, %1, %2;",
-            "mov.u32 %0, %1;",
             "mov.u32 %0, 2;",
         ]
     );
@@ -802,7 +803,7 @@ fn constraints_and_clobbers_may_be_macros() {
 
 #[test]
 fn an_if_inside_a_statement_takes_the_arm_amd_compiles() {
-    let src = "__device__ void f(unsigned* p, unsigned v) {\n  asm volatile(\n#if ENABLE_PREFETCH\n    \"ld.global.L2::128B.u32 %0, [%1];\"\n#else\n    \"ld.global.u32 %0, [%1];\"\n#endif\n#ifdef __HIP_PLATFORM_AMD__\n    : \"=r\"(v) : \"l\"(p));\n#else\n    : \"=r\"(v) : \"l\"(p) : \"memory\");\n#endif\n}\n";
+    let src = "__device__ void f(unsigned* p, unsigned v) {\n  asm volatile(\n#if ENABLE_PREFETCH\n    \"ld.global.L2::128B.u32 %0, [%1];\"\n#else\n    \"ld.global.u32 %0, [%1];\"\n#endif\n#ifdef __HIP_PLATFORM_AMD__\n    : \"=r\"(v) : \"l\"(p)\n#else\n    : \"=r\"(v) : \"l\"(p) : \"memory\"\n#endif\n  );\n}\n";
     let r = scan_file(
         src.as_bytes(),
         None,
@@ -895,4 +896,162 @@ __device__ void g() { asm(\"brkpt;\"); }
     let r = scan_file(src.as_bytes(), None, &with_macros(&[], &["GGML_USE_HIP"]));
     assert_eq!(texts(&r), vec!["trap;"]);
     assert_eq!(r.skipped.last().map(|s| s.why), Some(NeverCompiled));
+}
+
+/// The tree-sitter reference on well-formed code with declarations split over lines and an `#if`
+/// arm both compilations see: the keyword-anchored scan finds the statements a whole parse finds.
+#[test]
+fn statements_found_from_the_keywords_are_those_of_one_whole_parse() {
+    let tricky = r#"#ifndef TRICKY_H
+#define TRICKY_H
+#include <cstdint>
+template <typename T>
+__device__ T plain(T x) { return x; }
+template <typename T>
+__device__ __forceinline__
+T with_asm(T x) {
+  asm volatile("add.s32 %0, %0, 1;" : "+r"(x));
+  return x;
+}
+struct S { int a; };
+__global__ void
+__launch_bounds__(256)
+k(int* p) {
+  int v = p[0];
+  asm("mul.lo.u32 %0, %0, 3;" : "+r"(v));
+  p[0] = v;
+}
+#if defined(__CUDA_ARCH__)
+__device__ int g(int x) { asm("sub.s32 %0, %0, 2;" : "+r"(x)); return x; }
+#endif
+int trailing;
+#endif
+"#;
+    let r = scan(tricky.as_bytes());
+    assert_eq!(r.statements.len(), 3, "{r:#?}");
+    assert!(r.diagnostics.is_empty() && r.skipped.is_empty());
+    assert_eq!(
+        accounted_starts(&r),
+        whole_parse_statement_starts(tricky.as_bytes())
+    );
+}
+
+/// What encloses a statement is read from the bytes and travels with it: directives may only go
+/// where it sits among statements.
+#[test]
+fn each_statement_knows_what_encloses_it() {
+    let add = r#"asm("add.u32 %0, %1, %2;" : "=r"(d) : "r"(a), "r"(b))"#;
+    let src = format!(
+        "__device__ void f(unsigned a, unsigned b, unsigned d) {{\n  {add};\n  NV_IF_TARGET(NV_PROVIDES_SM_90, ({add};));\n  DEVICE_STMT(d, {add});\n}}\n#define M(d) WRAP(d, {add})\n"
+    );
+    let places: Vec<Place> = scan(src.as_bytes())
+        .statements
+        .into_iter()
+        .map(|s| s.place)
+        .collect();
+    let argument = |callee: &str| Place::Argument {
+        callee: callee.into(),
+    };
+    assert_eq!(
+        places,
+        [
+            Place::Block,
+            Place::Group,
+            argument("DEVICE_STMT"),
+            argument("WRAP")
+        ]
+    );
+}
+
+#[test]
+fn among_statements_a_statement_whose_semicolon_does_not_follow_is_refused() {
+    let add = r#"asm("add.u32 %0, %1, %2;" : "=r"(d) : "r"(a), "r"(b))"#;
+    for src in [
+        format!("__device__ unsigned f(unsigned a, unsigned b) {{\n  unsigned d;\n  {add} return d;\n}}\n"),
+        format!("__device__ void f(unsigned a, unsigned b, unsigned d) {{\n#if X\n  {add}\n#else\n  {add}\n#endif\n  ;\n}}\n"),
+    ] {
+        let r = scan(src.as_bytes());
+        assert!(r.statements.is_empty(), "{r:#?}");
+        assert!(!r.diagnostics.is_empty());
+        assert!(r.diagnostics.iter().all(|d| d.message == NOT_TERMINATED));
+    }
+    // In a `#define` body or a macro argument, the asm expression alone is the statement.
+    let src = format!("#define M {add}\nDEVICE_STMT({add});\n");
+    let r = scan(src.as_bytes());
+    assert_eq!(r.statements.len(), 2, "{r:#?}");
+    assert!(r.statements.iter().all(|s| !s.terminated));
+}
+
+/// Code that only NVIDIA compiles — behind an AMD test, or ptx2hip's own kept originals — is
+/// recognised from the bytes, whatever precedes it.
+#[test]
+fn code_that_only_nvidia_compiles_is_recognised_from_the_bytes() {
+    let nvidia_only = |src: &str| {
+        let r = scan(src.as_bytes());
+        assert!(r.diagnostics.is_empty(), "{r:#?}");
+        match (&r.statements[..], &r.skipped[..]) {
+            ([], [s]) => s.why == Skip::NvidiaOnly,
+            ([_], []) => false,
+            _ => panic!("{r:#?}"),
+        }
+    };
+    let asm = "asm(\"trap;\");";
+    for src in [
+        format!("#if !defined(__HIP_PLATFORM_AMD__)\n{asm}\n#endif\n"),
+        format!("#if defined(__HIP_PLATFORM_AMD__)\ny;\n#else\n{asm}\n#endif\n"),
+        format!("  #if defined(__HIP_PLATFORM_AMD__)\n  y;\n  #else\n  {asm}\n  #endif\n"),
+        format!("#ifdef __HIP__\ny;\n#elif defined(FOO)\n{asm}\n#endif\n"),
+        format!("{}#if !defined(__HIP__)\n{asm}\n#endif\n", "\u{feff}"),
+        format!("void f() {{ M(PTX2HIP_AMD_ONLY(y;) PTX2HIP_NV_ONLY({asm})); }}"),
+    ] {
+        assert!(nvidia_only(&src), "{src}");
+    }
+    for src in [
+        format!("#if defined(__CUDA_ARCH__)\n{asm}\n#endif\n"),
+        format!("#if !defined(__HIP__)\ny;\n#endif\n{asm}\n"),
+        format!("#ifndef __HIP__\n#else\n#endif\n{asm}\n"),
+    ] {
+        assert!(!nvidia_only(&src), "{src}");
+    }
+}
+
+/// An `#if` block inside a statement is read when it lies wholly inside; a preprocessor line of a
+/// block that begins or ends outside the statement would be cut in two by a rewrite, so each
+/// keyword is then a diagnostic of its own.
+#[test]
+fn preprocessor_lines_of_a_block_reaching_outside_the_statement_are_refused() {
+    let src = "__device__ void f(int a, int b) {\n#ifdef A\n  asm(\"mov.u32 %0, 1;\" : \"=r\"(a)\n#else\n  asm(\"mov.u32 %0, 2;\" : \"=r\"(b)\n#endif\n  );\n}\n";
+    let r = scan(src.as_bytes());
+    assert!(r.statements.is_empty(), "{r:#?}");
+    let lines: Vec<usize> = r.diagnostics.iter().map(|d| d.line).collect();
+    assert_eq!(lines, [3, 5]);
+    assert!(r.diagnostics[0].message.contains("not closed"), "{r:#?}");
+    assert!(r.diagnostics[1].message.starts_with("`#endif` inside"));
+    let src = "__device__ void f(int a, int b) {\n  asm(\"mov.u32 %0, 1;\"\n#ifdef A\n  : \"=r\"(a)\n#else\n  : \"=r\"(b)\n#endif\n#if B\n  );\n#endif\n}\n";
+    let r = scan(src.as_bytes());
+    assert!(r.statements.is_empty(), "{r:#?}");
+    assert!(
+        r.diagnostics[0].message.starts_with("`#if B` inside"),
+        "{r:#?}"
+    );
+    let src = "__device__ void f(unsigned* p, unsigned v) {\n  asm volatile(\"ld.global.u32 %0, [%1];\"\n#ifdef __HIP_PLATFORM_AMD__\n    : \"=r\"(v) : \"l\"(p));\n#else\n    : \"=r\"(v) : \"l\"(p) : \"memory\");\n#endif\n}\n";
+    let r = scan(src.as_bytes());
+    assert!(r.statements.is_empty(), "{r:#?}");
+    assert!(r.diagnostics[0]
+        .message
+        .starts_with("`#ifdef __HIP_PLATFORM_AMD__` inside"));
+    // Other preprocessor lines, and `#if` blocks inside an operand expression (a rewrite copies
+    // the expression into a line of its own), are not kept either; a keyword in a `#define`
+    // inside the statement is then read on its own.
+    let src = "__device__ void f(unsigned* p, unsigned v) {\n  asm(\"st.global.u32 [%0], %1;\" :: \"l\"(\n#define M(d) asm(\"mov.u32 %0, 1;\" : \"=r\"(d))\n  p), \"r\"(v));\n  asm(\"st.global.u32 [%0], %1;\" :: \"l\"(p), \"r\"(\n#if X\n  v\n#else\n  v + 1\n#endif\n  ));\n}\n";
+    let r = scan(src.as_bytes());
+    let messages: Vec<&str> = r.diagnostics.iter().map(|d| d.message.as_str()).collect();
+    assert_eq!(
+        messages,
+        [
+            "`#define M(d) asm(\"mov.u32 %0, 1;\" : \"=r\"(d))` inside this asm statement is not an `#if` block: left as written",
+            "`#if X` inside this asm statement sits inside an operand expression, which a rewrite moves: left as written",
+        ]
+    );
+    assert_eq!(texts(&r), ["mov.u32 %0, 1;"]);
 }

@@ -250,7 +250,12 @@ mod tests {
     fn blank_ranges_are_skipped_and_offsets_are_exact() {
         let src = "\"a\" SKIP \"b\"";
         let at = src.find("SKIP").unwrap();
-        let t = lex(src.as_bytes(), 0..src.len(), Source::File, &[at..at + 4]);
+        let t = lex(
+            src.as_bytes(),
+            0..src.len(),
+            Source::File,
+            std::slice::from_ref(&(at..at + 4)),
+        );
         assert_eq!(t.len(), 2);
         assert_eq!((t[1].at, t[1].end()), (src.find("\"b").unwrap(), src.len()));
         assert!(t[1].space_before);

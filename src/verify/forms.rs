@@ -21,6 +21,8 @@ pub enum RegClass {
     L,
     F,
     D,
+    /// 128-bit integers (`.b128`), `unsigned __int128`.
+    Q,
 }
 
 impl RegClass {
@@ -32,6 +34,7 @@ impl RegClass {
             t => match t.bits() {
                 16 => RegClass::H,
                 64 => RegClass::L,
+                128 => RegClass::Q,
                 _ => RegClass::R,
             },
         }
@@ -43,6 +46,7 @@ impl RegClass {
             RegClass::L => 'l',
             RegClass::F => 'f',
             RegClass::D => 'd',
+            RegClass::Q => 'q',
         }
     }
     pub fn bytes(self) -> usize {
@@ -50,6 +54,7 @@ impl RegClass {
             RegClass::H => 2,
             RegClass::R | RegClass::F => 4,
             RegClass::L | RegClass::D => 8,
+            RegClass::Q => 16,
         }
     }
     /// The C type that holds the register (floats as their own type, bits compared).
@@ -60,6 +65,7 @@ impl RegClass {
             RegClass::L => "uint64_t",
             RegClass::F => "float",
             RegClass::D => "double",
+            RegClass::Q => "unsigned __int128",
         }
     }
 }
@@ -138,6 +144,41 @@ pub struct CanonicalForm {
     pub variants: usize,
     /// `Some((max_ulp, abs_tol))` for approximate rules: outputs are compared within this bound.
     pub tolerance: Option<(u64, f64)>,
+    /// Where the buffer of a memory operand lives (global for forms without one).
+    pub mem_space: MemSpace,
+}
+
+/// The state space of a form's memory buffer. On the GPU a `.shared` or `.local` buffer is a
+/// per-thread slot of a `__shared__` array or of a local array, its address the window address
+/// (`__cvta_generic_to_shared/local`) in a 32-bit register; on the host both are slots of one
+/// static array standing for the window, so the helpers that convert window addresses are
+/// exercised with nonzero offsets.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MemSpace {
+    /// Generic or `.global`: a 64-bit pointer to a global buffer.
+    Global,
+    Shared,
+    Local,
+}
+
+impl MemSpace {
+    /// The space of an address operand from its state-space modifier; `None` for spaces whose
+    /// memory the vector harness cannot fill from a thread (`.const`, `.param`).
+    pub fn of(space: Option<&str>) -> Option<MemSpace> {
+        match space {
+            None | Some("global") => Some(MemSpace::Global),
+            Some("shared" | "shared::cta") => Some(MemSpace::Shared),
+            Some("local") => Some(MemSpace::Local),
+            _ => None,
+        }
+    }
+    /// Constraint of the address operand.
+    pub fn constraint(self) -> &'static str {
+        match self {
+            MemSpace::Global => "l",
+            MemSpace::Shared | MemSpace::Local => "r",
+        }
+    }
 }
 
 impl CanonicalForm {
@@ -193,12 +234,19 @@ pub fn synthetic_statement(ptx: &str, constraints: &[String]) -> AsmStatement {
         indent: String::new(),
         in_macro: None,
         terminated: true,
+        place: crate::scan::Place::Block,
     }
 }
 
-/// Why a rule has no canonical forms (it is not value-checkable).
+/// Why a rule has no canonical forms: it is not value-checkable, or its result depends on the
+/// other lanes of the warp (checked per warp instead: [`super::warp`], `tests/wave_sim.rs`).
 pub fn skip_reason(rule: &Rule) -> Option<String> {
-    rule.unverifiable.clone()
+    rule.unverifiable.clone().or_else(|| {
+        (rule.family == "warp").then(|| {
+            "a warp-level instruction: checked per warp (tests/vectors/warp, tests/wave_sim.rs)"
+                .to_string()
+        })
+    })
 }
 
 /// Every canonical form of every value-checkable rule, in rule-table order.
@@ -211,12 +259,27 @@ pub fn all_forms(rules: &RuleSet) -> Vec<CanonicalForm> {
         .collect()
 }
 
-/// The canonical forms of one rule.
+/// The canonical forms of one rule: every form whose `value_neutral` slots (orders, scopes, cache
+/// hints) are at their first choice — absent when optional, the first value otherwise.
 pub fn rule_forms(rule: &Rule) -> Vec<CanonicalForm> {
     rule.forms()
         .into_iter()
+        .filter(|(_, b)| is_value_representative(rule, b))
         .flat_map(|(form, b)| canonical(rule, form, &b))
         .collect()
+}
+
+/// Whether a form stands for all forms that differ from it only in `value_neutral` slots.
+pub fn is_value_representative(rule: &Rule, bindings: &crate::lower::rules::Bindings) -> bool {
+    rule.value_neutral.iter().all(|name| {
+        let Some(slot) = rule.slots.iter().find(|s| &s.name == name) else {
+            return true;
+        };
+        let first = (!slot.optional)
+            .then(|| Rule::slot_values(slot).into_iter().next())
+            .flatten();
+        bindings.get(name).cloned().flatten() == first
+    })
 }
 
 /// Operands PTX requires to be immediates, and the values a canonical form is generated for.
@@ -266,6 +329,8 @@ fn canonical_with(
 ) -> Option<CanonicalForm> {
     let specs = rule.operand_specs();
     let is_store = rule.opcode == "st";
+    // atom/red read the buffer (an input) and leave their result there (an output).
+    let is_rmw = matches!(rule.opcode.as_str(), "atom" | "red");
     let mut constraints = Vec::new();
     let mut inputs = Vec::new();
     let mut outputs = Vec::new();
@@ -282,7 +347,10 @@ fn canonical_with(
     let data_ty = specs.iter().find_map(|s| match &s.kind {
         OperandKind::Scalar(t) => rule.resolve_type(t, bindings).map(|t| (1, t)),
         OperandKind::Vector(n, t) => rule.resolve_type(t, bindings).map(|t| (*n as usize, t)),
-        OperandKind::Address | OperandKind::Pair(..) => None,
+        OperandKind::SlotVector(slot, t) => rule
+            .resolve_type(t, bindings)
+            .map(|t| (slot_width(bindings, slot) as usize, t)),
+        OperandKind::Address(_) | OperandKind::Pair(..) => None,
     });
     let pred_dest_name = |n: usize| {
         if n == 0 {
@@ -311,13 +379,24 @@ fn canonical_with(
             init_zero: false,
         });
     }
+    let mut mem_space = MemSpace::Global;
     for (k, spec) in specs.iter().enumerate() {
         if let Some(&(_, v)) = imms.iter().find(|(i, _)| *i == k) {
             texts.push(format!("{v:#04x}"));
             continue;
         }
-        let dest = !is_store && is_dest(&spec.name) && !matches!(spec.kind, OperandKind::Address);
-        match &spec.kind {
+        let dest =
+            !is_store && is_dest(&spec.name) && !matches!(spec.kind, OperandKind::Address(_));
+        // A modifier-sized vector is a scalar or a fixed-width vector in this form.
+        let kind = match &spec.kind {
+            OperandKind::SlotVector(slot, t) => match slot_width(bindings, slot) {
+                1 => OperandKind::Scalar(t.clone()),
+                n => OperandKind::Vector(n, t.clone()),
+            },
+            k => k.clone(),
+        };
+        match &kind {
+            OperandKind::SlotVector(..) => unreachable!("resolved above"),
             OperandKind::Scalar(t) => {
                 let ty = rule.resolve_type(t, bindings)?;
                 if dest && ty == PtxType::Pred {
@@ -359,8 +438,10 @@ fn canonical_with(
                     texts.push(format!("%{op}"));
                 }
             }
-            OperandKind::Pair(_, t) => {
-                if rule.resolve_type(t, bindings)? != PtxType::Pred {
+            OperandKind::Pair(_, t1, t2) => {
+                if rule.resolve_type(t1, bindings)? != PtxType::Pred
+                    || rule.resolve_type(t2, bindings)? != PtxType::Pred
+                {
                     return None;
                 }
                 let mut names = Vec::new();
@@ -411,15 +492,26 @@ fn canonical_with(
                 }
                 texts.push(format!("{{{}}}", names.join(", ")));
             }
-            OperandKind::Address => {
+            OperandKind::Address(slot) => {
                 let op = constraints.len();
-                constraints.push("l".to_string());
+                let space = slot
+                    .as_ref()
+                    .and_then(|s| bindings.get(s).cloned().flatten());
+                mem_space = MemSpace::of(space.as_deref())?;
+                constraints.push(mem_space.constraint().to_string());
                 let (n, ty) = data_ty?;
                 let bytes = (n * ty.bits() as usize).div_ceil(8);
                 if is_store {
                     outputs.push(Output::Mem {
                         bytes: STORE_READBACK,
                     });
+                } else if is_rmw {
+                    inputs.push(Input::Mem {
+                        op,
+                        bytes,
+                        elem: ty,
+                    });
+                    outputs.push(Output::Mem { bytes });
                 } else {
                     inputs.push(Input::Mem {
                         op,
@@ -501,7 +593,13 @@ fn canonical_with(
         outputs,
         variants,
         tolerance,
+        mem_space,
     })
+}
+
+/// The element count of a modifier-sized vector operand in a form (1: a scalar).
+fn slot_width(bindings: &crate::lower::rules::Bindings, slot: &str) -> u32 {
+    crate::lower::rules::vector_width(bindings.get(slot).and_then(|v| v.as_deref())).unwrap_or(1)
 }
 
 #[cfg(test)]
@@ -524,9 +622,24 @@ mod tests {
             "{ .reg .pred p; setp.lo.u16 p, %1, %2; @p mov.u32 %0, 1; }"
         );
         assert_eq!(f.constraints, ["+r", "h", "h"]);
-        let f = form(&rules, "M002", "ld.global.v4.u32");
+        let f = form(&rules, "M001", "ld.global.v4.u32");
         assert_eq!(f.ptx, "ld.global.v4.u32 {%0, %1, %2, %3}, [%4];");
         assert_eq!((f.in_bytes(), f.out_bytes()), (16, 16));
+        let f = form(&rules, "M001", "ld.shared.v2.u8");
+        assert_eq!(
+            f.ptx,
+            "{ .reg .b8 e0, e1; ld.shared.v2.u8 {e0, e1}, [%2]; cvt.u32.u8 %0, e0; cvt.u32.u8 %1, e1; }"
+        );
+        assert_eq!(
+            (f.constraints[2].as_str(), f.mem_space),
+            ("r", MemSpace::Shared)
+        );
+        let f = form(&rules, "M003", "st.b128");
+        assert_eq!(f.constraints, ["l", "q"]);
+        // Hint modifiers are matched but not enumerated.
+        assert!(!rule_forms(rules.rule("M001").unwrap())
+            .iter()
+            .any(|f| f.form.contains(".cs") || f.form.contains(".weak")));
         let f = form(&rules, "M003", "st.u8");
         assert_eq!(
             (f.ptx.as_str(), f.out_bytes()),

@@ -19,7 +19,7 @@ use std::process::Command;
 
 use serde_json::Value;
 
-use super::forms::{CanonicalForm, Input, Output, RegClass, MEM_STRIDE, STORE_FILL};
+use super::forms::{CanonicalForm, Input, MemSpace, Output, RegClass, MEM_STRIDE, STORE_FILL};
 use crate::lower::{self, RuleSet, Target};
 
 const MAGIC_V1: &str = "P2HV1\n";
@@ -270,6 +270,11 @@ fn c_escape(s: &str) -> String {
 fn operand_setup(form: &CanonicalForm) -> String {
     let mut s = String::new();
     let mut declared = vec![false; form.constraints.len()];
+    // A buffer read back after the statement starts filled, then the memory inputs go in (atom and
+    // red have both).
+    if form.outputs.iter().any(|o| matches!(o, Output::Mem { .. })) {
+        let _ = writeln!(s, "  memset(buf, {STORE_FILL:#x}, {MEM_STRIDE});");
+    }
     let mut off = 0;
     for i in &form.inputs {
         match i {
@@ -284,7 +289,7 @@ fn operand_setup(form: &CanonicalForm) -> String {
             }
             Input::Mem { op, bytes, .. } => {
                 let _ = writeln!(s, "  memcpy(buf, x + {off}, {bytes});");
-                let _ = writeln!(s, "  uint64_t op{op} = (uint64_t)(uintptr_t)buf;");
+                let _ = writeln!(s, "{}", buffer_address(form.mem_space, *op));
                 declared[*op] = true;
             }
         }
@@ -301,18 +306,40 @@ fn operand_setup(form: &CanonicalForm) -> String {
                 let _ = writeln!(s, "  {} op{op}{init};", class.c_type());
                 declared[*op] = true;
             }
-            Output::Mem { .. } => {
-                let _ = writeln!(s, "  memset(buf, {STORE_FILL:#x}, {MEM_STRIDE});");
-            }
+            Output::Mem { .. } => {}
         }
     }
-    // Address operands of stores.
-    for (k, c) in form.constraints.iter().enumerate() {
-        if !declared[k] && c == "l" {
-            let _ = writeln!(s, "  uint64_t op{k} = (uint64_t)(uintptr_t)buf;");
-        }
+    // Address operands of stores (the only operands not declared above).
+    for (k, _) in declared.iter().enumerate().filter(|(_, d)| !**d) {
+        let _ = writeln!(s, "{}", buffer_address(form.mem_space, k));
     }
     s
+}
+
+/// The declaration of address operand `%op` pointing at `buf`: a generic pointer, or the window
+/// address of a `.shared`/`.local` buffer (`P2H_SHARED_ADDR`/`P2H_LOCAL_ADDR`: CUDA's
+/// `__cvta_generic_to_*` on the GPU, the offset in a static array standing for the window on the
+/// host).
+fn buffer_address(space: MemSpace, op: usize) -> String {
+    match space {
+        MemSpace::Global => format!("  uint64_t op{op} = (uint64_t)(uintptr_t)buf;"),
+        MemSpace::Shared => format!("  uint32_t op{op} = P2H_SHARED_ADDR(buf);"),
+        MemSpace::Local => format!("  uint32_t op{op} = P2H_LOCAL_ADDR(buf);"),
+    }
+}
+
+/// Where a form's buffer lives in the GPU kernel: a slot of the global `mem` array, of a
+/// `__shared__` array (one per thread of the 256-thread block) or a local array.
+fn gpu_buffer(space: MemSpace) -> String {
+    match space {
+        MemSpace::Global => format!("  unsigned char* buf = mem + (size_t)i * {MEM_STRIDE};"),
+        MemSpace::Shared => format!(
+            "  __shared__ __align__(16) unsigned char p2h_sbuf[256 * {MEM_STRIDE}];\n  unsigned char* buf = p2h_sbuf + threadIdx.x * {MEM_STRIDE};"
+        ),
+        MemSpace::Local => format!(
+            "  __align__(16) unsigned char p2h_lbuf[{MEM_STRIDE}];\n  unsigned char* buf = p2h_lbuf;"
+        ),
+    }
 }
 
 fn operand_results(form: &CanonicalForm) -> String {
@@ -355,15 +382,15 @@ __global__ void run_form_{n}(const unsigned char* xs, unsigned char* ys, unsigne
   if (i >= n) return;
   const unsigned char* x = xs + (size_t)i * ({ib} ? {ib} : 1);
   unsigned char* y = ys + (size_t)i * {pad};
-  unsigned char* buf = mem + (size_t)i * {stride};
-  (void)x; (void)buf;
+{buffer}
+  (void)x; (void)buf; (void)mem;
 {setup}  asm volatile("{ptx}" : {outs} : {ins} : "memory");
 {results}}}
 "#,
         rule = form.rule,
         form = form.form,
         ib = form.in_bytes(),
-        stride = MEM_STRIDE,
+        buffer = gpu_buffer(form.mem_space),
         setup = operand_setup(form),
         ptx = c_escape(&form.ptx),
         outs = outs.join(", "),
@@ -420,6 +447,8 @@ pub fn cuda_program_multi(forms: &[(usize, &CanonicalForm)]) -> String {
 #include <cstdlib>
 #include <string>
 #include <vector>
+#define P2H_SHARED_ADDR(p) ((uint32_t)__cvta_generic_to_shared(p))
+#define P2H_LOCAL_ADDR(p) ((uint32_t)__cvta_generic_to_local(p))
 typedef void (*kernel_fn)(const unsigned char*, unsigned char*, unsigned char*, int);
 static int run_one(const char* outdir, int id, kernel_fn k, size_t in_bytes, size_t out_bytes, size_t pad_bytes, const int (*layout)[2], int nlayout) {
   std::string ip = "i" + std::to_string(id) + ".bin", op = std::string(outdir) + "/f" + std::to_string(id) + ".out";
@@ -512,6 +541,28 @@ static inline void __threadfence() {}
 static inline void __threadfence_block() {}
 static inline void __threadfence_system() {}
 static inline long long clock64() { return 0; }
+// The CUDA/HIP atomic API, single-threaded (the check runs one thread at a time).
+#define P2H_RMW(name, T, expr) \
+  static inline T name(T* p, T v) { T o = *p; *p = (T)(expr); return o; } \
+  static inline T name##_system(T* p, T v) { return name(p, v); }
+#define P2H_RMW_ALL(T) \
+  P2H_RMW(atomicAdd, T, o + v) P2H_RMW(atomicMin, T, v < o ? v : o) P2H_RMW(atomicMax, T, v > o ? v : o) \
+  P2H_RMW(atomicAnd, T, o & v) P2H_RMW(atomicOr, T, o | v) P2H_RMW(atomicXor, T, o ^ v) P2H_RMW(atomicExch, T, v)
+P2H_RMW_ALL(unsigned int)
+P2H_RMW_ALL(int)
+P2H_RMW_ALL(unsigned long long)
+static inline unsigned int atomicInc(unsigned int* p, unsigned int v) { unsigned o = *p; *p = o >= v ? 0u : o + 1u; return o; }
+static inline unsigned int atomicDec(unsigned int* p, unsigned int v) { unsigned o = *p; *p = (o == 0u || o > v) ? v : o - 1u; return o; }
+template <class T> static inline T atomicCAS(T* p, T c, T v) { T o = *p; if (o == c) *p = v; return o; }
+template <class T> static inline T atomicCAS_system(T* p, T c, T v) { return atomicCAS(p, c, v); }
+// The .shared and .local windows: one static array; a window address is an offset into it.
+alignas(16) static unsigned char p2h_window[128];
+#define P2H_SHARED_ADDR(p) ((uint32_t)((unsigned char*)(p) - p2h_window))
+#define P2H_LOCAL_ADDR(p) ((uint32_t)((unsigned char*)(p) - p2h_window))
+static inline void* __cvta_shared_to_generic(size_t a) { return p2h_window + a; }
+static inline void* __cvta_local_to_generic(size_t a) { return p2h_window + a; }
+static inline size_t __cvta_generic_to_shared(const void* p) { return (size_t)((const unsigned char*)p - p2h_window); }
+static inline size_t __cvta_generic_to_local(const void* p) { return (size_t)((const unsigned char*)p - p2h_window); }
 // CUDA integer intrinsics, as the CUDA Math API defines them (plain loops).
 static inline int __popc(unsigned int x) { int n = 0; for (int i = 0; i < 32; ++i) n += (x >> i) & 1u; return n; }
 static inline int __popcll(unsigned long long x) { int n = 0; for (int i = 0; i < 64; ++i) n += (int)((x >> i) & 1u); return n; }
@@ -608,7 +659,7 @@ int main(int argc, char** argv) {
   FILE* in = fopen(argv[1], "rb");
   FILE* out = fopen(argv[2], "wb");
   uint32_t hdr[2];
-  alignas(16) unsigned char buf[64];
+  unsigned char* buf = p2h_window + 32;  // a nonzero window offset
   std::vector<unsigned char> x, y;
   while (fread(hdr, 4, 2, in) == 2) {
     unsigned k = hdr[0], n = hdr[1];

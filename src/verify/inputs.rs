@@ -67,6 +67,14 @@ fn domains(form: &CanonicalForm) -> Vec<Domain> {
     form.inputs
         .iter()
         .map(|i| match i {
+            Input::Reg {
+                class: RegClass::Q, ..
+            } => Domain {
+                // 128-bit registers are filled like 16-byte memory: a value and a second half.
+                ty_bits: 64,
+                reg_bits: 64,
+                kind: Kind::V4x32,
+            },
             Input::Reg { class, ty, .. } => {
                 let reg_bits = class.bytes() as u32 * 8;
                 let kind = match (ty, class) {
@@ -89,6 +97,7 @@ fn domains(form: &CanonicalForm) -> Vec<Domain> {
                     match elem {
                         PtxType::F32 => Kind::F32,
                         PtxType::F64 => Kind::F64,
+                        PtxType::F16 => Kind::F16,
                         _ => Kind::Int,
                     }
                 };
@@ -382,6 +391,56 @@ fn cross(sets: &[&Vec<u64>]) -> Vec<Vec<u64>> {
     combos
 }
 
+/// Above this many edge combinations the sample is taken by index instead of building the whole
+/// cross product first (same vectors, without the memory). Register-only forms keep the larger
+/// threshold they were recorded with (bfi's four inputs build 15 million combinations); memory
+/// forms (vector stores and atomics, four or five inputs) sample lazily from a smaller size.
+const LAZY_EDGE_PRODUCT: usize = 1 << 24;
+const LAZY_EDGE_PRODUCT_MEMORY: usize = 1 << 20;
+
+/// The concatenated cross products, sampled evenly down to `cap` when `sample` is set.
+fn edge_products(
+    products: &[Vec<&Vec<u64>>],
+    sample: bool,
+    cap: usize,
+    memory: bool,
+) -> Vec<Vec<u64>> {
+    let sizes: Vec<usize> = products
+        .iter()
+        .map(|sets| sets.iter().map(|s| s.len()).product())
+        .collect();
+    let n: usize = sizes.iter().sum();
+    let lazy_above = if memory {
+        LAZY_EDGE_PRODUCT_MEMORY
+    } else {
+        LAZY_EDGE_PRODUCT
+    };
+    if !(sample && n > lazy_above) {
+        let mut e: Vec<Vec<u64>> = products.iter().flat_map(|sets| cross(sets)).collect();
+        if sample && e.len() > cap {
+            let n = e.len();
+            e = (0..cap).map(|i| e[i * n / cap].clone()).collect();
+        }
+        return e;
+    }
+    // Element `j` of the concatenation, in `cross` order (the last set varies fastest).
+    let nth = |mut j: usize| -> Vec<u64> {
+        let mut p = 0;
+        while j >= sizes[p] {
+            j -= sizes[p];
+            p += 1;
+        }
+        let sets = &products[p];
+        let mut v = vec![0u64; sets.len()];
+        for (k, set) in sets.iter().enumerate().rev() {
+            v[k] = set[j % set.len()];
+            j /= set.len();
+        }
+        v
+    };
+    (0..cap).map(|i| nth(i * n / cap)).collect()
+}
+
 /// [`vectors`] and, for each, whether it is an edge-case vector (as opposed to a random one or
 /// part of an exhaustive enumeration).
 pub fn vectors_marked(form: &CanonicalForm) -> (Vec<Vec<u64>>, Vec<bool>) {
@@ -412,26 +471,24 @@ pub fn vectors_marked(form: &CanonicalForm) -> (Vec<Vec<u64>>, Vec<bool>) {
             // Every edge value against a smaller edge set in each position, then random.
             let full: Vec<Vec<u64>> = ds.iter().map(|&d| edges(d)).collect();
             let small: Vec<Vec<u64>> = ds.iter().map(|&d| small_edges(d)).collect();
-            let mut e = Vec::new();
-            for pos in 0..ds.len() {
-                let sets: Vec<&Vec<u64>> = (0..ds.len())
-                    .map(|k| if k == pos { &full[k] } else { &small[k] })
-                    .collect();
-                e.extend(cross(&sets));
-            }
+            let mut products: Vec<Vec<&Vec<u64>>> = (0..ds.len())
+                .map(|pos| {
+                    (0..ds.len())
+                        .map(|k| if k == pos { &full[k] } else { &small[k] })
+                        .collect()
+                })
+                .collect();
             if ds.iter().all(|d| matches!(d.kind, Kind::F32 | Kind::F64)) {
                 // All pairs (triples) of float edge values.
-                let sets: Vec<&Vec<u64>> = full.iter().collect();
-                e.extend(cross(&sets));
+                products.push(full.iter().collect());
             }
-            if ds.len() >= 3 {
-                let cap = (EDGE_CAP / form.variants.max(1)).max(16);
-                if e.len() > cap {
-                    let n = e.len();
-                    e = (0..cap).map(|i| e[i * n / cap].clone()).collect();
-                }
-            }
-            edge.extend(e);
+            let cap = (EDGE_CAP / form.variants.max(1)).max(16);
+            edge.extend(edge_products(
+                &products,
+                ds.len() >= 3,
+                cap,
+                form.uses_memory(),
+            ));
             for _ in 0..random {
                 let mut v = Vec::new();
                 for (k, &d) in ds.iter().enumerate() {

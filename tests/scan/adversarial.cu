@@ -47,7 +47,8 @@ __device__ uint32_t e(uint32_t x) {
   return x;
 }
 
-// Statements in operands and braces in operand expressions.                     2 statements
+// Braces in operand expressions; a statement in a comma expression, whose     2 statements,
+// end is not a `;` (a diagnostic), before another.                                 1 diagnostic
 __device__ uint32_t f(uint32_t x) {
   asm("add.u32 %0, %1, %2;" : "=r"(x) : "r"(uint32_t{x}), "r"([&] { return x; }()));
   asm("mov.u32 %0, %1;" : "=r"(x) : "r"(x)), asm("mov.u32 %0, 2;" : "=r"(x));

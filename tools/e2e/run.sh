@@ -26,7 +26,8 @@ while read -r file harness stmts translated; do
   if [ ! -x "$base.orig" ] || [ ! -x "$base.trans" ]; then
     echo "$file: BUILD FAILED"; cat "$base.orig.log" "$base.trans.log" 2>/dev/null | head -20; status=1; continue
   fi
-  ./"$base.orig" "$base.orig.bin" && ./"$base.trans" "$base.trans.bin" || { echo "$file: RUN FAILED"; status=1; continue; }
+  # A kernel that waits on flags (corpus/sys_flags.cu) must not stall the whole run if it hangs.
+  timeout 120 ./"$base.orig" "$base.orig.bin" && timeout 120 ./"$base.trans" "$base.trans.bin" || { echo "$file: RUN FAILED"; status=1; continue; }
   bytes=$(stat -c %s "$base.orig.bin")
   bad=$(cmp -l "$base.orig.bin" "$base.trans.bin" 2>/dev/null | wc -l)
   echo "$file: statements $stmts, translated $translated, output bytes $bytes, mismatching bytes $bad"

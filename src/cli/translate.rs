@@ -1,0 +1,183 @@
+//! `ptx2hip translate`: a unified diff on stdout, the sources rewritten in place, or translated
+//! copies under an output directory.
+//!
+//! Each file goes read → translate → write on its own, in parallel, so memory holds a few files
+//! at a time rather than the tree, and a file rewritten in place is written right after its own
+//! read, and only if it did not change meanwhile (see [`write`]).
+
+use std::collections::hash_map::{Entry, HashMap};
+use std::io;
+use std::path::{Component, Path, PathBuf};
+use std::process::ExitCode;
+
+use rayon::prelude::*;
+
+use super::output::{warn_text, Output};
+use super::{conclude, display_path, write, Input};
+use crate::emit::diff;
+use crate::lower::RuleSet;
+use crate::pipeline::{self, Options};
+use crate::report;
+use crate::scan;
+use crate::walk::SourceFile;
+
+/// Where translations go.
+pub enum Mode {
+    Diff,
+    InPlace,
+    OutDir(PathBuf),
+}
+
+pub fn run(input: &Input, rules: &RuleSet, options: Options, mode: &Mode) -> ExitCode {
+    let (files, mut errors) = input.files();
+    let scan_options = input.scan_options();
+    let out_dir = match mode {
+        Mode::OutDir(dir) => match open_out_dir(dir, &input.paths, &files) {
+            Ok(d) => Some(d),
+            Err(refused) => {
+                errors.extend(refused);
+                return conclude(Output::stdout(), errors, ExitCode::SUCCESS);
+            }
+        },
+        _ => None,
+    };
+    let done: Vec<Done> = files
+        .par_iter()
+        .map(|file| translate_file(file, rules, options, &scan_options, mode, out_dir.as_ref()))
+        .collect();
+    let mut out = Output::stdout();
+    for d in done {
+        warn_text(&d.notes);
+        out.write(&d.diff);
+        errors.extend(d.error);
+    }
+    conclude(out, errors, ExitCode::SUCCESS)
+}
+
+/// What became of one file: messages for stderr, its diff, or why it failed.
+#[derive(Default)]
+struct Done {
+    notes: String,
+    diff: Vec<u8>,
+    error: Option<String>,
+}
+
+fn translate_file(
+    file: &SourceFile,
+    rules: &RuleSet,
+    options: Options,
+    scan_options: &scan::Options,
+    mode: &Mode,
+    out_dir: Option<&write::OutDir>,
+) -> Done {
+    let path = display_path(&file.path);
+    let mut done = Done::default();
+    let failed = |e: io::Error| Done {
+        error: Some(format!("{path}: {e}")),
+        ..Done::default()
+    };
+    let original = match write::Original::read(&file.path) {
+        Ok(o) => o,
+        Err(e) => return failed(e),
+    };
+    let source = original.bytes();
+    let outcome = pipeline::process_file(source, Some(&file.path), rules, options, scan_options);
+    for d in &outcome.diagnostics {
+        done.notes += &report::render_file_diagnostic(&path, d);
+    }
+    for f in &outcome.findings {
+        if let Err(u) = &f.outcome {
+            done.notes += &format!(
+                "{path}:{}:{}: not translated: {}\n",
+                f.line, f.column, u.message
+            );
+        }
+    }
+    let rewritten = outcome.rewritten.as_ref();
+    let written = match (out_dir, rewritten) {
+        (Some(dir), _) => dir
+            .write(&file.relative, rewritten.map_or(source, |r| &r.bytes))
+            .map_err(|e| format!("{}: {e}", display_path(&dir.path().join(&file.relative)))),
+        (None, Some(r)) if matches!(mode, Mode::InPlace) => original
+            .replace(&r.bytes)
+            .map_err(|e| format!("{path}: {e}")),
+        (None, Some(r)) => diff::write_unified(&mut done.diff, &path, source, &r.bytes, &r.splices)
+            .map_err(|e| format!("{path}: {e}")),
+        (None, None) => Ok(()),
+    };
+    done.error = written.err();
+    done
+}
+
+/// Opens the output directory once writing there is known to lose nothing: it overlaps no input
+/// (translated copies would land over or among the sources, and a second run would take them as
+/// inputs; `--in-place` is how sources are rewritten), and no two inputs map to the same output
+/// path. Nothing is written when either check fails.
+fn open_out_dir(
+    dir: &Path,
+    roots: &[PathBuf],
+    files: &[SourceFile],
+) -> Result<write::OutDir, Vec<String>> {
+    let failed = |e: io::Error| vec![format!("--out-dir {}: {e}", dir.display())];
+    let out = resolve(dir).map_err(failed)?;
+    for root in roots {
+        // A missing input is reported by the walk.
+        let Ok(input) = std::fs::canonicalize(root) else {
+            continue;
+        };
+        if out.starts_with(&input) || input.starts_with(&out) {
+            return Err(vec![format!(
+                "--out-dir {} overlaps the input {}: translated copies would be written over or \
+                 among the sources; use --in-place to rewrite the sources, or an output directory \
+                 outside the inputs",
+                dir.display(),
+                root.display()
+            )]);
+        }
+    }
+    let mut first: HashMap<&Path, &Path> = HashMap::new();
+    let mut clashes = Vec::new();
+    for f in files {
+        match first.entry(&f.relative) {
+            Entry::Vacant(v) => {
+                v.insert(&f.path);
+            }
+            Entry::Occupied(o) => clashes.push(format!(
+                "--out-dir: {} and {} would both be written to {}",
+                display_path(o.get()),
+                display_path(&f.path),
+                display_path(&dir.join(&f.relative))
+            )),
+        }
+    }
+    if !clashes.is_empty() {
+        clashes.push(
+            "nothing was written: name the directory that holds both, or translate them in separate runs"
+                .into(),
+        );
+        return Err(clashes);
+    }
+    write::OutDir::open(dir).map_err(failed)
+}
+
+/// `path` made absolute with every link resolved, also where it does not exist yet.
+fn resolve(path: &Path) -> io::Result<PathBuf> {
+    let mut resolved = PathBuf::new();
+    let mut exists = true;
+    for c in std::path::absolute(path)?.components() {
+        let next = resolved.join(c);
+        if exists && std::fs::symlink_metadata(&next).is_ok() {
+            resolved = std::fs::canonicalize(next)?;
+            continue;
+        }
+        exists = false;
+        match c {
+            Component::ParentDir => {
+                resolved.pop();
+            }
+            Component::CurDir => {}
+            c => resolved.push(c),
+        }
+    }
+    Ok(resolved)
+}

@@ -1,0 +1,264 @@
+//! How an inline-asm operand's C++ expression binds to its PTX register in generated code.
+//!
+//! nvcc binds only a scalar of exactly the register's size and kind: `"h"`/`"r"`/`"l"` an
+//! integer or enum of 2/4/8 bytes (`"l"` also a pointer), `"f"` a `float`, `"d"` a `double`; the
+//! register holds its bits. It rejects everything else — `bool`, narrower or wider integers,
+//! `float` in `"r"`, `__half`, `__half2`, `short2`, any struct (measured with nvcc 13 on an H100:
+//! docs/OPERANDS.md). ptx2hip cannot see C++ types (macro arguments, `auto`, templates), so
+//! generated code reads and writes operands through helper templates named by the constraint
+//! letter, `ptx2hip_in_r(x)` and `ptx2hip_out_r(y) = v` (rules/operands.toml; plain names rather
+//! than `f<T>(x)` keep macro bodies parseable without type information): the C++ compiler, which
+//! knows the type, gives
+//! nvcc's result where nvcc accepts the operand and a `static_assert` where nvcc rejects it. Only
+//! an integer literal, whose type the source itself proves, is bound without a helper.
+//!
+//! ptxas in turn accepts a register only of the instruction operand's size, except that `cvt`,
+//! `ld`, `ldu` and `st` take wider registers ([`register_fits`]).
+
+use super::types::{CType, PtxType};
+
+/// Reads input operand `expr` as the contents of a register of type `reg`.
+pub fn read(reg: CType, expr: &str) -> String {
+    if reg == CType::Uint(128) {
+        // "q": nvcc's binding was not measured; the 128-bit integer is read as itself.
+        return format!("({reg})({expr})");
+    }
+    match int_literal(expr) {
+        Some(lit) if lit.binds(reg) => format!("({reg})({expr})"),
+        _ => format!("ptx2hip_in_{}({expr})", letter(reg)),
+    }
+}
+
+/// An lvalue-like expression through which a value of type `reg` is stored into output `expr`.
+pub fn write(reg: CType, expr: &str) -> String {
+    if reg == CType::Uint(128) {
+        return format!("({expr})");
+    }
+    format!("ptx2hip_out_{}({expr})", letter(reg))
+}
+
+/// The constraint letter of a register type (see [`super::types::constraint_register`]).
+fn letter(reg: CType) -> char {
+    match reg {
+        CType::Uint(16) => 'h',
+        CType::Uint(64) => 'l',
+        CType::Float => 'f',
+        CType::Double => 'd',
+        _ => 'r',
+    }
+}
+
+/// The value of an `"n"` operand as an instruction operand of type `want`: nvcc prints the
+/// constant as a signed integer of the constant's own width, which the instruction truncates to
+/// its width (`"n"(0xffffffffu)` in a 64-bit instruction is all ones).
+pub fn immediate(want: CType, expr: &str) -> String {
+    match int_literal(expr) {
+        Some(lit) if want.is_integer() && want.bits() <= 64 => {
+            let value = lit.sign_extended() as u64;
+            let bits = want.bits();
+            let pattern = if bits == 64 {
+                value
+            } else {
+                value & ((1u64 << bits) - 1)
+            };
+            if pattern <= 0x7fff_ffff {
+                format!("({want}){pattern}")
+            } else if bits > 32 {
+                format!("({want})0x{pattern:x}ull")
+            } else {
+                format!("({want})0x{pattern:x}u")
+            }
+        }
+        _ => format!("ptx2hip_imm<{want}>({expr})"),
+    }
+}
+
+/// Why nvcc rejects input operand `expr` for a register of type `reg`, when the expression is a
+/// literal whose type is known; `None` when it binds or its type is unknown here.
+pub fn literal_rejected(reg: CType, expr: &str) -> Option<String> {
+    let lit = int_literal(expr)?;
+    (!lit.binds(reg)).then(|| {
+        format!(
+            "nvcc rejects the {}-byte integer literal `{}` for a {}-byte register",
+            lit.bits / 8,
+            expr.trim(),
+            reg.bits() / 8
+        )
+    })
+}
+
+/// Whether a PTX operand of type `ty` may live in an asm register of type `reg`, as ptxas decides
+/// (measured, docs/OPERANDS.md): only a register of the operand's size — a narrower one is always
+/// rejected, a wider one only by `cvt`, `ld`, `ldu` and `st` (PTX ISA, "Operand Size Exceeding
+/// Instruction-Type Size"; not for a `cvt` `.bf16`/`.bf16x2` operand) — and a `.f32`/`.f64`
+/// register never for a `.u`/`.s` integer operand. `Err` holds the reason.
+pub fn register_fits(reg: CType, ty: PtxType, opcode: &str) -> Result<(), String> {
+    if reg.bits() < ty.bits() {
+        return Err("ptxas rejects a register narrower than the instruction operand".into());
+    }
+    if reg.bits() > ty.bits() {
+        let wide_ok = matches!(opcode, "cvt" | "ld" | "ldu" | "st")
+            && !(opcode == "cvt" && matches!(ty, PtxType::Bf16 | PtxType::Bf16x2));
+        if !wide_ok {
+            return Err(
+                "ptxas takes a register wider than the instruction operand only for ld, st and cvt"
+                    .into(),
+            );
+        }
+    }
+    if !reg.is_integer() && matches!(ty, PtxType::U(_) | PtxType::S(_)) {
+        return Err("ptxas rejects a floating-point register for an integer operand".into());
+    }
+    Ok(())
+}
+
+/// An integer literal's value and C++ type (`[lex.icon]`, LP64: `long` has 64 bits).
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct IntLiteral {
+    value: u64,
+    bits: u32,
+}
+
+impl IntLiteral {
+    /// Binds to an integer register of exactly its size (nvcc); never to `"f"`/`"d"`.
+    fn binds(self, reg: CType) -> bool {
+        reg.is_integer() && reg.bits() == self.bits
+    }
+
+    /// The value as a signed integer of the literal's width.
+    fn sign_extended(self) -> i64 {
+        match self.bits {
+            32 => self.value as u32 as i32 as i64,
+            _ => self.value as i64,
+        }
+    }
+}
+
+/// Parses a non-negative integer literal without digit separators (`42`, `0x1Fu`, `0777`,
+/// `0b101`, `5ull`); `None` for anything else, including a negated literal.
+fn int_literal(expr: &str) -> Option<IntLiteral> {
+    let e = expr.trim();
+    let digits_end = e.find(['u', 'U', 'l', 'L']).unwrap_or(e.len());
+    let (body, suffix) = e.split_at(digits_end);
+    let (radix, digits) = if let Some(h) = body.strip_prefix("0x").or(body.strip_prefix("0X")) {
+        (16, h)
+    } else if let Some(b) = body.strip_prefix("0b").or(body.strip_prefix("0B")) {
+        (2, b)
+    } else if body.len() > 1 && body.starts_with('0') {
+        (8, &body[1..])
+    } else {
+        (10, body)
+    };
+    if digits.is_empty() || !digits.chars().all(|c| c.is_digit(radix)) {
+        return None;
+    }
+    let value = u64::from_str_radix(digits, radix).ok()?;
+    let lower = suffix.to_ascii_lowercase();
+    let (unsigned, long) = match lower.as_str() {
+        "" => (false, false),
+        "u" => (true, false),
+        "l" | "ll" => (false, true),
+        "ul" | "lu" | "ull" | "llu" => (true, true),
+        _ => return None,
+    };
+    // The first type of the literal's list that holds the value: int, unsigned int (not for
+    // unsuffixed decimals), long, unsigned long.
+    let fits_32 = if unsigned {
+        value <= u32::MAX as u64
+    } else if radix == 10 {
+        value <= i32::MAX as u64
+    } else {
+        value <= u32::MAX as u64
+    };
+    let bits = if !long && fits_32 { 32 } else { 64 };
+    Some(IntLiteral { value, bits })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn integer_literals_have_their_cpp_types() {
+        let lit = |s| int_literal(s).map(|l| (l.value, l.bits));
+        assert_eq!(lit("0"), Some((0, 32)));
+        assert_eq!(lit("0u"), Some((0, 32)));
+        assert_eq!(lit("0x7fffffff"), Some((0x7fff_ffff, 32)));
+        // A hexadecimal literal that does not fit in int is an unsigned int; a decimal one a long.
+        assert_eq!(lit("0xffffffff"), Some((0xffff_ffff, 32)));
+        assert_eq!(lit("4294967295"), Some((0xffff_ffff, 64)));
+        assert_eq!(lit("0x100000000"), Some((1 << 32, 64)));
+        assert_eq!(lit("5ull"), Some((5, 64)));
+        assert_eq!(lit("5L"), Some((5, 64)));
+        assert_eq!(lit("0777"), Some((0o777, 32)));
+        assert_eq!(lit("0b101"), Some((5, 32)));
+        assert_eq!(lit("-1"), None);
+        assert_eq!(lit("x"), None);
+        assert_eq!(lit("1.5f"), None);
+        assert_eq!(lit("0x1p3"), None);
+        assert_eq!(lit("08"), None);
+    }
+
+    #[test]
+    fn operands_are_read_through_the_helper_unless_a_literal_proves_its_type() {
+        assert_eq!(read(CType::Uint(32), "x"), "ptx2hip_in_r(x)");
+        assert_eq!(read(CType::Uint(32), "0u"), "(uint32_t)(0u)");
+        assert_eq!(read(CType::Uint(64), "0"), "ptx2hip_in_l(0)");
+        assert_eq!(read(CType::Float, "0"), "ptx2hip_in_f(0)");
+        assert_eq!(read(CType::Double, "v[i]"), "ptx2hip_in_d(v[i])");
+        assert_eq!(write(CType::Uint(16), "h.x"), "ptx2hip_out_h(h.x)");
+    }
+
+    #[test]
+    fn literals_nvcc_rejects_are_named() {
+        assert_eq!(
+            literal_rejected(CType::Uint(16), "0").as_deref(),
+            Some("nvcc rejects the 4-byte integer literal `0` for a 2-byte register")
+        );
+        assert_eq!(literal_rejected(CType::Uint(64), "1ull"), None);
+        assert_eq!(literal_rejected(CType::Uint(32), "y"), None);
+    }
+
+    #[test]
+    fn immediates_are_sign_extended_from_the_constants_width_as_nvcc_prints_them() {
+        // Measured: "n"(0xffffffffu) in mov.b64 gives all ones, "n"(0x123456789ll) in mov.b32 its
+        // low 32 bits, "n"(0x12345) in mov.b16 0x2345.
+        assert_eq!(
+            immediate(CType::Uint(64), "0xffffffffu"),
+            "(uint64_t)0xffffffffffffffffull"
+        );
+        assert_eq!(
+            immediate(CType::Uint(32), "0x123456789ll"),
+            "(uint32_t)591751049"
+        );
+        assert_eq!(immediate(CType::Uint(16), "0x12345"), "(uint16_t)9029");
+        assert_eq!(immediate(CType::Int(32), "7"), "(int32_t)7");
+        assert_eq!(immediate(CType::Uint(32), "N"), "ptx2hip_imm<uint32_t>(N)");
+        assert_eq!(immediate(CType::Bool, "1"), "ptx2hip_imm<bool>(1)");
+    }
+
+    #[test]
+    fn ptxas_takes_registers_of_the_operand_size_and_wider_ones_only_for_ld_st_cvt() {
+        let r32 = CType::Uint(32);
+        let r16 = CType::Uint(16);
+        let l64 = CType::Uint(64);
+        // Measured rejections: brev.b64 / mul.wide.u32 / cvt.rzi.u64.f16 into "=r", add.u32 into
+        // "=h", add.u16 with "r" sources, add.u32 into "=l", add.f16 with "r", add.u32 with "f".
+        assert!(register_fits(r32, PtxType::B(64), "brev").is_err());
+        assert!(register_fits(r32, PtxType::U(64), "cvt").is_err());
+        assert!(register_fits(r16, PtxType::U(32), "add").is_err());
+        assert!(register_fits(r32, PtxType::U(16), "add").is_err());
+        assert!(register_fits(l64, PtxType::U(32), "add").is_err());
+        assert!(register_fits(r32, PtxType::F16, "add").is_err());
+        assert!(register_fits(CType::Float, PtxType::U(32), "add").is_err());
+        // Measured acceptances: cvt.s8.s32 / cvt.rn.f16.f32 into "=r", and.b32 with "f",
+        // add.f32 with "r", add.f64 with "l".
+        assert!(register_fits(r32, PtxType::S(8), "cvt").is_ok());
+        assert!(register_fits(r32, PtxType::F16, "cvt").is_ok());
+        assert!(register_fits(CType::Float, PtxType::B(32), "and").is_ok());
+        assert!(register_fits(r32, PtxType::F32, "add").is_ok());
+        assert!(register_fits(l64, PtxType::F64, "add").is_ok());
+        // cvt takes no wider register for a bf16 operand (PTX ISA).
+        assert!(register_fits(r32, PtxType::Bf16, "cvt").is_err());
+    }
+}

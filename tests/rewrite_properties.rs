@@ -1,0 +1,311 @@
+//! Properties of `translate` on corpus files under random edits, most of which leave invalid C++
+//! (a `;`, `)`, `#endif` or quote deleted or added, an `#if 0` opened, a stray backslash or CR,
+//! random bytes, a byte order mark, CRLF line endings): for both emit modes,
+//! (a) translating the output again changes nothing, and
+//! (b) every byte outside the rewritten statements (and the spaces around one that had to start
+//!     or end a line of its own) and the helper block is kept; the splices that the diff is made
+//!     from describe the output exactly; no line gains trailing whitespace.
+//!
+//! Each case edits a window of lines of one corpus file (sometimes the whole file, so that the
+//! helper block meets includes and include guards). The case count keeps the run at a few
+//! seconds on two cores; search harder with
+//! `PTX2HIP_EDIT_CASES=5000 cargo test --release --test rewrite_properties`.
+
+use std::sync::OnceLock;
+
+use proptest::prelude::*;
+use proptest::sample::Index;
+use ptx2hip::emit::{EmitMode, Rewrite, HELPERS_BEGIN, HELPERS_END};
+use ptx2hip::lower::{RuleSet, Target};
+use ptx2hip::pipeline::{process, Options};
+
+const BOM: &[u8] = b"\xEF\xBB\xBF";
+
+/// What the edits insert, besides random bytes: the tokens whose loss or excess breaks the
+/// structure around statements, and whole statements in the places that matter.
+const PIECES: &[&str] = &[
+    ";",
+    ")",
+    "(",
+    "{",
+    "}",
+    ",",
+    "\"",
+    "'",
+    "\\\n",
+    "\\",
+    "\n",
+    "\r",
+    "// note \\\n",
+    "/*",
+    "*/",
+    "//",
+    "#endif",
+    "#if 0",
+    "\n#if 0\n",
+    "\n#endif\n",
+    "\n#else\n",
+    "\n#if defined(__HIP_PLATFORM_AMD__)\n",
+    "\n#ifndef __HIP__\n",
+    "\u{feff}",
+    "asm(",
+    "MACRO(d, ",
+    "NV_IF_TARGET(NV_PROVIDES_SM_90, (",
+    "PTX2HIP_NV_ONLY(",
+    "\n  asm(\"add.u32 %0, %1, %2;\" : \"=r\"(d) : \"r\"(a), \"r\"(b));\n",
+    " asm volatile(\"popc.b32 %0, %1;\" : \"=r\"(d) : \"r\"(a)); ",
+    "asm(\"fma.rn.f32 %0, %1, %2, %3;\" : \"=f\"(d) : \"f\"(a), \"f\"(b), \"f\"(c))",
+    "\n#define M(d, a) asm(\"add.u32 %0, %1, %1;\" : \"=r\"(d) : \"r\"(a))\n",
+    HELPERS_BEGIN,
+    HELPERS_END,
+    "\n#include <stdint.h>\n",
+];
+
+#[derive(Debug, Clone)]
+enum Edit {
+    Insert(Index, Index),
+    Byte(Index, u8),
+    Delete(Index, usize),
+    Bom,
+    Crlf,
+}
+
+fn edit() -> impl Strategy<Value = Edit> {
+    prop_oneof![
+        6 => (any::<Index>(), any::<Index>()).prop_map(|(at, piece)| Edit::Insert(at, piece)),
+        2 => (any::<Index>(), any::<u8>()).prop_map(|(at, b)| Edit::Byte(at, b)),
+        4 => (any::<Index>(), 1usize..12).prop_map(|(at, n)| Edit::Delete(at, n)),
+        1 => Just(Edit::Bom),
+        1 => Just(Edit::Crlf),
+    ]
+}
+
+fn corpus() -> &'static [Vec<u8>] {
+    static FILES: OnceLock<Vec<Vec<u8>>> = OnceLock::new();
+    FILES.get_or_init(|| {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus");
+        let mut paths: Vec<_> = std::fs::read_dir(dir)
+            .expect("corpus/ exists")
+            .map(|e| e.expect("readable entry").path())
+            .filter(|p| p.is_file())
+            .collect();
+        paths.sort();
+        paths
+            .iter()
+            .map(|p| std::fs::read(p).expect("readable corpus file"))
+            .collect()
+    })
+}
+
+fn rules() -> &'static RuleSet {
+    static RULES: OnceLock<RuleSet> = OnceLock::new();
+    RULES.get_or_init(|| RuleSet::embedded().expect("the embedded rules load"))
+}
+
+/// Lines `from..from + len` of a corpus file (`len` 0: the whole file).
+fn window(file: &[u8], from: Index, len: usize) -> Vec<u8> {
+    if len == 0 {
+        return file.to_vec();
+    }
+    let starts: Vec<usize> = std::iter::once(0)
+        .chain(memchr::memchr_iter(b'\n', file).map(|i| i + 1))
+        .collect();
+    let first = from.index(starts.len());
+    let last = (first + len).min(starts.len() - 1);
+    file[starts[first]..starts[last]].to_vec()
+}
+
+fn edited(mut src: Vec<u8>, edits: &[Edit]) -> Vec<u8> {
+    for e in edits {
+        match e {
+            Edit::Insert(at, piece) => {
+                let at = at.index(src.len() + 1);
+                let piece = PIECES[piece.index(PIECES.len())].as_bytes();
+                src.splice(at..at, piece.iter().copied());
+            }
+            Edit::Byte(at, b) => src.insert(at.index(src.len() + 1), *b),
+            Edit::Delete(at, n) => {
+                let at = at.index(src.len() + 1);
+                src.drain(at..(at + n).min(src.len()));
+            }
+            Edit::Bom => src.splice(0..0, BOM.iter().copied()).for_each(drop),
+            Edit::Crlf => {
+                let mut crlf = Vec::with_capacity(src.len() * 2);
+                for &b in &src {
+                    if b == b'\n' && crlf.last() != Some(&b'\r') {
+                        crlf.push(b'\r');
+                    }
+                    crlf.push(b);
+                }
+                src = crlf;
+            }
+        }
+    }
+    src
+}
+
+fn translate(src: &[u8], mode: EmitMode, target: Target) -> Option<Rewrite> {
+    let options = Options {
+        target,
+        emit: Some(mode),
+    };
+    process(src, rules(), options).rewritten
+}
+
+/// Lines ending in a space or tab.
+fn trailing_whitespace_lines(bytes: &[u8]) -> usize {
+    bytes
+        .split(|&b| b == b'\n')
+        .filter(|l| {
+            matches!(
+                l.strip_suffix(b"\r").unwrap_or(l).last(),
+                Some(b' ' | b'\t')
+            )
+        })
+        .count()
+}
+
+/// Whitespace within a line, which a rewrite that must start or end a line takes along.
+fn is_space(b: &u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\r' | 0x0b | 0x0c)
+}
+
+/// Property (b) for one rewrite of `src`.
+fn check_kept(src: &[u8], rewrite: &Rewrite, mode: EmitMode) -> Result<(), TestCaseError> {
+    let out = &rewrite.bytes;
+    let statements = ptx2hip::scan::scan(src).statements;
+    let mut rebuilt = Vec::with_capacity(out.len());
+    let mut copied = 0;
+    let mut blocks = 0;
+    for s in &rewrite.splices {
+        prop_assert!(copied <= s.old.start && s.old.start <= s.old.end && s.old.end <= src.len());
+        rebuilt.extend_from_slice(&src[copied..s.old.start]);
+        prop_assert_eq!(rebuilt.len(), s.new.start, "a splice's new start is off");
+        rebuilt.extend_from_slice(&out[s.new.clone()]);
+        copied = s.old.end;
+        let old = &src[s.old.clone()];
+        let new = &out[s.new.clone()];
+        let statement = statements.iter().find(|st| {
+            s.old.start <= st.span.start
+                && st.span.end <= s.old.end
+                && src[s.old.start..st.span.start].iter().all(is_space)
+                && src[st.span.end..s.old.end].iter().all(is_space)
+        });
+        if let Some(st) = statement {
+            if mode == EmitMode::Guarded {
+                let original = &src[st.span.clone()];
+                prop_assert!(
+                    new.windows(original.len()).any(|w| w == original),
+                    "the guarded rewrite lost the original statement"
+                );
+            }
+            continue;
+        }
+        blocks += 1;
+        let new_block = new
+            .strip_prefix(b"\r\n")
+            .or(new.strip_prefix(b"\n"))
+            .unwrap_or(new);
+        prop_assert!(
+            new_block.starts_with(HELPERS_BEGIN.as_bytes()),
+            "a splice that is neither a statement nor the helper block"
+        );
+        if old.is_empty() {
+            let at = s.old.start;
+            prop_assert!(
+                at == 0
+                    || src[at - 1] == b'\n'
+                    || (at == BOM.len() && src.starts_with(BOM))
+                    || new.len() > new_block.len(),
+                "the helper block was not inserted at a line start"
+            );
+        } else {
+            prop_assert!(
+                old.starts_with(HELPERS_BEGIN.as_bytes()) && old.ends_with(HELPERS_END.as_bytes()),
+                "replaced bytes that are not a helper block"
+            );
+        }
+    }
+    rebuilt.extend_from_slice(&src[copied..]);
+    prop_assert!(&rebuilt == out, "the splices do not describe the output");
+    prop_assert!(blocks <= 1, "more than one helper block splice");
+    if src.starts_with(BOM) {
+        prop_assert!(out.starts_with(BOM), "the byte order mark moved");
+    }
+    prop_assert!(
+        trailing_whitespace_lines(out) <= trailing_whitespace_lines(src),
+        "a line gained trailing whitespace"
+    );
+    Ok(())
+}
+
+/// The lines around the first difference of two texts.
+fn first_difference(a: &[u8], b: &[u8]) -> String {
+    let at = a.iter().zip(b).take_while(|(x, y)| x == y).count();
+    let line_start = a[..at]
+        .iter()
+        .rposition(|&c| c == b'\n')
+        .map_or(0, |p| p + 1);
+    let from = a[..line_start.saturating_sub(1)]
+        .iter()
+        .rposition(|&c| c == b'\n')
+        .map_or(0, |p| p + 1);
+    let show = |t: &[u8]| {
+        let t = &t[from.min(t.len())..];
+        let end = t
+            .iter()
+            .enumerate()
+            .filter(|(_, &c)| c == b'\n')
+            .nth(6)
+            .map_or(t.len(), |(i, _)| i);
+        String::from_utf8_lossy(&t[..end]).into_owned()
+    };
+    format!("--- before:\n{}\n--- after:\n{}", show(a), show(b))
+}
+
+fn cases() -> u32 {
+    std::env::var("PTX2HIP_EDIT_CASES")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(48)
+}
+
+/// Both properties for one input.
+fn check(src: &[u8], target: Target) -> Result<(), TestCaseError> {
+    for mode in [EmitMode::Guarded, EmitMode::Replace] {
+        let Some(once) = translate(src, mode, target) else {
+            continue;
+        };
+        check_kept(src, &once, mode)?;
+        if let Some(twice) = translate(&once.bytes, mode, target) {
+            return Err(TestCaseError::fail(format!(
+                "{mode:?}: a second translate changed the output:\n{}",
+                first_difference(&once.bytes, &twice.bytes)
+            )));
+        }
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: cases(), ..ProptestConfig::default() })]
+
+    /// A failing input is written to the file `PTX2HIP_EDIT_DUMP` names, when set.
+    #[test]
+    fn translate_twice_is_translate_once_and_keeps_every_other_byte(
+        file in any::<Index>(),
+        from in any::<Index>(),
+        len in prop_oneof![1 => Just(0usize), 6 => 5usize..80],
+        edits in proptest::collection::vec(edit(), 0..6),
+        portable in any::<bool>(),
+    ) {
+        let files = corpus();
+        let src = edited(window(&files[file.index(files.len())], from, len), &edits);
+        let target = if portable { Target::Portable } else { Target::Amd };
+        let result = check(&src, target);
+        if let (Err(_), Some(path)) = (&result, std::env::var_os("PTX2HIP_EDIT_DUMP")) {
+            std::fs::write(path, &src).expect("the dump file is writable");
+        }
+        result?;
+    }
+}

@@ -1,0 +1,210 @@
+//! Where a rewrite may go and what it must leave alone, end to end through the pipeline: no
+//! preprocessor directive inside a macro invocation's arguments, no statement rewritten whose end
+//! is not known, a second run that changes nothing, a byte order mark that stays first, and a
+//! helper block recognised only in its generated shape.
+
+use ptx2hip::emit::{EmitMode, HELPERS_BEGIN, HELPERS_END};
+use ptx2hip::lower::{RuleSet, Target};
+use ptx2hip::pipeline::{process, FileOutcome, Options};
+
+fn run(src: &str, mode: EmitMode) -> FileOutcome {
+    let rules = RuleSet::embedded().expect("the embedded rules load");
+    let options = Options {
+        target: Target::Amd,
+        emit: Some(mode),
+    };
+    process(src.as_bytes(), &rules, options)
+}
+
+/// The translated text (the input when nothing changed).
+fn translated(src: &str, mode: EmitMode) -> String {
+    run(src, mode).rewritten.map_or(src.to_string(), |r| {
+        String::from_utf8(r.bytes).expect("UTF-8 output")
+    })
+}
+
+/// Translates `src` in both modes, checks that a second run changes nothing, and returns the
+/// guarded and replaced texts.
+fn both_twice(src: &str) -> (String, String) {
+    let out = [EmitMode::Guarded, EmitMode::Replace].map(|mode| {
+        let once = translated(src, mode);
+        assert_eq!(
+            translated(&once, mode),
+            once,
+            "{mode:?}: the second run changed:\n{once}"
+        );
+        once
+    });
+    let [guarded, replaced] = out;
+    (guarded, replaced)
+}
+
+/// The text of every invocation of `name` (through its closing parenthesis).
+fn invocations<'a>(text: &'a str, name: &str) -> Vec<&'a str> {
+    let mut out = Vec::new();
+    for (at, _) in text.match_indices(&format!("{name}(")) {
+        let mut depth = 0;
+        for (k, c) in text[at..].char_indices() {
+            match c {
+                '(' => depth += 1,
+                ')' if depth == 1 => {
+                    out.push(&text[at..at + k + 1]);
+                    break;
+                }
+                ')' => depth -= 1,
+                _ => {}
+            }
+        }
+    }
+    out
+}
+
+const ADD: &str = r#"asm("add.u32 %0, %1, %2;" : "=r"(d) : "r"(a), "r"(b))"#;
+const FMA: &str = r#"asm("fma.rn.f32 %0, %1, %2, %3;" : "=f"(x) : "f"(x), "f"(y), "f"(z))"#;
+
+#[test]
+fn in_macro_arguments_the_guard_selects_with_macros_instead_of_directives() {
+    let src = format!(
+        "__device__ unsigned f(unsigned a, unsigned b) {{\n  unsigned d;\n  NV_IF_TARGET(NV_PROVIDES_SM_90, ({ADD};), (d = a + b;));\n  DEVICE_STMT(d, {ADD});\n  for_each(a, [&](int i) {{ {ADD}; }});\n  return d;\n}}\n"
+    );
+    let (guarded, replaced) = both_twice(&src);
+    for name in ["NV_IF_TARGET", "DEVICE_STMT", "for_each"] {
+        let calls = invocations(&guarded, name);
+        assert_eq!(calls.len(), 1, "{guarded}");
+        assert!(
+            !calls[0].contains('#'),
+            "a directive in {name}'s arguments:\n{}",
+            calls[0]
+        );
+        assert!(
+            calls[0].contains("PTX2HIP_AMD_ONLY(")
+                && calls[0].contains(&format!("PTX2HIP_NV_ONLY({ADD}"))
+        );
+        assert!(!invocations(&replaced, name)[0].contains("asm("));
+    }
+    assert!(guarded.contains("#define PTX2HIP_AMD_ONLY(...) __VA_ARGS__"));
+    // The bare argument has no `;` of its own: the translation is a statement without one.
+    assert!(guarded.contains("DEVICE_STMT(d, PTX2HIP_AMD_ONLY(do ptx2hip_out_r(d) = "));
+    assert!(guarded.contains("while (0)) PTX2HIP_NV_ONLY("));
+}
+
+#[test]
+fn a_translation_whose_comma_would_split_a_bare_macro_argument_is_not_made() {
+    let src = format!(
+        "__device__ float f(float x, float y, float z) {{\n  DEVICE_STMT({FMA});\n  NV_IF_TARGET(NV_IS_DEVICE, ({FMA};));\n  return x;\n}}\n"
+    );
+    let outcome = run(&src, EmitMode::Guarded);
+    let outcomes: Vec<_> = outcome.findings.iter().map(|f| f.outcome.clone()).collect();
+    let refused = outcomes[0]
+        .as_ref()
+        .expect_err("the bare argument is refused");
+    assert!(refused.message.contains("comma"), "{}", refused.message);
+    assert!(
+        refused.message.contains("`DEVICE_STMT`"),
+        "{}",
+        refused.message
+    );
+    assert!(
+        outcomes[1].is_ok(),
+        "inside its own parentheses the comma is harmless"
+    );
+    let (guarded, _) = both_twice(&src);
+    assert!(guarded.contains(&format!("DEVICE_STMT({FMA});")));
+}
+
+#[test]
+fn a_statement_whose_semicolon_does_not_follow_it_is_left_as_written() {
+    for src in [
+        format!("__device__ unsigned f(unsigned a, unsigned b) {{\n  unsigned d;\n  {ADD} return d;\n}}\n"),
+        format!("__device__ void f(unsigned a, unsigned b, unsigned d) {{\n#if X\n  {ADD}\n#else\n  {ADD}\n#endif\n  ;\n}}\n"),
+    ] {
+        let outcome = run(&src, EmitMode::Guarded);
+        assert!(outcome.rewritten.is_none(), "{src}");
+        assert!(
+            outcome.diagnostics.iter().any(|d| d.message.contains("not followed by its `;`")),
+            "{:?}",
+            outcome.diagnostics
+        );
+    }
+}
+
+/// Inputs where a parse of the whole file recovers from an error differently once ptx2hip's own
+/// edits are in the file: statements found or lost, guards misread, the `;` attached across an
+/// `#endif`. Each is translated twice.
+#[test]
+fn a_second_run_changes_nothing_around_broken_code() {
+    let g = r#"__device__ unsigned g(unsigned a, unsigned b) {
+  unsigned r = 0;
+  asm("{\n\t.reg .pred pa;\n\tsetp.ne.u32 pa, %1, 0;\n\t@pa mov.u32 %0, %2;\n\t}" : "+r"(r) : "r"(a), "r"(b));
+  return r;
+}
+"#;
+    let broken_before = [
+        // A stray brace inside an asm statement's operands.
+        "__device__ void f(unsigned long long r, unsigned p) {\n  asm(\"bfe.u64 %0, %1, %2, 8;\"} : \"=l\"(r) : \"l\"(r), \"r\"(p));\n}\n",
+        // A macro the parser cannot see through before a loop.
+        "CUTLASS_DEVICE void f(unsigned d) {\n  CUTLASS_PRAGMA_UNROLL\n  for (int i = 0; i < 4; ++i) { asm(\"add.u32 %0, %0, %0;\" : \"+r\"(d)); }\n}\n",
+        // A line comment that a backslash continues onto code.
+        "// note \\\n  asm(\"add.u32 %0, %0, %0;\" : \"+r\"(d));\n",
+        // A lone carriage return ending a statement's line, and an unclosed NV-only wrapper.
+        "__device__ void f(unsigned d) {\n\tasm(\"add.u32 %0, %0, %0;\" : \"+r\"(d));\rPTX2HIP_NV_ONLY(\n",
+        // An `#if` that never ends.
+        "#if defined(__HIP_PLATFORM_AMD__)\n",
+    ];
+    for before in broken_before {
+        let src = format!("{before}{g}");
+        both_twice(&src);
+    }
+}
+
+#[test]
+fn a_byte_order_mark_stays_the_first_bytes() {
+    let body = format!("__device__ unsigned f(unsigned a, unsigned b) {{\n  unsigned d;\n  {ADD};\n  return d;\n}}\n");
+    for head in ["", "// licence\n", "#include <stdint.h>\n"] {
+        let src = format!("\u{feff}{head}{body}");
+        let (guarded, replaced) = both_twice(&src);
+        for out in [guarded, replaced] {
+            assert!(
+                out.starts_with(&format!("\u{feff}{head}{HELPERS_BEGIN}")),
+                "{out}"
+            );
+        }
+    }
+}
+
+#[test]
+fn marker_text_around_user_code_is_kept_and_a_fresh_block_inserted() {
+    let user = "int keep_me(int x) { return x + 1; }\n";
+    let body = format!("__device__ unsigned f(unsigned a, unsigned b) {{\n  unsigned d;\n  {ADD};\n  return d;\n}}\n");
+    for wrapped in [
+        format!("{HELPERS_BEGIN}\n{user}{HELPERS_END}\n"),
+        format!("/*\n{HELPERS_BEGIN}\n*/\n{user}const char* s = \"{HELPERS_END}\";\n"),
+        format!("{HELPERS_BEGIN}\n#include <stdint.h>\n{user}{HELPERS_END}\n"),
+    ] {
+        let src = format!("#include <stdint.h>\n{wrapped}{body}");
+        let outcome = run(&src, EmitMode::Guarded);
+        let rewrite = outcome.rewritten.expect("the statement is translated");
+        let out = String::from_utf8(rewrite.bytes.clone()).unwrap();
+        // Without the fresh block, everything before the function is as it was.
+        let fresh = out
+            .rfind(&format!(
+                "{HELPERS_BEGIN}\n#if defined(__HIP_PLATFORM_AMD__)"
+            ))
+            .expect("a fresh block");
+        let fresh_end = fresh + out[fresh..].find(HELPERS_END).unwrap() + HELPERS_END.len() + 1;
+        let kept = format!("{}{}", &out[..fresh], &out[fresh_end..]);
+        let head = &src[..src.find("__device__").unwrap()];
+        assert!(kept.starts_with(head), "the user's bytes changed:\n{out}");
+        // The splices, which the diff is made from, describe the written bytes.
+        let mut rebuilt = Vec::new();
+        let mut copied = 0;
+        for s in &rewrite.splices {
+            rebuilt.extend_from_slice(&src.as_bytes()[copied..s.old.start]);
+            rebuilt.extend_from_slice(&rewrite.bytes[s.new.clone()]);
+            copied = s.old.end;
+        }
+        rebuilt.extend_from_slice(&src.as_bytes()[copied..]);
+        assert_eq!(rebuilt, rewrite.bytes);
+        both_twice(&src);
+    }
+}
