@@ -332,3 +332,87 @@ fn the_glue_refuses_at_compile_time_every_operand_nvcc_rejects() {
         "the refusals carry the static_assert message"
     );
 }
+
+/// `"q"` (measured separately: `tools/operands/probe_q.sh`, `tests/operands/nvcc_sm90_q.txt`):
+/// `ptx2hip_in_q`/`ptx2hip_out_q` compile for exactly the types nvcc binds (`__int128`,
+/// `unsigned __int128`, whose bits are the register) and refuse the others. The probe's `const`
+/// rows are left out: its input case could not be declared, and a `const` output is refused on
+/// purpose, as for the other letters.
+#[test]
+fn q_operands_bind_exactly_the_128_bit_integers_nvcc_binds() {
+    if !available("clang-19") {
+        return skip_or_fail("clang-19");
+    }
+    let probe = std::fs::read_to_string(root().join("tests/operands/nvcc_sm90_q.txt")).unwrap();
+    let cases: Vec<(&str, &str, bool)> = probe
+        .lines()
+        .filter_map(|l| {
+            let f: Vec<&str> = l.split('\t').collect();
+            (f.len() >= 3 && !f[1].starts_with("const")).then(|| (f[0], f[1], f[2] == "ok"))
+        })
+        .collect();
+    assert_eq!(cases.len(), 22, "probe rows");
+    let rules = RuleSet::embedded().unwrap();
+    let names = ["ptx2hip_in_q".to_string(), "ptx2hip_out_q".to_string()];
+    let glue: String = rules
+        .helper_closure(names.iter())
+        .iter()
+        .map(|h| format!("{}\n", rules.helpers[h].portable.trim()))
+        .collect();
+    let mut wrong = Vec::new();
+    // One translation unit per direction: clang reports a failed instantiation only once.
+    for direction in ["in", "out"] {
+        let mut src =
+            format!("#include <cstring>\nstruct S16 {{ unsigned long long a, b; }};\n{glue}");
+        let mut line_of = Vec::new();
+        for (k, (_, ty, _)) in cases.iter().filter(|c| c.0 == direction).enumerate() {
+            let _ = writeln!(src, "__device__ void case_{k}(unsigned __int128* io) {{");
+            line_of.push(src.lines().count() + 1);
+            let _ = match direction {
+                "in" => writeln!(
+                    src,
+                    "  {ty} x; memset((void*)&x, 0, sizeof x); *io = ptx2hip_in_q(x);\n}}"
+                ),
+                _ => writeln!(
+                    src,
+                    "  {ty} y; ptx2hip_out_q(y) = *io; memcpy(io, (const void*)&y, sizeof y);\n}}"
+                ),
+            };
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("q.hip");
+        std::fs::write(&file, &src).unwrap();
+        let o = Command::new("clang-19")
+            .args([
+                "-x",
+                "hip",
+                "--offload-arch=gfx942",
+                "--cuda-device-only",
+                "-nogpulib",
+            ])
+            .args([
+                "-fsyntax-only",
+                "-ferror-limit=0",
+                "-include",
+                "hip/hip_runtime.h",
+            ])
+            .arg(&file)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&o.stderr);
+        let prefix = format!("{}:", file.to_string_lossy());
+        let flagged: BTreeSet<usize> = stderr
+            .lines()
+            .filter_map(|l| l.strip_prefix(&prefix)?.split(':').next()?.parse().ok())
+            .collect();
+        let cases_here = cases.iter().filter(|c| c.0 == direction);
+        for ((_, ty, accepted), line) in cases_here.zip(&line_of) {
+            if flagged.contains(line) == *accepted {
+                wrong.push(format!(
+                    "{direction} {ty}: nvcc accepts: {accepted}\n{stderr}"
+                ));
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}

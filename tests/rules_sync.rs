@@ -339,7 +339,7 @@ fn statement_for(rule: &Rule, form: &str) -> Option<(String, Vec<String>)> {
             OperandKind::Scalar(t)
             | OperandKind::Vector(_, t)
             | OperandKind::SlotVector(_, t)
-            | OperandKind::Pair(_, t) => {
+            | OperandKind::Pair(_, t, _) => {
                 let ty = rule.resolve_type(t, &bindings)?;
                 let n = match &spec.kind {
                     OperandKind::Vector(n, _) => *n as usize,

@@ -19,10 +19,6 @@ use super::types::{CType, PtxType};
 
 /// Reads input operand `expr` as the contents of a register of type `reg`.
 pub fn read(reg: CType, expr: &str) -> String {
-    if reg == CType::Uint(128) {
-        // "q": nvcc's binding was not measured; the 128-bit integer is read as itself.
-        return format!("({reg})({expr})");
-    }
     match int_literal(expr) {
         Some(lit) if lit.binds(reg) => format!("({reg})({expr})"),
         _ => format!("ptx2hip_in_{}({expr})", letter(reg)),
@@ -31,9 +27,6 @@ pub fn read(reg: CType, expr: &str) -> String {
 
 /// An lvalue-like expression through which a value of type `reg` is stored into output `expr`.
 pub fn write(reg: CType, expr: &str) -> String {
-    if reg == CType::Uint(128) {
-        return format!("({expr})");
-    }
     format!("ptx2hip_out_{}({expr})", letter(reg))
 }
 
@@ -42,6 +35,7 @@ fn letter(reg: CType) -> char {
     match reg {
         CType::Uint(16) => 'h',
         CType::Uint(64) => 'l',
+        CType::Uint(128) => 'q',
         CType::Float => 'f',
         CType::Double => 'd',
         _ => 'r',

@@ -99,7 +99,7 @@ def main():
         shutil.copy(src, os.path.join(out, "orig", f))
         subprocess.run([tool, "translate", "--emit", "replace", "--target", "portable",
                         "--out-dir", os.path.join(out, "trans"), src], check=True)
-        findings = json.loads(subprocess.run([tool, "check", "--format", "json", src],
+        findings = json.loads(subprocess.run([tool, "check", "--format", "json", "--target", "portable", src],
                                              capture_output=True, text=True).stdout)
         text = open(src, encoding="utf-8", errors="replace").read()
         m = KERNEL.search(text)
