@@ -63,9 +63,9 @@ pub fn write_unified(
         let new_start = changes[i].new.start - lead;
         let trail = old_end - changes[j].old.end;
         let new_end = changes[j].new.end + trail;
-        write!(
+        writeln!(
             out,
-            "@@ -{} +{} @@\n",
+            "@@ -{} +{} @@",
             range(old_start, old_end - old_start),
             range(new_start, new_end - new_start)
         )?;
