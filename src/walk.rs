@@ -51,12 +51,13 @@ pub fn collect(paths: &[PathBuf], extensions: &[String], options: WalkOptions) -
     let mut files = Vec::new();
     let mut errors = Vec::new();
     let mut seen = HashSet::new();
+    let overlap = roots_overlap(paths);
     for root in paths {
         let (found, errs) = collect_root(root, extensions, options);
         errors.extend(errs);
-        if paths.len() == 1 {
-            files = found;
-            break;
+        if !overlap {
+            files.extend(found);
+            continue;
         }
         for file in found {
             let real = std::fs::canonicalize(&file.path).unwrap_or_else(|_| file.path.clone());
@@ -76,6 +77,22 @@ pub fn collect(paths: &[PathBuf], extensions: &[String], options: WalkOptions) -
         errors,
         ignored,
     }
+}
+
+/// Whether two of `paths` can reach the same file: the same file or directory named twice, or a
+/// path inside a directory also named. Only then is every file resolved to tell them apart (the
+/// walk does not follow links, so disjoint roots never share a file; resolving each file of a
+/// large tree costs as much as scanning it).
+fn roots_overlap(paths: &[PathBuf]) -> bool {
+    let real: Vec<PathBuf> = paths
+        .iter()
+        .map(|p| std::fs::canonicalize(p).unwrap_or_else(|_| p.clone()))
+        .collect();
+    real.iter().enumerate().any(|(i, a)| {
+        real.iter()
+            .enumerate()
+            .any(|(j, b)| i != j && b.starts_with(a))
+    })
 }
 
 /// The files under one path: the path itself if it is a file, else the walk of the directory.
@@ -181,4 +198,24 @@ fn has_extension(path: &Path, extensions: &[String]) -> bool {
             .iter()
             .any(|x| x.trim_start_matches('.').eq_ignore_ascii_case(e))
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn roots_overlap_when_one_reaches_into_another_or_both_name_one_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let (a, b) = (dir.path().join("a"), dir.path().join("b"));
+        std::fs::create_dir_all(a.join("sub")).unwrap();
+        std::fs::create_dir_all(&b).unwrap();
+        std::fs::write(a.join("k.cu"), "").unwrap();
+        std::os::unix::fs::symlink(a.join("k.cu"), b.join("link.cu")).unwrap();
+        assert!(!roots_overlap(&[a.clone(), b.clone()]));
+        assert!(roots_overlap(&[a.clone(), a.join("sub")]));
+        assert!(roots_overlap(&[a.join("sub"), a.join("sub/.")]));
+        assert!(roots_overlap(&[a.join("k.cu"), b.join("link.cu")]));
+        assert!(!roots_overlap(std::slice::from_ref(&a)));
+    }
 }
