@@ -12,6 +12,7 @@ use std::path::{Path, PathBuf};
 
 use super::conditional::{Conditionals, Environments, Reach};
 use super::nesting::{survey, Directive, Survey};
+use super::position::LineIndex;
 
 /// One `#define`.
 #[derive(Debug, Clone)]
@@ -64,16 +65,18 @@ impl<'s> Defines<'s> {
         src: &'s [u8],
         survey: &Survey,
         conditionals: &Conditionals,
+        lines: &LineIndex,
         path: Option<&Path>,
         envs: &'s Environments,
     ) -> Self {
-        let lines = LineStarts::new(src);
         let mut own: HashMap<&'s [u8], Vec<Definition>> = HashMap::new();
         let mut include_names = Vec::new();
         for d in &survey.directives {
             match d.word(src) {
                 b"define" => {
-                    if let Some((name, def)) = read_define(src, d, None, lines.line(d.span.start)) {
+                    if let Some((name, def)) =
+                        read_define(src, d, None, lines.line_col(d.span.start).0)
+                    {
                         let reach = conditionals.reach(d.span.start);
                         own.entry(&src[name])
                             .or_default()
@@ -190,13 +193,13 @@ fn read_header(
     let index = out.texts.len();
     let s = survey(&text);
     let conditionals = Conditionals::new(&text, &s.directives, envs);
-    let lines = LineStarts::new(&text);
+    let lines = LineIndex::new(&text);
     let mut nested = Vec::new();
     for d in &s.directives {
         match d.word(&text) {
             b"define" => {
                 if let Some((name, def)) =
-                    read_define(&text, d, Some(index), lines.line(d.span.start))
+                    read_define(&text, d, Some(index), lines.line_col(d.span.start).0)
                 {
                     let reach = conditionals.reach(d.span.start);
                     out.by_name
@@ -307,23 +310,6 @@ fn skip_spaces(s: &[u8]) -> usize {
 /// Whether the `#define` uses `\`-newline continuations anywhere.
 pub fn is_continued(def: &[u8]) -> bool {
     memchr::memmem::find(def, b"\\\n").is_some() || memchr::memmem::find(def, b"\\\r\n").is_some()
-}
-
-/// Line numbers of offsets.
-struct LineStarts {
-    starts: Vec<usize>,
-}
-
-impl LineStarts {
-    fn new(src: &[u8]) -> Self {
-        let mut starts = vec![0];
-        starts.extend(memchr::memchr_iter(b'\n', src).map(|i| i + 1));
-        LineStarts { starts }
-    }
-
-    fn line(&self, offset: usize) -> usize {
-        self.starts.partition_point(|&s| s <= offset).max(1)
-    }
 }
 
 #[cfg(test)]

@@ -288,11 +288,12 @@ pub fn scan_each(
         amd: Environment::amd(&options.macros),
     };
     let conditionals = Conditionals::new(source, &survey.directives, &envs);
-    let defines = Defines::new(source, &survey, &conditionals, path, &envs);
+    let lines = LineIndex::new(source);
+    let defines = Defines::new(source, &survey, &conditionals, &lines, path, &envs);
     let file = File {
         src: source,
         survey: &survey,
-        lines: LineIndex::new(source),
+        lines,
         conditionals: &conditionals,
         defines: &defines,
     };
