@@ -63,7 +63,7 @@ impl Directive {
 }
 
 /// Wrapper macro that ptx2hip emits around the original asm where no directive may go.
-pub const NV_ONLY_MACRO: &[u8] = b"PTX2HIP_NV_ONLY";
+const NV_ONLY_MACRO: &[u8] = b"PTX2HIP_NV_ONLY";
 
 /// Surveys `src`.
 pub fn survey(src: &[u8]) -> Survey {
@@ -464,7 +464,7 @@ pub fn directive_end(src: &[u8], hash: usize) -> usize {
     src.len()
 }
 
-pub fn is_name_byte(b: u8) -> bool {
+fn is_name_byte(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b == b'_' || b == b'$' || b >= 0x80
 }
 
