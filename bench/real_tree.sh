@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Speed of `ptx2hip check` against `grep -rlE 'asm|__asm'` on real source trees (issue 12).
 # Usage: bench/real_tree.sh [-n RUNS] DIR...   (e.g. the eight trees named in BENCHMARKS.md)
+# PTX2HIP=A[:B...] times those builds (interleaved, e.g. before:after) instead of building this
+# checkout.
 # Both commands get the same directories, in the same run, with a warm page cache. Each is run
 # RUNS times (default 11), alternating; the table gives the median wall time (high-resolution
 # clock) and the median CPU time (user + system, from getrusage of the child), with the load
@@ -10,15 +12,17 @@ runs=11
 if [ "${1:-}" = "-n" ]; then runs=$2; shift 2; fi
 [ $# -gt 0 ] || { echo "usage: $0 [-n RUNS] DIR..." >&2; exit 2; }
 here=$(cd "$(dirname "$0")/.." && pwd)
-cargo build --release --manifest-path "$here/Cargo.toml" -q
-bin="$here/target/release/ptx2hip"
+if [ -z "${PTX2HIP:-}" ]; then
+  cargo build --release --manifest-path "$here/Cargo.toml" -q
+fi
+bin="${PTX2HIP:-$here/target/release/ptx2hip}"
 python3 - "$runs" "$bin" "$@" <<'PY'
 import os, resource, statistics, subprocess, sys, time
-runs, binary, dirs = int(sys.argv[1]), sys.argv[2], sys.argv[3:]
-cmds = {
-    "grep -rlE 'asm|__asm'": ["grep", "-rlE", "asm|__asm", *dirs],
-    "ptx2hip check": [binary, "check", *dirs],
-}
+runs, binaries, dirs = int(sys.argv[1]), sys.argv[2].split(":"), sys.argv[3:]
+GREP = "grep -rlE 'asm|__asm'"
+cmds = {GREP: ["grep", "-rlE", "asm|__asm", *dirs]}
+for b in binaries:
+    cmds["ptx2hip check" + (f" ({b})" if len(binaries) > 1 else "")] = [b, "check", *dirs]
 def once(cmd):
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t = time.perf_counter()
@@ -38,13 +42,14 @@ load_after = os.getloadavg()[0]
 size = sum(os.path.getsize(os.path.join(d, f)) for top in dirs for d, _, fs in os.walk(top) for f in fs
            if os.path.isfile(os.path.join(d, f)))
 med = {n: (statistics.median(w for w, _ in s), statistics.median(c for _, c in s)) for n, s in samples.items()}
-g, p = med["grep -rlE 'asm|__asm'"], med["ptx2hip check"]
+g = med[GREP]
 print(f"trees: {' '.join(os.path.basename(d.rstrip('/')) for d in dirs)} ({size / 1e6:.0f} MB); "
       f"{runs} runs each, medians; load average {load_before:.2f} before, {load_after:.2f} after; {os.cpu_count()} CPUs")
 print()
 print("| command | wall (s) | CPU (s) |")
 print("|---|---|---|")
 for name, (w, c) in med.items():
-    print(f"| {name} | {w:.3f} | {c:.3f} |")
-print(f"| **ratio ptx2hip / grep** | **{p[0] / g[0]:.2f}** | **{p[1] / g[1]:.2f}** |")
+    ratio = "" if name == GREP else f" (**{w / g[0]:.2f}x** / **{c / g[1]:.2f}x** grep)"
+    shown = name.replace("|", "\\|")
+    print(f"| {shown}{ratio} | {w:.3f} | {c:.3f} |")
 PY
