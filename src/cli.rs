@@ -13,6 +13,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 use crate::emit::EmitMode;
 use crate::lower::{self, render, RuleSet, Target};
 use crate::pipeline::Options;
+use crate::scan;
 use crate::walk;
 use output::{outln, warn, Output};
 
@@ -79,6 +80,18 @@ struct Input {
     /// File extensions to process when walking directories (comma separated or repeated).
     #[arg(long = "ext", value_delimiter = ',')]
     extensions: Vec<String>,
+    /// Macro defined in every compilation, deciding `#if`s around and inside asm statements.
+    #[arg(short = 'D', long = "define", value_name = "NAME[=VALUE]")]
+    defines: Vec<String>,
+    /// Macro undefined in every compilation.
+    #[arg(short = 'U', long = "undefine", value_name = "NAME")]
+    undefines: Vec<String>,
+    /// Also process files that .gitignore/.ignore rules match.
+    #[arg(long)]
+    no_ignore: bool,
+    /// Also process hidden files and directories.
+    #[arg(long)]
+    hidden: bool,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -177,7 +190,8 @@ pub fn run(cli: Cli) -> ExitCode {
 }
 
 impl Input {
-    /// The files to process, and the errors met finding them.
+    /// The files to process, and the errors met finding them. When ignore rules left out source
+    /// files git tracks, a note on stderr says how many.
     fn files(&self) -> (Vec<walk::SourceFile>, Vec<String>) {
         let extensions: Vec<String> = if self.extensions.is_empty() {
             walk::DEFAULT_EXTENSIONS
@@ -187,7 +201,41 @@ impl Input {
         } else {
             self.extensions.clone()
         };
-        walk::collect(&self.paths, &extensions)
+        let options = walk::WalkOptions {
+            no_ignore: self.no_ignore,
+            hidden: self.hidden,
+        };
+        let walked = walk::collect(&self.paths, &extensions, options);
+        if walked.ignored > 0 {
+            warn(format_args!(
+                "ptx2hip: note: {} source files tracked by git but matched by .gitignore/.ignore rules were not processed (--no-ignore processes them)",
+                walked.ignored
+            ));
+        }
+        (walked.files, walked.errors)
+    }
+
+    /// What the scanner is told besides the files: the macros declared with `-D`/`-U`.
+    fn scan_options(&self) -> scan::Options {
+        let defines = self
+            .defines
+            .iter()
+            .map(|d| match d.split_once('=') {
+                Some((name, value)) => (name.trim().to_string(), Some(value.to_string())),
+                None => (d.trim().to_string(), None),
+            })
+            .collect();
+        scan::Options {
+            macros: scan::Macros {
+                defines,
+                undefines: self
+                    .undefines
+                    .iter()
+                    .map(|u| u.trim().to_string())
+                    .collect(),
+                ..Default::default()
+            },
+        }
     }
 }
 

@@ -5,6 +5,7 @@
 //! bytes and the compact findings, not by syntax trees or per-statement structures.
 
 use std::ops::Range;
+use std::path::Path;
 
 use crate::emit::{self, EmitMode};
 use crate::lower::{self, RuleSet, Target};
@@ -87,9 +88,21 @@ fn fitted(stmt: &AsmStatement, mut analysis: lower::Analysis) -> lower::Analysis
     analysis
 }
 
-/// Runs every stage over one file's bytes. Never panics on user input: a file that cannot be
-/// handled yields diagnostics and no rewrite.
+/// Runs every stage over text without a file (no local headers) and with no declared macros.
+/// Never panics on user input: a file that cannot be handled yields diagnostics and no rewrite.
 pub fn process(source: &[u8], rules: &RuleSet, options: Options) -> FileOutcome {
+    process_file(source, None, rules, options, &scan::Options::default())
+}
+
+/// Runs every stage over one file's bytes (`path` locates the local headers its templates may
+/// use; `scan_options` carries the declared macros). Never panics on user input.
+pub fn process_file(
+    source: &[u8],
+    path: Option<&Path>,
+    rules: &RuleSet,
+    options: Options,
+    scan_options: &scan::Options,
+) -> FileOutcome {
     let mut outcome = FileOutcome::default();
     if !scan::may_contain_asm(source) {
         return outcome;
@@ -105,7 +118,7 @@ pub fn process(source: &[u8], rules: &RuleSet, options: Options) -> FileOutcome 
     }
     let newline = emit::newline_of(source);
     let mut edits = Vec::new();
-    scan::scan_each(source, &mut |part| {
+    scan::scan_each(source, path, scan_options, &mut |part| {
         for d in part.diagnostics {
             outcome.diagnostics.push(FileDiagnostic {
                 offset: Some(d.span.start),

@@ -1,9 +1,13 @@
 //! Walk: the source files to process.
 //!
-//! Directories are walked in parallel and honour `.gitignore` (the `ignore` crate, as ripgrep does);
-//! files named explicitly are always processed, whatever their extension. A file reached through
-//! several of the given paths (`a.cu ./a.cu`, `src src/kernels`) is processed once, as found under
-//! the first of them: two workers must never rewrite the same file.
+//! Directories are walked in parallel (the `ignore` crate, as ripgrep does). By default the walk
+//! honours `.gitignore` (inside a git repository), `.ignore` and `.git/info/exclude`, and skips
+//! hidden files and directories; `--no-ignore` and `--hidden` turn each off. Files named
+//! explicitly are always processed, whatever their extension. A tree can track files that its
+//! own `.gitignore` matches (DeepSpeed ignores `*.cuh` yet tracks some), so when ignore rules
+//! left out tracked source files the walk says how many. A file reached through several of the
+//! given paths (`a.cu ./a.cu`, `src src/kernels`) is processed once, as found under the first of
+//! them: two workers must never rewrite the same file.
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
@@ -22,17 +26,38 @@ pub struct SourceFile {
     pub relative: PathBuf,
 }
 
+/// How directories are walked.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct WalkOptions {
+    /// Process files that `.gitignore`/`.ignore` rules match.
+    pub no_ignore: bool,
+    /// Process hidden files and enter hidden directories.
+    pub hidden: bool,
+}
+
+/// What a walk found.
+#[derive(Debug, Default)]
+pub struct Walked {
+    /// Sorted by path.
+    pub files: Vec<SourceFile>,
+    /// Walk errors (not fatal).
+    pub errors: Vec<String>,
+    /// Source files git tracks that ignore rules left out (only when rules are honoured).
+    pub ignored: usize,
+}
+
 /// Collects the files under `paths`, sorted by path; walk errors are returned alongside, not fatal.
-pub fn collect(paths: &[PathBuf], extensions: &[String]) -> (Vec<SourceFile>, Vec<String>) {
+pub fn collect(paths: &[PathBuf], extensions: &[String], options: WalkOptions) -> Walked {
     let mut files = Vec::new();
     let mut errors = Vec::new();
     let mut seen = HashSet::new();
+    let overlap = roots_overlap(paths);
     for root in paths {
-        let (found, errs) = collect_root(root, extensions);
+        let (found, errs) = collect_root(root, extensions, options);
         errors.extend(errs);
-        if paths.len() == 1 {
-            files = found;
-            break;
+        if !overlap {
+            files.extend(found);
+            continue;
         }
         for file in found {
             let real = std::fs::canonicalize(&file.path).unwrap_or_else(|_| file.path.clone());
@@ -42,11 +67,40 @@ pub fn collect(paths: &[PathBuf], extensions: &[String]) -> (Vec<SourceFile>, Ve
         }
     }
     files.sort();
-    (files, errors)
+    let ignored = if options.no_ignore {
+        0
+    } else {
+        count_ignored(paths, extensions, options)
+    };
+    Walked {
+        files,
+        errors,
+        ignored,
+    }
+}
+
+/// Whether two of `paths` can reach the same file: the same file or directory named twice, or a
+/// path inside a directory also named. Only then is every file resolved to tell them apart (the
+/// walk does not follow links, so disjoint roots never share a file; resolving each file of a
+/// large tree costs as much as scanning it).
+fn roots_overlap(paths: &[PathBuf]) -> bool {
+    let real: Vec<PathBuf> = paths
+        .iter()
+        .map(|p| std::fs::canonicalize(p).unwrap_or_else(|_| p.clone()))
+        .collect();
+    real.iter().enumerate().any(|(i, a)| {
+        real.iter()
+            .enumerate()
+            .any(|(j, b)| i != j && b.starts_with(a))
+    })
 }
 
 /// The files under one path: the path itself if it is a file, else the walk of the directory.
-fn collect_root(root: &Path, extensions: &[String]) -> (Vec<SourceFile>, Vec<String>) {
+fn collect_root(
+    root: &Path,
+    extensions: &[String],
+    options: WalkOptions,
+) -> (Vec<SourceFile>, Vec<String>) {
     if root.is_file() {
         let relative = root
             .file_name()
@@ -64,39 +118,78 @@ fn collect_root(root: &Path, extensions: &[String]) -> (Vec<SourceFile>, Vec<Str
     }
     let files = Mutex::new(Vec::new());
     let errors = Mutex::new(Vec::new());
-    ignore::WalkBuilder::new(root).build_parallel().run(|| {
-        Box::new(|entry| {
-            match entry {
-                Ok(e)
-                    if e.file_type().is_some_and(|t| t.is_file())
-                        && has_extension(e.path(), extensions) =>
-                {
-                    let relative = e
-                        .path()
-                        .strip_prefix(root)
-                        .unwrap_or(e.path())
-                        .to_path_buf();
-                    files
+    ignore::WalkBuilder::new(root)
+        .standard_filters(!options.no_ignore)
+        .hidden(!options.hidden)
+        .build_parallel()
+        .run(|| {
+            Box::new(|entry| {
+                match entry {
+                    Ok(e)
+                        if e.file_type().is_some_and(|t| t.is_file())
+                            && has_extension(e.path(), extensions) =>
+                    {
+                        let relative = e
+                            .path()
+                            .strip_prefix(root)
+                            .unwrap_or(e.path())
+                            .to_path_buf();
+                        files
+                            .lock()
+                            .expect("no panics while locked")
+                            .push(SourceFile {
+                                path: e.path().to_path_buf(),
+                                relative,
+                            });
+                    }
+                    Ok(_) => {}
+                    Err(err) => errors
                         .lock()
                         .expect("no panics while locked")
-                        .push(SourceFile {
-                            path: e.path().to_path_buf(),
-                            relative,
-                        });
+                        .push(err.to_string()),
                 }
-                Ok(_) => {}
-                Err(err) => errors
-                    .lock()
-                    .expect("no panics while locked")
-                    .push(err.to_string()),
-            }
-            ignore::WalkState::Continue
-        })
-    });
+                ignore::WalkState::Continue
+            })
+        });
     (
         files.into_inner().expect("no panics while locked"),
         errors.into_inner().expect("no panics while locked"),
     )
+}
+
+/// Source files under the directories of `paths` that git tracks although ignore rules match
+/// them (and that the walk therefore left out), as `git ls-files` lists them. Untracked ignored
+/// files are build outputs and are not counted. Without git, or outside a work tree, none.
+fn count_ignored(paths: &[PathBuf], extensions: &[String], options: WalkOptions) -> usize {
+    paths
+        .iter()
+        .filter(|p| p.is_dir())
+        .filter_map(|root| {
+            std::process::Command::new("git")
+                .arg("-C")
+                .arg(root)
+                .args([
+                    "ls-files",
+                    "-z",
+                    "--cached",
+                    "--ignored",
+                    "--exclude-standard",
+                ])
+                .stderr(std::process::Stdio::null())
+                .output()
+                .ok()
+                .filter(|o| o.status.success())
+        })
+        .map(|o| {
+            o.stdout
+                .split(|b| *b == 0)
+                .filter_map(|name| std::str::from_utf8(name).ok())
+                .filter(|name| !name.is_empty())
+                .filter(|name| options.hidden || !name.split('/').any(|c| c.starts_with('.')))
+                .filter(|name| has_extension(Path::new(name), extensions))
+                .count()
+        })
+        .sum()
 }
 
 fn has_extension(path: &Path, extensions: &[String]) -> bool {
@@ -105,4 +198,24 @@ fn has_extension(path: &Path, extensions: &[String]) -> bool {
             .iter()
             .any(|x| x.trim_start_matches('.').eq_ignore_ascii_case(e))
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn roots_overlap_when_one_reaches_into_another_or_both_name_one_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let (a, b) = (dir.path().join("a"), dir.path().join("b"));
+        std::fs::create_dir_all(a.join("sub")).unwrap();
+        std::fs::create_dir_all(&b).unwrap();
+        std::fs::write(a.join("k.cu"), "").unwrap();
+        std::os::unix::fs::symlink(a.join("k.cu"), b.join("link.cu")).unwrap();
+        assert!(!roots_overlap(&[a.clone(), b.clone()]));
+        assert!(roots_overlap(&[a.clone(), a.join("sub")]));
+        assert!(roots_overlap(&[a.join("sub"), a.join("sub/.")]));
+        assert!(roots_overlap(&[a.join("k.cu"), b.join("link.cu")]));
+        assert!(!roots_overlap(std::slice::from_ref(&a)));
+    }
 }

@@ -404,6 +404,96 @@ fn extensions_filter_directory_walks_and_gitignore_is_honoured() {
 }
 
 #[test]
+fn no_ignore_and_hidden_walk_what_the_defaults_skip_and_skipped_files_are_counted() {
+    let dir = tempfile::tempdir().unwrap();
+    let git = |args: &[&str]| {
+        std::process::Command::new("git")
+            .arg("-C")
+            .arg(dir.path())
+            .args(args)
+            .output()
+            .map(|o| o.status.success())
+            .unwrap_or(false)
+    };
+    if !git(&["init", "-q"]) {
+        eprintln!("note: git not available: the ignored-file note is not checked");
+        return;
+    }
+    write(dir.path(), ".gitignore", b"*.cuh\nbuild/\n");
+    write(dir.path(), "tracked_but_ignored.cuh", ADD.as_bytes());
+    write(dir.path(), "build/generated.cuh", ADD.as_bytes());
+    write(dir.path(), ".hidden/kernel.cu", PRMT.as_bytes());
+    assert!(git(&["add", "-f", "tracked_but_ignored.cuh"]));
+    let out = ptx2hip().args(["check"]).arg(dir.path()).assert().code(0);
+    let stderr = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+    assert!(
+        stderr.contains("1 source files tracked by git but matched by .gitignore/.ignore rules were not processed"),
+        "{stderr}"
+    );
+    let out = ptx2hip()
+        .args(["check", "--format", "json", "--no-ignore"])
+        .arg(dir.path())
+        .assert()
+        .code(1);
+    let json = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    assert!(
+        json.contains("tracked_but_ignored.cuh") && !json.contains(".hidden"),
+        "{json}"
+    );
+    let out = ptx2hip()
+        .args(["check", "--format", "json", "--no-ignore", "--hidden"])
+        .arg(dir.path())
+        .assert()
+        .code(1);
+    let json = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    assert!(json.contains(".hidden/kernel.cu"), "{json}");
+}
+
+#[test]
+fn a_tree_with_only_host_amd_and_barrier_asm_checks_clean() {
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        "host.hpp",
+        b"inline unsigned long long ticks() { unsigned lo, hi; asm volatile(\"rdtsc\" : \"=a\"(lo), \"=d\"(hi)); return lo; }\ninline void relax() { __asm__ __volatile__(\"yield\" ::: \"memory\"); }\n",
+    );
+    write(
+        dir.path(),
+        "amd.cuh",
+        b"#ifdef __HIP_PLATFORM_AMD__\n__device__ void w() { asm volatile(\"s_waitcnt vmcnt(0)\"); }\n#endif\n__device__ void b() { asm volatile(\"\" ::: \"memory\"); }\nint f() __asm(\"llvm.nvvm.f\");\n",
+    );
+    ptx2hip().args(["check"]).arg(dir.path()).assert().code(0);
+}
+
+#[test]
+fn defines_and_undefines_decide_project_conditions() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = b"#if defined(GGML_USE_HIP)\n__device__ void a() { asm(\"trap;\"); }\n#endif\n__device__ unsigned b(const unsigned* p) {\n  unsigned v;\n  asm(\n#if FAST\n  \"ld.global.nc.u32 %0, [%1];\"\n#else\n  \"ld.global.u32 %0, [%1];\"\n#endif\n  : \"=r\"(v) : \"l\"(p));\n  return v;\n}\n";
+    let file = write(dir.path(), "k.cu", src);
+    let json = |args: &[&str]| {
+        let out = ptx2hip()
+            .args(["check", "--format", "json"])
+            .args(args)
+            .arg(&file)
+            .output()
+            .unwrap();
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let default = json(&[]);
+    assert!(
+        default.contains("`trap`") && default.contains("#if FAST"),
+        "{default}"
+    );
+    let declared = json(&["-U", "GGML_USE_HIP", "-D", "FAST=0"]);
+    assert!(
+        !declared.contains("`trap`") && declared.contains("ld.global.u32"),
+        "{declared}"
+    );
+    let declared = json(&["--undefine", "GGML_USE_HIP", "--define", "FAST"]);
+    assert!(declared.contains("ld.global.nc.u32"), "{declared}");
+}
+
+#[test]
 fn check_reports_lines_with_multibyte_characters_invalid_utf8_crlf_and_tabs() {
     let dir = tempfile::tempdir().unwrap();
     // A multi-byte character before the statement, inside its template (where the PTX parser

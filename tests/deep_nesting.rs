@@ -25,20 +25,19 @@ fn nested(open: &str, inner: &str, close: &str) -> String {
     format!("{}{inner}{}", open.repeat(DEPTH), close.repeat(DEPTH))
 }
 
+/// The statement reader matches brackets without recursion and does not judge C++ expressions:
+/// the broken operand is carried into the translation byte for byte (it fails to compile there
+/// as it does in the original), and nothing overflows.
 #[test]
 fn parentheses_with_a_syntax_error_in_an_asm_operand() {
     let operand = nested("(", "x + ", ")");
     let out = process(&format!(
         "__device__ void f(int x) {{ asm(\"add.s32 %0, %1, %1;\" : \"=r\"(x) : \"r\"({operand})); }}\n"
     ));
-    assert!(out.rewritten.is_none());
-    assert!(
-        out.diagnostics
-            .iter()
-            .any(|d| d.message.contains("could not parse this asm statement")),
-        "{:?}",
-        out.diagnostics
-    );
+    let rewritten = out.rewritten.expect("the statement is read");
+    assert!(String::from_utf8(rewritten.bytes)
+        .unwrap()
+        .contains(&format!("ptx2hip_in_r({operand})")));
 }
 
 #[test]
@@ -60,16 +59,20 @@ fn a_deep_if_condition_around_the_statement() {
     assert_eq!(out.findings.len(), 1);
 }
 
+/// Too deep a negation is left undecided (the statement counts as compiled by both); a long
+/// conjunction is evaluated without recursion: `defined(__HIP__)` holds only for AMD, so the arm
+/// holds no PTX and the statement is set aside.
 #[test]
 fn deep_negations_and_conjunctions_in_an_if_condition() {
-    for condition in [
-        format!("{}defined(__HIP__)", "!".repeat(DEPTH)),
-        format!("{}1", "defined(__HIP__) && ".repeat(DEPTH)),
+    for (condition, findings) in [
+        (format!("{}defined(__HIP__)", "!".repeat(DEPTH)), 1),
+        (format!("{}1", "defined(__HIP__) && ".repeat(DEPTH)), 0),
+        (format!("{}1", "defined(FOO) && ".repeat(DEPTH)), 1),
     ] {
         let out = process(&format!(
             "#if {condition}\n__device__ void f(int x) {{ {ADD} }}\n#endif\n"
         ));
-        assert_eq!(out.findings.len(), 1);
+        assert_eq!(out.findings.len(), findings, "{}", &condition[..40]);
     }
 }
 

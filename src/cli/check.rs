@@ -9,15 +9,17 @@ use super::{conclude, display_path, Format, Input};
 use crate::lower::RuleSet;
 use crate::pipeline::{self, Options};
 use crate::report;
+use crate::scan;
 use crate::walk::SourceFile;
 
 pub fn run(input: &Input, rules: &RuleSet, options: Options, format: Format) -> ExitCode {
     let (files, mut errors) = input.files();
+    let scan_options = input.scan_options();
     // Each file is read, checked and its part of the report rendered on its own (rendering
     // snippets costs as much as scanning); only the reports are kept, in walk order.
     let reports: Vec<FileReport> = files
         .par_iter()
-        .map(|file| FileReport::of(file, rules, options, format))
+        .map(|file| FileReport::of(file, rules, options, &scan_options, format))
         .collect();
     let (mut translatable, mut unsupported, mut files) = (0, 0, 0);
     let mut json = Vec::new();
@@ -65,7 +67,13 @@ struct FileReport {
 }
 
 impl FileReport {
-    fn of(file: &SourceFile, rules: &RuleSet, options: Options, format: Format) -> FileReport {
+    fn of(
+        file: &SourceFile,
+        rules: &RuleSet,
+        options: Options,
+        scan_options: &scan::Options,
+        format: Format,
+    ) -> FileReport {
         let path = display_path(&file.path);
         let source = match std::fs::read(&file.path) {
             Ok(s) => s,
@@ -76,7 +84,8 @@ impl FileReport {
                 }
             }
         };
-        let outcome = pipeline::process(&source, rules, options);
+        let outcome =
+            pipeline::process_file(&source, Some(&file.path), rules, options, scan_options);
         let mut r = FileReport::default();
         for d in &outcome.diagnostics {
             r.unsupported += 1;

@@ -18,6 +18,7 @@ use crate::emit::diff;
 use crate::lower::RuleSet;
 use crate::pipeline::{self, Options};
 use crate::report;
+use crate::scan;
 use crate::walk::SourceFile;
 
 /// Where translations go.
@@ -29,6 +30,7 @@ pub enum Mode {
 
 pub fn run(input: &Input, rules: &RuleSet, options: Options, mode: &Mode) -> ExitCode {
     let (files, mut errors) = input.files();
+    let scan_options = input.scan_options();
     let out_dir = match mode {
         Mode::OutDir(dir) => match open_out_dir(dir, &input.paths, &files) {
             Ok(d) => Some(d),
@@ -41,7 +43,7 @@ pub fn run(input: &Input, rules: &RuleSet, options: Options, mode: &Mode) -> Exi
     };
     let done: Vec<Done> = files
         .par_iter()
-        .map(|file| translate_file(file, rules, options, mode, out_dir.as_ref()))
+        .map(|file| translate_file(file, rules, options, &scan_options, mode, out_dir.as_ref()))
         .collect();
     let mut out = Output::stdout();
     for d in done {
@@ -64,6 +66,7 @@ fn translate_file(
     file: &SourceFile,
     rules: &RuleSet,
     options: Options,
+    scan_options: &scan::Options,
     mode: &Mode,
     out_dir: Option<&write::OutDir>,
 ) -> Done {
@@ -78,7 +81,7 @@ fn translate_file(
         Err(e) => return failed(e),
     };
     let source = original.bytes();
-    let outcome = pipeline::process(source, rules, options);
+    let outcome = pipeline::process_file(source, Some(&file.path), rules, options, scan_options);
     for d in &outcome.diagnostics {
         done.notes += &report::render_file_diagnostic(&path, d);
     }

@@ -360,6 +360,12 @@ impl<'a> Lowerer<'a> {
                     continue;
                 }
                 Item::Instruction(ins) => self.instruction(ins, depth, out)?,
+                Item::Pragma { span, .. } => {
+                    return Err(Unsupported::at(
+                        "`.pragma` directives are not translated".into(),
+                        span.start,
+                    ))
+                }
             }
             i += 1;
         }
@@ -384,6 +390,12 @@ impl<'a> Lowerer<'a> {
         if decl.vector.is_some() {
             return Err(Unsupported::at(
                 "vector `.reg` declarations are not translated yet".into(),
+                decl.span.start,
+            ));
+        }
+        if decl.align.is_some() || !decl.array.is_empty() {
+            return Err(Unsupported::at(
+                "`.align` and array `.reg` declarations are not translated".into(),
                 decl.span.start,
             ));
         }
@@ -985,6 +997,7 @@ fn visit_regs(op: &ptx::Operand, f: &mut impl FnMut(&Reg)) {
         ptx::Operand::Vector(v) => v.iter().for_each(|o| visit_regs(o, f)),
         ptx::Operand::Memory { base: Some(r), .. } => f(r),
         ptx::Operand::PredPair(a, b) => a.iter().chain(b).for_each(f),
+        ptx::Operand::TensorAddress(parts) => parts.iter().for_each(|o| visit_regs(o, f)),
         _ => {}
     }
 }

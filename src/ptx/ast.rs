@@ -26,18 +26,27 @@ pub enum Item {
         block: Block,
         span: Range<usize>,
     },
+    /// `.pragma "text";`: a hint to ptxas (`"nounroll"`, `"enable_smem_spilling"`).
+    Pragma {
+        text: String,
+        span: Range<usize>,
+    },
 }
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct RegDecl {
     /// State space without the dot, normally `reg`.
     pub space: String,
+    /// Alignment in bytes from `.align N`, if any.
+    pub align: Option<u64>,
     /// Vector width from `.v2`/`.v4`, if any.
     pub vector: Option<u32>,
     /// Type without the dot: `u32`, `pred`, `f16x2`, ...
     pub ty: String,
     /// Declared names; a range `%r<4>` expands to `%r0`..`%r3`.
     pub names: Vec<String>,
+    /// Array dimensions, `[4096]` → `[4096]` (empty for scalars; every name has the same).
+    pub array: Vec<u64>,
     pub span: Range<usize>,
 }
 
@@ -85,6 +94,9 @@ pub enum Operand {
         base: Option<Reg>,
         offset: i64,
     },
+    /// `[tensor, {c0, c1}]`: a tensor map or texture and its coordinates (`cp.async.bulk.tensor`,
+    /// `tex`, `tld4`), each part an operand.
+    TensorAddress(Vec<Operand>),
     /// `_` (sink / discard)
     Discard,
     /// `p|q` dual destination (`d|p` for a value and a predicate); `None` is the sink `_`
@@ -113,8 +125,9 @@ pub enum Reg {
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum Immediate {
-    /// Integer literal (decimal, `0x` hex, `0` octal, `0b` binary), with its sign applied.
-    /// Held as i128 so that both `-1` and `0xffffffffffffffff` are exact.
+    /// Integer literal (decimal, `0x` hex, `0` octal, `0b` binary), with its sign applied, or
+    /// the value of an integer constant expression (`123 * 123U + 1`, `WARP_SZ`). Held as i128 so
+    /// that both `-1` and `0xffffffffffffffff` are exact.
     Int(i128),
     /// `0fXXXXXXXX`: IEEE single bits.
     F32Bits(u32),

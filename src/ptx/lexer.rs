@@ -46,6 +46,18 @@ pub(crate) enum Tok {
     Pipe,
     Plus,
     Minus,
+    /// `"text"` (a `.pragma` argument).
+    Str,
+    LParen,
+    RParen,
+    /// Operators of constant expressions. `%` is one only when a blank or `(` follows it
+    /// (`%0`, `%r1` are registers).
+    Star,
+    Slash,
+    Percent,
+    Amp,
+    Caret,
+    Tilde,
     Eof,
     /// Produced by the parser (never by [`Lexer::next_token`]) in place of a token that failed to
     /// lex; the error is reported only when the parser actually needs that token, so an earlier
@@ -161,6 +173,16 @@ impl<'a> Lexer<'a> {
             b'|' => single(Tok::Pipe),
             b'+' => single(Tok::Plus),
             b'-' => single(Tok::Minus),
+            b'(' => single(Tok::LParen),
+            b')' => single(Tok::RParen),
+            b'*' => single(Tok::Star),
+            b'/' => single(Tok::Slash),
+            b'&' => single(Tok::Amp),
+            b'^' => single(Tok::Caret),
+            b'~' => single(Tok::Tilde),
+            b'%' if matches!(self.byte(start + 1), Some(b' ' | b'\t' | b'(')) => {
+                single(Tok::Percent)
+            }
             _ => None,
         };
         if let Some(kind) = punct {
@@ -172,6 +194,7 @@ impl<'a> Lexer<'a> {
             });
         }
         let kind = match c {
+            b'"' => self.lex_string(start)?,
             b'%' => self.lex_percent(start)?,
             b'.' => {
                 self.pos += 1;
@@ -194,6 +217,17 @@ impl<'a> Lexer<'a> {
             start,
             end: self.pos,
         })
+    }
+
+    /// `"text"` without escapes (PTX strings only name pragmas and files).
+    fn lex_string(&mut self, start: usize) -> Result<Tok, PtxError> {
+        match self.src[start + 1..].find(['"', '\n']) {
+            Some(i) if self.byte(start + 1 + i) == Some(b'"') => {
+                self.pos = start + 1 + i + 1;
+                Ok(Tok::Str)
+            }
+            _ => Err(self.err("unterminated string", start, start + 1)),
+        }
     }
 
     /// Everything that starts with `%`: asm escapes and `%`-identifiers.
@@ -295,8 +329,13 @@ impl<'a> Lexer<'a> {
         if prefixed {
             return Tok::Number;
         }
+        // A fraction; `0.` alone is a float too (as in `mma` operand lists: `{%8, 0., %9, 0.}`),
+        // but `1.u32` is not a number followed by a modifier anywhere in PTX, so a letter after
+        // the dot is left to the parser's error.
         if self.byte(self.pos) == Some(b'.')
-            && self.byte(self.pos + 1).is_some_and(|c| c.is_ascii_digit())
+            && !self
+                .byte(self.pos + 1)
+                .is_some_and(|c| c.is_ascii_alphabetic() || c == b'_')
         {
             self.pos += 1;
             while self.byte(self.pos).is_some_and(alnum) {

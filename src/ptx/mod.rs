@@ -8,6 +8,7 @@
 
 pub mod ast;
 mod lexer;
+pub mod opcodes;
 pub mod parser;
 mod print;
 

@@ -14,6 +14,12 @@
 //! * The last instruction of the template may omit its `;` (the end of the template ends it);
 //!   inside `{ }` the `;` is required.
 //! * Nesting of `{ }` is limited to [`MAX_DEPTH`] so that hostile input cannot overflow the stack.
+//! * Immediates are constant expressions (`123 * 123U + 1`, `(1 << 4) - 1`, `WARP_SZ`), evaluated
+//!   here to one integer; a float literal stands alone. Address offsets are constant expressions
+//!   too (`[%0+4*8]`).
+//! * `[tensor, {c0, c1}]` addresses (`cp.async.bulk.tensor`, `tex`) are [`Operand::TensorAddress`].
+//! * `_` is a sink: an operand of its own, either side of `p|q`, and an element of `{ }`.
+//! * `.pragma "text";` is an item of its own; declarations take `.align N` and `name[N]` arrays.
 
 use super::ast::*;
 use super::lexer::{Lexer, Tok, Token};
@@ -152,7 +158,10 @@ impl<'a> Parser<'a> {
             match self.tok.kind {
                 Tok::Eof => {
                     return match open {
-                        Some(o) => self.fail("unterminated '{'", o.span()),
+                        Some(o) => self.fail(
+                            "unterminated '{': a scope this statement leaves open (for a later asm statement to close?)",
+                            o.span(),
+                        ),
                         None => Ok(Block { items }),
                     }
                 }
@@ -160,7 +169,10 @@ impl<'a> Parser<'a> {
                     if open.is_some() {
                         return Ok(Block { items });
                     }
-                    return self.fail("unmatched '}'", self.tok.span());
+                    return self.fail(
+                        "unmatched '}': it closes a scope this statement did not open (an earlier asm statement's?)",
+                        self.tok.span(),
+                    );
                 }
                 Tok::Semi => {
                     self.bump()?;
@@ -179,6 +191,7 @@ impl<'a> Parser<'a> {
                         span: o.start..close.end,
                     });
                 }
+                Tok::DotWord if self.text(self.tok) == ".pragma" => items.push(self.pragma()?),
                 Tok::DotWord => items.push(Item::RegDecl(self.decl()?)),
                 Tok::Ident if self.peek2()?.kind == Tok::Colon => {
                     let name = self.bump()?;
@@ -215,6 +228,7 @@ impl<'a> Parser<'a> {
             return self.fail(format!("unsupported directive '.{space}'"), dir.span());
         }
         let mut vector = None;
+        let mut align = None;
         let mut ty = None;
         while self.tok.kind == Tok::DotWord {
             let t = self.bump()?;
@@ -228,7 +242,8 @@ impl<'a> Parser<'a> {
             match word {
                 "v2" | "v4" | "v8" if vector.is_none() => vector = word[1..].parse().ok(),
                 "v2" | "v4" | "v8" => return self.fail("vector width given twice", t.span()),
-                "align" => return self.fail("'.align' in declarations is not supported", t.span()),
+                "align" if align.is_none() => align = Some(self.count("an alignment")?),
+                "align" => return self.fail("alignment given twice", t.span()),
                 _ => ty = Some(word.to_string()),
             }
         }
@@ -242,9 +257,22 @@ impl<'a> Parser<'a> {
             );
         };
         let mut names = Vec::new();
+        let mut array: Option<Vec<u64>> = None;
         loop {
             let t = self.expect(Tok::Ident, "a register name")?;
             let name = ident_name(self.text(t));
+            let mut dims = Vec::new();
+            while self.tok.kind == Tok::LBracket {
+                self.bump()?;
+                dims.push(self.count("an array size")?);
+                self.expect(Tok::RBracket, "']' to close the array size")?;
+            }
+            if array.get_or_insert_with(|| dims.clone()) != &dims {
+                return self.fail(
+                    "names of one declaration with different array sizes are not supported",
+                    t.span(),
+                );
+            }
             if self.tok.kind == Tok::Lt {
                 self.bump()?;
                 let n = self.tok;
@@ -269,8 +297,6 @@ impl<'a> Parser<'a> {
                 self.bump()?;
                 self.expect(Tok::Gt, "'>' to close the register range")?;
                 names.extend((0..count).map(|i| format!("{name}{i}")));
-            } else if self.tok.kind == Tok::LBracket {
-                return self.fail("array declarations are not supported", self.tok.span());
             } else {
                 names.push(name);
             }
@@ -282,9 +308,11 @@ impl<'a> Parser<'a> {
                     let semi = self.bump()?;
                     return Ok(RegDecl {
                         space: space.to_string(),
+                        align,
                         vector,
                         ty,
                         names,
+                        array: array.unwrap_or_default(),
                         span: dir.start..semi.end,
                     });
                 }
@@ -297,6 +325,31 @@ impl<'a> Parser<'a> {
                         self.tok.span(),
                     )
                 }
+            }
+        }
+    }
+
+    /// `.pragma "text";`
+    fn pragma(&mut self) -> Result<Item> {
+        let dir = self.bump()?;
+        let t = self.expect(Tok::Str, "a string after '.pragma'")?;
+        let text = self.src[t.start + 1..t.end - 1].to_string();
+        let semi = self.expect(Tok::Semi, "';' after the pragma")?;
+        Ok(Item::Pragma {
+            text,
+            span: dir.start..semi.end,
+        })
+    }
+
+    /// A non-negative size (an alignment, an array size): a constant expression.
+    fn count(&mut self, what: &str) -> Result<u64> {
+        let start = self.tok.start;
+        match self.constant(0)? {
+            Constant::Int(v) => u64::try_from(v).or_else(|_| {
+                self.fail(format!("{what} must not be negative"), start..self.prev_end)
+            }),
+            Constant::Float(_) => {
+                self.fail(format!("{what} must be an integer"), start..self.prev_end)
             }
         }
     }
@@ -445,6 +498,7 @@ impl<'a> Parser<'a> {
                     Operand::Discard
                 }
             }
+            Tok::Ident if is_predefined_constant(self.text(t)) => Operand::Imm(self.immediate()?),
             Tok::Ident if is_branch => {
                 self.bump()?;
                 Operand::Label(ident_name(self.text(t)))
@@ -453,7 +507,9 @@ impl<'a> Parser<'a> {
                 self.bump()?;
                 Operand::NotReg(self.reg("a predicate after '!'")?)
             }
-            Tok::Number | Tok::Minus | Tok::Plus => Operand::Imm(self.immediate()?),
+            Tok::Number | Tok::Minus | Tok::Plus | Tok::LParen | Tok::Tilde => {
+                Operand::Imm(self.immediate()?)
+            }
             Tok::LBracket => self.memory()?,
             Tok::LBrace => self.vector()?,
             Tok::Ident | Tok::AsmOperand(_) | Tok::AsmNamed | Tok::UniqueId => {
@@ -524,13 +580,40 @@ impl<'a> Parser<'a> {
         }
     }
 
-    /// `[base]`, `[base+off]`, `[base-off]`, `[base + -off]`, `[off]`
+    /// `[base]`, `[base+off]`, `[base-off]`, `[base + -off]`, `[off]`, or a tensor address
+    /// `[tensor, {c0, c1}]`.
     fn memory(&mut self) -> Result<Operand> {
         let open = self.bump()?;
         let base = match self.tok.kind {
-            Tok::Number | Tok::Minus | Tok::Plus => None,
+            Tok::Number | Tok::Minus | Tok::Plus | Tok::LParen | Tok::Tilde => None,
             _ => Some(self.reg("an address register or offset in '[ ]'")?),
         };
+        if let (Some(b), Tok::Comma) = (&base, self.tok.kind) {
+            let mut parts = vec![Operand::Reg(b.clone())];
+            while self.tok.kind == Tok::Comma {
+                self.bump()?;
+                if matches!(self.tok.kind, Tok::LBracket | Tok::RBracket | Tok::Eof) {
+                    return self.fail(
+                        format!("expected a coordinate, found {}", self.describe()),
+                        self.tok.span(),
+                    );
+                }
+                parts.push(self.operand(false)?);
+            }
+            return match self.tok.kind {
+                Tok::RBracket => {
+                    self.bump()?;
+                    Ok(Operand::TensorAddress(parts))
+                }
+                _ => self.fail(
+                    format!(
+                        "expected ',' or ']' in the tensor address, found {}",
+                        self.describe()
+                    ),
+                    self.tok.span(),
+                ),
+            };
+        }
         let offset = if base.is_none() || matches!(self.tok.kind, Tok::Plus | Tok::Minus) {
             self.offset()?
         } else {
@@ -552,63 +635,207 @@ impl<'a> Parser<'a> {
         }
     }
 
-    /// A signed integer offset: any number of `+`/`-` signs, then an integer literal.
+    /// A signed integer offset: `+`/`-` signs, then an integer constant expression.
     fn offset(&mut self) -> Result<i64> {
         let start = self.tok.start;
-        let mut negative = false;
-        while matches!(self.tok.kind, Tok::Plus | Tok::Minus) {
-            negative ^= self.tok.kind == Tok::Minus;
-            self.bump()?;
+        // The first token after the signs must start a number: `[%1+%2]` is not an address.
+        let mut first = self.tok;
+        let mut ahead = self.lex.clone();
+        while matches!(first.kind, Tok::Plus | Tok::Minus) {
+            first = ahead.next_token().unwrap_or(Token {
+                kind: Tok::Error,
+                start: first.end,
+                end: first.end,
+            });
         }
-        let t = self.expect(Tok::Number, "an integer offset")?;
-        let span = start..t.end;
-        let mag = match parse_number(self.text(t)) {
-            Ok(Number::Int(m)) => m,
-            Ok(_) => return self.fail("address offset must be an integer", span),
-            Err(m) => return self.fail(m, t.span()),
+        let starts_number = match first.kind {
+            Tok::Number | Tok::LParen | Tok::Tilde => true,
+            Tok::Ident => is_predefined_constant(self.text(first)),
+            _ => false,
         };
-        if mag > u128::from(u64::MAX) {
-            return self.fail("address offset does not fit in 64 bits", span);
+        if !starts_number {
+            let found = match first.kind {
+                Tok::Eof | Tok::Error => "end of template".to_string(),
+                _ => format!("'{}'", self.text(first)),
+            };
+            return self.fail(
+                format!("expected an integer offset, found {found}"),
+                first.span(),
+            );
         }
-        let v = if negative {
-            -(mag as i128)
-        } else {
-            mag as i128
+        let v = match self.constant(0)? {
+            Constant::Int(v) => v,
+            Constant::Float(_) => {
+                return self.fail("address offset must be an integer", start..self.prev_end)
+            }
         };
-        i64::try_from(v).or_else(|_| self.fail("address offset does not fit in 64 bits", span))
+        i64::try_from(v).or_else(|_| {
+            self.fail(
+                "address offset does not fit in 64 bits",
+                start..self.prev_end,
+            )
+        })
     }
 
-    /// `[-]number`
+    /// An immediate: a number (a float literal with an optional sign) or an integer constant
+    /// expression.
     fn immediate(&mut self) -> Result<Immediate> {
+        Ok(match self.constant(0)? {
+            Constant::Int(v) => Immediate::Int(v),
+            Constant::Float(f) => f,
+        })
+    }
+
+    /// A constant expression whose binary operators bind tighter than `min` (C precedence:
+    /// `* / %`, `+ -`, `<< >>`, `&`, `^`, `|`), evaluated exactly; only a lone float literal may
+    /// be a float.
+    fn constant(&mut self, min: u8) -> Result<Constant> {
+        if self.depth >= MAX_DEPTH {
+            return self.fail("constant expression nested too deeply", self.tok.span());
+        }
+        self.depth += 1;
+        let result = self.constant_inner(min);
+        self.depth -= 1;
+        result
+    }
+
+    fn constant_inner(&mut self, min: u8) -> Result<Constant> {
         let start = self.tok.start;
-        let negative = self.tok.kind == Tok::Minus;
-        if matches!(self.tok.kind, Tok::Minus | Tok::Plus) {
-            self.bump()?;
-        }
-        let t = self.expect(Tok::Number, "a number")?;
-        let text = self.text(t);
-        match parse_number(text) {
-            Ok(Number::Int(m)) => {
-                let v = if negative {
-                    if m > 1u128 << 127 {
-                        return self.fail("integer literal too large", start..t.end);
-                    }
-                    (m as i128).wrapping_neg()
-                } else {
-                    i128::try_from(m)
-                        .or_else(|_| self.fail("integer literal too large", t.span()))?
-                };
-                Ok(Immediate::Int(v))
+        let mut left = self.constant_unary()?;
+        loop {
+            let (op, precedence, len) = match (self.tok.kind, self.peek2()?.kind) {
+                (Tok::Star, _) => (Tok::Star, 11, 1),
+                (Tok::Slash, _) => (Tok::Slash, 11, 1),
+                (Tok::Percent, _) => (Tok::Percent, 11, 1),
+                (Tok::Plus, _) => (Tok::Plus, 10, 1),
+                (Tok::Minus, _) => (Tok::Minus, 10, 1),
+                (Tok::Lt, Tok::Lt) => (Tok::Lt, 9, 2),
+                (Tok::Gt, Tok::Gt) => (Tok::Gt, 9, 2),
+                (Tok::Amp, _) => (Tok::Amp, 6, 1),
+                (Tok::Caret, _) => (Tok::Caret, 5, 1),
+                (Tok::Pipe, _) => (Tok::Pipe, 4, 1),
+                _ => return Ok(left),
+            };
+            if precedence <= min {
+                return Ok(left);
             }
-            Ok(Number::F32(b)) => Ok(Immediate::F32Bits(if negative { b ^ (1 << 31) } else { b })),
-            Ok(Number::F64(b)) => Ok(Immediate::F64Bits(if negative { b ^ (1 << 63) } else { b })),
-            Ok(Number::Float) => Ok(Immediate::Float(if negative {
-                format!("-{text}")
-            } else {
-                text.to_string()
-            })),
-            Err(m) => self.fail(m, t.span()),
+            for _ in 0..len {
+                self.bump()?;
+            }
+            let right = self.constant(precedence)?;
+            let span = start..self.prev_end;
+            let (Constant::Int(l), Constant::Int(r)) = (&left, &right) else {
+                return self.fail(
+                    "floating-point constant expressions are not supported",
+                    span,
+                );
+            };
+            let (l, r) = (*l, *r);
+            let value = match op {
+                Tok::Star => l.checked_mul(r),
+                Tok::Slash => l.checked_div(r),
+                Tok::Percent => l.checked_rem(r),
+                Tok::Plus => l.checked_add(r),
+                Tok::Minus => l.checked_sub(r),
+                Tok::Lt => u32::try_from(r)
+                    .ok()
+                    .filter(|&r| r < 128)
+                    .and_then(|r| l.checked_shl(r)),
+                Tok::Gt => u32::try_from(r)
+                    .ok()
+                    .filter(|&r| r < 128)
+                    .and_then(|r| l.checked_shr(r)),
+                Tok::Amp => Some(l & r),
+                Tok::Caret => Some(l ^ r),
+                _ => Some(l | r),
+            };
+            left = match value {
+                Some(v) => Constant::Int(v),
+                None => return self.fail("constant expression overflows or divides by zero", span),
+            };
         }
+    }
+
+    fn constant_unary(&mut self) -> Result<Constant> {
+        let t = self.tok;
+        match t.kind {
+            Tok::Minus | Tok::Plus | Tok::Tilde => {
+                self.bump()?;
+                let operand = self.constant_unary_nested()?;
+                let span = t.start..self.prev_end;
+                match (t.kind, operand) {
+                    (Tok::Plus, c) => Ok(c),
+                    (Tok::Minus, Constant::Int(v)) => Ok(Constant::Int(v.wrapping_neg())),
+                    (Tok::Tilde, Constant::Int(v)) => Ok(Constant::Int(!v)),
+                    (Tok::Minus, Constant::Float(f)) => Ok(Constant::Float(negate(f))),
+                    _ => self.fail("'~' applies to integers only", span),
+                }
+            }
+            Tok::LParen => {
+                self.bump()?;
+                let value = self.constant(0)?;
+                self.expect(Tok::RParen, "')' in the constant expression")?;
+                Ok(value)
+            }
+            Tok::Ident if is_predefined_constant(self.text(t)) => {
+                self.bump()?;
+                Ok(Constant::Int(WARP_SIZE))
+            }
+            Tok::Number => {
+                self.bump()?;
+                match parse_number(self.text(t)) {
+                    Ok(Number::Int(m)) => i128::try_from(m)
+                        .map(Constant::Int)
+                        .or_else(|_| self.fail("integer literal too large", t.span())),
+                    Ok(Number::F32(b)) => Ok(Constant::Float(Immediate::F32Bits(b))),
+                    Ok(Number::F64(b)) => Ok(Constant::Float(Immediate::F64Bits(b))),
+                    Ok(Number::Float) => Ok(Constant::Float(Immediate::Float(self.text(t).into()))),
+                    Err(m) => self.fail(m, t.span()),
+                }
+            }
+            _ => self.fail(
+                format!("expected a number, found {}", self.describe()),
+                t.span(),
+            ),
+        }
+    }
+
+    /// The operand of a unary operator, one level deeper (`- - - 1` cannot overflow the stack).
+    fn constant_unary_nested(&mut self) -> Result<Constant> {
+        if self.depth >= MAX_DEPTH {
+            return self.fail("constant expression nested too deeply", self.tok.span());
+        }
+        self.depth += 1;
+        let result = self.constant_unary();
+        self.depth -= 1;
+        result
+    }
+}
+
+/// The value of a constant expression.
+enum Constant {
+    Int(i128),
+    /// A float literal (with its sign); floats take no part in arithmetic.
+    Float(Immediate),
+}
+
+/// `WARP_SZ`, the one predefined constant of PTX: the warp size, 32 on every NVIDIA GPU.
+fn is_predefined_constant(name: &str) -> bool {
+    name == "WARP_SZ"
+}
+
+const WARP_SIZE: i128 = 32;
+
+/// A float literal with its sign flipped.
+fn negate(f: Immediate) -> Immediate {
+    match f {
+        Immediate::F32Bits(b) => Immediate::F32Bits(b ^ (1 << 31)),
+        Immediate::F64Bits(b) => Immediate::F64Bits(b ^ (1 << 63)),
+        Immediate::Float(s) => Immediate::Float(match s.strip_prefix('-') {
+            Some(rest) => rest.to_string(),
+            None => format!("-{s}"),
+        }),
+        other => other,
     }
 }
 

@@ -45,6 +45,7 @@ fn write_item(f: &mut Formatter<'_>, item: &Item, indent: usize) -> fmt::Result 
     match item {
         Item::Instruction(i) => write!(f, "{i}"),
         Item::RegDecl(d) => write!(f, "{d}"),
+        Item::Pragma { text, .. } => write!(f, ".pragma \"{text}\";"),
         Item::Label { name, .. } => {
             write_name(f, name)?;
             f.write_char(':')
@@ -78,6 +79,9 @@ impl Display for Item {
 impl Display for RegDecl {
     fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
         write!(f, ".{}", self.space)?;
+        if let Some(a) = self.align {
+            write!(f, " .align {a}")?;
+        }
         if let Some(v) = self.vector {
             write!(f, " .v{v}")?;
         }
@@ -85,6 +89,9 @@ impl Display for RegDecl {
         for (i, n) in self.names.iter().enumerate() {
             f.write_str(if i == 0 { " " } else { ", " })?;
             write_name(f, n)?;
+            for d in &self.array {
+                write!(f, "[{d}]")?;
+            }
         }
         f.write_char(';')
     }
@@ -144,6 +151,16 @@ impl Display for Operand {
             Operand::PredPair(a, b) => {
                 let side = |r: &Option<Reg>| r.as_ref().map_or("_".to_string(), Reg::to_string);
                 write!(f, "{}|{}", side(a), side(b))
+            }
+            Operand::TensorAddress(parts) => {
+                f.write_char('[')?;
+                for (i, p) in parts.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(", ")?;
+                    }
+                    write!(f, "{p}")?;
+                }
+                f.write_char(']')
             }
             Operand::Label(name) => write_name(f, name),
         }

@@ -84,6 +84,8 @@ fn operand() -> impl Strategy<Value = Operand> {
         1 => Just(Operand::Discard),
         1 => (proptest::option::of(reg()), proptest::option::of(reg()))
             .prop_map(|(a, b)| Operand::PredPair(a, b)),
+        1 => (reg(), proptest::collection::vec(simple_operand(), 1..4))
+            .prop_map(|(t, c)| Operand::TensorAddress(vec![Operand::Reg(t), Operand::Vector(c)])),
     ]
 }
 
@@ -134,15 +136,19 @@ fn instruction() -> impl Strategy<Value = Instruction> {
 fn decl() -> impl Strategy<Value = RegDecl> {
     (
         proptest::sample::select(vec!["reg", "local", "shared"]),
+        proptest::option::of(proptest::sample::select(vec![1u64, 4, 16])),
         proptest::option::of(proptest::sample::select(vec![2u32, 4, 8])),
         proptest::sample::select(vec!["u32", "pred", "b64", "f16x2", "f32", "s8"]),
         proptest::collection::vec(ident_name(), 1..4),
+        proptest::collection::vec(1u64..5000, 0..3),
     )
-        .prop_map(|(space, vector, ty, names)| RegDecl {
+        .prop_map(|(space, align, vector, ty, names, array)| RegDecl {
             space: space.into(),
+            align,
             vector,
             ty: ty.into(),
             names,
+            array,
             span: 0..0,
         })
 }
@@ -152,6 +158,7 @@ fn item() -> impl Strategy<Value = Item> {
         5 => instruction().prop_map(Item::Instruction),
         2 => decl().prop_map(Item::RegDecl),
         1 => label_name().prop_map(|name| Item::Label { name, span: 0..0 }),
+        1 => "[a-z_]{1,12}".prop_map(|text| Item::Pragma { text, span: 0..0 }),
     ];
     leaf.prop_recursive(3, 24, 5, |inner| {
         proptest::collection::vec(inner, 0..5).prop_map(|items| Item::Scope {

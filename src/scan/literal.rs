@@ -197,66 +197,6 @@ fn utf8_len(first: u8) -> usize {
     }
 }
 
-/// Splits text that should consist only of adjacent string literals (a `#define` value) into the
-/// byte ranges of those literals. Whitespace, comments and `\`-newline continuations may separate
-/// them. Returns `None` if anything else appears or there is no literal at all.
-pub fn split_string_literals(s: &[u8]) -> Option<Vec<std::ops::Range<usize>>> {
-    let mut pieces = Vec::new();
-    let mut i = 0;
-    while i < s.len() {
-        match s[i] {
-            b' ' | b'\t' | b'\r' | b'\n' | 0x0b | 0x0c => i += 1,
-            b'\\' if s.get(i + 1) == Some(&b'\n') => i += 2,
-            b'\\' if s.get(i + 1..i + 3) == Some(b"\r\n") => i += 3,
-            b'/' if s.get(i + 1) == Some(&b'/') => {
-                i = s[i..]
-                    .iter()
-                    .position(|&b| b == b'\n')
-                    .map_or(s.len(), |p| i + p);
-            }
-            b'/' if s.get(i + 1) == Some(&b'*') => {
-                i = memchr::memmem::find(&s[i + 2..], b"*/").map(|p| i + 2 + p + 2)?;
-            }
-            _ => {
-                let end = literal_end(s, i)?;
-                pieces.push(i..end);
-                i = end;
-            }
-        }
-    }
-    (!pieces.is_empty()).then_some(pieces)
-}
-
-/// End of the string literal starting at `s[start]`, prefix included.
-fn literal_end(s: &[u8], start: usize) -> Option<usize> {
-    let quote = start + s[start..].iter().take(4).position(|&b| b == b'"')?;
-    let prefix = &s[start..quote];
-    if !matches!(
-        prefix,
-        b"" | b"u8" | b"u" | b"U" | b"L" | b"R" | b"u8R" | b"uR" | b"UR" | b"LR"
-    ) {
-        return None;
-    }
-    if prefix.last() == Some(&b'R') {
-        let open = quote + 1 + s[quote + 1..].iter().position(|&b| b == b'(')?;
-        let mut close = Vec::with_capacity(open - quote + 1);
-        close.push(b')');
-        close.extend_from_slice(&s[quote + 1..open]);
-        close.push(b'"');
-        return memchr::memmem::find(&s[open..], &close).map(|p| open + p + close.len());
-    }
-    let mut i = quote + 1;
-    while i < s.len() {
-        match s[i] {
-            b'"' => return Some(i + 1),
-            b'\\' => i += 2,
-            b'\n' => return None,
-            _ => i += 1,
-        }
-    }
-    None
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -343,15 +283,5 @@ mod tests {
         assert_eq!(decode_char_literal(b"'\\0'"), Some(0));
         assert_eq!(decode_char_literal(b"'\\x41'"), Some(0x41));
         assert_eq!(decode_char_literal(b"u8'a'"), Some(u32::from(b'a')));
-    }
-
-    #[test]
-    fn splits_define_values_into_adjacent_literals() {
-        let s = b"\"ld.\" /* c */ \\\n R\"(x)\" // end";
-        let pieces = split_string_literals(s).unwrap();
-        assert_eq!(pieces, vec![0..5, 17..23]);
-        assert_eq!(split_string_literals(b"\"a\" X"), None);
-        assert_eq!(split_string_literals(b"  "), None);
-        assert_eq!(split_string_literals(b"\"unterminated"), None);
     }
 }

@@ -1,218 +1,313 @@
-//! `#define` handling: the same-file string macros that template pieces may name, and the
-//! re-parsing of macro bodies that contain asm.
+//! `#define`s: what a macro name in a template stands for, in the file or in the local headers it
+//! includes (`#include "x.h"`, resolved relative to the including file, as the preprocessor does).
 //!
-//! tree-sitter keeps a macro body as one opaque `preproc_arg`, so an asm statement in it is only
-//! visible after parsing the body text on its own. The body is re-parsed with its `\`-newline
-//! continuations removed, and an [`OffsetMap`] carries every position back to the file.
+//! Definitions are read from the [`nesting`](super::nesting) survey, each with the compilations that see it
+//! ([`Reach`]), so that `#if X #define OP ".cg" #else #define OP ".ca" #endif` is told apart
+//! from one definition repeated under several conditions.
 
+use std::cell::OnceCell;
 use std::collections::HashMap;
 use std::ops::Range;
+use std::path::{Path, PathBuf};
 
-use super::literal::{decode_string_literal, split_string_literals, Decoded};
-use super::position::OffsetMap;
+use super::conditional::{Conditionals, Environments, Reach};
+use super::nesting::{survey, Directive, Survey};
+use super::position::LineIndex;
 
-/// What a same-file `#define NAME ...` says about `NAME`.
-enum Definition {
-    /// An object-like macro whose value is only string literals, decoded with file origins.
-    Strings(Decoded),
-    FunctionLike,
-    Other,
+/// One `#define`.
+#[derive(Debug, Clone)]
+pub struct Definition {
+    /// Which text holds it: `None` for the scanned file, else an index into the included files.
+    pub file: Option<usize>,
+    /// The parameters of a function-like macro (`__VA_ARGS__` for `...`); `None` if object-like.
+    pub params: Option<Vec<Vec<u8>>>,
+    /// The body (with its `\`-newline continuations).
+    pub body: Range<usize>,
+    /// 1-based line of the `#define` in its file.
+    pub line: usize,
+    reach: Reach,
 }
 
-/// All `#define`s of one file, by name (a name may be defined in several `#if` branches).
+/// The definitions a template may use.
+pub struct Defines<'s> {
+    src: &'s [u8],
+    own: HashMap<&'s [u8], Vec<Definition>>,
+    /// Where the scanned file is, to find its local includes; `None` for text without a file.
+    dir: Option<PathBuf>,
+    /// `#include "..."` targets of the file, in order.
+    include_names: Vec<Vec<u8>>,
+    included: OnceCell<Included>,
+    envs: &'s Environments,
+}
+
+/// The local headers, read when a name is first missing from the file itself.
 #[derive(Default)]
-pub struct Defines {
+struct Included {
+    texts: Vec<Vec<u8>>,
     by_name: HashMap<Vec<u8>, Vec<Definition>>,
 }
 
-impl Defines {
-    /// Records a `#define` of the file `src`.
-    pub fn add(&mut self, def: &Define, src: &[u8]) {
-        let definition = if def.params.is_some() {
-            Definition::FunctionLike
-        } else {
-            string_value(src, def.value.clone()).map_or(Definition::Other, Definition::Strings)
-        };
-        self.by_name
-            .entry(src[def.name.clone()].to_vec())
-            .or_default()
-            .push(definition);
-    }
+/// At most this many headers are read for one file, at most this deep.
+const MAX_INCLUDED: usize = 32;
+const MAX_INCLUDE_DEPTH: usize = 4;
 
-    /// The decoded string a template piece `name` stands for, or why it cannot be known.
-    pub fn resolve(&self, name: &str) -> Result<&Decoded, String> {
-        let defs = self
-            .by_name
-            .get(name.as_bytes())
-            .map_or(&[][..], Vec::as_slice);
-        let mut strings = defs.iter().filter_map(|d| match d {
-            Definition::Strings(s) => Some(s),
-            _ => None,
-        });
-        match (defs.first(), strings.next()) {
-            (None, _) => Err(format!(
-                "template piece `{name}` is a macro defined outside this file"
-            )),
-            (Some(_), Some(first))
-                if defs.len() == 1 || defs.iter().all(|d| same_text(d, first)) =>
-            {
-                Ok(first)
+/// What a name stands for.
+pub enum Lookup<'d> {
+    Found(&'d Definition),
+    /// Defined nowhere the scanner can see.
+    Unknown,
+    /// Several different definitions that the known macros do not decide between (their lines).
+    Ambiguous(Vec<usize>),
+}
+
+impl<'s> Defines<'s> {
+    pub fn new(
+        src: &'s [u8],
+        survey: &Survey,
+        conditionals: &Conditionals,
+        lines: &LineIndex,
+        path: Option<&Path>,
+        envs: &'s Environments,
+    ) -> Self {
+        let mut own: HashMap<&'s [u8], Vec<Definition>> = HashMap::new();
+        let mut include_names = Vec::new();
+        for d in &survey.directives {
+            match d.word(src) {
+                b"define" => {
+                    if let Some((name, def)) =
+                        read_define(src, d, None, lines.line_col(d.span.start).0)
+                    {
+                        let reach = conditionals.reach(d.span.start);
+                        own.entry(&src[name])
+                            .or_default()
+                            .push(Definition { reach, ..def });
+                    }
+                }
+                b"include" => include_names.extend(quoted_include(&src[d.rest.clone()])),
+                _ => {}
             }
-            (Some(_), Some(_)) => Err(format!(
-                "macro `{name}` has several different definitions in this file"
-            )),
-            (Some(Definition::FunctionLike), None) => Err(format!(
-                "template piece `{name}` names a function-like macro"
-            )),
-            (Some(_), None) => Err(format!("macro `{name}` is not defined as a string literal")),
         }
+        Defines {
+            src,
+            own,
+            dir: path.and_then(Path::parent).map(Path::to_path_buf),
+            include_names,
+            included: OnceCell::new(),
+            envs,
+        }
+    }
+
+    /// The text a definition's ranges refer to.
+    pub fn text(&self, def: &Definition) -> &[u8] {
+        match def.file {
+            None => self.src,
+            Some(k) => self
+                .included
+                .get()
+                .and_then(|i| i.texts.get(k))
+                .map_or(&[][..], Vec::as_slice),
+        }
+    }
+
+    /// Whether the file has a directory its includes could be found in.
+    pub fn reads_includes(&self) -> bool {
+        self.dir.is_some() && !self.include_names.is_empty()
+    }
+
+    /// What `name` stands for: the file's own definitions first, then its local headers'.
+    pub fn lookup(&self, name: &[u8]) -> Lookup<'_> {
+        if let Some(defs) = self.own.get(name) {
+            return self.choose(defs);
+        }
+        match self.included().by_name.get(name) {
+            Some(defs) => self.choose(defs),
+            None => Lookup::Unknown,
+        }
+    }
+
+    /// The one definition NVIDIA compiles, or why there is none. Definitions NVIDIA never sees
+    /// are ignored (the PTX means what the NVIDIA compilation makes of it); several with the same
+    /// parameters and body (blanks aside) are one.
+    fn choose<'d>(&self, defs: &'d [Definition]) -> Lookup<'d> {
+        let seen: Vec<&Definition> = defs
+            .iter()
+            .filter(|d| matches!(d.reach, Reach::Both | Reach::NvidiaOnly))
+            .collect();
+        let Some(first) = seen.first() else {
+            return Lookup::Unknown;
+        };
+        let words = |d: &Definition| -> Vec<u8> {
+            self.text(d)
+                .get(d.body.clone())
+                .unwrap_or_default()
+                .iter()
+                .copied()
+                .filter(|b| !b.is_ascii_whitespace() && *b != b'\\')
+                .collect()
+        };
+        let body = words(first);
+        if seen
+            .iter()
+            .all(|d| d.params == first.params && words(d) == body)
+        {
+            Lookup::Found(first)
+        } else {
+            Lookup::Ambiguous(seen.iter().map(|d| d.line).collect())
+        }
+    }
+
+    fn included(&self) -> &Included {
+        self.included.get_or_init(|| {
+            let mut out = Included::default();
+            if let Some(dir) = &self.dir {
+                let mut seen = Vec::new();
+                for name in &self.include_names {
+                    read_header(dir, name, 1, self.envs, &mut seen, &mut out);
+                }
+            }
+            out
+        })
     }
 }
 
-fn same_text(d: &Definition, text: &Decoded) -> bool {
-    matches!(d, Definition::Strings(s) if s.text == text.text)
-}
-
-/// Decodes a `#define` value made only of adjacent string literals.
-fn string_value(src: &[u8], value: std::ops::Range<usize>) -> Option<Decoded> {
-    let mut out = Decoded::default();
-    for piece in split_string_literals(&src[value.clone()])? {
-        let at = value.start + piece.start;
-        if !decode_string_literal(&src[at..value.start + piece.end], at, &mut out) {
-            return None;
+/// Reads the header `name` (relative to `dir`) and, recursively, its own local includes.
+fn read_header(
+    dir: &Path,
+    name: &[u8],
+    depth: usize,
+    envs: &Environments,
+    seen: &mut Vec<PathBuf>,
+    out: &mut Included,
+) {
+    let Ok(name) = std::str::from_utf8(name) else {
+        return;
+    };
+    let path = dir.join(name);
+    if depth > MAX_INCLUDE_DEPTH || out.texts.len() >= MAX_INCLUDED || seen.contains(&path) {
+        return;
+    }
+    seen.push(path.clone());
+    let Ok(text) = std::fs::read(&path) else {
+        return;
+    };
+    let index = out.texts.len();
+    let s = survey(&text);
+    let conditionals = Conditionals::new(&text, &s.directives, envs);
+    let lines = LineIndex::new(&text);
+    let mut nested = Vec::new();
+    for d in &s.directives {
+        match d.word(&text) {
+            b"define" => {
+                if let Some((name, def)) =
+                    read_define(&text, d, Some(index), lines.line_col(d.span.start).0)
+                {
+                    let reach = conditionals.reach(d.span.start);
+                    out.by_name
+                        .entry(text[name].to_vec())
+                        .or_default()
+                        .push(Definition { reach, ..def });
+                }
+            }
+            b"include" => nested.extend(quoted_include(&text[d.rest.clone()])),
+            _ => {}
         }
     }
-    Some(out)
+    out.texts.push(text);
+    let here = path.parent().unwrap_or(dir).to_path_buf();
+    for n in nested {
+        read_header(&here, &n, depth + 1, envs, seen, out);
+    }
 }
 
-/// A `#define` read from its bytes.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Define {
-    /// From the `#` through the end of the last line (newline excluded).
-    pub line: Range<usize>,
-    pub name: Range<usize>,
-    /// The parameter names of a function-like macro (`...` is not a name); `None` for an
-    /// object-like one.
-    pub params: Option<Vec<Range<usize>>>,
-    /// The replacement text, continuations included, without the spaces around it.
-    pub value: Range<usize>,
+/// The name and definition of a `#define` line.
+fn read_define(
+    src: &[u8],
+    d: &Directive,
+    file: Option<usize>,
+    line: usize,
+) -> Option<(Range<usize>, Definition)> {
+    let rest = d.rest.clone();
+    let mut i = rest.start + skip_spaces(&src[rest.clone()]);
+    let name_start = i;
+    while i < rest.end && (src[i].is_ascii_alphanumeric() || src[i] == b'_') {
+        i += 1;
+    }
+    if i == name_start {
+        return None;
+    }
+    let name = name_start..i;
+    let mut params = None;
+    if src.get(i) == Some(&b'(') {
+        let close = i + memchr::memchr(b')', &src[i..rest.end])?;
+        params = Some(parameters(&src[i + 1..close]));
+        i = close + 1;
+    }
+    Some((
+        name,
+        Definition {
+            file,
+            params,
+            body: i..rest.end,
+            line,
+            reach: Reach::Both,
+        },
+    ))
 }
 
-/// Reads the `#define` at `line` (see [`Define::line`]); `None` if it is not one.
-pub fn read_define(src: &[u8], line: Range<usize>) -> Option<Define> {
-    let blank = |i: &mut usize| loop {
-        match &src[*i..line.end] {
-            [b' ' | b'\t', ..] => *i += 1,
-            [b'\\', b'\n', ..] => *i += 2,
-            [b'\\', b'\r', b'\n', ..] => *i += 3,
+/// Parameter names from the text between a function-like macro's parentheses.
+pub fn parameters(list: &[u8]) -> Vec<Vec<u8>> {
+    list.split(|b| *b == b',')
+        .map(|p| {
+            let p: Vec<u8> = p
+                .iter()
+                .copied()
+                .filter(|b| !b.is_ascii_whitespace() && *b != b'\\')
+                .collect();
+            if p.ends_with(b"...") {
+                if p.len() == 3 {
+                    b"__VA_ARGS__".to_vec()
+                } else {
+                    p[..p.len() - 3].to_vec()
+                }
+            } else {
+                p
+            }
+        })
+        .filter(|p| !p.is_empty())
+        .collect()
+}
+
+/// The name of the macro a `#define` line defines and its parameters, for statements in its body.
+pub fn define_head(src: &[u8], d: &Directive) -> Option<(String, Vec<Vec<u8>>)> {
+    let (name, def) = read_define(src, d, None, 0)?;
+    Some((
+        String::from_utf8_lossy(&src[name]).into_owned(),
+        def.params.unwrap_or_default(),
+    ))
+}
+
+/// `"x.h"` from the text after `#include` (system includes `<x.h>` are not local).
+fn quoted_include(rest: &[u8]) -> Option<Vec<u8>> {
+    let rest = rest.trim_ascii_start();
+    let inner = rest.strip_prefix(b"\"")?;
+    let end = memchr::memchr(b'"', inner)?;
+    Some(inner[..end].to_vec())
+}
+
+fn skip_spaces(s: &[u8]) -> usize {
+    let mut i = 0;
+    while i < s.len() {
+        match s[i] {
+            b' ' | b'\t' => i += 1,
+            b'\\' if s.get(i + 1) == Some(&b'\n') => i += 2,
+            b'\\' if s.get(i + 1..i + 3) == Some(b"\r\n") => i += 3,
             _ => break,
         }
-    };
-    let name_end = |i: usize| {
-        i + src[i..line.end]
-            .iter()
-            .take_while(|b| b.is_ascii_alphanumeric() || **b == b'_' || **b == b'$')
-            .count()
-    };
-    let mut i = line.start + 1;
-    blank(&mut i);
-    let directive = i..name_end(i);
-    if &src[directive.clone()] != b"define" {
-        return None;
     }
-    i = directive.end;
-    blank(&mut i);
-    let name = i..name_end(i);
-    if name.is_empty() {
-        return None;
-    }
-    i = name.end;
-    let params = if src.get(i) == Some(&b'(') && i < line.end {
-        let mut params = Vec::new();
-        i += 1;
-        loop {
-            blank(&mut i);
-            let param = i..name_end(i);
-            if !param.is_empty() {
-                params.push(param.clone());
-                i = param.end;
-            } else if src[i..line.end].starts_with(b"...") {
-                i += 3;
-            }
-            blank(&mut i);
-            match src[i..line.end].first() {
-                Some(b',') => i += 1,
-                Some(b')') => break,
-                _ => return None,
-            }
-        }
-        i += 1;
-        Some(params)
-    } else {
-        None
-    };
-    blank(&mut i);
-    let mut end = line.end;
-    while end > i && matches!(src[end - 1], b' ' | b'\t' | b'\r') {
-        end -= 1;
-    }
-    Some(Define {
-        line,
-        name,
-        params,
-        value: i..end.max(i),
-    })
+    i
 }
 
-/// A macro body prepared for parsing.
-pub struct Body {
-    pub buf: Vec<u8>,
-    pub map: OffsetMap,
-    /// Where the text from the file lies in `buf` (after the wrapper's first part).
-    pub text: Range<usize>,
-}
-
-/// Text placed around a body so that statements parse as statements.
-const PREFIX: &[u8] = b"void __ptx2hip_f() {\n";
-const SUFFIX: &[u8] = b"\n;}\n";
-
-/// Joins the `\`-newline continuations of the body in `src[range]`; with `wrap`, puts it inside a
-/// function. Every kept byte maps back to its file offset.
-pub fn prepare_body(src: &[u8], range: std::ops::Range<usize>, wrap: bool) -> Body {
-    let mut buf = Vec::with_capacity(range.len() + PREFIX.len() + SUFFIX.len());
-    if wrap {
-        buf.extend_from_slice(PREFIX);
-    }
-    let body_start = buf.len();
-    let mut segments = vec![(buf.len(), range.start)];
-    let text = &src[range.clone()];
-    let mut i = 0;
-    while i < text.len() {
-        let splice = match text[i..] {
-            [b'\\', b'\n', ..] => 2,
-            [b'\\', b'\r', b'\n', ..] => 3,
-            _ => 0,
-        };
-        if splice > 0 {
-            i += splice;
-            segments.push((buf.len(), range.start + i));
-        } else {
-            buf.push(text[i]);
-            i += 1;
-        }
-    }
-    let body_end = buf.len();
-    if wrap {
-        buf.extend_from_slice(SUFFIX);
-    }
-    Body {
-        buf,
-        map: OffsetMap::new(segments, body_start..body_end),
-        text: body_start..body_end,
-    }
-}
-
-/// Whether the `#define` uses `\`-newline continuations anywhere (including before the value).
+/// Whether the `#define` uses `\`-newline continuations anywhere.
 pub fn is_continued(def: &[u8]) -> bool {
     memchr::memmem::find(def, b"\\\n").is_some() || memchr::memmem::find(def, b"\\\r\n").is_some()
 }
@@ -222,20 +317,27 @@ mod tests {
     use super::*;
 
     #[test]
-    fn joins_continuations_and_maps_back_with_crlf() {
-        let src = b"XX a(\\\r\n  b);";
-        let body = prepare_body(src, 3..src.len(), false);
-        assert_eq!(body.buf, b"a(  b);");
-        // `b` is at buffer offset 4 and file offset 10.
-        assert_eq!(body.map.to_file(4), 10);
-        assert_eq!(body.map.range_to_file(0..7), 3..src.len());
+    fn parameters_are_read_with_variadics() {
+        assert_eq!(
+            parameters(b" a, b ,..."),
+            vec![b"a".to_vec(), b"b".to_vec(), b"__VA_ARGS__".to_vec()]
+        );
+        assert_eq!(parameters(b"rest..."), vec![b"rest".to_vec()]);
+        assert!(parameters(b" ").is_empty());
     }
 
     #[test]
-    fn wrapped_body_maps_its_first_byte_to_the_value_start() {
-        let src = b"#define M asm(\"x\")";
-        let body = prepare_body(src, 10..src.len(), true);
-        assert!(body.buf.starts_with(PREFIX));
-        assert_eq!(body.map.to_file(PREFIX.len()), 10);
+    fn only_quoted_includes_are_local() {
+        assert_eq!(
+            quoted_include(b" \"ptx/ops.h\" // x"),
+            Some(b"ptx/ops.h".to_vec())
+        );
+        assert_eq!(quoted_include(b" <cuda.h>"), None);
+    }
+
+    #[test]
+    fn continuation_detection_handles_crlf() {
+        assert!(is_continued(b"#define A \\\r\n x"));
+        assert!(!is_continued(b"#define A x"));
     }
 }

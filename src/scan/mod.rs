@@ -1,37 +1,51 @@
-//! Finds inline `asm` statements in CUDA C++ sources.
+//! Finds the inline PTX `asm` statements of CUDA C++ sources.
 //!
 //! The scanner's job is to hand the later stages everything they need without them ever looking at
-//! the source again: where the statement is (byte spans, line/column), its template text with C
-//! string escapes decoded and adjacent literals joined, its operands and clobbers, and the context
-//! that decides how a rewrite may be spliced in (inside a `#define` body or a macro's arguments,
-//! already NVIDIA-only).
+//! the source again: where the statement is (byte spans, line/column), its template text as the
+//! compiler sees it (escapes decoded, literals joined, macros expanded), its operands and clobbers,
+//! and the context that decides how a rewrite may be spliced in (inside a `#define` body).
 //!
-//! The file is read lexically ([`nesting`]): that finds the asm keywords and `#define`s and what
-//! encloses each. Each statement is then parsed on its own with tree-sitter (tree-sitter-cuda): its
-//! bytes, from the keyword through the closing parenthesis, as the only statement of a function.
-//! What is found and how it reads thus depends on nothing but the statement's bytes and what
-//! encloses them — never on how a parse of the whole file recovered from an error somewhere
-//! else, which ptx2hip's own edits would change — and only the asm statements are parsed.
+//! It anchors on the bytes: a survey ([`nesting`]) finds every `asm`/`__asm__`/`__asm` keyword in
+//! code with the brackets around it, and every preprocessor line; each keyword then ends as exactly
+//! one of a statement, a
+//! diagnostic at its own line, or a [`Skipped`] entry saying why it is not PTX to port (only
+//! NVIDIA compiles it, NVIDIA never compiles it, a compiler barrier, another assembly dialect).
+//! Each statement is read on its own from its [`extract`]ed extent (a template expander and a
+//! small reader of the operand syntax, [`statement`]), so nothing around it can change how it
+//! reads, and a large file costs little more than reading it. What encloses a statement (the
+//! brackets, the `#if` arms) is read from the bytes too, so a second run over ptx2hip's own output
+//! finds and decides exactly what the first did. tree-sitter (tree-sitter-cuda) is only used to
+//! read the declarations that `"C"` operands name, each on its own.
 
+mod conditional;
 mod cstrings;
-mod guard;
+mod dialect;
+mod extract;
 mod literal;
-mod lone_name;
 mod macros;
 mod nesting;
+mod platform;
 mod position;
 mod statement;
 mod synthetic;
+mod template;
+mod tokens;
 mod walk;
 
 use std::ops::Range;
+use std::path::Path;
 
 use tree_sitter::Parser;
 
+use conditional::{Conditionals, Environments, Reach};
+pub use dialect::Foreign;
+use extract::Missing;
 use macros::Defines;
-use nesting::{Event, NotAnAsm, Surroundings};
-use position::{LineIndex, OffsetMap};
-use statement::{Context, HAS_DIRECTIVE, UNPARSABLE};
+use nesting::{Keyword, Survey};
+use platform::Environment;
+pub use platform::Macros;
+use position::LineIndex;
+use statement::{Read, Reader};
 
 /// One inline asm statement found in a source file.
 #[derive(Debug, Clone, PartialEq)]
@@ -179,16 +193,54 @@ pub struct ScanDiagnostic {
     pub message: String,
 }
 
+/// An asm keyword that is not a statement to port, and why.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Skipped {
+    /// The statement (or the keyword, when no statement was read).
+    pub span: Range<usize>,
+    pub line: usize,
+    pub column: usize,
+    pub why: Skip,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Skip {
+    /// Only the NVIDIA compilation sees it: behind `#ifndef __HIP_PLATFORM_AMD__` and the like,
+    /// or ptx2hip's own kept original (`#else` arm, `PTX2HIP_NV_ONLY(...)`).
+    NvidiaOnly,
+    /// NVIDIA device code never holds it: an AMD-only (`#ifdef USE_ROCM`) or host-only
+    /// (`#ifndef __CUDA_ARCH__`) arm.
+    NotNvidia,
+    /// No compilation sees it (`#if 0`).
+    NeverCompiled,
+    /// An empty template: a compiler barrier such as `asm volatile("" ::: "memory")`.
+    Barrier,
+    /// Another assembly dialect.
+    NotPtx(Foreign),
+    /// A macro that renames the keyword to another keyword (`#define __asm__ asm`).
+    KeywordAlias,
+}
+
 /// Result of scanning one file.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct ScanResult {
-    /// Statements that are candidates for translation, in file order. Empty templates (compiler
-    /// barriers such as `asm volatile("" ::: "memory")`) and statements that only NVIDIA compiles
-    /// (inside `#if !defined(__HIP_PLATFORM_AMD__)`, the `#else` of `#if defined(__HIP_PLATFORM_AMD__)`,
-    /// or the NVIDIA arm that ptx2hip itself emitted) are not listed.
+    /// Statements that are candidates for translation, in file order.
     pub statements: Vec<AsmStatement>,
-    /// Asm-like text the scanner saw but could not take apart (e.g. `asm volatile(MACRO : ...)`).
+    /// Asm the scanner saw but could not read, each at its own keyword.
     pub diagnostics: Vec<ScanDiagnostic>,
+    /// Keywords that are not statements to port (see [`Skip`]).
+    pub skipped: Vec<Skipped>,
+}
+
+/// Message for a statement among statements whose `;` does not follow it: a rewrite would need
+/// to know where the statement ends.
+pub const NOT_TERMINATED: &str = "this asm statement is not followed by its `;` (a syntax error, a macro, or an `#if` arm boundary between them): left as written";
+
+/// What the scanner is told besides a file's bytes.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Options {
+    /// Macros the user declares, deciding `#if`s the scanner cannot.
+    pub macros: Macros,
 }
 
 /// Cheap pre-filter: files without the bytes `asm` cannot contain inline asm and are not parsed.
@@ -196,189 +248,334 @@ pub fn may_contain_asm(bytes: &[u8]) -> bool {
     memchr::memmem::find(bytes, b"asm").is_some()
 }
 
-/// Finds the inline asm statements of one file. Never panics; broken code yields diagnostics.
+/// Finds the inline asm statements of text without a file (no local headers) and no options.
+/// Never panics; broken code yields diagnostics.
 pub fn scan(source: &[u8]) -> ScanResult {
+    scan_file(source, None, &Options::default())
+}
+
+/// Finds the inline asm statements of the file at `path` (which locates its local headers).
+pub fn scan_file(source: &[u8], path: Option<&Path>, options: &Options) -> ScanResult {
     let mut all = ScanResult::default();
-    scan_each(source, &mut |part| {
+    scan_each(source, path, options, &mut |part| {
         all.statements.extend(part.statements);
         all.diagnostics.extend(part.diagnostics);
+        all.skipped.extend(part.skipped);
     });
     all
 }
 
-/// Like [`scan`], but hands over the results a batch at a time (in file order) so that a caller
-/// can translate and drop them before the next batch is read. Files whose `"C"` operands need
-/// strings from anywhere in the file are handed over whole.
-pub fn scan_each(source: &[u8], each: &mut dyn FnMut(ScanResult)) {
+/// Statements handed over at once when a file is scanned in parts.
+const BATCH: usize = 4096;
+
+/// Like [`scan_file`], but hands over the results in parts (in file order) so that a caller can
+/// translate and drop them before the next part is read. Files whose `"C"` operands need strings
+/// from anywhere in the file are handed over whole.
+pub fn scan_each(
+    source: &[u8],
+    path: Option<&Path>,
+    options: &Options,
+    each: &mut dyn FnMut(ScanResult),
+) {
     if !may_contain_asm(source) {
         return;
     }
-    let mut parser = Parser::new();
-    if parser
-        .set_language(&tree_sitter_cuda::LANGUAGE.into())
-        .is_err()
-    {
+    let survey = nesting::survey(source);
+    if survey.keywords.is_empty() {
         return;
     }
-    scan_events(&mut parser, source, each);
-}
-
-/// Statements handed over at a time by [`scan_each`].
-const BATCH: usize = 4096;
-
-/// Reads the statements at the file's lexical events (see the module doc).
-fn scan_events(parser: &mut Parser, source: &[u8], each: &mut dyn FnMut(ScanResult)) {
-    let streaming = memchr::memmem::find(source, b"\"C\"").is_none();
-    let lines = LineIndex::new(source);
-    let events = nesting::events(source, true);
-    let mut defines = Defines::default();
-    let mut bodies = Vec::new();
-    for event in &events {
-        if let Event::Define { line, around } = event {
-            if let Some(def) = macros::read_define(source, line.clone()) {
-                defines.add(&def, source);
-                if !around.nv_only && may_contain_asm(&source[def.value.clone()]) {
-                    bodies.push(def);
-                }
-            }
-        }
-    }
-    let file = Context {
-        src: source,
-        buf: source,
-        map: &OffsetMap::identity(source.len()),
-        lines: &lines,
-        defines: &defines,
-        in_macro: None,
+    let envs = Environments {
+        nvidia: Environment::nvidia_device(&options.macros),
+        amd: Environment::amd(&options.macros),
     };
+    let conditionals = Conditionals::new(source, &survey.directives, &envs);
+    let lines = LineIndex::new(source);
+    let defines = Defines::new(source, &survey, &conditionals, &lines, path, &envs);
+    let file = File {
+        src: source,
+        survey: &survey,
+        lines,
+        conditionals: &conditionals,
+        defines: &defines,
+    };
+    let streaming = memchr::memmem::find(source, b"\"C\"").is_none();
     let mut result = ScanResult::default();
-    let mut bodies = bodies.into_iter().peekable();
-    let mut covered = 0;
-    for event in &events {
-        let Event::Asm { at, around } = event else {
+    let mut read_until = 0;
+    for keyword in &survey.keywords {
+        // A keyword inside a statement already read (in its operands) belongs to that statement.
+        if keyword.at < read_until {
             continue;
-        };
-        while let Some(def) = bodies.next_if(|d| d.value.start < *at) {
-            scan_macro(parser, &def, &file, &mut result);
         }
-        // An asm inside another asm statement's operands is part of that statement.
-        if *at >= covered && !around.nv_only {
-            covered = read_asm(parser, &file, *at, around, &mut result);
+        if let Some(end) = file.keyword(keyword, &mut result) {
+            read_until = end;
         }
         if streaming && result.statements.len() >= BATCH {
-            each(finish(std::mem::take(&mut result)));
+            each(std::mem::take(&mut result));
         }
-    }
-    for def in bodies {
-        scan_macro(parser, &def, &file, &mut result);
     }
     if !streaming {
-        fill_c_strings(parser, source, &mut result.statements);
+        fill_c_strings(source, &mut result.statements);
     }
-    each(finish(result));
+    each(result);
 }
 
-fn finish(mut result: ScanResult) -> ScanResult {
-    result.statements.sort_by_key(|s| s.span.start);
-    result.diagnostics.sort_by_key(|d| d.span.start);
-    result.diagnostics.dedup();
-    result
+/// One file being scanned.
+struct File<'a> {
+    src: &'a [u8],
+    survey: &'a Survey,
+    lines: LineIndex,
+    conditionals: &'a Conditionals,
+    defines: &'a Defines<'a>,
 }
 
-/// Reads the asm statement whose keyword is at `at` of the buffer that `scope` reads (the file,
-/// or a `#define` body) into `result`, as a statement or a diagnostic; returns the buffer offset
-/// where it ends.
-fn read_asm(
-    parser: &mut Parser,
-    scope: &Context,
-    at: usize,
-    around: &Surroundings,
-    result: &mut ScanResult,
-) -> usize {
-    let directives = scope.in_macro.is_none();
-    let end = match nesting::asm_extent(scope.buf, at, directives) {
-        Ok(end) => end,
-        Err(why) => {
-            let message = match why {
-                NotAnAsm::Shape => UNPARSABLE,
-                NotAnAsm::Directive => HAS_DIRECTIVE,
-            };
-            let keyword_end = at
-                + scope.buf[at..]
-                    .iter()
-                    .take_while(|b| b.is_ascii_alphanumeric() || **b == b'_')
-                    .count();
+impl File<'_> {
+    fn diagnostic(&self, span: Range<usize>, message: String) -> ScanDiagnostic {
+        let (line, column) = self.lines.line_col(span.start);
+        ScanDiagnostic {
+            span,
+            line,
+            column,
+            message,
+        }
+    }
+
+    fn skip(&self, span: Range<usize>, why: Skip, result: &mut ScanResult) {
+        let (line, column) = self.lines.line_col(span.start);
+        result.skipped.push(Skipped {
+            span,
+            line,
+            column,
+            why,
+        });
+    }
+
+    /// Reads the statement at `keyword` into `result`; returns where the statement ends.
+    fn keyword(&self, keyword: &Keyword, result: &mut ScanResult) -> Option<usize> {
+        let at = keyword.at..keyword.at + keyword.len;
+        let reach = match self.conditionals.reach(keyword.at) {
+            Reach::Both if keyword.in_nv_only_call => Reach::NvidiaOnly,
+            reach => reach,
+        };
+        let define = keyword.define.map(|d| &self.survey.directives[d]);
+        let limit = define.map_or(self.src.len(), |d| d.span.end);
+        let extent = extract::extent(self.src, at.clone(), limit, define.is_some());
+        let span = extent.as_ref().map_or(at.clone(), extract::Extent::span);
+        let why = match reach {
+            Reach::Both => None,
+            Reach::NvidiaOnly => Some(Skip::NvidiaOnly),
+            Reach::NotNvidia => Some(Skip::NotNvidia),
+            Reach::Neither => Some(Skip::NeverCompiled),
+        };
+        if let Some(why) = why {
+            self.skip(span.clone(), why, result);
+            return Some(span.end);
+        }
+        let extent = match extent {
+            Ok(e) => e,
+            Err(missing) => {
+                self.missing(keyword, define, missing, result);
+                return None;
+            }
+        };
+        if let Some((directive, why)) = self.misplaced_directive(&extent.directives) {
+            // A rewrite would cut the `#if` block in two, or move the line; the keywords inside
+            // are read on their own.
             result
                 .diagnostics
-                .push(scope.diagnostic(at..keyword_end, message));
-            return keyword_end;
+                .push(self.directive_diagnostic(at, directive, why));
+            return None;
         }
-    };
-    let semicolon = nesting::semicolon_after(scope.buf, end, directives)
-        .map(|after| scope.map.to_file(after - 1) + 1);
-    // The statement alone, as the only statement of a function.
-    let alone = macros::prepare_body(scope.src, scope.map.range_to_file(at..end), true);
-    let masked = lone_name::masked(&alone.buf);
-    let tree = parser.parse(masked.as_deref().unwrap_or(&alone.buf), None);
-    let asm = tree.as_ref().and_then(|t| {
-        let keyword = t
-            .root_node()
-            .descendant_for_byte_range(alone.text.start, alone.text.start)?;
-        let asm = keyword
-            .parent()
-            .filter(|a| a.kind() == "gnu_asm_expression")?;
-        (asm.start_byte() == alone.text.start && asm.end_byte() == alone.text.end).then_some(asm)
-    });
-    let ctx = Context {
-        buf: &alone.buf,
-        map: &alone.map,
-        in_macro: scope.in_macro.clone(),
-        ..*scope
-    };
-    match asm.map(|asm| ctx.statement(asm, around, semicolon)) {
-        Some(Ok(Some(statement))) => result.statements.push(statement),
-        Some(Ok(None)) => {}
-        Some(Err(diagnostic)) => result.diagnostics.push(diagnostic),
-        None => result
-            .diagnostics
-            .push(scope.diagnostic(at..end, UNPARSABLE)),
+        let in_macro = define.and_then(|d| macros::define_head(self.src, d));
+        let (blank, undecided) = self.blanks(&extent);
+        let expander = template::Expander {
+            src: self.src,
+            defines: self.defines,
+            blank: &blank,
+            in_macro: in_macro.as_ref().map(|(n, p)| (n.as_str(), p.as_slice())),
+        };
+        let mut template = expander.template(extent.template.clone());
+        if let Some(directive) = undecided {
+            template = Template::Unresolved {
+                reason: format!(
+                    "the statement holds `{}`, which ptx2hip cannot decide for AMD (declare the macros with -D/-U)",
+                    String::from_utf8_lossy(self.directive_text(directive)).trim()
+                ),
+                at: directive,
+            };
+        }
+        let reader = Reader {
+            src: self.src,
+            lines: &self.lines,
+            expander: &expander,
+            blank: &blank,
+            place: keyword.place.clone(),
+            in_macro: define
+                .zip(in_macro.clone())
+                .map(|(d, (name, _))| MacroContext {
+                    name,
+                    continued: macros::is_continued(&self.src[d.span.clone()]),
+                }),
+        };
+        match reader.read(&extent, template) {
+            Ok(Read::Statement(statement)) => {
+                if let Some(directive) = self.in_an_operand(&statement, &extent) {
+                    let why = "sits inside an operand expression, which a rewrite moves";
+                    result
+                        .diagnostics
+                        .push(self.directive_diagnostic(at, directive, why));
+                    return None;
+                }
+                match dialect::foreign(&statement, self.after_declarator(keyword.at)) {
+                    Some(f) => self.skip(statement.span.clone(), Skip::NotPtx(f), result),
+                    // Among statements, where the statement ends must be known to rewrite it.
+                    None if !statement.terminated
+                        && statement.place == Place::Block
+                        && statement.in_macro.is_none() =>
+                    {
+                        result
+                            .diagnostics
+                            .push(self.diagnostic(at, NOT_TERMINATED.into()));
+                    }
+                    None => result.statements.push(*statement),
+                }
+            }
+            Ok(Read::Barrier) => self.skip(extent.span(), Skip::Barrier, result),
+            Err(reason) => result
+                .diagnostics
+                .push(self.diagnostic(at, format!("could not read this asm statement: {reason}"))),
+        }
+        Some(extent.span().end)
     }
-    end
-}
 
-/// Reads the statements of a `#define` body that mentions asm.
-fn scan_macro(parser: &mut Parser, def: &macros::Define, file: &Context, result: &mut ScanResult) {
-    let body = macros::prepare_body(file.src, def.value.clone(), false);
-    let events = nesting::events(&body.buf, false);
-    let body_scope = Context {
-        buf: &body.buf,
-        map: &body.map,
-        in_macro: Some((
-            MacroContext {
-                name: String::from_utf8_lossy(&file.src[def.name.clone()]).into_owned(),
-                continued: macros::is_continued(&file.src[def.line.clone()]),
-            },
-            def.params
-                .iter()
-                .flatten()
-                .map(|p| &file.src[p.clone()])
-                .collect(),
-        )),
-        ..*file
-    };
-    let mut covered = 0;
-    for event in &events {
-        if let Event::Asm { at, around } = event {
-            if *at >= covered && !around.nv_only {
-                covered = read_asm(parser, &body_scope, *at, around, result);
+    /// A keyword with no statement after it.
+    fn missing(
+        &self,
+        keyword: &Keyword,
+        define: Option<&nesting::Directive>,
+        missing: Missing,
+        result: &mut ScanResult,
+    ) {
+        let at = keyword.at..keyword.at + keyword.len;
+        let word = String::from_utf8_lossy(&self.src[at.clone()]).into_owned();
+        let message = match (missing, define) {
+            (Missing::Parenthesis, Some(d)) => {
+                let name = macros::define_head(self.src, d).map(|(n, _)| n);
+                if name
+                    .as_deref()
+                    .is_some_and(|n| ["asm", "__asm__", "__asm"].contains(&n))
+                {
+                    self.skip(at, Skip::KeywordAlias, result);
+                    return;
+                }
+                format!(
+                    "`{word}` without a statement: macro `{}` renames the keyword, so statements written with it are not scanned",
+                    name.unwrap_or_default()
+                )
+            }
+            (Missing::Parenthesis, None) if self.is_msvc_block(at.end) => {
+                self.skip(at, Skip::NotPtx(Foreign::Host), result);
+                return;
+            }
+            (Missing::Parenthesis, None) => {
+                format!("`{word}` is not followed by `(`: no asm statement could be read here")
+            }
+            (Missing::Close, _) => {
+                format!("the parentheses of this `{word}` statement are not closed")
+            }
+        };
+        result.diagnostics.push(self.diagnostic(at, message));
+    }
+
+    /// What the preprocessor leaves out of a statement for AMD: its directive lines and the
+    /// arms AMD does not compile. An arm AMD may or may not compile keeps its first branch (so
+    /// the operands can be read) and is returned as the offset of its directive.
+    fn blanks(&self, extent: &extract::Extent) -> (Vec<Range<usize>>, Option<usize>) {
+        if extent.directives.is_empty() {
+            return (Vec::new(), None);
+        }
+        let (mut blank, undecided) = self.conditionals.excluded_on_amd(&extent.expr);
+        blank.extend(extent.directives.iter().cloned());
+        (blank, undecided)
+    }
+
+    /// The first of `directives` (the preprocessor lines inside a statement) that a rewrite of the
+    /// statement could not keep, and why: only whole `#if` blocks are understood there.
+    fn misplaced_directive(&self, directives: &[Range<usize>]) -> Option<(usize, &'static str)> {
+        let mut open = Vec::new();
+        for d in directives {
+            let text = self.src[d.start + 1..d.end].trim_ascii_start();
+            let word = &text[..text.iter().take_while(|b| b.is_ascii_alphabetic()).count()];
+            let outside = "belongs to an `#if` block that begins or ends outside it";
+            match word {
+                b"if" | b"ifdef" | b"ifndef" => open.push(d.start),
+                b"elif" | b"elifdef" | b"elifndef" | b"else" if open.is_empty() => {
+                    return Some((d.start, outside))
+                }
+                b"elif" | b"elifdef" | b"elifndef" | b"else" => {}
+                b"endif" if open.pop().is_none() => return Some((d.start, outside)),
+                b"endif" => {}
+                _ => return Some((d.start, "is not an `#if` block")),
             }
         }
+        open.first()
+            .map(|&d| (d, "begins an `#if` block that ends outside it"))
+    }
+
+    /// A preprocessor line inside one of the statement's operand expressions, which a rewrite
+    /// copies into a line of its own making.
+    fn in_an_operand(&self, statement: &AsmStatement, extent: &extract::Extent) -> Option<usize> {
+        extent
+            .directives
+            .iter()
+            .map(|d| d.start)
+            .find(|d| statement.operands().any(|op| op.expr_span.contains(d)))
+    }
+
+    fn directive_diagnostic(
+        &self,
+        at: Range<usize>,
+        directive: usize,
+        why: &str,
+    ) -> ScanDiagnostic {
+        self.diagnostic(
+            at,
+            format!(
+                "`{}` inside this asm statement {why}: left as written",
+                String::from_utf8_lossy(self.directive_text(directive)).trim()
+            ),
+        )
+    }
+
+    /// MSVC's x86 inline assembly: `__asm { ... }` or `__asm mov eax, 1` on one line.
+    fn is_msvc_block(&self, after: usize) -> bool {
+        let rest = &self.src[after..];
+        let blanks = rest
+            .iter()
+            .take_while(|b| matches!(b, b' ' | b'\t'))
+            .count();
+        let next = rest.get(blanks);
+        next == Some(&b'{') || (blanks > 0 && next.is_some_and(u8::is_ascii_alphabetic))
+    }
+
+    fn directive_text(&self, at: usize) -> &[u8] {
+        let end = nesting::directive_end(self.src, at);
+        &self.src[at..end]
+    }
+
+    /// Whether the code before `at` ends a declarator (`)`, `]` or a name): an asm label.
+    fn after_declarator(&self, at: usize) -> bool {
+        let before = self.src[..at].trim_ascii_end();
+        before
+            .last()
+            .is_some_and(|b| matches!(b, b')' | b']') || b.is_ascii_alphanumeric() || *b == b'_')
+            && !before.ends_with(b"else")
+            && !before.ends_with(b"return")
     }
 }
 
 /// Fills `c_strings` of every `"C"` operand from the declarations that name it, each parsed on
 /// its own (see [`nesting::declarations_naming`]).
-fn fill_c_strings(parser: &mut Parser, src: &[u8], statements: &mut [AsmStatement]) {
+fn fill_c_strings(src: &[u8], statements: &mut [AsmStatement]) {
     let is_c = |op: &Operand| op.constraint == "C";
     let mut names: Vec<String> = statements
         .iter()
@@ -391,15 +588,22 @@ fn fill_c_strings(parser: &mut Parser, src: &[u8], statements: &mut [AsmStatemen
     }
     names.sort_unstable();
     names.dedup();
+    let mut parser = Parser::new();
+    if parser
+        .set_language(&tree_sitter_cuda::LANGUAGE.into())
+        .is_err()
+    {
+        return;
+    }
     let wanted: Vec<&str> = names.iter().map(String::as_str).collect();
     let mut values: std::collections::HashMap<String, Vec<String>> =
         std::collections::HashMap::new();
     for declaration in nesting::declarations_naming(src, &wanted) {
-        let alone = macros::prepare_body(src, declaration, false);
-        let Some(tree) = parser.parse(&alone.buf, None) else {
+        let text = &src[declaration];
+        let Some(tree) = parser.parse(text, None) else {
             continue;
         };
-        for (name, found) in cstrings::collect(tree.root_node(), &alone.buf, &wanted) {
+        for (name, found) in cstrings::collect(tree.root_node(), text, &wanted) {
             let entry = values.entry(name).or_default();
             for v in found {
                 if !entry.contains(&v) {

@@ -1,287 +1,316 @@
-//! Taking one `gnu_asm_expression` node apart into an [`AsmStatement`].
+//! Reading one asm statement into an [`AsmStatement`]:
+//! `asm qualifiers ( template : outputs : inputs : clobbers : labels )`.
 //!
-//! The node may come from the file's own tree or from a re-parsed `#define` body; either way all
-//! positions go through the [`OffsetMap`] of the buffer that was parsed, so the result only holds
-//! file offsets.
+//! The statement's extent comes from [`extract`](super::extract), its template from the
+//! [`template`](super::template) expander; this reads the rest from the preprocessing tokens:
+//! operands `[name] "constraint" (expression)` (constraints may be macros, as in
+//! `_CG_ASM_PTR_CONSTRAINT(p)`), clobbers and goto labels. A missing comma between two operands
+//! (`"r"(a.x) "r"(a.y)`) is accepted, as nvcc accepts it.
 
-use tree_sitter::Node;
+use std::ops::Range;
 
-use super::literal::{decode_string_literal, Decoded};
-use super::lone_name;
-use super::macros::Defines;
-use super::nesting::Surroundings;
-use super::position::{indent_at, LineIndex, OffsetMap};
-use super::{AsmStatement, MacroContext, Operand, Place, ScanDiagnostic, Template};
+use super::extract::Extent;
+use super::position::{indent_at, LineIndex};
+use super::template::Expander;
+use super::tokens::{lex, Kind, Source, Token};
+use super::{AsmStatement, MacroContext, Operand, Place, Template};
 
-/// Message for asm that tree-sitter could not take apart.
-pub const UNPARSABLE: &str =
-    "could not parse this asm statement (template is not a string literal?)";
-
-/// Message for asm with a preprocessor directive inside: its text depends on the configuration.
-pub const HAS_DIRECTIVE: &str =
-    "a preprocessor directive inside the asm statement: left as written";
-
-/// Message for asm among statements whose `;` does not follow it: a rewrite would need to know
-/// where the statement ends.
-pub const NOT_TERMINATED: &str = "this asm statement is not followed by its `;` (a syntax error, a macro, or an `#if` arm boundary between them): left as written";
-
-/// Everything needed to read statements out of one parsed buffer.
-pub struct Context<'a> {
-    /// The file.
-    pub src: &'a [u8],
-    /// The bytes that were parsed (the file itself, or a prepared `#define` body).
-    pub buf: &'a [u8],
-    pub map: &'a OffsetMap,
-    pub lines: &'a LineIndex,
-    pub defines: &'a Defines,
-    /// Set for a `#define` body: the macro and its parameter names.
-    pub in_macro: Option<(MacroContext, Vec<&'a [u8]>)>,
+/// Why a statement cannot be read.
+pub enum Unreadable {
+    /// Its operand syntax is broken.
+    Syntax(String),
+    /// A piece only the preprocessor knows (a macro defined elsewhere, a parameter of the
+    /// `#define` it sits in): the reason names it.
+    Piece { reason: String, at: usize },
 }
 
-impl Context<'_> {
-    fn text(&self, n: Node) -> String {
-        String::from_utf8_lossy(&self.buf[n.byte_range()]).into_owned()
-    }
+/// What a statement turned out to be.
+pub enum Read {
+    Statement(Box<AsmStatement>),
+    /// A template of only blanks and comments: a compiler barrier.
+    Barrier,
+}
 
-    pub fn diagnostic(&self, buf_range: std::ops::Range<usize>, message: &str) -> ScanDiagnostic {
-        let span = self.map.range_to_file(buf_range);
-        let (line, column) = self.lines.line_col(span.start);
-        ScanDiagnostic {
-            span,
-            line,
-            column,
-            message: message.to_string(),
+/// Everything needed to read statements of one file.
+pub struct Reader<'a> {
+    pub src: &'a [u8],
+    pub lines: &'a LineIndex,
+    pub expander: &'a Expander<'a>,
+    /// File bytes the preprocessor leaves out (directive lines, arms AMD does not compile).
+    pub blank: &'a [Range<usize>],
+    /// What encloses the statement.
+    pub place: Place,
+    /// The statement sits in this `#define` body.
+    pub in_macro: Option<MacroContext>,
+}
+
+/// Operand lists, clobbers and labels: the sections after the template.
+const SECTIONS: [&str; 4] = ["outputs", "inputs", "clobbers", "goto labels"];
+
+impl Reader<'_> {
+    /// Reads the statement at `extent` with its already expanded `template`. When only its
+    /// operands cannot be known, it is still a statement, with an unresolved template that says
+    /// why; broken operand syntax is an error that says what is wrong.
+    pub fn read(&self, extent: &Extent, template: Template) -> Result<Read, String> {
+        let mut statement = self.statement(extent, template);
+        let head = lex(
+            self.src,
+            extent.expr.start..extent.template.start.saturating_sub(1),
+            Source::File,
+            &[],
+        );
+        let text = |t: &Token| String::from_utf8_lossy(&t.text).into_owned();
+        statement.keyword = head.first().map(text).unwrap_or_default();
+        statement.qualifiers = head.iter().skip(1).map(text).collect();
+        match self.operand_sections(extent, &mut statement) {
+            Ok(()) => {}
+            Err(Unreadable::Syntax(message)) => return Err(message),
+            Err(Unreadable::Piece { reason, at }) => {
+                statement.template = Template::Unresolved { reason, at };
+                statement.outputs.clear();
+                statement.inputs.clear();
+                statement.clobbers.clear();
+            }
         }
+        if matches!(&statement.template, Template::Known { text, .. } if is_blank_ptx(text)) {
+            return Ok(Read::Barrier);
+        }
+        Ok(Read::Statement(Box::new(statement)))
     }
 
-    /// The statement for `asm`, `Ok(None)` for a compiler barrier (empty template). `around` is
-    /// what encloses it and `semicolon` the file offset after the `;` that follows it with only
-    /// whitespace and comments between (see `nesting::semicolon_after`). Among statements, a
-    /// statement without its `;` is an error: where it ends cannot be known.
-    pub fn statement(
+    /// Reads the outputs, inputs, clobbers and labels into `statement`.
+    fn operand_sections(
         &self,
-        asm: Node,
-        around: &Surroundings,
-        semicolon: Option<usize>,
-    ) -> Result<Option<AsmStatement>, ScanDiagnostic> {
-        let unparsable = || self.diagnostic(asm.byte_range(), UNPARSABLE);
-        if !tolerable_errors(asm) {
-            return Err(unparsable());
+        extent: &Extent,
+        statement: &mut AsmStatement,
+    ) -> Result<(), Unreadable> {
+        let rest = lex(
+            self.src,
+            extent.template.end..extent.expr.end.saturating_sub(1),
+            Source::File,
+            self.blank,
+        );
+        let read = split_sections(&rest).and_then(|sections| {
+            for (k, section) in sections.iter().enumerate() {
+                match k {
+                    0 => statement.outputs = self.operands(section, SECTIONS[k])?,
+                    1 => statement.inputs = self.operands(section, SECTIONS[k])?,
+                    2 => statement.clobbers = self.clobbers(section)?,
+                    _ => statement.goto_labels = labels(section)?,
+                }
+            }
+            Ok(())
+        });
+        match read {
+            // In a `#define` body, broken syntax around the macro's parameters, `#` or `##` is
+            // only known where the macro is used.
+            Err(Unreadable::Syntax(message)) => Err(match self.expander.parameter_problem(&rest) {
+                Some((reason, at)) => Unreadable::Piece {
+                    reason: format!("operands: {reason}"),
+                    at,
+                },
+                None => Unreadable::Syntax(message),
+            }),
+            other => other,
         }
-        let code = asm
-            .child_by_field_name("assembly_code")
-            .ok_or_else(unparsable)?;
-        let template = self.template(code).ok_or_else(unparsable)?;
-        if matches!(&template, Template::Known { text, .. } if is_blank_ptx(text)) {
-            return Ok(None);
-        }
-        if semicolon.is_none() && around.place == Place::Block && self.in_macro.is_none() {
-            return Err(self.diagnostic(asm.byte_range(), NOT_TERMINATED));
-        }
-        let asm_span = self.map.range_to_file(asm.byte_range());
-        let span = asm_span.start..semicolon.unwrap_or(asm_span.end);
-        let terminated = semicolon.is_some();
+    }
+
+    /// The statement at `extent`, before its operands are read.
+    fn statement(&self, extent: &Extent, template: Template) -> AsmStatement {
+        let span = extent.span();
         let (line, column) = self.lines.line_col(span.start);
         let (end_line, end_column) = self.lines.line_col(span.end);
-        let mut cursor = asm.walk();
-        let qualifiers = asm
-            .children(&mut cursor)
-            .filter(|c| c.kind() == "gnu_asm_qualifier")
-            .map(|q| self.text(q))
-            .collect();
-        Ok(Some(AsmStatement {
+        AsmStatement {
             line,
             column,
             end_line,
             end_column,
-            keyword: asm.child(0).map(|k| self.text(k)).unwrap_or_default(),
-            qualifiers,
+            keyword: String::new(),
+            qualifiers: Vec::new(),
             template,
-            outputs: self
-                .operands(asm.child_by_field_name("output_operands"))
-                .ok_or_else(unparsable)?,
-            inputs: self
-                .operands(asm.child_by_field_name("input_operands"))
-                .ok_or_else(unparsable)?,
-            clobbers: self.list(asm.child_by_field_name("clobbers"), "register", |n| {
-                self.decode(n).text
-            }),
-            goto_labels: self.list(asm.child_by_field_name("goto_labels"), "label", |n| {
-                self.text(n)
-            }),
+            outputs: Vec::new(),
+            inputs: Vec::new(),
+            clobbers: Vec::new(),
+            goto_labels: Vec::new(),
             indent: indent_at(self.src, self.lines, span.start),
-            in_macro: self.in_macro.as_ref().map(|(m, _)| m.clone()),
+            in_macro: self.in_macro.clone(),
+            terminated: extent.semicolon.is_some(),
+            place: self.place.clone(),
             span,
-            terminated,
-            place: around.place.clone(),
-        }))
-    }
-
-    /// Decodes a string literal node; origins are file offsets.
-    fn decode(&self, lit: Node) -> Decoded {
-        let mut d = Decoded::default();
-        decode_string_literal(&self.buf[lit.byte_range()], lit.start_byte(), &mut d);
-        d.origins = self.map.origins_to_file(&d.origins, d.text.len());
-        d
-    }
-
-    /// The template, `None` if a piece is neither a literal nor a name (tree-sitter error).
-    fn template(&self, code: Node) -> Option<Template> {
-        let mut cursor = code.walk();
-        let pieces: Vec<Node> = match code.kind() {
-            "concatenated_string" => code
-                .named_children(&mut cursor)
-                .filter(|c| c.kind() != "comment")
-                .collect(),
-            _ => vec![code],
-        };
-        let mut out = Decoded::default();
-        let mut unresolved = None;
-        for mut piece in pieces {
-            if let Some(name) = piece
-                .named_child(0)
-                .filter(|n| piece.is_error() && n.kind() == "identifier")
-            {
-                piece = name;
-            }
-            let at = self.map.to_file(piece.start_byte());
-            // A literal whose bytes are a name is a lone macro name the parser saw masked.
-            let kind = match piece.kind() {
-                "string_literal" if lone_name::is_name(&self.buf[piece.byte_range()]) => {
-                    "identifier"
-                }
-                kind => kind,
-            };
-            match kind {
-                "string_literal" | "raw_string_literal" => out.append(&self.decode(piece)),
-                "identifier" => match self.resolve(piece) {
-                    Ok(d) => out.append(d),
-                    Err(reason) => {
-                        unresolved.get_or_insert(Template::Unresolved { reason, at });
-                    }
-                },
-                _ => match self.stringified(piece) {
-                    Some(reason) => {
-                        unresolved.get_or_insert(Template::Unresolved { reason, at });
-                    }
-                    None => return None,
-                },
-            }
         }
-        Some(unresolved.unwrap_or(Template::Known {
-            text: out.text,
-            origins: out.origins,
-        }))
     }
 
-    fn resolve(&self, name: Node) -> Result<&Decoded, String> {
-        let text = self.text(name);
-        if let Some((m, params)) = &self.in_macro {
-            if params.contains(&text.as_bytes()) {
-                return Err(format!(
-                    "template piece `{text}` is a parameter of macro `{}`",
-                    m.name
-                ));
-            }
-        }
-        self.defines.resolve(&text)
-    }
-
-    /// Reason for a `#param` stringification piece in a macro body (parsed as an ERROR node
-    /// holding a `preproc_directive`).
-    fn stringified(&self, piece: Node) -> Option<String> {
-        let (m, _) = self.in_macro.as_ref()?;
-        let directive = piece
-            .named_child(0)
-            .filter(|d| piece.is_error() && d.kind() == "preproc_directive")?;
-        Some(format!(
-            "template piece `{}` stringifies a parameter of macro `{}`",
-            self.text(directive),
-            m.name
-        ))
-    }
-
-    /// Operands of an operand list, looking through the ERROR nodes that a missing comma between
-    /// operands produces. `None` if the list holds anything else.
-    fn operands(&self, list: Option<Node>) -> Option<Vec<Operand>> {
+    /// One operand list.
+    fn operands(&self, tokens: &[Token], section: &str) -> Result<Vec<Operand>, Unreadable> {
+        let syntax = |m: String| Unreadable::Syntax(m);
         let mut out = Vec::new();
-        if let Some(list) = list {
-            self.collect_operands(list, &mut out)?;
-        }
-        Some(out)
-    }
-
-    fn collect_operands(&self, list: Node, out: &mut Vec<Operand>) -> Option<()> {
-        let mut cursor = list.walk();
-        for child in list.named_children(&mut cursor) {
-            match child.kind() {
-                "gnu_asm_output_operand" | "gnu_asm_input_operand" => {
-                    out.push(self.operand(child)?)
+        let mut i = 0;
+        while i < tokens.len() {
+            let mut name = None;
+            if tokens[i].kind == Kind::LBracket {
+                match tokens.get(i + 1..i + 3) {
+                    Some([n, close]) if n.kind == Kind::Ident && close.kind == Kind::RBracket => {
+                        name = Some(String::from_utf8_lossy(&n.text).into_owned());
+                        i += 3;
+                    }
+                    _ => return Err(syntax(format!("a malformed `[name]` in the {section}"))),
                 }
-                "ERROR" => self.collect_operands(child, out)?,
-                "comment" => {}
-                _ => return None,
+            }
+            let constraint_start = i;
+            while tokens.get(i).is_some_and(|t| {
+                matches!(
+                    t.kind,
+                    Kind::Str | Kind::Ident | Kind::Hash | Kind::HashHash
+                )
+            }) {
+                i += 1;
+            }
+            if i == constraint_start {
+                return Err(syntax(format!(
+                    "expected a constraint string in the {section}, found {}",
+                    describe(tokens.get(i))
+                )));
+            }
+            let open = match tokens.get(i) {
+                Some(t) if t.kind == Kind::LParen => t,
+                other => {
+                    return Err(syntax(format!(
+                        "expected `(expression)` after the constraint in the {section}, found {}",
+                        describe(other)
+                    )))
+                }
+            };
+            let close = matching_paren(tokens, i)
+                .ok_or_else(|| syntax(format!("an unclosed `(` in the {section}")))?;
+            let constraint = self
+                .expander
+                .strings(tokens[constraint_start..i].to_vec())
+                .map_err(|(reason, at)| Unreadable::Piece {
+                    reason: format!("operand constraint: {reason}"),
+                    at,
+                })?;
+            let expr_span = open.end()..tokens[close].at;
+            out.push(Operand {
+                name,
+                constraint,
+                expr: self.expression(expr_span.clone()),
+                expr_span,
+                c_strings: Vec::new(),
+            });
+            i = close + 1;
+            // Operands are separated by commas; nvcc also accepts none between two operands.
+            match tokens.get(i).map(|t| t.kind) {
+                Some(Kind::Comma) => i += 1,
+                None | Some(Kind::LBracket | Kind::Str | Kind::Ident) => {}
+                _ => {
+                    return Err(syntax(format!(
+                        "expected `,` between operands in the {section}, found {}",
+                        describe(tokens.get(i))
+                    )))
+                }
             }
         }
-        Some(())
+        Ok(out)
     }
 
-    fn operand(&self, op: Node) -> Option<Operand> {
-        let value = op
-            .child_by_field_name("value")
-            .filter(|v| !v.is_missing())?;
-        let constraint = op.child_by_field_name("constraint")?;
-        Some(Operand {
-            name: op.child_by_field_name("symbol").map(|s| self.text(s)),
-            constraint: self.decode(constraint).text,
-            expr: self.text(value),
-            expr_span: self.map.range_to_file(value.byte_range()),
-            c_strings: Vec::new(),
-        })
+    /// An operand expression exactly as written (in a `#define` body with its continuations
+    /// joined).
+    fn expression(&self, span: Range<usize>) -> String {
+        let bytes = &self.src[span];
+        let text = String::from_utf8_lossy(bytes);
+        if self.in_macro.is_some() && bytes.contains(&b'\\') {
+            text.replace("\\\r\n", "").replace("\\\n", "")
+        } else {
+            text.into_owned()
+        }
     }
 
-    fn list(&self, list: Option<Node>, field: &str, f: impl Fn(Node) -> String) -> Vec<String> {
-        let Some(list) = list else { return Vec::new() };
-        let mut cursor = list.walk();
-        list.children_by_field_name(field, &mut cursor)
-            .map(f)
+    fn clobbers(&self, tokens: &[Token]) -> Result<Vec<String>, Unreadable> {
+        tokens
+            .split(|t| t.kind == Kind::Comma)
+            .filter(|c| !c.is_empty())
+            .map(|c| {
+                self.expander
+                    .strings(c.to_vec())
+                    .map_err(|(reason, at)| Unreadable::Piece {
+                        reason: format!("clobber: {reason}"),
+                        at,
+                    })
+            })
             .collect()
     }
 }
 
-/// Errors inside an asm node are tolerated only where a missing comma between operands put
-/// well-formed operands into an ERROR node, or around a lone name or `#param` template piece.
-/// Iterative: an operand can nest parentheses as deep as the input likes.
-fn tolerable_errors(asm: Node) -> bool {
-    let mut pending = vec![(asm, "")];
-    while let Some((node, parent)) = pending.pop() {
-        if node.is_missing() {
-            return false;
-        }
-        if !node.has_error() {
-            continue;
-        }
-        let mut cursor = node.walk();
-        let children: Vec<Node> = node.children(&mut cursor).collect();
-        if node.is_error() {
-            let only_operands = children.iter().all(|c| {
-                matches!(
-                    c.kind(),
-                    "gnu_asm_output_operand" | "gnu_asm_input_operand" | "," | "comment"
-                )
-            });
-            // A name after the first template piece (`"mov" S " %0;"`) or a `#param` in a macro body
-            // comes as an ERROR node holding just that: the template decides whether it is acceptable.
-            let lone_piece = matches!(children.as_slice(), [d] if matches!(d.kind(), "identifier" | "preproc_directive"));
-            if !(parent.ends_with("_operand_list") && only_operands
-                || parent == "concatenated_string" && lone_piece)
-            {
-                return false;
+/// The tokens after the template, split at the `:` between sections (not inside brackets).
+fn split_sections(tokens: &[Token]) -> Result<Vec<&[Token]>, Unreadable> {
+    let mut sections = Vec::new();
+    let mut depth = 0usize;
+    let mut start = None;
+    for (k, t) in tokens.iter().enumerate() {
+        match t.kind {
+            Kind::LParen | Kind::LBracket => depth += 1,
+            Kind::RParen | Kind::RBracket => depth = depth.saturating_sub(1),
+            Kind::Colon if depth == 0 => {
+                if let Some(s) = start {
+                    sections.push(&tokens[s..k]);
+                }
+                start = Some(k + 1);
+                continue;
             }
+            _ => {}
         }
-        pending.extend(children.into_iter().map(|c| (c, node.kind())));
+        if start.is_none() {
+            return Err(Unreadable::Syntax(format!(
+                "expected `:` or `)` after the template, found {}",
+                describe(Some(t))
+            )));
+        }
     }
-    true
+    if let Some(s) = start {
+        sections.push(&tokens[s..]);
+    }
+    if sections.len() > SECTIONS.len() {
+        return Err(Unreadable::Syntax("more than four `:` sections".into()));
+    }
+    Ok(sections)
+}
+
+fn matching_paren(tokens: &[Token], open: usize) -> Option<usize> {
+    let mut depth = 0usize;
+    for (k, t) in tokens.iter().enumerate().skip(open) {
+        match t.kind {
+            Kind::LParen => depth += 1,
+            Kind::RParen => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(k);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+fn labels(tokens: &[Token]) -> Result<Vec<String>, Unreadable> {
+    tokens
+        .split(|t| t.kind == Kind::Comma)
+        .filter(|l| !l.is_empty())
+        .map(|l| match l {
+            [t] if t.kind == Kind::Ident => Ok(String::from_utf8_lossy(&t.text).into_owned()),
+            _ => Err(Unreadable::Syntax(format!(
+                "expected a label name, found {}",
+                describe(l.first())
+            ))),
+        })
+        .collect()
+}
+
+fn describe(t: Option<&Token>) -> String {
+    match t {
+        Some(t) => format!("`{}`", String::from_utf8_lossy(&t.text)),
+        None => "the end of the section".into(),
+    }
 }
 
 /// A template that is only whitespace and PTX comments: a compiler barrier, nothing to translate.

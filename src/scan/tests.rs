@@ -1,7 +1,6 @@
 //! Specification tests for the scan stage, over whole snippets of CUDA source.
 
 use super::*;
-use crate::scan::macros::Defines;
 
 fn only(src: &str) -> AsmStatement {
     let r = scan(src.as_bytes());
@@ -16,73 +15,43 @@ fn text(t: &Template) -> &str {
     }
 }
 
-/// The statements outside `#define` bodies that one tree-sitter parse of the whole file finds,
-/// each read in that tree: the reference that reading each statement on its own must match on
-/// well-formed code.
-fn statements_of_one_parse(src: &[u8]) -> Vec<AsmStatement> {
-    let mut parser = Parser::new();
+/// Where one tree-sitter parse of the whole file sees asm statements (outside `#define` bodies,
+/// which it keeps opaque): the reference for the keyword-anchored scan on well-formed code.
+fn whole_parse_statement_starts(src: &[u8]) -> Vec<usize> {
+    let mut parser = tree_sitter::Parser::new();
     parser
         .set_language(&tree_sitter_cuda::LANGUAGE.into())
         .unwrap();
-    let masked = lone_name::masked(src);
-    let tree = parser
-        .parse(masked.as_deref().unwrap_or(src), None)
-        .unwrap();
-    let mut defines = Defines::default();
-    let mut around = std::collections::HashMap::new();
-    for event in nesting::events(src, true) {
-        match event {
-            Event::Define { line, .. } => {
-                if let Some(def) = macros::read_define(src, line) {
-                    defines.add(&def, src);
-                }
-            }
-            Event::Asm { at, around: a } => {
-                around.insert(at, a);
-            }
-        }
-    }
-    let lines = LineIndex::new(src);
-    let map = OffsetMap::identity(src.len());
-    let ctx = Context {
-        src,
-        buf: src,
-        map: &map,
-        lines: &lines,
-        defines: &defines,
-        in_macro: None,
-    };
-    fn asm_nodes<'t>(node: tree_sitter::Node<'t>, out: &mut Vec<tree_sitter::Node<'t>>) {
+    let tree = parser.parse(src, None).unwrap();
+    let mut starts = Vec::new();
+    let mut cursor = tree.walk();
+    loop {
+        let node = cursor.node();
         if node.kind() == "gnu_asm_expression" {
-            out.push(node);
-            return;
+            starts.push(node.start_byte());
         }
-        let mut cursor = node.walk();
-        for child in node.children(&mut cursor) {
-            asm_nodes(child, out);
+        if cursor.goto_first_child() {
+            continue;
+        }
+        while !cursor.goto_next_sibling() {
+            if !cursor.goto_parent() {
+                return starts;
+            }
         }
     }
-    let mut nodes = Vec::new();
-    asm_nodes(tree.root_node(), &mut nodes);
-    let mut out: Vec<AsmStatement> = nodes
-        .into_iter()
-        .filter_map(|node| {
-            let a = around.get(&node.start_byte()).filter(|a| !a.nv_only)?;
-            let semicolon = nesting::semicolon_after(src, node.end_byte(), true);
-            ctx.statement(node, a, semicolon).ok().flatten()
-        })
-        .collect();
-    fill_c_strings(&mut parser, src, &mut out);
-    out
 }
 
-/// The statements outside `#define` bodies that [`scan`] finds.
-fn file_level(result: ScanResult) -> Vec<AsmStatement> {
-    result
+/// Start of every statement, diagnostic and skipped keyword.
+fn accounted_starts(r: &ScanResult) -> Vec<usize> {
+    let mut starts: Vec<usize> = r
         .statements
-        .into_iter()
-        .filter(|s| s.in_macro.is_none())
-        .collect()
+        .iter()
+        .map(|s| s.span.start)
+        .chain(r.diagnostics.iter().map(|d| d.span.start))
+        .chain(r.skipped.iter().map(|s| s.span.start))
+        .collect();
+    starts.sort_unstable();
+    starts
 }
 
 /// Every Known template maps offset 0 to its first character, and every text byte maps to the same
@@ -234,7 +203,7 @@ fn macros_from_elsewhere_and_function_like_macros_are_unresolved() {
     match &r.statements[0].template {
         Template::Unresolved { reason, at } => {
             assert!(
-                reason.contains("`OTHER`") && reason.contains("outside this file"),
+                reason.contains("`OTHER`") && reason.contains("not defined in this file"),
                 "{reason}"
             );
             assert_eq!(*at, src.find("OTHER").unwrap());
@@ -372,8 +341,14 @@ void g() { asm(\"unknown;\"); }
         .iter()
         .map(|s| text(&s.template).to_string())
         .collect();
-    assert_eq!(got, vec!["amd;", "unknown;"]);
+    assert_eq!(got, vec!["unknown;"]);
     assert!(r.diagnostics.is_empty(), "{r:#?}");
+    let why: Vec<Skip> = r.skipped.iter().map(|s| s.why).collect();
+    use Skip::*;
+    assert_eq!(
+        why,
+        vec![NvidiaOnly, NvidiaOnly, NotNvidia, NvidiaOnly, NvidiaOnly, NvidiaOnly, NvidiaOnly]
+    );
 }
 
 #[test]
@@ -542,40 +517,25 @@ mod properties {
         }
     }
 
-    fn has_multiline_literal(node: tree_sitter::Node, src: &[u8]) -> bool {
-        if matches!(node.kind(), "string_literal" | "char_literal") {
-            return src[node.byte_range()].contains(&b'\n');
-        }
-        let mut cursor = node.walk();
-        let children: Vec<_> = node.children(&mut cursor).collect();
-        children.into_iter().any(|c| has_multiline_literal(c, src))
-    }
-
     /// Several top-level declarations, only some with asm.
     const CHUNKY: &str = "int a;\ntemplate <typename T>\n__device__ T id(T x) { return x; }\n__device__ int g(int j) {\n  int i;\n  asm(\"add.s32 %0, %1, 2;\" : \"=r\"(i) : \"r\"(j));\n  return i;\n}\nstruct P { int x; };\n__device__ void h(int& v) { asm volatile(\"mov.u32 %0, 7;\" : \"=r\"(v)); }\nint z;\n";
 
     proptest! {
         #![proptest_config(ProptestConfig { cases: 256, max_global_rejects: 100_000, ..ProptestConfig::default() })]
 
-        /// For any edit that leaves the code well-formed, reading each statement on its own finds
-        /// the same statements as one parse of the whole file. (On broken code, the whole parse
-        /// depends on how tree-sitter recovers, which is why statements are read on their own.
-        /// tree-sitter accepts some code that C++ does not, which is assumed away.)
+        /// For any edit that leaves the code well-formed, the keyword-anchored scan accounts for
+        /// exactly the statements one parse of the whole file sees.
         #[test]
-        fn statements_read_alone_match_one_whole_parse_under_mutation(
+        fn keyword_anchored_scans_match_a_whole_parse_under_mutation(
             edits in proptest::collection::vec((any::<prop::sample::Index>(), prop::sample::select(b"{}();\"#/\n xa".to_vec()), 0..3u8), 1..6)
         ) {
             let src = mutated(CHUNKY, &edits);
             let mut parser = tree_sitter::Parser::new();
             parser.set_language(&tree_sitter_cuda::LANGUAGE.into()).unwrap();
             let tree = parser.parse(&src, None).unwrap();
-            prop_assume!(!tree.root_node().has_error());
-            prop_assume!(!has_multiline_literal(tree.root_node(), &src));
-            // tree-sitter skips a stray `#` inside a line, which C++ does not.
-            prop_assume!(src.split(|&b| b == b'\n').all(|l| !l.trim_ascii_start().get(1..).is_some_and(|rest| rest.contains(&b'#'))));
-            let alone = file_level(scan(&src));
-            let whole = statements_of_one_parse(&src);
-            prop_assert_eq!(&alone, &whole, "{}", String::from_utf8_lossy(&src));
+            prop_assume!(!tree.root_node().has_error() && !src.contains(&b'#'));
+            let r = scan(&src);
+            prop_assert_eq!(accounted_starts(&r), whole_parse_statement_starts(&src), "{}", String::from_utf8_lossy(&src));
         }
     }
 
@@ -610,10 +570,9 @@ fn scan_speed_on_a_large_file() {
 }
 
 #[test]
-fn a_large_file_read_statement_by_statement_gives_what_one_whole_parse_gives() {
+fn a_large_file_is_handed_over_in_parts_that_add_up_to_the_whole() {
     let unit = r#"
 #define LOAD_U32 "ld.global.u32 "
-constexpr const char mode[] = ".rn";
 #if !defined(__HIP_PLATFORM_AMD__)
 __device__ void nv_only(int x) { asm("add.s32 %0, %0, %0;" : "+r"(x)); }
 #endif
@@ -622,23 +581,327 @@ __device__ void nv_only(int x) { asm("add.s32 %0, %0, %0;" : "+r"(x)); }
 template <typename T> __device__ T f(T x, const unsigned* p) {
   unsigned v;
   asm volatile(LOAD_U32 "%0, [%1];" : "=r"(v) : "l"(p));
-  asm("add.f32%1 %0, %0, %0;" : "+f"(x) : "C"(mode));
   ADD_MACRO(v);
   return x + v;
 }
 "#;
     let src: Vec<u8> = unit.repeat(9_000).into_bytes();
-    let whole = statements_of_one_parse(&src);
-    let alone = scan(&src);
-    assert_eq!(alone.statements.len(), 9_000 * 3);
-    assert!(alone.diagnostics.is_empty(), "{:?}", alone.diagnostics);
-    assert_eq!(file_level(alone), whole);
+    let mut parts = 0;
+    let mut statements = 0;
+    scan_each(&src, None, &Options::default(), &mut |part| {
+        parts += 1;
+        statements += part.statements.len();
+    });
+    assert!(parts > 1);
+    assert_eq!(statements, 9_000 * 2);
+    let whole = scan(&src);
+    assert_eq!(whole.statements.len(), 9_000 * 2);
+    assert_eq!(whole.skipped.len(), 9_000);
+    assert!(whole.diagnostics.is_empty());
 }
 
-/// Reading each statement on its own must find exactly what one parse of the whole file finds,
-/// in every corpus file and in code with declarations split over lines.
+/// Every `asm` keyword in code ends as a statement, a diagnostic or a skipped entry at its own
+/// offset, in every corpus file: nothing is dropped silently.
 #[test]
-fn statements_read_alone_give_what_one_whole_parse_gives() {
+fn every_keyword_of_the_corpus_is_accounted_for() {
+    let corpus = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus");
+    for entry in std::fs::read_dir(corpus).unwrap() {
+        let path = entry.unwrap().path();
+        if !path.is_file() {
+            continue;
+        }
+        let src = std::fs::read(&path).unwrap();
+        let r = scan_file(&src, Some(&path), &Options::default());
+        let keywords: Vec<usize> = nesting::survey(&src)
+            .keywords
+            .iter()
+            .map(|k| k.at)
+            .collect();
+        assert_eq!(accounted_starts(&r), keywords, "{}", path.display());
+    }
+}
+
+/// Shapes that make a syntax tree lose asm (tests/scan/adversarial.cu): every keyword ends as a
+/// statement, a diagnostic or a skipped entry that starts at the keyword, on the keyword's line.
+#[test]
+fn adversarial_shapes_lose_no_keyword() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/scan/adversarial.cu");
+    let src = std::fs::read(&path).unwrap();
+    let r = scan_file(&src, Some(&path), &Options::default());
+    let keywords: Vec<usize> = nesting::survey(&src)
+        .keywords
+        .iter()
+        .map(|k| k.at)
+        .collect();
+    assert_eq!(accounted_starts(&r), keywords, "{r:#?}");
+    let lines = position::LineIndex::new(&src);
+    for d in &r.diagnostics {
+        assert_eq!(d.line, lines.line_col(d.span.start).0);
+    }
+    let why: Vec<Skip> = r.skipped.iter().map(|s| s.why).collect();
+    use Skip::*;
+    assert_eq!(
+        why,
+        vec![
+            NotPtx(Foreign::Host),
+            Barrier,
+            NotNvidia,
+            NotPtx(Foreign::Label),
+            NeverCompiled,
+            NvidiaOnly
+        ]
+    );
+    let messages: Vec<&str> = r.diagnostics.iter().map(|d| d.message.as_str()).collect();
+    assert_eq!(messages.len(), 6, "{messages:#?}");
+    assert!(messages[0].contains("not closed"), "{}", messages[0]);
+    assert!(messages[1].contains("more than four"), "{}", messages[1]);
+    assert!(messages[2].contains("more than four"), "{}", messages[2]);
+    assert!(
+        messages[3].contains("renames the keyword"),
+        "{}",
+        messages[3]
+    );
+    // The first operand of a comma expression: no rewrite can take its place.
+    assert_eq!(messages[4], NOT_TERMINATED);
+    assert!(messages[5].contains("not closed"), "{}", messages[5]);
+    let templates: Vec<String> = r
+        .statements
+        .iter()
+        .map(|s| match &s.template {
+            Template::Known { text, .. } => text.clone(),
+            Template::Unresolved { reason, .. } => format!("? {reason}"),
+        })
+        .collect();
+    assert_eq!(
+        templates,
+        vec![
+            "add.u32 %0, %0, 1;",
+            "add.u32 %0, %0, 2;",
+            "add.u32 %0, %0, 3;",
+            "add.u32 %0, %0, 4;",
+            "? template piece `#cop` stringifies a parameter of macro `LD`",
+            "? template piece `#sp` stringifies a parameter of macro `ST`",
+            "? template piece `UNKNOWN_OP` is a macro not defined in this file",
+            "? template piece `PTX_OP` is a macro not defined in this file",
+            "add.u32 %0, %1, %2;",
+            "mov.u32 %0, 2;",
+        ]
+    );
+}
+
+fn with_macros(defines: &[&str], undefines: &[&str]) -> Options {
+    Options {
+        macros: Macros {
+            defines: defines
+                .iter()
+                .map(|d| match d.split_once('=') {
+                    Some((n, v)) => (n.to_string(), Some(v.to_string())),
+                    None => (d.to_string(), None),
+                })
+                .collect(),
+            undefines: undefines.iter().map(|u| u.to_string()).collect(),
+            ..Macros::default()
+        },
+    }
+}
+
+fn texts(r: &ScanResult) -> Vec<String> {
+    r.statements
+        .iter()
+        .map(|s| match &s.template {
+            Template::Known { text, .. } => text.clone(),
+            Template::Unresolved { reason, .. } => format!("? {reason}"),
+        })
+        .collect()
+}
+
+#[test]
+fn template_pieces_come_from_local_headers_resolved_next_to_the_file() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("ptx")).unwrap();
+    std::fs::write(
+        dir.path().join("ptx/ops.h"),
+        "#pragma once\n#include \"cache.h\"\n#define LD_U32 \"ld.global\" CACHE_OP \".u32 \"\n",
+    )
+    .unwrap();
+    std::fs::write(dir.path().join("ptx/cache.h"), "#define CACHE_OP \".cg\"\n").unwrap();
+    let src = "#include \"ptx/ops.h\"\n#include <cuda.h>\n__device__ void f(unsigned* p) { unsigned v; asm(LD_U32 \"%0, [%1];\" : \"=r\"(v) : \"l\"(p)); }\n";
+    let path = dir.path().join("k.cu");
+    let r = scan_file(src.as_bytes(), Some(&path), &Options::default());
+    assert_eq!(texts(&r), vec!["ld.global.cg.u32 %0, [%1];"]);
+
+    // Text from a header points at the name that brought it in.
+    let s = &r.statements[0];
+    assert_eq!(s.template.file_offset(3), Some(src.find("LD_U32").unwrap()));
+    assert_eq!(
+        s.template.file_offset(16),
+        Some(src.find("LD_U32").unwrap())
+    );
+    assert_eq!(
+        s.template.file_offset(17),
+        Some(src.find("%0, [%1]").unwrap())
+    );
+    // Without a file, the same text names the piece it cannot see.
+    let r = scan(src.as_bytes());
+    assert_eq!(
+        texts(&r),
+        vec!["? template piece `LD_U32` is a macro not defined in this file"]
+    );
+}
+
+#[test]
+fn stringification_function_like_macros_and_pasting_expand_as_the_preprocessor_does() {
+    let src = r#"#define STR_(x) #x
+#define STR(x) STR_(x)
+#define MIN(ty) "min." #ty " %0, %1, %2;"
+#define OP(x) OP_##x
+#define OP_add "add.u32 %0, %1, %2;"
+#define CAT(a, ...) a __VA_ARGS__
+#define TY .s32
+__device__ void f(int a, int b, int d) {
+  asm("min" STR(.s32) " %0, %1, %2;" : "=r"(d) : "r"(a), "r"(b));
+  asm(MIN(u32) : "=r"(d) : "r"(a), "r"(b));
+  asm(OP(add) : "=r"(d) : "r"(a), "r"(b));
+  asm(CAT("sub", ".u32 %0, %1, %2;") : "=r"(d) : "r"(a), "r"(b));
+  asm("max" STR(TY) " %0, %1, %2;" : "=r"(d) : "r"(a), "r"(b));
+  asm(MIN : "=r"(d));
+}
+"#;
+    let r = scan(src.as_bytes());
+    assert_eq!(
+        texts(&r),
+        vec![
+            "min.s32 %0, %1, %2;",
+            "min.u32 %0, %1, %2;",
+            "add.u32 %0, %1, %2;",
+            "sub.u32 %0, %1, %2;",
+            "max.s32 %0, %1, %2;",
+            "? template piece `MIN` names a function-like macro but is not called with arguments",
+        ]
+    );
+    // A stringified argument written without blanks keeps exact positions.
+    let s = &r.statements[0];
+    assert_eq!(s.template.file_offset(3), Some(src.find(".s32)").unwrap()));
+    assert_origins_consistent(src.as_bytes(), s);
+}
+
+#[test]
+fn constraints_and_clobbers_may_be_macros() {
+    let src = "#define R \"r\"\n#define OUT \"=\" R\n#define MEM \"memory\"\n__device__ void f(int a, int d) { asm(\"mov.u32 %0, %1;\" : OUT(d) : R(a) : MEM); }\n";
+    let s = only(src);
+    assert_eq!(s.outputs[0].constraint, "=r");
+    assert_eq!(s.inputs[0].constraint, "r");
+    assert_eq!(s.clobbers, vec!["memory"]);
+    let src = "__device__ void f(int* p) { asm(\"st.u32 [%0], 1;\" :: ELSEWHERE(p)); }\n";
+    assert_eq!(
+        texts(&scan(src.as_bytes())),
+        vec![
+            "? operand constraint: template piece `ELSEWHERE` is a macro not defined in this file"
+        ]
+    );
+}
+
+#[test]
+fn an_if_inside_a_statement_takes_the_arm_amd_compiles() {
+    let src = "__device__ void f(unsigned* p, unsigned v) {\n  asm volatile(\n#if ENABLE_PREFETCH\n    \"ld.global.L2::128B.u32 %0, [%1];\"\n#else\n    \"ld.global.u32 %0, [%1];\"\n#endif\n#ifdef __HIP_PLATFORM_AMD__\n    : \"=r\"(v) : \"l\"(p)\n#else\n    : \"=r\"(v) : \"l\"(p) : \"memory\"\n#endif\n  );\n}\n";
+    let r = scan_file(
+        src.as_bytes(),
+        None,
+        &with_macros(&["ENABLE_PREFETCH=1"], &[]),
+    );
+    assert_eq!(texts(&r), vec!["ld.global.L2::128B.u32 %0, [%1];"]);
+    assert!(
+        r.statements[0].clobbers.is_empty(),
+        "the AMD arm has no clobber"
+    );
+    let r = scan_file(
+        src.as_bytes(),
+        None,
+        &with_macros(&[], &["ENABLE_PREFETCH"]),
+    );
+    assert_eq!(texts(&r), vec!["ld.global.u32 %0, [%1];"]);
+    let r = scan(src.as_bytes());
+    assert_eq!(
+        texts(&r),
+        vec!["? the statement holds `#if ENABLE_PREFETCH`, which ptx2hip cannot decide for AMD (declare the macros with -D/-U)"]
+    );
+    match &r.statements[0].template {
+        Template::Unresolved { at, .. } => assert_eq!(*at, src.find("#if ENABLE").unwrap()),
+        t => panic!("{t:?}"),
+    }
+}
+
+#[test]
+fn definitions_under_undecided_ifs_are_ambiguous_until_declared() {
+    let src = "#if __CUDA_ARCH__ >= 350\n#define LD \"ld.global.nc.u32 \"\n#else\n#define LD \"ld.global.u32 \"\n#endif\n#define SAME \".u32\"\n#ifdef X\n#define SAME \".u32\"\n#endif\n__device__ void f(unsigned* p, unsigned v) { asm(LD \"%0, [%1];\" : \"=r\"(v) : \"l\"(p)); asm(\"mov\" SAME \" %0, 1;\" : \"=r\"(v)); }\n";
+    let r = scan(src.as_bytes());
+    assert_eq!(
+        texts(&r),
+        vec![
+            "? template piece `LD` has different definitions (lines 2, 4) under `#if`s ptx2hip cannot decide (declare the macros with -D/-U)",
+            "mov.u32 %0, 1;"
+        ]
+    );
+    let r = scan_file(
+        src.as_bytes(),
+        None,
+        &with_macros(&["__CUDA_ARCH__=800"], &[]),
+    );
+    assert_eq!(texts(&r)[0], "ld.global.nc.u32 %0, [%1];");
+}
+
+#[test]
+fn amd_only_and_host_only_arms_hold_no_ptx() {
+    let src = "\
+#ifdef USE_ROCM
+__device__ void a() { asm(\"v_nop\"); }
+#endif
+#if defined(__HIPCC__) || defined(__HIP__)
+__device__ void b() { asm(\"s_nop 0\"); }
+#elif defined(__HIP_DEVICE_COMPILE__)
+__device__ void c() { asm(\"s_nop 1\"); }
+#endif
+#ifndef __CUDA_ARCH__
+inline void d() { asm(\"pause\"); }
+#endif
+#if defined(__CUDA_ARCH__)
+__device__ void e() { asm(\"trap;\"); }
+#endif
+#if defined(__CUDA_ARCH__) && defined(__NVCC__)
+__device__ void f() { asm(\"exit;\"); }
+#endif
+#if defined(GGML_USE_HIP)
+__device__ void g() { asm(\"brkpt;\"); }
+#endif
+";
+    let r = scan(src.as_bytes());
+    assert_eq!(texts(&r), vec!["trap;", "brkpt;"]);
+    let why: Vec<Skip> = r.skipped.iter().map(|s| s.why).collect();
+    use Skip::*;
+    // The `#elif` after an arm AMD always takes is compiled by neither.
+    assert_eq!(
+        why,
+        vec![NotNvidia, NotNvidia, NeverCompiled, NotNvidia, NvidiaOnly]
+    );
+    // The project's own platform macro, declared by the user.
+    let user = Options {
+        macros: Macros {
+            amd_defines: vec![("GGML_USE_HIP".into(), None)],
+            ..Macros::default()
+        },
+    };
+    let r = scan_file(src.as_bytes(), None, &user);
+    assert_eq!(texts(&r), vec!["trap;"]);
+    assert_eq!(r.skipped.last().map(|s| s.why), Some(NotNvidia));
+    let r = scan_file(src.as_bytes(), None, &with_macros(&[], &["GGML_USE_HIP"]));
+    assert_eq!(texts(&r), vec!["trap;"]);
+    assert_eq!(r.skipped.last().map(|s| s.why), Some(NeverCompiled));
+}
+
+/// The tree-sitter reference on well-formed code with declarations split over lines and an `#if`
+/// arm both compilations see: the keyword-anchored scan finds the statements a whole parse finds.
+#[test]
+fn statements_found_from_the_keywords_are_those_of_one_whole_parse() {
     let tricky = r#"#ifndef TRICKY_H
 #define TRICKY_H
 #include <cstdint>
@@ -664,20 +927,131 @@ __device__ int g(int x) { asm("sub.s32 %0, %0, 2;" : "+r"(x)); return x; }
 int trailing;
 #endif
 "#;
-    let mut sources: Vec<(String, Vec<u8>)> = vec![("tricky".into(), tricky.as_bytes().to_vec())];
-    let corpus = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus");
-    for entry in std::fs::read_dir(corpus).unwrap() {
-        let path = entry.unwrap().path();
-        if path.is_file() {
-            sources.push((path.display().to_string(), std::fs::read(&path).unwrap()));
-        }
+    let r = scan(tricky.as_bytes());
+    assert_eq!(r.statements.len(), 3, "{r:#?}");
+    assert!(r.diagnostics.is_empty() && r.skipped.is_empty());
+    assert_eq!(
+        accounted_starts(&r),
+        whole_parse_statement_starts(tricky.as_bytes())
+    );
+}
+
+/// What encloses a statement is read from the bytes and travels with it: directives may only go
+/// where it sits among statements.
+#[test]
+fn each_statement_knows_what_encloses_it() {
+    let add = r#"asm("add.u32 %0, %1, %2;" : "=r"(d) : "r"(a), "r"(b))"#;
+    let src = format!(
+        "__device__ void f(unsigned a, unsigned b, unsigned d) {{\n  {add};\n  NV_IF_TARGET(NV_PROVIDES_SM_90, ({add};));\n  DEVICE_STMT(d, {add});\n}}\n#define M(d) WRAP(d, {add})\n"
+    );
+    let places: Vec<Place> = scan(src.as_bytes())
+        .statements
+        .into_iter()
+        .map(|s| s.place)
+        .collect();
+    let argument = |callee: &str| Place::Argument {
+        callee: callee.into(),
+    };
+    assert_eq!(
+        places,
+        [
+            Place::Block,
+            Place::Group,
+            argument("DEVICE_STMT"),
+            argument("WRAP")
+        ]
+    );
+}
+
+#[test]
+fn among_statements_a_statement_whose_semicolon_does_not_follow_is_refused() {
+    let add = r#"asm("add.u32 %0, %1, %2;" : "=r"(d) : "r"(a), "r"(b))"#;
+    for src in [
+        format!("__device__ unsigned f(unsigned a, unsigned b) {{\n  unsigned d;\n  {add} return d;\n}}\n"),
+        format!("__device__ void f(unsigned a, unsigned b, unsigned d) {{\n#if X\n  {add}\n#else\n  {add}\n#endif\n  ;\n}}\n"),
+    ] {
+        let r = scan(src.as_bytes());
+        assert!(r.statements.is_empty(), "{r:#?}");
+        assert!(!r.diagnostics.is_empty());
+        assert!(r.diagnostics.iter().all(|d| d.message == NOT_TERMINATED));
     }
-    for (name, src) in sources {
-        let whole = statements_of_one_parse(&src);
-        let alone = file_level(scan(&src));
-        if name == "tricky" {
-            assert_eq!(alone.len(), 3);
+    // In a `#define` body or a macro argument, the asm expression alone is the statement.
+    let src = format!("#define M {add}\nDEVICE_STMT({add});\n");
+    let r = scan(src.as_bytes());
+    assert_eq!(r.statements.len(), 2, "{r:#?}");
+    assert!(r.statements.iter().all(|s| !s.terminated));
+}
+
+/// Code that only NVIDIA compiles — behind an AMD test, or ptx2hip's own kept originals — is
+/// recognised from the bytes, whatever precedes it.
+#[test]
+fn code_that_only_nvidia_compiles_is_recognised_from_the_bytes() {
+    let nvidia_only = |src: &str| {
+        let r = scan(src.as_bytes());
+        assert!(r.diagnostics.is_empty(), "{r:#?}");
+        match (&r.statements[..], &r.skipped[..]) {
+            ([], [s]) => s.why == Skip::NvidiaOnly,
+            ([_], []) => false,
+            _ => panic!("{r:#?}"),
         }
-        assert_eq!(alone, whole, "{name}");
+    };
+    let asm = "asm(\"trap;\");";
+    for src in [
+        format!("#if !defined(__HIP_PLATFORM_AMD__)\n{asm}\n#endif\n"),
+        format!("#if defined(__HIP_PLATFORM_AMD__)\ny;\n#else\n{asm}\n#endif\n"),
+        format!("  #if defined(__HIP_PLATFORM_AMD__)\n  y;\n  #else\n  {asm}\n  #endif\n"),
+        format!("#ifdef __HIP__\ny;\n#elif defined(FOO)\n{asm}\n#endif\n"),
+        format!("{}#if !defined(__HIP__)\n{asm}\n#endif\n", "\u{feff}"),
+        format!("void f() {{ M(PTX2HIP_AMD_ONLY(y;) PTX2HIP_NV_ONLY({asm})); }}"),
+    ] {
+        assert!(nvidia_only(&src), "{src}");
     }
+    for src in [
+        format!("#if defined(__CUDA_ARCH__)\n{asm}\n#endif\n"),
+        format!("#if !defined(__HIP__)\ny;\n#endif\n{asm}\n"),
+        format!("#ifndef __HIP__\n#else\n#endif\n{asm}\n"),
+    ] {
+        assert!(!nvidia_only(&src), "{src}");
+    }
+}
+
+/// An `#if` block inside a statement is read when it lies wholly inside; a preprocessor line of a
+/// block that begins or ends outside the statement would be cut in two by a rewrite, so each
+/// keyword is then a diagnostic of its own.
+#[test]
+fn preprocessor_lines_of_a_block_reaching_outside_the_statement_are_refused() {
+    let src = "__device__ void f(int a, int b) {\n#ifdef A\n  asm(\"mov.u32 %0, 1;\" : \"=r\"(a)\n#else\n  asm(\"mov.u32 %0, 2;\" : \"=r\"(b)\n#endif\n  );\n}\n";
+    let r = scan(src.as_bytes());
+    assert!(r.statements.is_empty(), "{r:#?}");
+    let lines: Vec<usize> = r.diagnostics.iter().map(|d| d.line).collect();
+    assert_eq!(lines, [3, 5]);
+    assert!(r.diagnostics[0].message.contains("not closed"), "{r:#?}");
+    assert!(r.diagnostics[1].message.starts_with("`#endif` inside"));
+    let src = "__device__ void f(int a, int b) {\n  asm(\"mov.u32 %0, 1;\"\n#ifdef A\n  : \"=r\"(a)\n#else\n  : \"=r\"(b)\n#endif\n#if B\n  );\n#endif\n}\n";
+    let r = scan(src.as_bytes());
+    assert!(r.statements.is_empty(), "{r:#?}");
+    assert!(
+        r.diagnostics[0].message.starts_with("`#if B` inside"),
+        "{r:#?}"
+    );
+    let src = "__device__ void f(unsigned* p, unsigned v) {\n  asm volatile(\"ld.global.u32 %0, [%1];\"\n#ifdef __HIP_PLATFORM_AMD__\n    : \"=r\"(v) : \"l\"(p));\n#else\n    : \"=r\"(v) : \"l\"(p) : \"memory\");\n#endif\n}\n";
+    let r = scan(src.as_bytes());
+    assert!(r.statements.is_empty(), "{r:#?}");
+    assert!(r.diagnostics[0]
+        .message
+        .starts_with("`#ifdef __HIP_PLATFORM_AMD__` inside"));
+    // Other preprocessor lines, and `#if` blocks inside an operand expression (a rewrite copies
+    // the expression into a line of its own), are not kept either; a keyword in a `#define`
+    // inside the statement is then read on its own.
+    let src = "__device__ void f(unsigned* p, unsigned v) {\n  asm(\"st.global.u32 [%0], %1;\" :: \"l\"(\n#define M(d) asm(\"mov.u32 %0, 1;\" : \"=r\"(d))\n  p), \"r\"(v));\n  asm(\"st.global.u32 [%0], %1;\" :: \"l\"(p), \"r\"(\n#if X\n  v\n#else\n  v + 1\n#endif\n  ));\n}\n";
+    let r = scan(src.as_bytes());
+    let messages: Vec<&str> = r.diagnostics.iter().map(|d| d.message.as_str()).collect();
+    assert_eq!(
+        messages,
+        [
+            "`#define M(d) asm(\"mov.u32 %0, 1;\" : \"=r\"(d))` inside this asm statement is not an `#if` block: left as written",
+            "`#if X` inside this asm statement sits inside an operand expression, which a rewrite moves: left as written",
+        ]
+    );
+    assert_eq!(texts(&r), ["mov.u32 %0, 1;"]);
 }

@@ -1,0 +1,322 @@
+//! The `#if`/`#elif`/`#else` arms of a file, and which compilations see each.
+//!
+//! Read from the preprocessor lines of the [`nesting`](super::nesting) survey, not from a syntax
+//! tree, so that error recovery elsewhere cannot move a statement into or out of an arm. Each arm
+//! carries its value in the NVIDIA device compilation and in the AMD compilation, combined with
+//! the arms around it and with the conditions of the arms before it in its group.
+
+use std::ops::Range;
+
+use super::nesting::Directive;
+use super::platform::Environment;
+
+/// Which compilations compile a piece of code.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reach {
+    /// Possibly both: inline PTX here is PTX that breaks the AMD build.
+    Both,
+    /// Only the NVIDIA compilation (`#ifndef __HIP_PLATFORM_AMD__`, ptx2hip's kept originals).
+    NvidiaOnly,
+    /// Never NVIDIA device code: AMD-only (`#ifdef USE_ROCM`) or host-only (`#ifndef __CUDA_ARCH__`).
+    NotNvidia,
+    /// Neither (`#if 0`).
+    Neither,
+}
+
+/// The two compilations that matter.
+pub struct Environments {
+    pub nvidia: Environment,
+    pub amd: Environment,
+}
+
+#[derive(Debug, Clone)]
+struct Arm {
+    /// From the end of the arm's directive line to the start of the next directive of its group.
+    range: Range<usize>,
+    /// Offset of the `#` of the directive that opens the arm.
+    directive: usize,
+    parent: Option<usize>,
+    /// Whether the arm is compiled, combined with its enclosing arms: in the NVIDIA device
+    /// compilation and in the AMD one (`None`: not decided).
+    nvidia: Option<bool>,
+    amd: Option<bool>,
+    /// Whether the AMD compilation takes this arm of its group, if it reaches the group.
+    own_amd: Option<bool>,
+    /// The arm is its group's first (`#if`, `#ifdef`, `#ifndef`).
+    opens_group: bool,
+}
+
+/// The arms of one file.
+#[derive(Debug, Default)]
+pub struct Conditionals {
+    /// In order of start.
+    arms: Vec<Arm>,
+}
+
+/// A conditional group being read: its open arm and whether an earlier arm was taken.
+struct Group {
+    arm: usize,
+    taken_nvidia: Option<bool>,
+    taken_amd: Option<bool>,
+}
+
+impl Conditionals {
+    pub fn new(src: &[u8], directives: &[Directive], envs: &Environments) -> Self {
+        let mut arms: Vec<Arm> = Vec::new();
+        let mut open: Vec<Group> = Vec::new();
+        for d in directives {
+            let word = d.word(src);
+            let rest = &src[d.rest.clone()];
+            let body = (d.span.end + 1).min(src.len());
+            match word {
+                b"if" | b"ifdef" | b"ifndef" => {
+                    let parent = open.last().map(|g| g.arm);
+                    let (nvidia, amd) = (
+                        envs.nvidia.condition(word, rest),
+                        envs.amd.condition(word, rest),
+                    );
+                    open.push(Group {
+                        arm: arms.len(),
+                        taken_nvidia: nvidia,
+                        taken_amd: amd,
+                    });
+                    arms.push(Arm::new(
+                        d.span.start..body,
+                        parent,
+                        &arms,
+                        nvidia,
+                        amd,
+                        true,
+                    ));
+                }
+                b"elif" | b"elifdef" | b"elifndef" | b"else" => {
+                    let Some(group) = open.last_mut() else {
+                        continue;
+                    };
+                    arms[group.arm].range.end = d.span.start;
+                    let parent = arms[group.arm].parent;
+                    let (own_nvidia, own_amd) = if word == b"else" {
+                        (Some(true), Some(true))
+                    } else {
+                        (
+                            envs.nvidia.condition(word, rest),
+                            envs.amd.condition(word, rest),
+                        )
+                    };
+                    let nvidia = and(not(group.taken_nvidia), own_nvidia);
+                    let amd = and(not(group.taken_amd), own_amd);
+                    group.taken_nvidia = or(group.taken_nvidia, own_nvidia);
+                    group.taken_amd = or(group.taken_amd, own_amd);
+                    group.arm = arms.len();
+                    arms.push(Arm::new(
+                        d.span.start..body,
+                        parent,
+                        &arms,
+                        nvidia,
+                        amd,
+                        false,
+                    ));
+                }
+                b"endif" => {
+                    if let Some(group) = open.pop() {
+                        arms[group.arm].range.end = d.span.start;
+                    }
+                }
+                _ => {}
+            }
+        }
+        Conditionals { arms }
+    }
+
+    /// Which compilations see the byte at `offset`.
+    pub fn reach(&self, offset: usize) -> Reach {
+        let Some(arm) = self.innermost(offset) else {
+            return Reach::Both;
+        };
+        let arm = &self.arms[arm];
+        match (arm.nvidia, arm.amd) {
+            (Some(false), Some(false)) => Reach::Neither,
+            (_, Some(false)) => Reach::NvidiaOnly,
+            (Some(false), _) => Reach::NotNvidia,
+            _ => Reach::Both,
+        }
+    }
+
+    /// The innermost arm holding `offset`.
+    fn innermost(&self, offset: usize) -> Option<usize> {
+        let mut at = self
+            .arms
+            .partition_point(|a| a.range.start <= offset)
+            .checked_sub(1)?;
+        loop {
+            if self.arms[at].range.contains(&offset) {
+                return Some(at);
+            }
+            at = self.arms[at].parent?;
+        }
+    }
+
+    /// For the arms that open inside `range` (an asm statement): the code ranges that the AMD
+    /// compilation does not see, and the directive of the first arm it may or may not see. Of a
+    /// group AMD may or may not enter, the first arm is kept and the others are left out.
+    pub fn excluded_on_amd(&self, range: &Range<usize>) -> (Vec<Range<usize>>, Option<usize>) {
+        let first = self.arms.partition_point(|a| a.directive < range.start);
+        let mut out = Vec::new();
+        let mut undecided = None;
+        for arm in self.arms[first..]
+            .iter()
+            .take_while(|a| a.directive < range.end)
+        {
+            let mut value = arm.own_amd;
+            let mut up = arm.parent;
+            while let Some(p) = up
+                .map(|p| &self.arms[p])
+                .filter(|p| p.directive >= range.start)
+            {
+                value = and(value, p.own_amd);
+                up = p.parent;
+            }
+            match value {
+                Some(false) => out.push(arm.range.clone()),
+                Some(true) => {}
+                None => {
+                    undecided.get_or_insert(arm.directive);
+                    if !arm.opens_group {
+                        out.push(arm.range.clone());
+                    }
+                }
+            }
+        }
+        (out, undecided)
+    }
+}
+
+impl Arm {
+    /// `lines`: from the directive's `#` to the start of the arm's code.
+    fn new(
+        lines: Range<usize>,
+        parent: Option<usize>,
+        arms: &[Arm],
+        nvidia: Option<bool>,
+        amd: Option<bool>,
+        opens_group: bool,
+    ) -> Arm {
+        let outer = parent.map(|p| &arms[p]);
+        Arm {
+            range: lines.end..usize::MAX,
+            directive: lines.start,
+            parent,
+            nvidia: and(outer.map_or(Some(true), |o| o.nvidia), nvidia),
+            amd: and(outer.map_or(Some(true), |o| o.amd), amd),
+            own_amd: amd,
+            opens_group,
+        }
+    }
+}
+
+fn not(v: Option<bool>) -> Option<bool> {
+    v.map(|v| !v)
+}
+
+fn and(a: Option<bool>, b: Option<bool>) -> Option<bool> {
+    match (a, b) {
+        (Some(false), _) | (_, Some(false)) => Some(false),
+        (Some(true), Some(true)) => Some(true),
+        _ => None,
+    }
+}
+
+fn or(a: Option<bool>, b: Option<bool>) -> Option<bool> {
+    match (a, b) {
+        (Some(true), _) | (_, Some(true)) => Some(true),
+        (Some(false), Some(false)) => Some(false),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::nesting::survey;
+    use super::super::platform::Macros;
+    use super::*;
+
+    fn reach_of(src: &str, user: &Macros) -> Vec<(String, Reach)> {
+        let s = survey(src.as_bytes());
+        let envs = Environments {
+            nvidia: Environment::nvidia_device(user),
+            amd: Environment::amd(user),
+        };
+        let c = Conditionals::new(src.as_bytes(), &s.directives, &envs);
+        src.match_indices("stmt")
+            .map(|(at, _)| {
+                let name = src[at..].split(';').next().unwrap().to_string();
+                (name, c.reach(at))
+            })
+            .collect()
+    }
+
+    #[test]
+    fn arms_are_reached_by_the_compilations_their_conditions_allow() {
+        let src = "\
+stmt0;
+#if !defined(__HIP_PLATFORM_AMD__)
+stmt1;
+#elif defined(__CUDA_ARCH__)
+stmt2;
+#else
+stmt3;
+#endif
+#ifdef USE_ROCM
+stmt4;
+#else
+stmt5;
+#endif
+#ifndef __CUDA_ARCH__
+stmt6;
+#endif
+#if 0
+stmt7;
+#elif FOO
+stmt8;
+#  if defined(__HIPCC__)
+stmt9;
+#  endif
+#endif
+";
+        let got = reach_of(src, &Macros::default());
+        let reach: Vec<Reach> = got.iter().map(|(_, r)| *r).collect();
+        use Reach::*;
+        assert_eq!(
+            reach,
+            vec![
+                Both, NvidiaOnly, NotNvidia, NotNvidia, NotNvidia, NvidiaOnly, NotNvidia, Neither,
+                Both, NotNvidia
+            ]
+        );
+    }
+
+    #[test]
+    fn user_macros_decide_project_conditions() {
+        let src = "#if defined(GGML_USE_HIP)\nstmt0;\n#else\nstmt1;\n#endif\n#ifdef NEW_MMA_AVAILABLE\nstmt2;\n#endif\n";
+        let user = Macros {
+            amd_defines: vec![("GGML_USE_HIP".into(), None)],
+            nvidia_defines: vec![("NEW_MMA_AVAILABLE".into(), None)],
+            ..Macros::default()
+        };
+        let reach: Vec<Reach> = reach_of(src, &user).into_iter().map(|(_, r)| r).collect();
+        assert_eq!(
+            reach,
+            vec![Reach::NotNvidia, Reach::NvidiaOnly, Reach::NvidiaOnly]
+        );
+    }
+
+    #[test]
+    fn unbalanced_directives_do_not_panic() {
+        let src = "#endif\n#else\nstmt0;\n#if 0\nstmt1;\n";
+        let reach: Vec<Reach> = reach_of(src, &Macros::default())
+            .into_iter()
+            .map(|(_, r)| r)
+            .collect();
+        assert_eq!(reach, vec![Reach::Both, Reach::Neither]);
+    }
+}
