@@ -5,7 +5,7 @@ Usage: bench/census.py [--repos DIR] [--tsv FILE] [--out FILE] [-D NAME[=V]]... 
 
 For every repository of the TSV (`owner/name<TAB>commit`, extracted under DIR as `owner+name`):
 counts the `asm`/`__asm__`/`__asm` keywords in code with its own lexer (not ptx2hip's), runs
-`cargo run --release --example census` over the tree, and checks that every keyword ended as a
+`cargo run --release -p ptx2hip-verify --bin census` over the tree, and checks that every keyword ended as a
 statement, a diagnostic or a skipped entry at its own offset (a keyword that did not is a silent
 drop). Writes a Markdown report (default docs/REAL_WORLD.md) with, per repository: keywords,
 statements, diagnostics, skipped keywords by reason, silent drops, findings that do not look like
@@ -164,8 +164,8 @@ def main():
             if args.only and name not in args.only:
                 continue
             repos.append((name, commit, os.path.join(args.repos, name.replace("/", "+"))))
-    subprocess.run(["cargo", "build", "--release", "-q", "--example", "census"], cwd=ROOT, check=True)
-    census = os.path.join(ROOT, "target", "release", "examples", "census")
+    subprocess.run(["cargo", "build", "--release", "-q", "-p", "ptx2hip-verify", "--bin", "census"], cwd=ROOT, check=True)
+    census = os.path.join(ROOT, "target", "release", "census")
     flags = [x for d in args.defines for x in ("-D", d)]
     rows, details = [], collections.defaultdict(list)
     totals = collections.Counter()
