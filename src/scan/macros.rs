@@ -5,7 +5,7 @@
 //! ([`Reach`]), so that `#if X #define OP ".cg" #else #define OP ".ca" #endif` is told apart
 //! from one definition repeated under several conditions.
 
-use std::cell::OnceCell;
+use std::cell::{OnceCell, RefCell};
 use std::collections::HashMap;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
@@ -38,6 +38,17 @@ pub struct Defines<'s> {
     include_names: Vec<Vec<u8>>,
     included: OnceCell<Included>,
     envs: &'s Environments,
+    /// What each name looked up so far stands for: a name's definitions are compared once, not
+    /// at every use (a file redefining one macro before each of its n uses would be quadratic).
+    decided: RefCell<HashMap<Vec<u8>, Decision>>,
+}
+
+/// [`Lookup`] as indices into a name's definitions.
+#[derive(Clone)]
+enum Decision {
+    Found(usize),
+    Unknown,
+    Ambiguous(Vec<usize>),
 }
 
 /// The local headers, read when a name is first missing from the file itself.
@@ -94,6 +105,7 @@ impl<'s> Defines<'s> {
             include_names,
             included: OnceCell::new(),
             envs,
+            decided: RefCell::new(HashMap::new()),
         }
     }
 
@@ -116,25 +128,37 @@ impl<'s> Defines<'s> {
 
     /// What `name` stands for: the file's own definitions first, then its local headers'.
     pub fn lookup(&self, name: &[u8]) -> Lookup<'_> {
-        if let Some(defs) = self.own.get(name) {
-            return self.choose(defs);
-        }
-        match self.included().by_name.get(name) {
-            Some(defs) => self.choose(defs),
-            None => Lookup::Unknown,
+        let defs = match self.own.get(name) {
+            Some(defs) => defs,
+            None => match self.included().by_name.get(name) {
+                Some(defs) => defs,
+                None => return Lookup::Unknown,
+            },
+        };
+        let decision = self
+            .decided
+            .borrow_mut()
+            .entry(name.to_vec())
+            .or_insert_with(|| self.choose(defs))
+            .clone();
+        match decision {
+            Decision::Found(k) => Lookup::Found(&defs[k]),
+            Decision::Unknown => Lookup::Unknown,
+            Decision::Ambiguous(lines) => Lookup::Ambiguous(lines),
         }
     }
 
     /// The one definition NVIDIA compiles, or why there is none. Definitions NVIDIA never sees
     /// are ignored (the PTX means what the NVIDIA compilation makes of it); several with the same
     /// parameters and body (blanks aside) are one.
-    fn choose<'d>(&self, defs: &'d [Definition]) -> Lookup<'d> {
-        let seen: Vec<&Definition> = defs
+    fn choose(&self, defs: &[Definition]) -> Decision {
+        let seen: Vec<(usize, &Definition)> = defs
             .iter()
-            .filter(|d| matches!(d.reach, Reach::Both | Reach::NvidiaOnly))
+            .enumerate()
+            .filter(|(_, d)| matches!(d.reach, Reach::Both | Reach::NvidiaOnly))
             .collect();
-        let Some(first) = seen.first() else {
-            return Lookup::Unknown;
+        let Some(&(first_index, first)) = seen.first() else {
+            return Decision::Unknown;
         };
         let words = |d: &Definition| -> Vec<u8> {
             self.text(d)
@@ -148,11 +172,11 @@ impl<'s> Defines<'s> {
         let body = words(first);
         if seen
             .iter()
-            .all(|d| d.params == first.params && words(d) == body)
+            .all(|(_, d)| d.params == first.params && words(d) == body)
         {
-            Lookup::Found(first)
+            Decision::Found(first_index)
         } else {
-            Lookup::Ambiguous(seen.iter().map(|d| d.line).collect())
+            Decision::Ambiguous(seen.iter().map(|(_, d)| d.line).collect())
         }
     }
 

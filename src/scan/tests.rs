@@ -585,7 +585,9 @@ template <typename T> __device__ T f(T x, const unsigned* p) {
   return x + v;
 }
 "#;
-    let src: Vec<u8> = unit.repeat(9_000).into_bytes();
+    // Two statements per unit: more than one batch of `BATCH` (4,096) statements.
+    const UNITS: usize = 2_500;
+    let src: Vec<u8> = unit.repeat(UNITS).into_bytes();
     let mut parts = 0;
     let mut statements = 0;
     scan_each(&src, None, &Options::default(), &mut |part| {
@@ -593,10 +595,10 @@ template <typename T> __device__ T f(T x, const unsigned* p) {
         statements += part.statements.len();
     });
     assert!(parts > 1);
-    assert_eq!(statements, 9_000 * 2);
+    assert_eq!(statements, UNITS * 2);
     let whole = scan(&src);
-    assert_eq!(whole.statements.len(), 9_000 * 2);
-    assert_eq!(whole.skipped.len(), 9_000);
+    assert_eq!(whole.statements.len(), UNITS * 2);
+    assert_eq!(whole.skipped.len(), UNITS);
     assert!(whole.diagnostics.is_empty());
 }
 
