@@ -111,6 +111,9 @@ struct Arm {
     dead: bool,
     /// The chain started with `#if 1`.
     first_always: bool,
+    /// An enclosing arm is dead: kept per arm so that a directive asks only the innermost arm
+    /// (asking every open arm is quadratic in the nesting depth).
+    outer_dead: bool,
 }
 
 /// Reads a buffer front to back, collecting keywords and preprocessor lines.
@@ -347,6 +350,7 @@ impl<'a> Lexer<'a> {
                 saved_overflow: self.overflow,
                 dead: is_literal(rest, b'0'),
                 first_always: is_literal(rest, b'1'),
+                outer_dead: self.skipping,
             }),
             word @ (b"elif" | b"elifdef" | b"elifndef" | b"else") => {
                 let Some(arm) = self.arms.last_mut() else {
@@ -364,7 +368,7 @@ impl<'a> Lexer<'a> {
             }
             _ => {}
         }
-        self.skipping = self.arms.iter().any(|a| a.dead);
+        self.skipping = self.arms.last().is_some_and(|a| a.dead || a.outer_dead);
     }
 
     /// Finds the keywords of a `#define` body: code once the macro is expanded, with brackets of
