@@ -6,6 +6,7 @@
 
 use std::ops::Range;
 
+use crate::codes::Code;
 use crate::emit::{self, EmitMode};
 use crate::lower::{self, RuleSet, Target};
 use crate::scan::{self, AsmStatement};
@@ -36,6 +37,8 @@ pub struct Finding {
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct NotTranslated {
+    /// The kind of reason.
+    pub code: Code,
     pub message: String,
     /// File offset the reason is about (the instruction, or the statement).
     pub offset: usize,
@@ -53,10 +56,19 @@ impl Finding {
             outcome: match &analysis.outcome {
                 Ok(t) => Ok(t.rules.clone()),
                 Err(u) => Err(NotTranslated {
+                    code: u.code,
                     message: u.message.clone(),
                     offset: u.file_offset(stmt),
                 }),
             },
+        }
+    }
+
+    /// The finding's code: translatable, or the kind of reason it is not.
+    pub fn code(&self) -> Code {
+        match &self.outcome {
+            Ok(_) => Code::Translatable,
+            Err(u) => u.code,
         }
     }
 }
@@ -64,6 +76,7 @@ impl Finding {
 /// A problem with a file or a piece of it that is not a statement's translation.
 #[derive(Debug, Clone)]
 pub struct FileDiagnostic {
+    pub code: Code,
     pub offset: Option<usize>,
     pub line: usize,
     pub column: usize,
@@ -82,7 +95,10 @@ pub struct FileOutcome {
 /// The analysis, not translated when the translation cannot take the statement's place.
 fn fitted(stmt: &AsmStatement, mut analysis: lower::Analysis) -> lower::Analysis {
     if let Ok(Err(message)) = analysis.outcome.as_ref().map(|t| emit::fits(stmt, t)) {
-        analysis.outcome = Err(lower::Unsupported::new(message));
+        analysis.outcome = Err(lower::Unsupported::new(
+            Code::TranslationDoesNotFit,
+            message,
+        ));
     }
     analysis
 }
@@ -96,6 +112,7 @@ pub fn process(source: &[u8], rules: &RuleSet, options: Options) -> FileOutcome 
     }
     if source.iter().take(8192).any(|&b| b == 0) {
         outcome.diagnostics.push(FileDiagnostic {
+            code: Code::BinaryFile,
             offset: None,
             line: 1,
             column: 1,
@@ -108,6 +125,7 @@ pub fn process(source: &[u8], rules: &RuleSet, options: Options) -> FileOutcome 
     scan::scan_each(source, &mut |part| {
         for d in part.diagnostics {
             outcome.diagnostics.push(FileDiagnostic {
+                code: Code::UnreadableAsm,
                 offset: Some(d.span.start),
                 line: d.line,
                 column: d.column,
@@ -119,6 +137,7 @@ pub fn process(source: &[u8], rules: &RuleSet, options: Options) -> FileOutcome 
                 lower::Analysis {
                     instructions: Vec::new(),
                     outcome: Err(lower::Unsupported::new(
+                        Code::InvalidUtf8,
                         "the statement contains bytes that are not valid UTF-8; it is left as written".into(),
                     )),
                 }

@@ -9,6 +9,7 @@
 
 use std::collections::HashSet;
 
+use crate::codes::Code;
 use crate::ptx::{self, Immediate, Instruction, Item, Reg};
 use crate::scan::AsmStatement;
 
@@ -111,21 +112,27 @@ impl<'a> Lowerer<'a> {
                     match constraint_register(letter) {
                         Some(r) => (kind, Some(r)),
                         None => {
-                            return Err(Unsupported::new(format!(
+                            return Err(Unsupported::new(Code::OperandBinding, format!(
                                 "operand %{i} has constraint \"{c}\", which is not an NVIDIA PTX register constraint (h r l q f d n C)"
                             )))
                         }
                     }
                 }
                 _ => {
-                    return Err(Unsupported::new(format!(
+                    return Err(Unsupported::new(
+                        Code::OperandBinding,
+                        format!(
                     "operand %{i} has constraint \"{c}\": exactly one constraint letter is allowed"
-                )))
+                ),
+                    ))
                 }
             };
             if let (OpKind::Input | OpKind::InOut, Some(r)) = (kind, reg) {
                 if let Some(why) = operands::literal_rejected(r, &op.expr) {
-                    return Err(Unsupported::new(format!("operand %{i} \"{c}\": {why}")));
+                    return Err(Unsupported::new(
+                        Code::OperandBinding,
+                        format!("operand %{i} \"{c}\": {why}"),
+                    ));
                 }
             }
             let local = unique_name(
@@ -180,6 +187,7 @@ impl<'a> Lowerer<'a> {
             // On NVIDIA a following asm statement can read this flag (code relies on it when the
             // compiler keeps the statements adjacent); a translation would silently drop it.
             return Err(Unsupported::new(
+                Code::CarryChain,
                 "the statement leaves a carry flag that nothing in it reads, for a later asm statement: write the whole carry chain in one asm statement to translate it".into(),
             ));
         }
@@ -323,6 +331,7 @@ impl<'a> Lowerer<'a> {
                     }
                     if is_branch_target(items, name) {
                         return Err(Unsupported::at(
+                            Code::ControlFlow,
                             format!("label `{name}` is reached by a branch ptx2hip cannot turn into structured control flow"),
                             span.start,
                         ));
@@ -330,10 +339,15 @@ impl<'a> Lowerer<'a> {
                 }
                 Item::Instruction(ins) if ins.opcode == "bra" => {
                     let target = branch_target(ins).ok_or_else(|| {
-                        Unsupported::at("`bra` without a label target".to_string(), ins.span.start)
+                        Unsupported::at(
+                            Code::ControlFlow,
+                            "`bra` without a label target".to_string(),
+                            ins.span.start,
+                        )
                     })?;
                     let Some(label_at) = label_index(items, target).filter(|&j| j > i) else {
                         return Err(Unsupported::at(
+                            Code::ControlFlow,
                             format!("branch to `{target}` crosses a `{{ }}` scope or jumps backwards into a loop ptx2hip cannot structure"),
                             ins.span.start,
                         ));
@@ -343,6 +357,7 @@ impl<'a> Lowerer<'a> {
                         .any(|it| matches!(it, Item::Label { .. }))
                     {
                         return Err(Unsupported::at(
+                            Code::ControlFlow,
                             format!("branch to `{target}` skips over another label"),
                             ins.span.start,
                         ));
@@ -374,6 +389,7 @@ impl<'a> Lowerer<'a> {
     ) -> Result<(), Unsupported> {
         if decl.space != "reg" {
             return Err(Unsupported::at(
+                Code::RegisterDeclaration,
                 format!(
                     "`.{}` variables inside asm are not translated (only `.reg`)",
                     decl.space
@@ -383,12 +399,14 @@ impl<'a> Lowerer<'a> {
         }
         if decl.vector.is_some() {
             return Err(Unsupported::at(
+                Code::RegisterDeclaration,
                 "vector `.reg` declarations are not translated yet".into(),
                 decl.span.start,
             ));
         }
         let ty = PtxType::parse(&decl.ty).ok_or_else(|| {
             Unsupported::at(
+                Code::RegisterDeclaration,
                 format!("`.reg .{}` has a type ptx2hip does not model", decl.ty),
                 decl.span.start,
             )
@@ -458,6 +476,7 @@ impl<'a> Lowerer<'a> {
                     if let (Target::Portable, Some(why)) = (self.target, &rule.portable_unsupported)
                     {
                         return Err(Unsupported::at(
+                            Code::NoPortableTranslation,
                             format!("`{form}` has no --target portable translation: {why}"),
                             ins.span.start,
                         )
@@ -470,10 +489,14 @@ impl<'a> Lowerer<'a> {
         }
         let at = ins.span.start;
         if let Some(reason) = self.rules.unsupported_reason(&ins.opcode, &ins.modifiers) {
-            return Err(Unsupported::at(format!("`{form}`: {reason}"), at).with_instruction(&form));
+            return Err(
+                Unsupported::at(Code::DeclinedForm, format!("`{form}`: {reason}"), at)
+                    .with_instruction(&form),
+            );
         }
         if let Some(rule) = shape_mismatch {
             return Err(Unsupported::at(
+                Code::OperandShape,
                 format!(
                     "`{form}` has operands of a shape rule {} does not translate ({})",
                     rule.code,
@@ -484,12 +507,15 @@ impl<'a> Lowerer<'a> {
             .with_instruction(&form));
         }
         let known = self.rules.rules_for(&ins.opcode).next().is_some();
-        let msg = if known {
-            format!("no rule translates `{form}` (this combination of modifiers is not in the rule table)")
+        let (code, msg) = if known {
+            (Code::ModifierCombination, format!("no rule translates `{form}` (this combination of modifiers is not in the rule table)"))
         } else {
-            format!("unknown instruction `{}`: no rule in the table", ins.opcode)
+            (
+                Code::UnknownInstruction,
+                format!("unknown instruction `{}`: no rule in the table", ins.opcode),
+            )
         };
-        Err(Unsupported::at(msg, at).with_instruction(&form))
+        Err(Unsupported::at(code, msg, at).with_instruction(&form))
     }
 
     /// Expands a rule's template for one instruction; returns the code and the statements that
@@ -577,6 +603,7 @@ impl<'a> Lowerer<'a> {
                     };
                     if elems.len() as u32 != *n {
                         return Err(Unsupported::at(
+                            Code::OperandShape,
                             format!(
                                 "vector operand has {} elements, `{}` needs {n}",
                                 elems.len(),
@@ -603,6 +630,7 @@ impl<'a> Lowerer<'a> {
         if let Some(carry) = rule.carry {
             if carry.reads() && !self.carry_set {
                 return Err(Unsupported::at(
+                    Code::CarryChain,
                     format!("`{}` reads a carry flag set outside this asm statement; ptx2hip translates carry chains only within one statement", ins.form()),
                     at,
                 ));
@@ -643,7 +671,13 @@ impl<'a> Lowerer<'a> {
                 _ => None,
             }
         })
-        .map_err(|e| Unsupported::at(format!("rule {} is malformed: {e}", rule.code), at))?;
+        .map_err(|e| {
+            Unsupported::at(
+                Code::RuleTableError,
+                format!("rule {} is malformed: {e}", rule.code),
+                at,
+            )
+        })?;
         let mut code_lines = pre;
         code_lines.push(code);
         Ok((code_lines.join("\n"), post))
@@ -658,6 +692,7 @@ impl<'a> Lowerer<'a> {
     ) -> Result<PtxType, Unsupported> {
         rule.resolve_type(t, bindings).ok_or_else(|| {
             Unsupported::at(
+                Code::RuleTableError,
                 format!("rule {} has an operand type it cannot resolve", rule.code),
                 at,
             )
@@ -691,6 +726,7 @@ impl<'a> Lowerer<'a> {
                 "reads an operand"
             };
             Unsupported::at(
+                Code::OperandBinding,
                 format!(
                     "operand %{i} \"{}\" is a {}-bit register, but `{form}` {what} of type .{ty} ({} bits) there: {why}",
                     asm.constraint,
@@ -712,11 +748,13 @@ impl<'a> Lowerer<'a> {
             }
             ptx::Operand::Imm(imm) => immediate(imm, want).ok_or_else(|| {
                 Unsupported::at(
+                    Code::OperandShape,
                     format!("immediate `{imm:?}` cannot be used as a {want} operand"),
                     at,
                 )
             }),
             other => Err(Unsupported::at(
+                Code::OperandShape,
                 format!("`{other:?}` cannot be a source operand here"),
                 at,
             )),
@@ -733,6 +771,7 @@ impl<'a> Lowerer<'a> {
                     Ok(operands::immediate(want, &op.expr))
                 } else {
                     Err(Unsupported::at(
+                        Code::OperandBinding,
                         format!("immediate operand %{i} used as a {want} value"),
                         at,
                     ))
@@ -740,6 +779,7 @@ impl<'a> Lowerer<'a> {
             };
             if op.kind == OpKind::Output && !op.written {
                 return Err(Unsupported::at(
+                    Code::OperandBinding,
                     format!("output operand %{i} is read before it is written"),
                     at,
                 ));
@@ -771,6 +811,7 @@ impl<'a> Lowerer<'a> {
         };
         convert(&name, ty, want).ok_or_else(|| {
             Unsupported::at(
+                Code::OperandBinding,
                 format!(
                     "register `{}` holds {ty} but the instruction reads {want}",
                     reg_text(r)
@@ -805,12 +846,14 @@ impl<'a> Lowerer<'a> {
                     let op = &mut self.ops[i];
                     let Some(reg) = op.reg else {
                         return Err(Unsupported::at(
+                            Code::OperandBinding,
                             format!("operand %{i} is an immediate but is written"),
                             at,
                         ));
                     };
                     if op.kind == OpKind::Input {
                         return Err(Unsupported::at(
+                            Code::OperandBinding,
                             format!("input operand %{i} is written by the template"),
                             at,
                         ));
@@ -839,6 +882,7 @@ impl<'a> Lowerer<'a> {
                     if let Reg::Ident { name, .. } = r {
                         if self.local(name).is_none() {
                             return Err(Unsupported::at(
+                                Code::RegisterDeclaration,
                                 format!(
                                     "`{}` is not a writable register (declare it with `.reg`)",
                                     reg_text(r)
@@ -852,6 +896,7 @@ impl<'a> Lowerer<'a> {
             },
             other => {
                 return Err(Unsupported::at(
+                    Code::OperandShape,
                     format!("`{other:?}` cannot be a destination"),
                     at,
                 ))
@@ -876,6 +921,7 @@ impl<'a> Lowerer<'a> {
     fn resolve_ident(&mut self, r: &Reg, at: usize) -> Result<(String, CType), Unsupported> {
         let Reg::Ident { name, component } = r else {
             return Err(Unsupported::at(
+                Code::OperandBinding,
                 format!("operand `{}` does not exist in this statement", reg_text(r)),
                 at,
             ));
@@ -892,6 +938,7 @@ impl<'a> Lowerer<'a> {
         if let Some(sr) = self.rules.specials.get(&full) {
             if let Some(reason) = &sr.unsupported {
                 return Err(Unsupported::at(
+                    Code::SpecialRegister,
                     format!("special register `{full}`: {reason}"),
                     at,
                 ));
@@ -905,14 +952,18 @@ impl<'a> Lowerer<'a> {
             };
             return Ok((expr, ty));
         }
-        Err(Unsupported::at(
-            if name.starts_with('%') {
-                format!("special register `{full}` has no translation")
-            } else {
-                format!("register `{full}` is not declared with `.reg` in this statement")
-            },
-            at,
-        ))
+        let (code, message) = if name.starts_with('%') {
+            (
+                Code::SpecialRegister,
+                format!("special register `{full}` has no translation"),
+            )
+        } else {
+            (
+                Code::RegisterDeclaration,
+                format!("register `{full}` is not declared with `.reg` in this statement"),
+            )
+        };
+        Err(Unsupported::at(code, message, at))
     }
 
     fn local(&self, ptx_name: &str) -> Option<&Local> {
@@ -1088,6 +1139,7 @@ fn reg_text(r: &Reg) -> String {
 
 fn result_mismatch(value: CType, reg: CType, at: usize) -> Unsupported {
     Unsupported::at(
+        Code::OperandBinding,
         format!("a {value} result cannot be written to a {reg} register"),
         at,
     )
@@ -1095,6 +1147,7 @@ fn result_mismatch(value: CType, reg: CType, at: usize) -> Unsupported {
 
 fn operand_mismatch(i: usize, reg: CType, want: CType, at: usize) -> Unsupported {
     Unsupported::at(
+        Code::OperandBinding,
         format!("operand %{i} is a {reg} register but the instruction needs a {want} value (constraint/type mismatch)"),
         at,
     )
