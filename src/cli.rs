@@ -1,7 +1,9 @@
 //! The command-line interface: argument parsing and the four commands.
 
 mod check;
+mod explain_code;
 mod output;
+mod selection;
 mod translate;
 mod write;
 
@@ -50,15 +52,16 @@ enum Command {
     Check {
         #[command(flatten)]
         input: Input,
-        #[arg(long, value_enum, default_value_t = Format::Human)]
-        format: Format,
+        #[command(flatten)]
+        lint: check::LintArgs,
         #[arg(long, value_enum, default_value_t = TargetArg::Amd)]
         target: TargetArg,
     },
-    /// Show how a PTX statement is parsed, what it means and what ptx2hip emits for it;
-    /// or the documentation of a rule given by its code (e.g. `I001`).
+    /// Show how a PTX statement is parsed, what it means and what ptx2hip emits for it; the
+    /// documentation of a rule or a finding code (`I001`, `U001`); or the rules of an opcode
+    /// (`lop3`).
     Explain {
-        /// A PTX statement (`add.s32 %0, %1, %2;`) or a rule code.
+        /// A PTX statement (`add.s32 %0, %1, %2;`), a rule or finding code, or an opcode.
         statement: String,
         /// Constraints of the operands in %N order, comma separated (default: `=r` then `r`).
         #[arg(long)]
@@ -76,9 +79,12 @@ struct Input {
     /// Files or directories (directories are walked honouring .gitignore).
     #[arg(default_value = ".")]
     paths: Vec<PathBuf>,
-    /// File extensions to process when walking directories (comma separated or repeated).
+    /// File extensions to process when walking directories (comma separated or repeated;
+    /// default: `extensions` of ptx2hip.toml, else cu,cuh,h,hpp,hh,cpp,cc,cxx,inl,hip).
     #[arg(long = "ext", value_delimiter = ',')]
     extensions: Vec<String>,
+    #[command(flatten)]
+    selection: selection::Selection,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -149,16 +155,16 @@ pub fn run(cli: Cli) -> ExitCode {
         }
         Command::Check {
             input,
-            format,
+            lint,
             target,
         } => check::run(
             &input,
+            &lint,
             &rules,
             Options {
                 target: target.into(),
                 emit: None,
             },
-            format,
         ),
         Command::Explain {
             statement,
@@ -179,15 +185,7 @@ pub fn run(cli: Cli) -> ExitCode {
 impl Input {
     /// The files to process, and the errors met finding them.
     fn files(&self) -> (Vec<walk::SourceFile>, Vec<String>) {
-        let extensions: Vec<String> = if self.extensions.is_empty() {
-            walk::DEFAULT_EXTENSIONS
-                .iter()
-                .map(|s| s.to_string())
-                .collect()
-        } else {
-            self.extensions.clone()
-        };
-        walk::collect(&self.paths, &extensions)
+        self.selection.files(&self.paths, &self.extensions)
     }
 }
 
@@ -250,6 +248,9 @@ fn explain(
     constraints: Option<&str>,
     rules: &RuleSet,
 ) -> ExitCode {
+    if let Some(code) = explain_code::explain(out, statement, rules) {
+        return code;
+    }
     if let Some(rule) = rules.rule(statement.trim()) {
         outln!(out, "{} ({}) — {}\n", rule.code, rule.name, rule.summary);
         outln!(out, "{}", rule.doc.trim());
