@@ -186,8 +186,12 @@ mod tests {
             "b.cu"
         );
         assert_eq!(
+            relative_to(Path::new("/repo/src/a.cu"), &b.dir),
+            "../src/a.cu"
+        );
+        assert_eq!(
             relative_to(Path::new("/elsewhere/a.cu"), &b.dir),
-            "/elsewhere/a.cu"
+            "../../elsewhere/a.cu"
         );
     }
 
@@ -196,7 +200,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("baseline.json");
         let mut b = Baseline::new(&path);
-        let at = crate::report::Location::of(b"", 0);
+        let at = crate::report::Location::find(b"", 0, 1, 0);
         let d = Diagnostic::at(
             crate::codes::Code::UnknownInstruction,
             "a.cu",

@@ -96,7 +96,7 @@ pub fn lint(
                     s.text
                 )
             };
-            let at = Location::of(source, s.offset);
+            let at = Location::find(source, s.offset, s.line, s.offset);
             unsuppressed.push((
                 Diagnostic::at(Code::UnusedSuppression, file, at, message),
                 None,

@@ -82,11 +82,6 @@ impl Location {
             char_column: chars + 1,
         }
     }
-
-    /// The location of byte `offset`, counting lines from the start of the file.
-    pub fn of(source: &[u8], offset: usize) -> Location {
-        Location::find(source, 0, 1, offset)
-    }
 }
 
 /// One finding as every format reports it: a statement, an asm keyword or a file that could not
@@ -141,7 +136,7 @@ impl Diagnostic {
 
     pub fn of_file_diagnostic(file: &str, source: &[u8], d: &FileDiagnostic) -> Diagnostic {
         let at = match d.offset {
-            Some(o) => Location::of(source, o),
+            Some(o) => Location::find(source, o, d.line, o),
             None => Location {
                 line: d.line,
                 column: d.column,
@@ -208,21 +203,24 @@ mod tests {
         let source = "a\n  é x\n".as_bytes();
         let x = source.iter().position(|&b| b == b'x').unwrap();
         assert_eq!(
-            Location::of(source, x),
+            Location::find(source, 0, 1, x),
             Location {
                 line: 2,
                 column: 6,
                 char_column: 5
             }
         );
-        assert_eq!(Location::find(source, 2, 2, x), Location::of(source, x));
-        let end = Location::of(source, source.len());
+        assert_eq!(
+            Location::find(source, 2, 2, x),
+            Location::find(source, 0, 1, x)
+        );
+        let end = Location::find(source, 0, 1, source.len());
         assert_eq!((end.line, end.column), (3, 1));
     }
 
     #[test]
     fn invalid_utf8_counts_one_character_per_byte() {
         let source = b"\xff\xfe\xc3x";
-        assert_eq!(Location::of(source, 3).char_column, 4);
+        assert_eq!(Location::find(source, 0, 1, 3).char_column, 4);
     }
 }
