@@ -76,7 +76,8 @@ enum Command {
 
 #[derive(clap::Args)]
 struct Input {
-    /// Files or directories (directories are walked honouring .gitignore).
+    /// Files or directories (directories are walked honouring .gitignore); for `check`, `-`
+    /// reads standard input.
     #[arg(default_value = ".")]
     paths: Vec<PathBuf>,
     /// File extensions to process when walking directories (comma separated or repeated;
