@@ -47,6 +47,10 @@ enum Command {
         emit: EmitArg,
         #[arg(long, value_enum, default_value_t = TargetArg::Amd)]
         target: TargetArg,
+        /// No comments naming the rules of each translation (`// ptx2hip: B012`) or why a
+        /// statement stays as written (`// ptx2hip: U001 not translated: ...`).
+        #[arg(long)]
+        no_provenance: bool,
     },
     /// Lint: report every non-portable asm statement (exit 0: none, 1: findings, 2: error).
     Check {
@@ -142,10 +146,12 @@ pub fn run(cli: Cli) -> ExitCode {
             out_dir,
             emit,
             target,
+            no_provenance,
         } => {
             let options = Options {
                 target: target.into(),
                 emit: Some(emit.into()),
+                provenance: !no_provenance,
             };
             let mode = match (in_place, out_dir) {
                 (true, _) => translate::Mode::InPlace,
@@ -165,6 +171,7 @@ pub fn run(cli: Cli) -> ExitCode {
             Options {
                 target: target.into(),
                 emit: None,
+                provenance: false,
             },
         ),
         Command::Explain {

@@ -425,7 +425,15 @@ mod tests {
                     Code::NoPortableTranslation => Target::Portable,
                     _ => Target::Amd,
                 };
-                let outcome = process(source.as_bytes(), &rules, Options { target, emit: None });
+                let outcome = process(
+                    source.as_bytes(),
+                    &rules,
+                    Options {
+                        target,
+                        emit: None,
+                        provenance: false,
+                    },
+                );
                 let settings = crate::lint::Settings {
                     report_unused_suppressions: true,
                     ..Default::default()

@@ -142,6 +142,7 @@ mod tests {
         let options = Options {
             target: crate::lower::Target::Amd,
             emit: None,
+            provenance: false,
         };
         let outcome = pipeline::process(source.as_bytes(), &rules, options);
         lint(

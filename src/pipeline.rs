@@ -18,6 +18,9 @@ pub struct Options {
     /// How translations are spliced in; `None` for a lint (`check`), which needs the findings only
     /// and so builds no rewritten file.
     pub emit: Option<EmitMode>,
+    /// Comments in the rewritten file: the rules of each translation, and why a statement
+    /// stays as written.
+    pub provenance: bool,
 }
 
 /// What ptx2hip found out about one asm statement.
@@ -145,13 +148,26 @@ pub fn process(source: &[u8], rules: &RuleSet, options: Options) -> FileOutcome 
                 lower::analyze(&stmt, rules, options.target)
             };
             let analysis = fitted(&stmt, analysis);
-            if let (Ok(t), Some(mode)) = (&analysis.outcome, options.emit) {
-                edits.push(emit::edit(source, &stmt, t, mode, newline));
+            match (&analysis.outcome, options.emit) {
+                (Ok(t), Some(mode)) => edits.extend(emit::edit(
+                    source,
+                    &stmt,
+                    t,
+                    mode,
+                    newline,
+                    options.provenance,
+                )),
+                (Err(u), Some(_)) if options.provenance => {
+                    edits.extend(emit::marker(source, &stmt, u.code, &u.message, newline));
+                }
+                _ => {}
             }
             outcome.findings.push(Finding::new(&stmt, &analysis));
         }
     });
-    if let (false, Some(mode)) = (edits.is_empty(), options.emit) {
+    // Markers go only into a file that is rewritten for another reason.
+    let significant = edits.iter().any(|e| e.significant);
+    if let (true, Some(mode)) = (significant, options.emit) {
         let rewritten = emit::apply(source, &edits, rules, mode, options.target);
         if rewritten.bytes != source {
             outcome.rewritten = Some(rewritten);
