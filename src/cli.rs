@@ -1,6 +1,7 @@
 //! The command-line interface: argument parsing and the four commands.
 
 mod check;
+mod diff_root;
 mod explain_code;
 mod output;
 mod selection;
@@ -47,6 +48,10 @@ enum Command {
         emit: EmitArg,
         #[arg(long, value_enum, default_value_t = TargetArg::Amd)]
         target: TargetArg,
+        /// Name files in the diff relative to DIR (default: the root of the git repository
+        /// holding each file, else the current directory), as `git apply` run there expects.
+        #[arg(long, value_name = "DIR", conflicts_with_all = ["in_place", "out_dir"])]
+        diff_root: Option<PathBuf>,
         /// No comments naming the rules of each translation (`// ptx2hip: B012`) or why a
         /// statement stays as written (`// ptx2hip: U001 not translated: ...`).
         #[arg(long)]
@@ -147,6 +152,7 @@ pub fn run(cli: Cli) -> ExitCode {
             emit,
             target,
             no_provenance,
+            diff_root,
         } => {
             let options = Options {
                 target: target.into(),
@@ -156,7 +162,7 @@ pub fn run(cli: Cli) -> ExitCode {
             let mode = match (in_place, out_dir) {
                 (true, _) => translate::Mode::InPlace,
                 (false, Some(dir)) => translate::Mode::OutDir(dir),
-                (false, None) => translate::Mode::Diff,
+                (false, None) => translate::Mode::Diff { root: diff_root },
             };
             translate::run(&input, &rules, options, &mode)
         }

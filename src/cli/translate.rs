@@ -12,6 +12,7 @@ use std::process::ExitCode;
 
 use rayon::prelude::*;
 
+use super::diff_root::DiffRoot;
 use super::output::{warn_text, Output};
 use super::{conclude, display_path, write, Input};
 use crate::emit::diff;
@@ -22,7 +23,10 @@ use crate::walk::SourceFile;
 
 /// Where translations go.
 pub enum Mode {
-    Diff,
+    /// A unified diff naming files relative to `root` (see [`DiffRoot`]).
+    Diff {
+        root: Option<PathBuf>,
+    },
     InPlace,
     OutDir(PathBuf),
 }
@@ -39,9 +43,24 @@ pub fn run(input: &Input, rules: &RuleSet, options: Options, mode: &Mode) -> Exi
         },
         _ => None,
     };
+    let diff_root = match mode {
+        Mode::Diff { root } => match DiffRoot::new(root.as_deref()) {
+            Ok(r) => Some(r),
+            Err(e) => {
+                errors.push(format!("--diff-root: {e}"));
+                return conclude(Output::stdout(), errors, ExitCode::SUCCESS);
+            }
+        },
+        _ => None,
+    };
+    let target = Target {
+        mode,
+        out_dir: out_dir.as_ref(),
+        diff_root: diff_root.as_ref(),
+    };
     let done: Vec<Done> = files
         .par_iter()
-        .map(|file| translate_file(file, rules, options, mode, out_dir.as_ref()))
+        .map(|file| translate_file(file, rules, options, &target))
         .collect();
     let mut out = Output::stdout();
     for d in done {
@@ -60,13 +79,15 @@ struct Done {
     error: Option<String>,
 }
 
-fn translate_file(
-    file: &SourceFile,
-    rules: &RuleSet,
-    options: Options,
-    mode: &Mode,
-    out_dir: Option<&write::OutDir>,
-) -> Done {
+/// Where the translations of a run go.
+struct Target<'a> {
+    mode: &'a Mode,
+    out_dir: Option<&'a write::OutDir>,
+    diff_root: Option<&'a DiffRoot>,
+}
+
+fn translate_file(file: &SourceFile, rules: &RuleSet, options: Options, target: &Target) -> Done {
+    let (mode, out_dir) = (target.mode, target.out_dir);
     let path = display_path(&file.path);
     let mut done = Done::default();
     let failed = |e: io::Error| Done {
@@ -98,7 +119,13 @@ fn translate_file(
         (None, Some(r)) if matches!(mode, Mode::InPlace) => original
             .replace(&r.bytes)
             .map_err(|e| format!("{path}: {e}")),
-        (None, Some(r)) => diff::write_unified(&mut done.diff, &path, source, &r.bytes, &r.splices)
+        (None, Some(r)) => target
+            .diff_root
+            .map_or(Ok(path.clone().into_bytes()), |root| root.name(&file.path))
+            .and_then(|name| {
+                diff::write_unified(&mut done.diff, &name, source, &r.bytes, &r.splices)
+                    .map_err(|e| e.to_string())
+            })
             .map_err(|e| format!("{path}: {e}")),
         (None, None) => Ok(()),
     };

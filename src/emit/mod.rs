@@ -71,9 +71,13 @@ pub struct Edit {
     pub significant: bool,
 }
 
-/// The line ending a rewrite uses: the file's own (CRLF if it has any).
+/// The line ending of the helper block: the file's usual one (CRLF where most lines end so).
+/// Statements use their own line's ending (see [`edit`]): one CRLF line in an LF file does not
+/// make every inserted line CRLF.
 pub fn newline_of(source: &[u8]) -> &'static str {
-    if memchr::memmem::find(source, b"\r\n").is_some() {
+    let lf = memchr::memchr_iter(b'\n', source).count();
+    let crlf = memchr::memmem::find_iter(source, b"\r\n").count();
+    if crlf > lf - crlf {
         "\r\n"
     } else {
         "\n"
@@ -140,7 +144,17 @@ pub fn edit(
     provenance: bool,
 ) -> Vec<Edit> {
     let note = provenance.then(|| provenance::rules_note(&translation.rules));
-    let mut edit = statement_text(source, stmt, translation, mode, newline, note.as_deref());
+    let nl = line_ending_at(source, stmt.span.start, newline);
+    let indent = indent_at(source, stmt.span.start);
+    let mut edit = if indent == stmt.indent {
+        statement_text(source, stmt, translation, mode, nl, note.as_deref())
+    } else {
+        let stmt = AsmStatement {
+            indent,
+            ..stmt.clone()
+        };
+        statement_text(source, &stmt, translation, mode, nl, note.as_deref())
+    };
     edit.helpers.clone_from(&translation.helpers);
     edit.selects = !directives_allowed(source, stmt);
     let Some(old) = provenance::existing_marker(source, stmt.span.start) else {
@@ -204,6 +218,20 @@ fn line_ending_at<'a>(source: &[u8], at: usize, nl: &'a str) -> &'a str {
         Some(_) => "\n",
         None => nl,
     }
+}
+
+/// The spaces and tabs that start the line holding `at`; a lone CR ends a line too (a file of
+/// CR-only line endings keeps its indentation).
+fn indent_at(source: &[u8], at: usize) -> String {
+    let start = source[..at]
+        .iter()
+        .rposition(|&b| b == b'\n' || b == b'\r')
+        .map_or(0, |p| p + 1);
+    let len = source[start..at]
+        .iter()
+        .take_while(|&&b| b == b' ' || b == b'\t')
+        .count();
+    String::from_utf8_lossy(&source[start..start + len]).into_owned()
 }
 
 /// The rest of a line holds nothing a `//` comment could swallow (a lone CR ends a line for
