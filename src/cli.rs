@@ -5,6 +5,7 @@ mod diff_root;
 mod explain_code;
 mod output;
 mod selection;
+mod summary;
 mod translate;
 mod write;
 
@@ -52,6 +53,10 @@ enum Command {
         /// holding each file, else the current directory), as `git apply` run there expects.
         #[arg(long, value_name = "DIR", conflicts_with_all = ["in_place", "out_dir"])]
         diff_root: Option<PathBuf>,
+        /// After the summary line on stderr, the statements left as written per finding code
+        /// and reason, and the translations per rule.
+        #[arg(long)]
+        statistics: bool,
         /// No comments naming the rules of each translation (`// ptx2hip: B012`) or why a
         /// statement stays as written (`// ptx2hip: U001 not translated: ...`).
         #[arg(long)]
@@ -153,6 +158,7 @@ pub fn run(cli: Cli) -> ExitCode {
             target,
             no_provenance,
             diff_root,
+            statistics,
         } => {
             let options = Options {
                 target: target.into(),
@@ -164,7 +170,7 @@ pub fn run(cli: Cli) -> ExitCode {
                 (false, Some(dir)) => translate::Mode::OutDir(dir),
                 (false, None) => translate::Mode::Diff { root: diff_root },
             };
-            translate::run(&input, &rules, options, &mode)
+            translate::run(&input, &rules, options, &mode, statistics)
         }
         Command::Check {
             input,

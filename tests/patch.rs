@@ -267,3 +267,32 @@ fn inserted_lines_end_as_their_own_line_does() {
         "{out:?}"
     );
 }
+
+#[test]
+fn translate_ends_with_a_summary_line_and_statistics_on_request() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "g.cu", MIXED.as_bytes());
+    write(dir.path(), "none.cu", b"int x;\n");
+    let o = ptx2hip()
+        .current_dir(dir.path())
+        .args(["translate", "."])
+        .assert()
+        .code(0);
+    let err = String::from_utf8_lossy(&o.get_output().stderr).into_owned();
+    assert!(
+        err.ends_with(
+            "ptx2hip: 1 of 2 files changed, 3 statements translated, 2 left as written\n"
+        ),
+        "{err}"
+    );
+    let o = ptx2hip()
+        .current_dir(dir.path())
+        .args(["translate", "--statistics", "."])
+        .assert()
+        .code(0);
+    let err = String::from_utf8_lossy(&o.get_output().stderr).into_owned();
+    assert!(
+        err.contains("     2  U001  unknown-instruction (left as written)\n           2  unknown instruction `frob`: no rule in the table\n     3  I001  translated\n"),
+        "{err}"
+    );
+}

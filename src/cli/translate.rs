@@ -14,6 +14,7 @@ use rayon::prelude::*;
 
 use super::diff_root::DiffRoot;
 use super::output::{warn_text, Output};
+use super::summary::Summary;
 use super::{conclude, display_path, write, Input};
 use crate::emit::diff;
 use crate::lower::RuleSet;
@@ -31,7 +32,14 @@ pub enum Mode {
     OutDir(PathBuf),
 }
 
-pub fn run(input: &Input, rules: &RuleSet, options: Options, mode: &Mode) -> ExitCode {
+/// Translates every input; ends with the summary line on stderr.
+pub fn run(
+    input: &Input,
+    rules: &RuleSet,
+    options: Options,
+    mode: &Mode,
+    statistics: bool,
+) -> ExitCode {
     let (files, mut errors) = input.files();
     let out_dir = match mode {
         Mode::OutDir(dir) => match open_out_dir(dir, &input.paths, &files) {
@@ -63,11 +71,14 @@ pub fn run(input: &Input, rules: &RuleSet, options: Options, mode: &Mode) -> Exi
         .map(|file| translate_file(file, rules, options, &target))
         .collect();
     let mut out = Output::stdout();
+    let mut summary = Summary::default();
     for d in done {
         warn_text(&d.notes);
         out.write(&d.diff);
         errors.extend(d.error);
+        summary.merge(d.summary);
     }
+    warn_text(&summary.render(statistics));
     conclude(out, errors, ExitCode::SUCCESS)
 }
 
@@ -77,6 +88,7 @@ struct Done {
     notes: String,
     diff: Vec<u8>,
     error: Option<String>,
+    summary: Summary,
 }
 
 /// Where the translations of a run go.
@@ -100,6 +112,7 @@ fn translate_file(file: &SourceFile, rules: &RuleSet, options: Options, target: 
     };
     let source = original.bytes();
     let outcome = pipeline::process(source, rules, options);
+    done.summary.add(&outcome);
     for d in &outcome.diagnostics {
         done.notes += &report::render_file_diagnostic(&path, d);
     }
