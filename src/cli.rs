@@ -40,6 +40,10 @@ enum Command {
         /// Write the translated files in place (atomically; unchanged files are not touched).
         #[arg(long, conflicts_with = "out_dir")]
         in_place: bool,
+        /// With --in-place, keep each rewritten file's original beside it under its name plus
+        /// SUFFIX (`--backup-suffix .prehip`, as hipify-perl does); an existing backup is kept.
+        #[arg(long, value_name = "SUFFIX", requires = "in_place")]
+        backup_suffix: Option<std::ffi::OsString>,
         /// Write translated copies of the processed files under DIR, mirroring the tree (DIR must
         /// lie outside the inputs; links under DIR are never followed).
         #[arg(long, value_name = "DIR")]
@@ -153,6 +157,7 @@ pub fn run(cli: Cli) -> ExitCode {
         Command::Translate {
             input,
             in_place,
+            backup_suffix,
             out_dir,
             emit,
             target,
@@ -166,7 +171,9 @@ pub fn run(cli: Cli) -> ExitCode {
                 provenance: !no_provenance,
             };
             let mode = match (in_place, out_dir) {
-                (true, _) => translate::Mode::InPlace,
+                (true, _) => translate::Mode::InPlace {
+                    backup: backup_suffix,
+                },
                 (false, Some(dir)) => translate::Mode::OutDir(dir),
                 (false, None) => translate::Mode::Diff { root: diff_root },
             };
@@ -204,8 +211,29 @@ pub fn run(cli: Cli) -> ExitCode {
 
 impl Input {
     /// The files to process, and the errors met finding them.
+    /// A path named on the command line that is neither a file nor a directory (a FIFO, a
+    /// device) is an error: reading a FIFO could block for ever, and the walk would skip it
+    /// without a word.
     fn files(&self) -> (Vec<walk::SourceFile>, Vec<String>) {
-        self.selection.files(&self.paths, &self.extensions)
+        let mut errors = Vec::new();
+        let paths: Vec<PathBuf> = self
+            .paths
+            .iter()
+            .filter(|p| match std::fs::metadata(p) {
+                Ok(m) if !m.is_file() && !m.is_dir() => {
+                    errors.push(format!("{}: not a regular file", display_path(p)));
+                    false
+                }
+                _ => true,
+            })
+            .cloned()
+            .collect();
+        if paths.is_empty() && !errors.is_empty() {
+            return (Vec::new(), errors);
+        }
+        let (files, more) = self.selection.files(&paths, &self.extensions);
+        errors.extend(more);
+        (files, errors)
     }
 }
 
@@ -313,6 +341,16 @@ fn explain_statement(
     };
     outln!(out, "statement:   {statement}");
     outln!(out, "constraints: {}", constraints.join(","));
+    if statement
+        .trim_matches(|c: char| c.is_whitespace() || c == ';')
+        .is_empty()
+    {
+        outln!(
+            out,
+            "an empty statement: no instruction to parse or translate"
+        );
+        return ExitCode::from(1);
+    }
     match crate::ptx::parse(statement) {
         Ok(block) => outln!(out, "parsed as:\n{}", indent_text(&block.to_string(), "  ")),
         Err(e) => {

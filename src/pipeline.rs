@@ -95,6 +95,15 @@ pub struct FileOutcome {
     pub rewritten: Option<emit::Rewrite>,
 }
 
+/// The encoding a UTF-16 byte order mark names.
+fn utf16(source: &[u8]) -> Option<&'static str> {
+    match source {
+        [0xFF, 0xFE, ..] => Some("UTF-16LE"),
+        [0xFE, 0xFF, ..] => Some("UTF-16BE"),
+        _ => None,
+    }
+}
+
 /// The analysis, not translated when the translation cannot take the statement's place.
 fn fitted(stmt: &AsmStatement, mut analysis: lower::Analysis) -> lower::Analysis {
     if let Ok(Err(message)) = analysis.outcome.as_ref().map(|t| emit::fits(stmt, t)) {
@@ -110,6 +119,19 @@ fn fitted(stmt: &AsmStatement, mut analysis: lower::Analysis) -> lower::Analysis
 /// handled yields diagnostics and no rewrite.
 pub fn process(source: &[u8], rules: &RuleSet, options: Options) -> FileOutcome {
     let mut outcome = FileOutcome::default();
+    if let Some(encoding) = utf16(source) {
+        // Its asm would read `a\0s\0m\0`: without this the file passes as having none.
+        outcome.diagnostics.push(FileDiagnostic {
+            code: Code::BinaryFile,
+            offset: None,
+            line: 1,
+            column: 1,
+            message: format!(
+                "{encoding} text (byte order mark): ptx2hip reads UTF-8 only; convert it (`iconv -f {encoding} -t UTF-8`) to translate it: skipped"
+            ),
+        });
+        return outcome;
+    }
     if !scan::may_contain_asm(source) {
         return outcome;
     }
@@ -124,6 +146,7 @@ pub fn process(source: &[u8], rules: &RuleSet, options: Options) -> FileOutcome 
         return outcome;
     }
     let newline = emit::newline_of(source);
+    let lines = emit::Lines::new(source);
     let mut edits = Vec::new();
     scan::scan_each(source, &mut |part| {
         for d in part.diagnostics {
@@ -151,6 +174,7 @@ pub fn process(source: &[u8], rules: &RuleSet, options: Options) -> FileOutcome 
             match (&analysis.outcome, options.emit) {
                 (Ok(t), Some(mode)) => edits.extend(emit::edit(
                     source,
+                    &lines,
                     &stmt,
                     t,
                     mode,
@@ -158,7 +182,9 @@ pub fn process(source: &[u8], rules: &RuleSet, options: Options) -> FileOutcome 
                     options.provenance,
                 )),
                 (Err(u), Some(_)) if options.provenance => {
-                    edits.extend(emit::marker(source, &stmt, u.code, &u.message, newline));
+                    edits.extend(emit::marker(
+                        source, &lines, &stmt, u.code, &u.message, newline,
+                    ));
                 }
                 _ => {}
             }

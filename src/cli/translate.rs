@@ -6,6 +6,7 @@
 //! read, and only if it did not change meanwhile (see [`write`]).
 
 use std::collections::hash_map::{Entry, HashMap};
+use std::ffi::OsString;
 use std::io;
 use std::path::{Component, Path, PathBuf};
 use std::process::ExitCode;
@@ -28,7 +29,10 @@ pub enum Mode {
     Diff {
         root: Option<PathBuf>,
     },
-    InPlace,
+    /// Each source rewritten; with `backup`, its original kept under its name plus that suffix.
+    InPlace {
+        backup: Option<OsString>,
+    },
     OutDir(PathBuf),
 }
 
@@ -129,9 +133,15 @@ fn translate_file(file: &SourceFile, rules: &RuleSet, options: Options, target: 
         (Some(dir), _) => dir
             .write(&file.relative, rewritten.map_or(source, |r| &r.bytes))
             .map_err(|e| format!("{}: {e}", display_path(&dir.path().join(&file.relative)))),
-        (None, Some(r)) if matches!(mode, Mode::InPlace) => original
-            .replace(&r.bytes)
-            .map_err(|e| format!("{path}: {e}")),
+        (None, Some(r)) if matches!(mode, Mode::InPlace { .. }) => {
+            let backup = match mode {
+                Mode::InPlace { backup } => backup.as_deref(),
+                _ => None,
+            };
+            original
+                .replace(&r.bytes, backup)
+                .map_err(|e| format!("{path}: {e}"))
+        }
         (None, Some(r)) => target
             .diff_root
             .map_or(Ok(path.clone().into_bytes()), |root| root.name(&file.path))

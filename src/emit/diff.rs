@@ -163,6 +163,11 @@ fn line_changes(
     changes
 }
 
+/// Regions larger than this (old lines times new lines, after their common first and last lines)
+/// stay one change: Myers takes time proportional to the size times the differences, and a region
+/// this large (a line of 40,000 statements became 200,000 lines) has few lines in common anyway.
+const MAX_REFINED: usize = 1 << 22;
+
 /// The changed lines of `change` only: a region of whole lines (a rewritten statement, a
 /// regenerated helper block) is diffed line by line (Myers), so lines that stay the same, such as
 /// the unchanged helpers of a block that gained one, are context rather than removed and re-added.
@@ -183,8 +188,25 @@ fn minimal(
         .clone()
         .map(|l| line(new, new_lines, l))
         .collect();
-    let (o, n) = (change.old.start, change.new.start);
-    capture_diff_slices(Algorithm::Myers, &a, &b)
+    let head = a.iter().zip(&b).take_while(|(x, y)| x == y).count();
+    let tail = a[head..]
+        .iter()
+        .rev()
+        .zip(b[head..].iter().rev())
+        .take_while(|(x, y)| x == y)
+        .count();
+    let (a, b) = (&a[head..a.len() - tail], &b[head..b.len() - tail]);
+    let (o, n) = (change.old.start + head, change.new.start + head);
+    if a.is_empty() && b.is_empty() {
+        return Vec::new();
+    }
+    if a.is_empty() || b.is_empty() || a.len().saturating_mul(b.len()) > MAX_REFINED {
+        return vec![Change {
+            old: o..o + a.len(),
+            new: n..n + b.len(),
+        }];
+    }
+    capture_diff_slices(Algorithm::Myers, a, b)
         .into_iter()
         .filter_map(|op| match op {
             DiffOp::Equal { .. } => None,

@@ -15,6 +15,7 @@
 
 pub mod diff;
 mod helpers;
+mod lines;
 mod provenance;
 
 use std::ops::Range;
@@ -24,6 +25,7 @@ use crate::lower::{render, RuleSet, Target, Translation};
 use crate::scan::{AsmStatement, Place};
 
 pub use helpers::{HELPERS_BEGIN, HELPERS_END};
+pub use lines::Lines;
 
 /// How a translation is put into the file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -135,8 +137,10 @@ fn has_top_level_comma(code: &str) -> bool {
 
 /// The edits that put `translation` in place of `stmt` (with a comment naming its rules when
 /// `provenance` is set), removing the marker of an earlier run that could not translate it.
+#[allow(clippy::too_many_arguments)]
 pub fn edit(
     source: &[u8],
+    lines: &Lines,
     stmt: &AsmStatement,
     translation: &Translation,
     mode: EmitMode,
@@ -144,8 +148,8 @@ pub fn edit(
     provenance: bool,
 ) -> Vec<Edit> {
     let note = provenance.then(|| provenance::rules_note(&translation.rules));
-    let nl = line_ending_at(source, stmt.span.start, newline);
-    let indent = indent_at(source, stmt.span.start);
+    let nl = lines.ending_of(source, stmt.span.start, newline);
+    let indent = indent_at(source, lines, stmt.span.start);
     let mut edit = if indent == stmt.indent {
         statement_text(source, stmt, translation, mode, nl, note.as_deref())
     } else {
@@ -157,7 +161,7 @@ pub fn edit(
     };
     edit.helpers.clone_from(&translation.helpers);
     edit.selects = !directives_allowed(source, stmt);
-    let Some(old) = provenance::existing_marker(source, stmt.span.start) else {
+    let Some(old) = provenance::existing_marker(source, lines, stmt.span.start) else {
         return vec![edit];
     };
     // A rewrite that starts a line of its own takes the spaces before it, and the marker's too.
@@ -178,6 +182,7 @@ pub fn edit(
 /// translated is not touched.
 pub fn marker(
     source: &[u8],
+    lines: &Lines,
     stmt: &AsmStatement,
     code: Code,
     reason: &str,
@@ -185,17 +190,14 @@ pub fn marker(
 ) -> Option<Edit> {
     let note = provenance::marker_note(code, reason);
     let start = stmt.span.start;
-    let line_start = source[..start]
-        .iter()
-        .rposition(|&b| b == b'\n')
-        .map_or(0, |p| p + 1);
+    let line_start = lines.start_of(start);
     let own_line = directives_allowed(source, stmt)
         && source[line_start..start]
             .iter()
             .all(|b| matches!(b, b' ' | b'\t'));
     let (at, text) = if own_line {
         let indent = String::from_utf8_lossy(&source[line_start..start]).into_owned();
-        let ending = line_ending_at(source, start, nl);
+        let ending = lines.ending_of(source, start, nl);
         (
             line_start,
             format!("{indent}{}{ending}", provenance::line_comment(&note)),
@@ -203,30 +205,17 @@ pub fn marker(
     } else {
         (start, format!("{} ", provenance::block_comment(&note)))
     };
-    match provenance::existing_marker(source, start) {
+    match provenance::existing_marker(source, lines, start) {
         Some(old) if source[old.clone()] == *text.as_bytes() => None,
         Some(old) => Some(plain_edit(old, text, true)),
         None => Some(plain_edit(at..at, text, false)),
     }
 }
 
-/// The line ending of the line holding `at`: a file's lines keep their own endings, whatever the
-/// others use (`nl` for the last line, which has none).
-fn line_ending_at<'a>(source: &[u8], at: usize, nl: &'a str) -> &'a str {
-    match memchr::memchr(b'\n', &source[at..]) {
-        Some(p) if at + p > 0 && source[at + p - 1] == b'\r' => "\r\n",
-        Some(_) => "\n",
-        None => nl,
-    }
-}
-
 /// The spaces and tabs that start the line holding `at`; a lone CR ends a line too (a file of
 /// CR-only line endings keeps its indentation).
-fn indent_at(source: &[u8], at: usize) -> String {
-    let start = source[..at]
-        .iter()
-        .rposition(|&b| b == b'\n' || b == b'\r')
-        .map_or(0, |p| p + 1);
+fn indent_at(source: &[u8], lines: &Lines, at: usize) -> String {
+    let start = lines.start_of(at);
     let len = source[start..at]
         .iter()
         .take_while(|&&b| b == b' ' || b == b'\t')
@@ -234,11 +223,14 @@ fn indent_at(source: &[u8], at: usize) -> String {
     String::from_utf8_lossy(&source[start..start + len]).into_owned()
 }
 
-/// The rest of a line holds nothing a `//` comment could swallow (a lone CR ends a line for
-/// compilers too, so only a final one is allowed).
+/// The rest of the line (`rest` runs to the end of the file) holds nothing a `//` comment could
+/// swallow: spaces and tabs, then a line ending (a lone CR ends a line for compilers too).
 fn ends_its_line(rest: &[u8]) -> bool {
-    let rest = rest.strip_suffix(b"\r").unwrap_or(rest);
-    rest.iter().all(|b| matches!(b, b' ' | b'\t'))
+    let blanks = rest
+        .iter()
+        .take_while(|b| matches!(b, b' ' | b'\t'))
+        .count();
+    matches!(&rest[blanks..], [] | [b'\n', ..] | [b'\r', ..])
 }
 
 /// An edit of comment text only.
@@ -428,11 +420,9 @@ fn statement_text(
         // A one-line translation takes the statement's place on its line; its note follows it,
         // or precedes it where code follows on the line.
         let code = lines[0].trim_start();
-        let rest = &source[span.end..];
-        let rest_of_line = &rest[..memchr::memchr(b'\n', rest).unwrap_or(rest.len())];
         let text = match note {
             None => code.to_string(),
-            Some(n) if ends_its_line(rest_of_line) => {
+            Some(n) if ends_its_line(&source[span.end..]) => {
                 format!("{code} {}", provenance::line_comment(n))
             }
             Some(n) => format!("{} {code}", provenance::block_comment(n)),

@@ -13,6 +13,7 @@
 
 use std::ops::Range;
 
+use super::Lines;
 use crate::codes::Code;
 
 /// What a provenance comment says after `ptx2hip: `.
@@ -44,21 +45,15 @@ pub fn block_comment(note: &str) -> String {
 
 /// Where a marker that ptx2hip put before the statement starting at `start` is: the whole line
 /// above (when the statement starts its line), or a `/* */` marker and the space after it.
-pub fn existing_marker(source: &[u8], start: usize) -> Option<Range<usize>> {
+pub fn existing_marker(source: &[u8], lines: &Lines, start: usize) -> Option<Range<usize>> {
     let before = &source[..start];
-    let line_start = before
-        .iter()
-        .rposition(|&b| b == b'\n')
-        .map_or(0, |p| p + 1);
+    let line_start = lines.start_of(start);
     if line_start > 0
         && before[line_start..]
             .iter()
             .all(|b| matches!(b, b' ' | b'\t'))
     {
-        let above = before[..line_start - 1]
-            .iter()
-            .rposition(|&b| b == b'\n')
-            .map_or(0, |p| p + 1);
+        let above = lines.start_of(line_start - 1);
         if is_marker_text(source[above..line_start].trim_ascii(), b"// ") {
             return Some(above..line_start);
         }
@@ -106,12 +101,12 @@ mod tests {
     fn a_marker_is_found_on_the_line_above_or_just_before_the_statement() {
         let src = b"x;\n  // ptx2hip: U001 not translated: why\n  asm(\"frob;\");\n";
         let at = memchr::memmem::find(src, b"asm").unwrap();
-        let r = existing_marker(src, at).unwrap();
+        let r = existing_marker(src, &Lines::new(src), at).unwrap();
         assert_eq!(&src[r], b"  // ptx2hip: U001 not translated: why\n");
 
         let src = b"M(/* ptx2hip: U001 not translated: why */ asm(\"frob;\"))";
         let at = memchr::memmem::find(src, b"asm").unwrap();
-        let r = existing_marker(src, at).unwrap();
+        let r = existing_marker(src, &Lines::new(src), at).unwrap();
         assert_eq!(&src[r], b"/* ptx2hip: U001 not translated: why */ ");
     }
 
@@ -125,7 +120,7 @@ mod tests {
         ] {
             let at = memchr::memmem::find(src, b"asm").unwrap();
             assert_eq!(
-                existing_marker(src, at),
+                existing_marker(src, &Lines::new(src), at),
                 None,
                 "{}",
                 String::from_utf8_lossy(src)
