@@ -4,6 +4,7 @@ mod check;
 mod diff_root;
 mod explain_code;
 mod output;
+mod report;
 mod selection;
 mod summary;
 mod translate;
@@ -84,6 +85,16 @@ enum Command {
         /// Constraints of the operands in %N order, comma separated (default: `=r` then `r`).
         #[arg(long)]
         constraints: Option<String>,
+    },
+    /// Write one self-contained HTML page for reviewing a translation: per statement the original
+    /// PTX beside the code for each target, the rules with their documentation and evidence, and
+    /// the statements left as written with their reason; filters by file, status and rule.
+    Report {
+        #[command(flatten)]
+        input: Input,
+        /// The page to write.
+        #[arg(short, long, value_name = "FILE", default_value = "review.html")]
+        output: PathBuf,
     },
     /// List every rule with its forms and verification status.
     Rules {
@@ -201,6 +212,7 @@ pub fn run(cli: Cli) -> ExitCode {
             let code = explain(&mut out, &statement, constraints.as_deref(), &rules);
             conclude(out, Vec::new(), code)
         }
+        Command::Report { input, output } => report::run(&input, &rules, &output),
         Command::Rules { format } => {
             let mut out = Output::stdout();
             list_rules(&mut out, &rules, format);

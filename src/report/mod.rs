@@ -4,6 +4,7 @@
 mod concise;
 mod fingerprint;
 mod github;
+pub mod html;
 mod human;
 mod json;
 mod sarif;
