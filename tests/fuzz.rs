@@ -317,7 +317,15 @@ fn parse_checked(text: &str) -> Result<(), TestCaseError> {
 fn pipeline_checked(src: &[u8]) -> Result<(), TestCaseError> {
     for target in [Target::Amd, Target::Portable] {
         for emit in [Some(EmitMode::Guarded), Some(EmitMode::Replace), None] {
-            let outcome = pipeline::process(src, rules(), Options { target, emit });
+            let outcome = pipeline::process(
+                src,
+                rules(),
+                Options {
+                    target,
+                    emit,
+                    provenance: true,
+                },
+            );
             if let Some(r) = &outcome.rewritten {
                 prop_assert!(r.bytes != src);
             }
