@@ -85,7 +85,7 @@ fn in_macro_arguments_the_guard_selects_with_macros_instead_of_directives() {
     }
     assert!(guarded.contains("#define PTX2HIP_AMD_ONLY(...) __VA_ARGS__"));
     // The bare argument has no `;` of its own: the translation is a statement without one.
-    assert!(guarded.contains("DEVICE_STMT(d, PTX2HIP_AMD_ONLY(do d = "));
+    assert!(guarded.contains("DEVICE_STMT(d, PTX2HIP_AMD_ONLY(do ptx2hip_out_r(d) = "));
 }
 
 #[test]
