@@ -67,15 +67,7 @@ impl Original {
         }
         let mut temp = Temp::create(&dir, Mode::from_raw_mode(0o600))?;
         temp.file.write_all(bytes)?;
-        let written = temp.file.metadata()?;
-        if (written.uid(), written.gid()) != (self.metadata.uid(), self.metadata.gid()) {
-            std::os::unix::fs::fchown(
-                &temp.file,
-                Some(self.metadata.uid()),
-                Some(self.metadata.gid()),
-            )
-            .map_err(|e| annotate(e, "could not keep the file's owner: not rewritten"))?;
-        }
+        self.keep_owner(&temp.file)?;
         temp.file.set_permissions(Permissions::from_mode(mode))?;
         temp.file.sync_all()?;
         if !self.unchanged(&dir, name)? {
@@ -91,11 +83,23 @@ impl Original {
         temp.rename_to(name)
     }
 
+    /// Gives `file` the original's owner and group (`fchown`) where they differ; an error when
+    /// the caller may not.
+    fn keep_owner(&self, file: &File) -> io::Result<()> {
+        let written = file.metadata()?;
+        if (written.uid(), written.gid()) != (self.metadata.uid(), self.metadata.gid()) {
+            std::os::unix::fs::fchown(file, Some(self.metadata.uid()), Some(self.metadata.gid()))
+                .map_err(|e| annotate(e, "could not keep the file's owner: not rewritten"))?;
+        }
+        Ok(())
+    }
+
     /// Writes the original bytes to `name` in `dir` unless that exists (`linkat` fails then,
     /// atomically: a backup is never overwritten).
     fn back_up(&self, dir: &OwnedFd, name: &OsStr, mode: u32) -> io::Result<()> {
         let mut temp = Temp::create(dir, Mode::from_raw_mode(0o600))?;
         temp.file.write_all(&self.bytes)?;
+        self.keep_owner(&temp.file)?;
         temp.file.set_permissions(Permissions::from_mode(mode))?;
         temp.file.sync_all()?;
         match rfs::linkat(dir, temp.name.as_str(), dir, name, AtFlags::empty()) {
