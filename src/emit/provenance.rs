@@ -31,7 +31,12 @@ pub fn marker_note(code: Code, reason: &str) -> String {
         .chars()
         .map(|c| if c.is_control() { ' ' } else { c })
         .collect();
-    format!("{PREFIX}{code}{NOT_TRANSLATED}{}", reason.trim())
+    let mut note = format!("{PREFIX}{code}{NOT_TRANSLATED}{}", reason.trim());
+    // A `//` comment ending in a backslash would continue onto the statement's line.
+    if note.ends_with('\\') {
+        note.push('.');
+    }
+    note
 }
 
 pub fn line_comment(note: &str) -> String {
@@ -95,6 +100,7 @@ mod tests {
             )
         );
         assert_eq!(block_comment("a */ b"), "/* a * / b */");
+        assert!(marker_note(Code::UnknownInstruction, "ends in \\").ends_with("\\."));
     }
 
     #[test]
