@@ -148,7 +148,7 @@ fn relative_to(path: &Path, dir: &Path) -> String {
     let target: Vec<Component> = absolute.components().collect();
     let base: Vec<Component> = dir.components().collect();
     let common = target.iter().zip(&base).take_while(|(a, b)| a == b).count();
-    let up = std::iter::repeat("..".to_string()).take(base.len() - common);
+    let up = std::iter::repeat_n("..".to_string(), base.len() - common);
     let down = target[common..]
         .iter()
         .map(|c| c.as_os_str().to_string_lossy().into_owned());

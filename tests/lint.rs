@@ -295,6 +295,42 @@ mod configuration {
     }
 
     #[test]
+    fn its_macros_decide_conditions_beside_d_and_u() {
+        let dir = tempfile::tempdir().unwrap();
+        let src = "#ifndef GGML_USE_HIP\n__device__ void a() { asm(\"trap;\"); }\n#endif\n\
+#ifdef NEW_MMA_AVAILABLE\n__device__ void c() { asm(\"brkpt;\"); }\n#endif\n\
+__device__ unsigned b(const unsigned* p) {\n  unsigned v;\n  asm(\n#if FAST\n  \"ld.global.nc.u32 %0, [%1];\"\n\
+#else\n  \"ld.global.u32 %0, [%1];\"\n#endif\n  : \"=r\"(v) : \"l\"(p));\n  return v;\n}\n";
+        write(dir.path(), "k.cu", src);
+        write(
+            dir.path(),
+            "ptx2hip.toml",
+            "defines = [\"FAST=1\"]\namd-defines = [\"GGML_USE_HIP\"]\nnvidia-only-macros = [\"NEW_MMA_AVAILABLE\"]\n",
+        );
+        let json = |args: &[&str]| check(dir.path(), &[&["--format", "json"], args].concat()).1;
+        let isolated = json(&["--isolated"]);
+        assert!(
+            isolated.contains("`trap`")
+                && isolated.contains("`brkpt`")
+                && isolated.contains("#if FAST"),
+            "{isolated}"
+        );
+        // `amd-defines`: `#ifndef GGML_USE_HIP` is NVIDIA-only; `nvidia-only-macros`:
+        // `#ifdef NEW_MMA_AVAILABLE` is too; `defines`: FAST is 1.
+        let configured = json(&[]);
+        assert!(
+            !configured.contains("`trap`")
+                && !configured.contains("`brkpt`")
+                && configured.contains("ld.global.nc.u32"),
+            "{configured}"
+        );
+        // The command line comes after the file: `-D` replaces its value, `-U` wins.
+        assert!(json(&["-D", "FAST=0"]).contains("ld.global.u32"));
+        let undefined = json(&["-U", "FAST"]);
+        assert!(undefined.contains("ld.global.u32"), "{undefined}");
+    }
+
+    #[test]
     fn exclude_applies_to_files_named_on_the_command_line() {
         let dir = tree();
         write(dir.path(), "ptx2hip.toml", "exclude = [\"src/\"]\n");
