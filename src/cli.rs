@@ -1,7 +1,12 @@
 //! The command-line interface: argument parsing and the four commands.
 
 mod check;
+mod diff_root;
+mod explain_code;
 mod output;
+mod report;
+mod selection;
+mod summary;
 mod translate;
 mod write;
 
@@ -37,6 +42,10 @@ enum Command {
         /// Write the translated files in place (atomically; unchanged files are not touched).
         #[arg(long, conflicts_with = "out_dir")]
         in_place: bool,
+        /// With --in-place, keep each rewritten file's original beside it under its name plus
+        /// SUFFIX (`--backup-suffix .prehip`, as hipify-perl does); an existing backup is kept.
+        #[arg(long, value_name = "SUFFIX", requires = "in_place")]
+        backup_suffix: Option<std::ffi::OsString>,
         /// Write translated copies of the processed files under DIR, mirroring the tree (DIR must
         /// lie outside the inputs; links under DIR are never followed).
         #[arg(long, value_name = "DIR")]
@@ -46,24 +55,47 @@ enum Command {
         emit: EmitArg,
         #[arg(long, value_enum, default_value_t = TargetArg::Amd)]
         target: TargetArg,
+        /// Name files in the diff relative to DIR (default: the root of the git repository
+        /// holding each file, else the current directory), as `git apply` run there expects.
+        #[arg(long, value_name = "DIR", conflicts_with_all = ["in_place", "out_dir"])]
+        diff_root: Option<PathBuf>,
+        /// After the summary line on stderr, the statements left as written per finding code
+        /// and reason, and the translations per rule.
+        #[arg(long)]
+        statistics: bool,
+        /// No comments naming the rules of each translation (`// ptx2hip: B012`) or why a
+        /// statement stays as written (`// ptx2hip: U001 not translated: ...`).
+        #[arg(long)]
+        no_provenance: bool,
     },
     /// Lint: report every non-portable asm statement (exit 0: none, 1: findings, 2: error).
     Check {
         #[command(flatten)]
         input: Input,
-        #[arg(long, value_enum, default_value_t = Format::Human)]
-        format: Format,
+        #[command(flatten)]
+        lint: check::LintArgs,
         #[arg(long, value_enum, default_value_t = TargetArg::Amd)]
         target: TargetArg,
     },
-    /// Show how a PTX statement is parsed, what it means and what ptx2hip emits for it;
-    /// or the documentation of a rule given by its code (e.g. `I001`).
+    /// Show how a PTX statement is parsed, what it means and what ptx2hip emits for it; the
+    /// documentation of a rule or a finding code (`I001`, `U001`); or the rules of an opcode
+    /// (`lop3`).
     Explain {
-        /// A PTX statement (`add.s32 %0, %1, %2;`) or a rule code.
+        /// A PTX statement (`add.s32 %0, %1, %2;`), a rule or finding code, or an opcode.
         statement: String,
         /// Constraints of the operands in %N order, comma separated (default: `=r` then `r`).
         #[arg(long)]
         constraints: Option<String>,
+    },
+    /// Write one self-contained HTML page for reviewing a translation: per statement the original
+    /// PTX beside the code for each target, the rules with their documentation and evidence, and
+    /// the statements left as written with their reason; filters by file, status and rule.
+    Report {
+        #[command(flatten)]
+        input: Input,
+        /// The page to write.
+        #[arg(short, long, value_name = "FILE", default_value = "review.html")]
+        output: PathBuf,
     },
     /// List every rule with its forms and verification status.
     Rules {
@@ -74,24 +106,23 @@ enum Command {
 
 #[derive(clap::Args)]
 struct Input {
-    /// Files or directories (directories are walked honouring .gitignore).
+    /// Files or directories (directories are walked honouring .gitignore); for `check`, `-`
+    /// reads standard input.
     #[arg(default_value = ".")]
     paths: Vec<PathBuf>,
-    /// File extensions to process when walking directories (comma separated or repeated).
+    /// File extensions to process when walking directories (comma separated or repeated;
+    /// default: `extensions` of ptx2hip.toml, else cu,cuh,h,hpp,hh,cpp,cc,cxx,inl,hip).
     #[arg(long = "ext", value_delimiter = ',')]
     extensions: Vec<String>,
-    /// Macro defined in every compilation, deciding `#if`s around and inside asm statements.
+    /// Macro defined in every compilation, deciding `#if`s around and inside asm statements
+    /// (adds to `defines` of ptx2hip.toml).
     #[arg(short = 'D', long = "define", value_name = "NAME[=VALUE]")]
     defines: Vec<String>,
-    /// Macro undefined in every compilation.
+    /// Macro undefined in every compilation (wins over every definition).
     #[arg(short = 'U', long = "undefine", value_name = "NAME")]
     undefines: Vec<String>,
-    /// Also process files that .gitignore/.ignore rules match.
-    #[arg(long)]
-    no_ignore: bool,
-    /// Also process hidden files and directories.
-    #[arg(long)]
-    hidden: bool,
+    #[command(flatten)]
+    selection: selection::Selection,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -145,33 +176,41 @@ pub fn run(cli: Cli) -> ExitCode {
         Command::Translate {
             input,
             in_place,
+            backup_suffix,
             out_dir,
             emit,
             target,
+            no_provenance,
+            diff_root,
+            statistics,
         } => {
             let options = Options {
                 target: target.into(),
                 emit: Some(emit.into()),
+                provenance: !no_provenance,
             };
             let mode = match (in_place, out_dir) {
-                (true, _) => translate::Mode::InPlace,
+                (true, _) => translate::Mode::InPlace {
+                    backup: backup_suffix,
+                },
                 (false, Some(dir)) => translate::Mode::OutDir(dir),
-                (false, None) => translate::Mode::Diff,
+                (false, None) => translate::Mode::Diff { root: diff_root },
             };
-            translate::run(&input, &rules, options, &mode)
+            translate::run(&input, &rules, options, &mode, statistics)
         }
         Command::Check {
             input,
-            format,
+            lint,
             target,
         } => check::run(
             &input,
+            &lint,
             &rules,
             Options {
                 target: target.into(),
                 emit: None,
+                provenance: false,
             },
-            format,
         ),
         Command::Explain {
             statement,
@@ -181,6 +220,7 @@ pub fn run(cli: Cli) -> ExitCode {
             let code = explain(&mut out, &statement, constraints.as_deref(), &rules);
             conclude(out, Vec::new(), code)
         }
+        Command::Report { input, output } => report::run(&input, &rules, &output),
         Command::Rules { format } => {
             let mut out = Output::stdout();
             list_rules(&mut out, &rules, format);
@@ -190,42 +230,47 @@ pub fn run(cli: Cli) -> ExitCode {
 }
 
 impl Input {
-    /// The files to process, and the errors met finding them. When ignore rules left out source
-    /// files git tracks, a note on stderr says how many.
+    /// The files to process, and the errors met finding them.
+    /// A path named on the command line that is neither a file nor a directory (a FIFO, a
+    /// device) is an error: reading a FIFO could block for ever, and the walk would skip it
+    /// without a word.
     fn files(&self) -> (Vec<walk::SourceFile>, Vec<String>) {
-        let extensions: Vec<String> = if self.extensions.is_empty() {
-            walk::DEFAULT_EXTENSIONS
-                .iter()
-                .map(|s| s.to_string())
-                .collect()
-        } else {
-            self.extensions.clone()
-        };
-        let options = walk::WalkOptions {
-            no_ignore: self.no_ignore,
-            hidden: self.hidden,
-        };
-        let walked = walk::collect(&self.paths, &extensions, options);
-        if walked.ignored > 0 {
-            warn(format_args!(
-                "ptx2hip: note: {} source files tracked by git but matched by .gitignore/.ignore rules were not processed (--no-ignore processes them)",
-                walked.ignored
-            ));
+        let mut errors = Vec::new();
+        let paths: Vec<PathBuf> = self
+            .paths
+            .iter()
+            .filter(|p| match std::fs::metadata(p) {
+                Ok(m) if !m.is_file() && !m.is_dir() => {
+                    errors.push(format!("{}: not a regular file", display_path(p)));
+                    false
+                }
+                _ => true,
+            })
+            .cloned()
+            .collect();
+        if paths.is_empty() && !errors.is_empty() {
+            return (Vec::new(), errors);
         }
-        (walked.files, walked.errors)
+        let (files, more) = self.selection.files(&paths, &self.extensions);
+        errors.extend(more);
+        (files, errors)
     }
 
-    /// What the scanner is told besides the files: the macros declared with `-D`/`-U`.
-    fn scan_options(&self) -> scan::Options {
-        let defines = self
+    /// What the scanner is told besides the files: the macros of ptx2hip.toml (`defines`,
+    /// `amd-defines`, `nvidia-only-macros`) and those declared with `-D`/`-U`, which come after
+    /// the file's (a later definition replaces an earlier one; an undefine wins).
+    fn scan_options(&self) -> Result<scan::Options, String> {
+        let config = self.selection.config()?;
+        let defines = config
             .defines
             .iter()
-            .map(|d| match d.split_once('=') {
+            .cloned()
+            .chain(self.defines.iter().map(|d| match d.split_once('=') {
                 Some((name, value)) => (name.trim().to_string(), Some(value.to_string())),
                 None => (d.trim().to_string(), None),
-            })
+            }))
             .collect();
-        scan::Options {
+        Ok(scan::Options {
             macros: scan::Macros {
                 defines,
                 undefines: self
@@ -233,9 +278,10 @@ impl Input {
                     .iter()
                     .map(|u| u.trim().to_string())
                     .collect(),
-                ..Default::default()
+                amd_defines: config.amd_defines.clone(),
+                nvidia_defines: config.nvidia_only_macros.clone(),
             },
-        }
+        })
     }
 }
 
@@ -298,6 +344,9 @@ fn explain(
     constraints: Option<&str>,
     rules: &RuleSet,
 ) -> ExitCode {
+    if let Some(code) = explain_code::explain(out, statement, rules) {
+        return code;
+    }
     if let Some(rule) = rules.rule(statement.trim()) {
         outln!(out, "{} ({}) — {}\n", rule.code, rule.name, rule.summary);
         outln!(out, "{}", rule.doc.trim());
@@ -340,6 +389,16 @@ fn explain_statement(
     };
     outln!(out, "statement:   {statement}");
     outln!(out, "constraints: {}", constraints.join(","));
+    if statement
+        .trim_matches(|c: char| c.is_whitespace() || c == ';')
+        .is_empty()
+    {
+        outln!(
+            out,
+            "an empty statement: no instruction to parse or translate"
+        );
+        return ExitCode::from(1);
+    }
     match crate::ptx::parse(statement) {
         Ok(block) => outln!(out, "parsed as:\n{}", indent_text(&block.to_string(), "  ")),
         Err(e) => {

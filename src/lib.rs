@@ -2,13 +2,21 @@
 //! HIP code from a data-driven rule table.
 //!
 //! The stages, the types that pass between them and where a change goes: ARCHITECTURE.md.
+//! [`codes`] names every kind of finding; [`lint`] decides which `check` reports, with [`config`]
+//! (`ptx2hip.toml`), [`filter`] (excluded paths), [`suppress`] (inline comments) and [`baseline`].
 
+pub mod baseline;
 pub mod cli;
+pub mod codes;
+pub mod config;
 pub mod emit;
 pub mod evidence;
+pub mod filter;
+pub mod lint;
 pub mod lower;
 pub mod pipeline;
 pub mod ptx;
 pub mod report;
 pub mod scan;
+pub mod suppress;
 pub mod walk;

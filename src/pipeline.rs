@@ -7,6 +7,7 @@
 use std::ops::Range;
 use std::path::Path;
 
+use crate::codes::Code;
 use crate::emit::{self, EmitMode};
 use crate::lower::{self, RuleSet, Target};
 use crate::scan::{self, AsmStatement};
@@ -18,6 +19,9 @@ pub struct Options {
     /// How translations are spliced in; `None` for a lint (`check`), which needs the findings only
     /// and so builds no rewritten file.
     pub emit: Option<EmitMode>,
+    /// Comments in the rewritten file: the rules of each translation, and why a statement
+    /// stays as written.
+    pub provenance: bool,
 }
 
 /// What ptx2hip found out about one asm statement.
@@ -37,6 +41,8 @@ pub struct Finding {
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct NotTranslated {
+    /// The kind of reason.
+    pub code: Code,
     pub message: String,
     /// File offset the reason is about (the instruction, or the statement).
     pub offset: usize,
@@ -54,10 +60,19 @@ impl Finding {
             outcome: match &analysis.outcome {
                 Ok(t) => Ok(t.rules.clone()),
                 Err(u) => Err(NotTranslated {
+                    code: u.code,
                     message: u.message.clone(),
                     offset: u.file_offset(stmt),
                 }),
             },
+        }
+    }
+
+    /// The finding's code: translatable, or the kind of reason it is not.
+    pub fn code(&self) -> Code {
+        match &self.outcome {
+            Ok(_) => Code::Translatable,
+            Err(u) => u.code,
         }
     }
 }
@@ -65,6 +80,7 @@ impl Finding {
 /// A problem with a file or a piece of it that is not a statement's translation.
 #[derive(Debug, Clone)]
 pub struct FileDiagnostic {
+    pub code: Code,
     pub offset: Option<usize>,
     pub line: usize,
     pub column: usize,
@@ -80,10 +96,22 @@ pub struct FileOutcome {
     pub rewritten: Option<emit::Rewrite>,
 }
 
+/// The encoding a UTF-16 byte order mark names.
+fn utf16(source: &[u8]) -> Option<&'static str> {
+    match source {
+        [0xFF, 0xFE, ..] => Some("UTF-16LE"),
+        [0xFE, 0xFF, ..] => Some("UTF-16BE"),
+        _ => None,
+    }
+}
+
 /// The analysis, not translated when the translation cannot take the statement's place.
 fn fitted(stmt: &AsmStatement, mut analysis: lower::Analysis) -> lower::Analysis {
     if let Ok(Err(message)) = analysis.outcome.as_ref().map(|t| emit::fits(stmt, t)) {
-        analysis.outcome = Err(lower::Unsupported::new(message));
+        analysis.outcome = Err(lower::Unsupported::new(
+            Code::TranslationDoesNotFit,
+            message,
+        ));
     }
     analysis
 }
@@ -104,11 +132,25 @@ pub fn process_file(
     scan_options: &scan::Options,
 ) -> FileOutcome {
     let mut outcome = FileOutcome::default();
+    if let Some(encoding) = utf16(source) {
+        // Its asm would read `a\0s\0m\0`: without this the file passes as having none.
+        outcome.diagnostics.push(FileDiagnostic {
+            code: Code::BinaryFile,
+            offset: None,
+            line: 1,
+            column: 1,
+            message: format!(
+                "{encoding} text (byte order mark): ptx2hip reads UTF-8 only; convert it (`iconv -f {encoding} -t UTF-8`) to translate it: skipped"
+            ),
+        });
+        return outcome;
+    }
     if !scan::may_contain_asm(source) {
         return outcome;
     }
     if source.iter().take(8192).any(|&b| b == 0) {
         outcome.diagnostics.push(FileDiagnostic {
+            code: Code::BinaryFile,
             offset: None,
             line: 1,
             column: 1,
@@ -117,10 +159,12 @@ pub fn process_file(
         return outcome;
     }
     let newline = emit::newline_of(source);
+    let lines = emit::Lines::new(source);
     let mut edits = Vec::new();
     scan::scan_each(source, path, scan_options, &mut |part| {
         for d in part.diagnostics {
             outcome.diagnostics.push(FileDiagnostic {
+                code: Code::UnreadableAsm,
                 offset: Some(d.span.start),
                 line: d.line,
                 column: d.column,
@@ -132,6 +176,7 @@ pub fn process_file(
                 lower::Analysis {
                     instructions: Vec::new(),
                     outcome: Err(lower::Unsupported::new(
+                        Code::InvalidUtf8,
                         "the statement contains bytes that are not valid UTF-8; it is left as written".into(),
                     )),
                 }
@@ -139,13 +184,29 @@ pub fn process_file(
                 lower::analyze(&stmt, rules, options.target)
             };
             let analysis = fitted(&stmt, analysis);
-            if let (Ok(t), Some(mode)) = (&analysis.outcome, options.emit) {
-                edits.push(emit::edit(source, &stmt, t, mode, newline));
+            match (&analysis.outcome, options.emit) {
+                (Ok(t), Some(mode)) => edits.extend(emit::edit(
+                    source,
+                    &lines,
+                    &stmt,
+                    t,
+                    mode,
+                    newline,
+                    options.provenance,
+                )),
+                (Err(u), Some(_)) if options.provenance => {
+                    edits.extend(emit::marker(
+                        source, &lines, &stmt, u.code, &u.message, newline,
+                    ));
+                }
+                _ => {}
             }
             outcome.findings.push(Finding::new(&stmt, &analysis));
         }
     });
-    if let (false, Some(mode)) = (edits.is_empty(), options.emit) {
+    // Markers go only into a file that is rewritten for another reason.
+    let significant = edits.iter().any(|e| e.significant);
+    if let (true, Some(mode)) = (significant, options.emit) {
         let rewritten = emit::apply(source, &edits, rules, mode, options.target);
         if rewritten.bytes != source {
             outcome.rewritten = Some(rewritten);

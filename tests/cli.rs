@@ -267,7 +267,7 @@ fn bytes_outside_rewritten_statements_are_kept_with_crlf_and_non_utf8() {
         "every line ends in CRLF"
     );
     // The statement's own line is the only other change (plus the helper block).
-    let stmt_line = b"  ptx2hip_out_r(i) = (int32_t)((uint32_t)(int32_t)ptx2hip_in_r(j) + (uint32_t)(int32_t)ptx2hip_in_r(k));\r\n";
+    let stmt_line = b"  ptx2hip_out_r(i) = (int32_t)((uint32_t)(int32_t)ptx2hip_in_r(j) + (uint32_t)(int32_t)ptx2hip_in_r(k)); // ptx2hip: I001\r\n";
     assert!(out.windows(stmt_line.len()).any(|w| w == stmt_line));
 }
 

@@ -17,6 +17,7 @@ fn process(source: &str) -> pipeline::FileOutcome {
         Options {
             target: Target::Amd,
             emit: Some(EmitMode::Guarded),
+            provenance: false,
         },
     )
 }

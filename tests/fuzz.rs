@@ -79,6 +79,9 @@ const CPP_TOKENS: &[&str] = &[
     "/*",
     "*/",
     "//",
+    "ptx2hip: ignore[",
+    "U001",
+    "*]",
     "#define M(x) ",
     "#define S \".u32\"\n",
     "#if defined(__HIP_PLATFORM_AMD__)\n",
@@ -314,7 +317,15 @@ fn parse_checked(text: &str) -> Result<(), TestCaseError> {
 fn pipeline_checked(src: &[u8]) -> Result<(), TestCaseError> {
     for target in [Target::Amd, Target::Portable] {
         for emit in [Some(EmitMode::Guarded), Some(EmitMode::Replace), None] {
-            let outcome = pipeline::process(src, rules(), Options { target, emit });
+            let outcome = pipeline::process(
+                src,
+                rules(),
+                Options {
+                    target,
+                    emit,
+                    provenance: true,
+                },
+            );
             if let Some(r) = &outcome.rewritten {
                 prop_assert!(r.bytes != src);
             }
@@ -323,11 +334,32 @@ fn pipeline_checked(src: &[u8]) -> Result<(), TestCaseError> {
                 prop_assert_eq!((f.line, f.column), line_column(src, f.span.start));
                 if emit.is_none() {
                     report::render_finding("f.cu", src, f);
-                    report::finding_json("f.cu", f);
                 }
             }
             for d in &outcome.diagnostics {
                 report::render_file_diagnostic("f.cu", d);
+            }
+            if emit.is_none() {
+                // Every lint format, suppressions included, takes whatever the file holds.
+                let settings = ptx2hip::lint::Settings {
+                    report_unused_suppressions: true,
+                    ..Default::default()
+                };
+                let linted = ptx2hip::lint::lint(
+                    "f.cu",
+                    std::path::Path::new("f.cu"),
+                    src,
+                    &outcome,
+                    &settings,
+                );
+                let all: Vec<_> = linted.reported.into_iter().map(|(d, _)| d).collect();
+                for d in &all {
+                    prop_assert!(d.start <= d.end && d.focus.line >= 1);
+                    report::diagnostic_json(d);
+                    report::concise(d);
+                    report::github(d);
+                }
+                report::sarif(&all);
             }
         }
     }

@@ -148,6 +148,7 @@ fn translate(src: &[u8], mode: EmitMode, target: Target) -> Option<Rewrite> {
     let options = Options {
         target,
         emit: Some(mode),
+        provenance: false,
     };
     process(src, rules(), options).rewritten
 }

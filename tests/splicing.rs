@@ -12,6 +12,7 @@ fn run(src: &str, mode: EmitMode) -> FileOutcome {
     let options = Options {
         target: Target::Amd,
         emit: Some(mode),
+        provenance: false,
     };
     process(src.as_bytes(), &rules, options)
 }

@@ -1,116 +1,370 @@
-//! `ptx2hip check`: every non-portable asm statement, human-readable or as JSON.
+//! `ptx2hip check`: the lint. Every non-portable asm statement, as a report in one of several
+//! formats, with an exit code a CI job can gate on.
 
+use std::io::Read;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+use clap::ValueEnum;
 use rayon::prelude::*;
 
-use super::output::{outln, Output};
-use super::{conclude, display_path, Format, Input};
+use super::output::{outln, warn, Output};
+use super::{conclude, display_path, Input};
+use crate::baseline::Baseline;
+use crate::codes::{Code, Level};
+use crate::lint::{self, Linted, Settings};
 use crate::lower::RuleSet;
 use crate::pipeline::{self, Options};
-use crate::report;
+use crate::report::{self, Diagnostic, Statistics};
 use crate::scan;
-use crate::walk::SourceFile;
 
-pub fn run(input: &Input, rules: &RuleSet, options: Options, format: Format) -> ExitCode {
-    let (files, mut errors) = input.files();
-    let scan_options = input.scan_options();
+#[derive(clap::Args)]
+pub struct LintArgs {
+    #[arg(long, value_enum, default_value_t = CheckFormat::Human)]
+    format: CheckFormat,
+    /// Which findings make the exit code 1: any finding, or only those that block a port
+    /// (everything but translatable statements and unused suppressions).
+    #[arg(long, value_enum, default_value_t = FailOn::Any)]
+    fail_on: FailOn,
+    /// Print the findings only: no summary line, no notes.
+    #[arg(long, short)]
+    quiet: bool,
+    /// Print how many findings of each code, instruction form and reason, instead of the
+    /// findings (human, concise and json formats).
+    #[arg(long)]
+    statistics: bool,
+    /// Report only the findings FILE does not hold (see --write-baseline).
+    #[arg(long, value_name = "FILE")]
+    baseline: Option<PathBuf>,
+    /// Record every finding in FILE as a baseline, and exit 0.
+    #[arg(long, value_name = "FILE")]
+    write_baseline: Option<PathBuf>,
+    /// Report `ptx2hip: ignore[...]` comments that silence nothing (code L001).
+    #[arg(long)]
+    report_unused_suppressions: bool,
+    /// The path of the source read from standard input (`-`): how it is shown, matched against
+    /// exclusions and recorded in baselines.
+    #[arg(long, value_name = "PATH")]
+    stdin_filename: Option<PathBuf>,
+}
+
+#[derive(Clone, Copy, PartialEq, ValueEnum)]
+enum CheckFormat {
+    /// Diagnostics with the source line and a caret, and a summary.
+    Human,
+    /// A JSON array of findings (schema in the README).
+    Json,
+    /// One line per finding: `file:line:column: CODE message`.
+    Concise,
+    /// GitHub Actions annotations (`::error file=...::message`).
+    Github,
+    /// A SARIF 2.1.0 log (GitHub code scanning and other viewers).
+    Sarif,
+}
+
+#[derive(Clone, Copy, PartialEq, ValueEnum)]
+enum FailOn {
+    /// Any finding fails (the default: a tree passes when no PTX is left).
+    Any,
+    /// Only findings that block a port fail; translatable statements pass.
+    Unsupported,
+}
+
+/// One input: a file found on disk, or the standard input.
+enum Source {
+    File(PathBuf),
+    Stdin { path: PathBuf, bytes: Vec<u8> },
+}
+
+/// What a run works on.
+struct Prepared<'a> {
+    sources: Vec<Source>,
+    /// Errors finding the files (the run goes on; the exit code will be 2).
+    errors: Vec<String>,
+    ignore: &'a [Code],
+    baseline: Option<Baseline>,
+    /// What the scanner is told: the declared macros.
+    scan_options: scan::Options,
+}
+
+pub fn run(input: &Input, args: &LintArgs, rules: &RuleSet, options: Options) -> ExitCode {
+    match prepare(input, args) {
+        Ok(prepared) => check(args, rules, options, prepared),
+        Err(e) => conclude(Output::stdout(), vec![e], ExitCode::SUCCESS),
+    }
+}
+
+/// The inputs, the settings and the baseline, or why the run cannot start.
+fn prepare<'a>(input: &'a Input, args: &LintArgs) -> Result<Prepared<'a>, String> {
+    if args.statistics && matches!(args.format, CheckFormat::Github | CheckFormat::Sarif) {
+        return Err(
+            "--statistics prints counts: use it with --format human, concise or json".into(),
+        );
+    }
+    let ignore = &input.selection.config()?.ignore;
+    let scan_options = input.scan_options()?;
+    let baseline = args.baseline.as_deref().map(Baseline::read).transpose()?;
+    let stdin = input.paths.iter().any(|p| p == Path::new("-"));
+    if !stdin {
+        if args.stdin_filename.is_some() {
+            return Err("--stdin-filename needs `-` (standard input) as the path".into());
+        }
+        let (files, errors) = input.files();
+        return Ok(Prepared {
+            sources: files.into_iter().map(|f| Source::File(f.path)).collect(),
+            errors,
+            ignore,
+            baseline,
+            scan_options,
+        });
+    }
+    if input.paths.len() > 1 {
+        return Err("`-` (standard input) must be the only path".into());
+    }
+    let path = args
+        .stdin_filename
+        .clone()
+        .unwrap_or_else(|| PathBuf::from("-"));
+    let mut bytes = Vec::new();
+    std::io::stdin()
+        .read_to_end(&mut bytes)
+        .map_err(|e| format!("standard input: {e}"))?;
+    let sources = if input.selection.keeps(&path)? {
+        vec![Source::Stdin { path, bytes }]
+    } else {
+        Vec::new()
+    };
+    Ok(Prepared {
+        sources,
+        errors: Vec::new(),
+        ignore,
+        baseline,
+        scan_options,
+    })
+}
+
+fn check(args: &LintArgs, rules: &RuleSet, options: Options, run: Prepared) -> ExitCode {
+    let Prepared {
+        sources,
+        mut errors,
+        ignore,
+        baseline,
+        scan_options,
+    } = run;
+    let record = args.write_baseline.as_deref().map(Baseline::new);
+    let settings = Settings {
+        ignore,
+        report_unused_suppressions: args.report_unused_suppressions,
+        baseline: baseline.as_ref(),
+        record: record.as_ref(),
+    };
     // Each file is read, checked and its part of the report rendered on its own (rendering
     // snippets costs as much as scanning); only the reports are kept, in walk order.
-    let reports: Vec<FileReport> = files
+    let reports: Vec<Result<FileReport, String>> = sources
         .par_iter()
-        .map(|file| FileReport::of(file, rules, options, &scan_options, format))
+        .map(|source| FileReport::of(source, rules, options, &scan_options, &settings, args))
         .collect();
-    let (mut translatable, mut unsupported, mut files) = (0, 0, 0);
-    let mut json = Vec::new();
     let mut out = Output::stdout();
+    let mut totals = Totals::default();
+    let mut all = Vec::new();
+    let mut recorded = record;
     for report in reports {
-        if let Some(e) = report.error {
-            errors.push(e);
-            continue;
+        let report = match report {
+            Ok(r) => r,
+            Err(e) => {
+                errors.push(e);
+                continue;
+            }
+        };
+        totals.add(&report.linted);
+        if let Some(b) = recorded.as_mut() {
+            report.linted.recorded.into_iter().for_each(|k| b.add(k));
         }
-        if report.translatable + report.unsupported > 0 {
-            files += 1;
+        if !args.statistics && recorded.is_none() {
+            out.write(report.text.as_bytes());
         }
-        translatable += report.translatable;
-        unsupported += report.unsupported;
-        json.extend(report.json);
-        out.write(report.text.as_bytes());
+        all.extend(report.linted.reported.into_iter().map(|(d, _)| d));
     }
-    match format {
-        Format::Json => outln!(
-            out,
-            "{}",
-            serde_json::to_string_pretty(&json).unwrap_or_else(|_| "[]".into())
-        ),
-        Format::Human => outln!(out, "{}", report::summary(files, translatable, unsupported)),
+    if let (Some(path), Some(b)) = (&args.write_baseline, &recorded) {
+        if let Err(e) = std::fs::write(path, b.to_json()) {
+            errors.push(format!("{}: {e}", path.display()));
+        } else if !args.quiet {
+            warn(format_args!(
+                "ptx2hip: wrote a baseline of {} finding{} to {}",
+                b.len(),
+                plural(b.len()),
+                path.display()
+            ));
+        }
+        return conclude(out, errors, ExitCode::SUCCESS);
     }
-    let code = if translatable + unsupported > 0 {
-        ExitCode::from(1)
+    finish_report(&mut out, args, &all, &totals);
+    if let (Some(b), false) = (&baseline, args.quiet) {
+        let gone = b.len().saturating_sub(totals.baselined);
+        if gone > 0 {
+            warn(format_args!(
+                "ptx2hip: note: {gone} finding{} of the baseline {} gone; --write-baseline {} records the smaller set",
+                plural(gone),
+                if gone == 1 { "is" } else { "are" },
+                args.baseline.as_deref().unwrap_or(Path::new("FILE")).display()
+            ));
+        }
+    }
+    let fails = all.iter().any(|d| match args.fail_on {
+        FailOn::Any => true,
+        FailOn::Unsupported => d.code.level() == Level::Error,
+    });
+    conclude(
+        out,
+        errors,
+        if fails {
+            ExitCode::from(1)
+        } else {
+            ExitCode::SUCCESS
+        },
+    )
+}
+
+/// What is printed once every file is done: the JSON or SARIF document, the statistics, the
+/// summary.
+fn finish_report(out: &mut Output, args: &LintArgs, all: &[Diagnostic], totals: &Totals) {
+    if args.statistics {
+        let mut stats = Statistics::default();
+        all.iter().for_each(|d| stats.add(d));
+        match args.format {
+            CheckFormat::Json => outln!(out, "{}", stats.json()),
+            _ => out.write(stats.text().as_bytes()),
+        }
     } else {
-        ExitCode::SUCCESS
-    };
-    conclude(out, errors, code)
+        match args.format {
+            CheckFormat::Json => {
+                let json: Vec<_> = all.iter().map(report::diagnostic_json).collect();
+                outln!(
+                    out,
+                    "{}",
+                    serde_json::to_string_pretty(&json).unwrap_or_else(|_| "[]".into())
+                );
+            }
+            CheckFormat::Sarif => outln!(out, "{}", report::sarif(all)),
+            CheckFormat::Human | CheckFormat::Concise | CheckFormat::Github => {}
+        }
+    }
+    let summarised = matches!(args.format, CheckFormat::Human | CheckFormat::Concise)
+        || (args.statistics && args.format != CheckFormat::Json);
+    if summarised && !args.quiet {
+        if args.statistics {
+            outln!(out, "");
+        }
+        outln!(out, "{}", totals.summary());
+    }
+}
+
+fn plural(n: usize) -> &'static str {
+    if n == 1 {
+        ""
+    } else {
+        "s"
+    }
+}
+
+/// Counts over the run, for the summary line.
+#[derive(Default)]
+struct Totals {
+    files: usize,
+    translatable: usize,
+    unsupported: usize,
+    unused_suppressions: usize,
+    suppressed: usize,
+    baselined: usize,
+}
+
+impl Totals {
+    fn add(&mut self, l: &Linted) {
+        let mut statements = 0;
+        for (d, _) in &l.reported {
+            match d.code {
+                Code::Translatable => self.translatable += 1,
+                Code::UnusedSuppression => self.unused_suppressions += 1,
+                _ => self.unsupported += 1,
+            }
+            statements += usize::from(d.code != Code::UnusedSuppression);
+        }
+        self.files += usize::from(statements > 0);
+        self.suppressed += l.suppressed;
+        self.baselined += l.baselined;
+    }
+
+    fn summary(&self) -> String {
+        let mut line = report::summary(self.files, self.translatable, self.unsupported);
+        let mut extra = Vec::new();
+        if self.unused_suppressions > 0 {
+            let n = self.unused_suppressions;
+            extra.push(format!("{n} unused suppression{}", plural(n)));
+        }
+        if self.suppressed > 0 {
+            extra.push(format!("{} suppressed by comments", self.suppressed));
+        }
+        if self.baselined > 0 {
+            extra.push(format!("{} in the baseline", self.baselined));
+        }
+        if !extra.is_empty() {
+            line += &format!(" ({})", extra.join(", "));
+        }
+        line
+    }
 }
 
 /// One file's part of the `check` report.
-#[derive(Default)]
 struct FileReport {
-    /// Human diagnostics (empty for JSON).
+    /// The text printed as the file is done (human, concise and GitHub formats).
     text: String,
-    json: Vec<report::JsonFinding>,
-    translatable: usize,
-    /// Unsupported statements and file diagnostics.
-    unsupported: usize,
-    /// The file could not be read.
-    error: Option<String>,
+    linted: Linted,
 }
 
 impl FileReport {
     fn of(
-        file: &SourceFile,
+        source: &Source,
         rules: &RuleSet,
         options: Options,
         scan_options: &scan::Options,
-        format: Format,
-    ) -> FileReport {
-        let path = display_path(&file.path);
-        let source = match std::fs::read(&file.path) {
-            Ok(s) => s,
-            Err(e) => {
-                return FileReport {
-                    error: Some(format!("{path}: {e}")),
-                    ..FileReport::default()
-                }
+        settings: &Settings,
+        args: &LintArgs,
+    ) -> Result<FileReport, String> {
+        let read;
+        let (path, bytes) = match source {
+            Source::File(path) => {
+                read = std::fs::read(path).map_err(|e| format!("{}: {e}", display_path(path)))?;
+                (path, read.as_slice())
             }
+            Source::Stdin { path, bytes } => (path, bytes.as_slice()),
         };
-        let outcome =
-            pipeline::process_file(&source, Some(&file.path), rules, options, scan_options);
-        let mut r = FileReport::default();
-        for d in &outcome.diagnostics {
-            r.unsupported += 1;
-            match format {
-                Format::Json => r.json.push(report::file_diagnostic_json(&path, d)),
-                Format::Human => {
-                    r.text += &report::render_file_diagnostic(&path, d);
-                    r.text.push('\n');
+        let shown = display_path(path);
+        // Standard input named by --stdin-filename finds its local headers beside that path.
+        let located = (path.as_path() != Path::new("-")).then_some(path.as_path());
+        let outcome = pipeline::process_file(bytes, located, rules, options, scan_options);
+        let linted = lint::lint(&shown, path, bytes, &outcome, settings);
+        let mut text = String::new();
+        for (d, origin) in &linted.reported {
+            match (args.format, origin) {
+                (CheckFormat::Human, Some(i)) => {
+                    text += &report::render_finding(&shown, bytes, &outcome.findings[*i]);
+                    text.push_str("\n\n");
                 }
+                (CheckFormat::Human, None) => {
+                    text += &report::render_diagnostic(d);
+                    text.push('\n');
+                }
+                (CheckFormat::Concise, _) => {
+                    text += &report::concise(d);
+                    text.push('\n');
+                }
+                (CheckFormat::Github, _) => {
+                    text += &report::github(d);
+                    text.push('\n');
+                }
+                (CheckFormat::Json | CheckFormat::Sarif, _) => {}
             }
         }
-        for f in &outcome.findings {
-            if f.outcome.is_ok() {
-                r.translatable += 1
-            } else {
-                r.unsupported += 1
-            }
-            match format {
-                Format::Json => r.json.push(report::finding_json(&path, f)),
-                Format::Human => {
-                    r.text += &report::render_finding(&path, &source, f);
-                    r.text.push_str("\n\n");
-                }
-            }
-        }
-        r
+        Ok(FileReport { text, linted })
     }
 }

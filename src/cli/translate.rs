@@ -6,13 +6,16 @@
 //! read, and only if it did not change meanwhile (see [`write`]).
 
 use std::collections::hash_map::{Entry, HashMap};
+use std::ffi::OsString;
 use std::io;
 use std::path::{Component, Path, PathBuf};
 use std::process::ExitCode;
 
 use rayon::prelude::*;
 
+use super::diff_root::DiffRoot;
 use super::output::{warn_text, Output};
+use super::summary::Summary;
 use super::{conclude, display_path, write, Input};
 use crate::emit::diff;
 use crate::lower::RuleSet;
@@ -23,14 +26,28 @@ use crate::walk::SourceFile;
 
 /// Where translations go.
 pub enum Mode {
-    Diff,
-    InPlace,
+    /// A unified diff naming files relative to `root` (see [`DiffRoot`]).
+    Diff {
+        root: Option<PathBuf>,
+    },
+    /// Each source rewritten; with `backup`, its original kept under its name plus that suffix.
+    InPlace {
+        backup: Option<OsString>,
+    },
     OutDir(PathBuf),
 }
 
-pub fn run(input: &Input, rules: &RuleSet, options: Options, mode: &Mode) -> ExitCode {
+/// Translates every input; ends with the summary line on stderr.
+pub fn run(
+    input: &Input,
+    rules: &RuleSet,
+    options: Options,
+    mode: &Mode,
+    statistics: bool,
+) -> ExitCode {
     let (files, mut errors) = input.files();
-    let scan_options = input.scan_options();
+    // Its only error, the configuration's, is among `errors` already (no files then).
+    let scan_options = input.scan_options().unwrap_or_default();
     let out_dir = match mode {
         Mode::OutDir(dir) => match open_out_dir(dir, &input.paths, &files) {
             Ok(d) => Some(d),
@@ -41,16 +58,35 @@ pub fn run(input: &Input, rules: &RuleSet, options: Options, mode: &Mode) -> Exi
         },
         _ => None,
     };
+    let diff_root = match mode {
+        Mode::Diff { root } => match DiffRoot::new(root.as_deref()) {
+            Ok(r) => Some(r),
+            Err(e) => {
+                errors.push(format!("--diff-root: {e}"));
+                return conclude(Output::stdout(), errors, ExitCode::SUCCESS);
+            }
+        },
+        _ => None,
+    };
+    let target = Target {
+        mode,
+        out_dir: out_dir.as_ref(),
+        diff_root: diff_root.as_ref(),
+        scan_options: &scan_options,
+    };
     let done: Vec<Done> = files
         .par_iter()
-        .map(|file| translate_file(file, rules, options, &scan_options, mode, out_dir.as_ref()))
+        .map(|file| translate_file(file, rules, options, &target))
         .collect();
     let mut out = Output::stdout();
+    let mut summary = Summary::default();
     for d in done {
         warn_text(&d.notes);
         out.write(&d.diff);
         errors.extend(d.error);
+        summary.merge(d.summary);
     }
+    warn_text(&summary.render(statistics));
     conclude(out, errors, ExitCode::SUCCESS)
 }
 
@@ -60,16 +96,19 @@ struct Done {
     notes: String,
     diff: Vec<u8>,
     error: Option<String>,
+    summary: Summary,
 }
 
-fn translate_file(
-    file: &SourceFile,
-    rules: &RuleSet,
-    options: Options,
-    scan_options: &scan::Options,
-    mode: &Mode,
-    out_dir: Option<&write::OutDir>,
-) -> Done {
+/// Where the translations of a run go, and what the scanner is told.
+struct Target<'a> {
+    mode: &'a Mode,
+    out_dir: Option<&'a write::OutDir>,
+    diff_root: Option<&'a DiffRoot>,
+    scan_options: &'a scan::Options,
+}
+
+fn translate_file(file: &SourceFile, rules: &RuleSet, options: Options, target: &Target) -> Done {
+    let (mode, out_dir) = (target.mode, target.out_dir);
     let path = display_path(&file.path);
     let mut done = Done::default();
     let failed = |e: io::Error| Done {
@@ -81,7 +120,14 @@ fn translate_file(
         Err(e) => return failed(e),
     };
     let source = original.bytes();
-    let outcome = pipeline::process_file(source, Some(&file.path), rules, options, scan_options);
+    let outcome = pipeline::process_file(
+        source,
+        Some(&file.path),
+        rules,
+        options,
+        target.scan_options,
+    );
+    done.summary.add(&outcome);
     for d in &outcome.diagnostics {
         done.notes += &report::render_file_diagnostic(&path, d);
     }
@@ -98,10 +144,22 @@ fn translate_file(
         (Some(dir), _) => dir
             .write(&file.relative, rewritten.map_or(source, |r| &r.bytes))
             .map_err(|e| format!("{}: {e}", display_path(&dir.path().join(&file.relative)))),
-        (None, Some(r)) if matches!(mode, Mode::InPlace) => original
-            .replace(&r.bytes)
-            .map_err(|e| format!("{path}: {e}")),
-        (None, Some(r)) => diff::write_unified(&mut done.diff, &path, source, &r.bytes, &r.splices)
+        (None, Some(r)) if matches!(mode, Mode::InPlace { .. }) => {
+            let backup = match mode {
+                Mode::InPlace { backup } => backup.as_deref(),
+                _ => None,
+            };
+            original
+                .replace(&r.bytes, backup)
+                .map_err(|e| format!("{path}: {e}"))
+        }
+        (None, Some(r)) => target
+            .diff_root
+            .map_or(Ok(path.clone().into_bytes()), |root| root.name(&file.path))
+            .and_then(|name| {
+                diff::write_unified(&mut done.diff, &name, source, &r.bytes, &r.splices)
+                    .map_err(|e| e.to_string())
+            })
             .map_err(|e| format!("{path}: {e}")),
         (None, None) => Ok(()),
     };

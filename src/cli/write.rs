@@ -48,8 +48,10 @@ impl Original {
 
     /// Replaces the file with `bytes`, with the file's permissions and owner, if it is still as it
     /// was read; otherwise (or if it is read-only) leaves it as it is and says why. A path that is
-    /// a symbolic link rewrites the file it names.
-    pub fn replace(&self, bytes: &[u8]) -> io::Result<()> {
+    /// a symbolic link rewrites the file it names. With `backup`, the original is kept beside it
+    /// under its name plus that suffix first, unless a backup is there already (it holds an older
+    /// original, the one worth keeping).
+    pub fn replace(&self, bytes: &[u8], backup: Option<&OsStr>) -> io::Result<()> {
         let real = std::fs::canonicalize(&self.path)?;
         let (Some(parent), Some(name)) = (real.parent(), real.file_name()) else {
             return Err(io::Error::new(ErrorKind::InvalidInput, "not a file"));
@@ -65,15 +67,7 @@ impl Original {
         }
         let mut temp = Temp::create(&dir, Mode::from_raw_mode(0o600))?;
         temp.file.write_all(bytes)?;
-        let written = temp.file.metadata()?;
-        if (written.uid(), written.gid()) != (self.metadata.uid(), self.metadata.gid()) {
-            std::os::unix::fs::fchown(
-                &temp.file,
-                Some(self.metadata.uid()),
-                Some(self.metadata.gid()),
-            )
-            .map_err(|e| annotate(e, "could not keep the file's owner: not rewritten"))?;
-        }
+        self.keep_owner(&temp.file)?;
         temp.file.set_permissions(Permissions::from_mode(mode))?;
         temp.file.sync_all()?;
         if !self.unchanged(&dir, name)? {
@@ -81,7 +75,40 @@ impl Original {
                 "the file changed while ptx2hip was working on it: not rewritten (run again)",
             ));
         }
+        if let Some(suffix) = backup {
+            let mut backup_name = name.to_os_string();
+            backup_name.push(suffix);
+            self.back_up(&dir, &backup_name, mode)?;
+        }
         temp.rename_to(name)
+    }
+
+    /// Gives `file` the original's owner and group (`fchown`) where they differ; an error when
+    /// the caller may not.
+    fn keep_owner(&self, file: &File) -> io::Result<()> {
+        let written = file.metadata()?;
+        if (written.uid(), written.gid()) != (self.metadata.uid(), self.metadata.gid()) {
+            std::os::unix::fs::fchown(file, Some(self.metadata.uid()), Some(self.metadata.gid()))
+                .map_err(|e| annotate(e, "could not keep the file's owner: not rewritten"))?;
+        }
+        Ok(())
+    }
+
+    /// Writes the original bytes to `name` in `dir` unless that exists (`linkat` fails then,
+    /// atomically: a backup is never overwritten).
+    fn back_up(&self, dir: &OwnedFd, name: &OsStr, mode: u32) -> io::Result<()> {
+        let mut temp = Temp::create(dir, Mode::from_raw_mode(0o600))?;
+        temp.file.write_all(&self.bytes)?;
+        self.keep_owner(&temp.file)?;
+        temp.file.set_permissions(Permissions::from_mode(mode))?;
+        temp.file.sync_all()?;
+        match rfs::linkat(dir, temp.name.as_str(), dir, name, AtFlags::empty()) {
+            Ok(()) | Err(Errno::EXIST) => Ok(()),
+            Err(e) => Err(annotate(
+                e.into(),
+                "could not write the backup: not rewritten",
+            )),
+        }
     }
 
     /// Whether `name` in `dir` is still the file read, with the same bytes.
@@ -294,7 +321,10 @@ mod tests {
         let path = dir.path().join("a.cu");
         fs::write(&path, "old").unwrap();
         fs::set_permissions(&path, Permissions::from_mode(0o751)).unwrap();
-        Original::read(&path).unwrap().replace(b"new").unwrap();
+        Original::read(&path)
+            .unwrap()
+            .replace(b"new", None)
+            .unwrap();
         assert_eq!(fs::read(&path).unwrap(), b"new");
         assert_eq!(fs::metadata(&path).unwrap().mode() & 0o7777, 0o751);
         assert_eq!(entries(dir.path()), ["a.cu"]);
@@ -315,7 +345,7 @@ mod tests {
             .unwrap()
             .set_modified(mtime)
             .unwrap();
-        let e = original.replace(b"translated").unwrap_err();
+        let e = original.replace(b"translated", None).unwrap_err();
         assert!(e.to_string().contains("changed while ptx2hip"), "{e}");
         assert_eq!(fs::read(&path).unwrap(), b"new text");
         assert_eq!(entries(dir.path()), ["a.cu"]);
@@ -330,11 +360,11 @@ mod tests {
         // An editor's atomic save: a new inode with the same bytes.
         fs::write(dir.path().join("a.cu.swp"), "old").unwrap();
         fs::rename(dir.path().join("a.cu.swp"), &path).unwrap();
-        assert!(original.replace(b"translated").is_err());
+        assert!(original.replace(b"translated", None).is_err());
         assert_eq!(fs::read(&path).unwrap(), b"old");
         fs::remove_file(&path).unwrap();
         assert!(Original::read(&path).is_err());
-        assert!(original.replace(b"translated").is_err());
+        assert!(original.replace(b"translated", None).is_err());
         assert!(!path.exists());
     }
 
@@ -344,7 +374,10 @@ mod tests {
         let path = dir.path().join("a.cu");
         fs::write(&path, "old").unwrap();
         fs::set_permissions(&path, Permissions::from_mode(0o444)).unwrap();
-        let e = Original::read(&path).unwrap().replace(b"new").unwrap_err();
+        let e = Original::read(&path)
+            .unwrap()
+            .replace(b"new", None)
+            .unwrap_err();
         assert!(e.to_string().contains("read-only"), "{e}");
         assert_eq!(fs::read(&path).unwrap(), b"old");
         assert_eq!(entries(dir.path()), ["a.cu"]);
@@ -357,7 +390,10 @@ mod tests {
         fs::write(&target, "old").unwrap();
         let link = dir.path().join("link.cu");
         symlink(&target, &link).unwrap();
-        Original::read(&link).unwrap().replace(b"new").unwrap();
+        Original::read(&link)
+            .unwrap()
+            .replace(b"new", None)
+            .unwrap();
         assert_eq!(fs::read(&target).unwrap(), b"new");
         assert!(fs::symlink_metadata(&link)
             .unwrap()

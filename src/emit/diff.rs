@@ -7,6 +7,8 @@
 
 use std::io::{self, Write};
 
+use similar::{capture_diff_slices, Algorithm, DiffOp};
+
 use super::Splice;
 
 const CONTEXT: usize = 3;
@@ -32,11 +34,12 @@ struct Change {
     new: std::ops::Range<usize>,
 }
 
-/// Writes a `git apply`-compatible unified diff of `old` → `new` (with `a/` and `b/` prefixes);
-/// nothing when there is no change. Hunks are written as they are made, never held whole.
+/// Writes a `git apply`-compatible unified diff of `old` → `new` (`path` relative to the
+/// repository root, quoted as git quotes it, with `a/` and `b/` prefixes); nothing when there is
+/// no change. Hunks are written as they are made, never held whole.
 pub fn write_unified(
     out: &mut dyn Write,
-    path: &str,
+    path: &[u8],
     old: &[u8],
     new: &[u8],
     splices: &[Splice],
@@ -46,9 +49,16 @@ pub fn write_unified(
     }
     let old_lines = line_starts(old);
     let new_lines = line_starts(new);
-    let changes = line_changes(old, new, &old_lines, &new_lines, splices);
+    let changes: Vec<Change> = line_changes(old, new, &old_lines, &new_lines, splices)
+        .into_iter()
+        .flat_map(|c| minimal(c, old, new, &old_lines, &new_lines))
+        .collect();
     let mut out = io::BufWriter::with_capacity(1 << 16, out);
-    write!(out, "--- a/{path}\n+++ b/{path}\n")?;
+    out.write_all(b"--- ")?;
+    out.write_all(&git_quoted(b"a/", path))?;
+    out.write_all(b"\n+++ ")?;
+    out.write_all(&git_quoted(b"b/", path))?;
+    out.write_all(b"\n")?;
     let mut i = 0;
     while i < changes.len() {
         // Group changes whose context would touch into one hunk.
@@ -153,6 +163,92 @@ fn line_changes(
     changes
 }
 
+/// Regions larger than this (old lines times new lines, after their common first and last lines)
+/// stay one change: Myers takes time proportional to the size times the differences, and a region
+/// this large (a line of 40,000 statements became 200,000 lines) has few lines in common anyway.
+const MAX_REFINED: usize = 1 << 22;
+
+/// The changed lines of `change` only: a region of whole lines (a rewritten statement, a
+/// regenerated helper block) is diffed line by line (Myers), so lines that stay the same, such as
+/// the unchanged helpers of a block that gained one, are context rather than removed and re-added.
+fn minimal(
+    change: Change,
+    old: &[u8],
+    new: &[u8],
+    old_lines: &[usize],
+    new_lines: &[usize],
+) -> Vec<Change> {
+    let a: Vec<&[u8]> = change
+        .old
+        .clone()
+        .map(|l| line(old, old_lines, l))
+        .collect();
+    let b: Vec<&[u8]> = change
+        .new
+        .clone()
+        .map(|l| line(new, new_lines, l))
+        .collect();
+    let head = a.iter().zip(&b).take_while(|(x, y)| x == y).count();
+    let tail = a[head..]
+        .iter()
+        .rev()
+        .zip(b[head..].iter().rev())
+        .take_while(|(x, y)| x == y)
+        .count();
+    let (a, b) = (&a[head..a.len() - tail], &b[head..b.len() - tail]);
+    let (o, n) = (change.old.start + head, change.new.start + head);
+    if a.is_empty() && b.is_empty() {
+        return Vec::new();
+    }
+    if a.is_empty() || b.is_empty() || a.len().saturating_mul(b.len()) > MAX_REFINED {
+        return vec![Change {
+            old: o..o + a.len(),
+            new: n..n + b.len(),
+        }];
+    }
+    capture_diff_slices(Algorithm::Myers, a, b)
+        .into_iter()
+        .filter_map(|op| match op {
+            DiffOp::Equal { .. } => None,
+            op => {
+                let (_, old_range, new_range) = op.as_tag_tuple();
+                Some(Change {
+                    old: o + old_range.start..o + old_range.end,
+                    new: n + new_range.start..n + new_range.end,
+                })
+            }
+        })
+        .collect()
+}
+
+/// `prefix` and `path` as git writes a name in a diff header: as is, or in double quotes with C
+/// escapes where it holds a control character, a quote, a backslash or a byte that is not ASCII
+/// (git's default `core.quotePath`), so that `git apply` reads back exactly the same name.
+pub fn git_quoted(prefix: &[u8], path: &[u8]) -> Vec<u8> {
+    let needs = |b: u8| b < 0x20 || b == b'"' || b == b'\\' || b >= 0x7f;
+    if !path.iter().any(|&b| needs(b)) {
+        return [prefix, path].concat();
+    }
+    let mut q = vec![b'"'];
+    q.extend_from_slice(prefix);
+    for &b in path {
+        match b {
+            b'\x07' => q.extend_from_slice(b"\\a"),
+            b'\x08' => q.extend_from_slice(b"\\b"),
+            b'\t' => q.extend_from_slice(b"\\t"),
+            b'\n' => q.extend_from_slice(b"\\n"),
+            b'\x0b' => q.extend_from_slice(b"\\v"),
+            b'\x0c' => q.extend_from_slice(b"\\f"),
+            b'\r' => q.extend_from_slice(b"\\r"),
+            b'"' | b'\\' => q.extend_from_slice(&[b'\\', b]),
+            b if needs(b) => q.extend_from_slice(format!("\\{b:03o}").as_bytes()),
+            b => q.push(b),
+        }
+    }
+    q.push(b'"');
+    q
+}
+
 fn line<'a>(bytes: &'a [u8], starts: &[usize], index: usize) -> &'a [u8] {
     let end = starts.get(index + 1).copied().unwrap_or(bytes.len());
     &bytes[starts[index]..end]
@@ -186,7 +282,7 @@ mod tests {
 
     fn unified(path: &str, old: &[u8], new: &[u8], splices: &[Splice]) -> Vec<u8> {
         let mut out = Vec::new();
-        write_unified(&mut out, path, old, new, splices).unwrap();
+        write_unified(&mut out, path.as_bytes(), old, new, splices).unwrap();
         out
     }
 
@@ -198,6 +294,28 @@ mod tests {
         assert_eq!(
             d,
             b"--- a/x.cu\n+++ b/x.cu\n@@ -1,3 +1,3 @@\n a\n \xff comment\n-b\n+c\n".to_vec()
+        );
+    }
+
+    #[test]
+    fn names_are_quoted_as_git_quotes_them() {
+        assert_eq!(git_quoted(b"a/", b"src/k.cu"), b"a/src/k.cu");
+        assert_eq!(git_quoted(b"a/", b"x\ty.cu"), b"\"a/x\\ty.cu\"");
+        assert_eq!(
+            git_quoted(b"b/", b"caf\xe9 \"q\".cu"),
+            b"\"b/caf\\351 \\\"q\\\".cu\""
+        );
+    }
+
+    #[test]
+    fn a_regenerated_region_diffs_line_by_line() {
+        let old = b"1\n2\n3\n4\n";
+        let new = b"1\n2\nnew\n3\n4\n";
+        // The splice claims lines 2-3 were rewritten; only the inserted line is a change.
+        let d = unified("f", old, new, &[splice(2..6, 2..10)]);
+        assert_eq!(
+            String::from_utf8(d).unwrap(),
+            "--- a/f\n+++ b/f\n@@ -1,4 +1,5 @@\n 1\n 2\n+new\n 3\n 4\n"
         );
     }
 

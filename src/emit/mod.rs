@@ -15,13 +15,17 @@
 
 pub mod diff;
 mod helpers;
+mod lines;
+mod provenance;
 
 use std::ops::Range;
 
+use crate::codes::Code;
 use crate::lower::{render, RuleSet, Target, Translation};
 use crate::scan::{AsmStatement, Place};
 
 pub use helpers::{HELPERS_BEGIN, HELPERS_END};
+pub use lines::Lines;
 
 /// How a translation is put into the file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -64,11 +68,18 @@ pub struct Edit {
     pub helpers: Vec<String>,
     /// No directive may go there (guarded mode then needs the selection macros).
     pub selects: bool,
+    /// The edit alone is a reason to rewrite the file: a translation, or a marker changed or
+    /// removed. A new marker only goes along with those (see [`marker`]).
+    pub significant: bool,
 }
 
-/// The line ending a rewrite uses: the file's own (CRLF if it has any).
+/// The line ending of the helper block: the file's usual one (CRLF where most lines end so).
+/// Statements use their own line's ending (see [`edit`]): one CRLF line in an LF file does not
+/// make every inserted line CRLF.
 pub fn newline_of(source: &[u8]) -> &'static str {
-    if memchr::memmem::find(source, b"\r\n").is_some() {
+    let lf = memchr::memchr_iter(b'\n', source).count();
+    let crlf = memchr::memmem::find_iter(source, b"\r\n").count();
+    if crlf > lf - crlf {
         "\r\n"
     } else {
         "\n"
@@ -124,18 +135,115 @@ fn has_top_level_comma(code: &str) -> bool {
     false
 }
 
-/// The edit that puts `translation` in place of `stmt`.
+/// The edits that put `translation` in place of `stmt` (with a comment naming its rules when
+/// `provenance` is set), removing the marker of an earlier run that could not translate it.
+#[allow(clippy::too_many_arguments)]
 pub fn edit(
     source: &[u8],
+    lines: &Lines,
     stmt: &AsmStatement,
     translation: &Translation,
     mode: EmitMode,
     newline: &str,
-) -> Edit {
-    let mut edit = statement_text(source, stmt, translation, mode, newline);
+    provenance: bool,
+) -> Vec<Edit> {
+    let note = provenance.then(|| provenance::rules_note(&translation.rules));
+    let nl = lines.ending_of(source, stmt.span.start, newline);
+    let indent = indent_at(source, lines, stmt.span.start);
+    let mut edit = if indent == stmt.indent {
+        statement_text(source, stmt, translation, mode, nl, note.as_deref())
+    } else {
+        let stmt = AsmStatement {
+            indent,
+            ..stmt.clone()
+        };
+        statement_text(source, &stmt, translation, mode, nl, note.as_deref())
+    };
     edit.helpers.clone_from(&translation.helpers);
     edit.selects = !directives_allowed(source, stmt);
-    edit
+    let Some(old) = provenance::existing_marker(source, lines, stmt.span.start) else {
+        return vec![edit];
+    };
+    // A rewrite that starts a line of its own takes the spaces before it, and the marker's too.
+    let mut start = old.start;
+    if edit.lead > 0 {
+        start -= source[..start]
+            .iter()
+            .rev()
+            .take_while(|b| is_blank(b))
+            .count();
+    }
+    let end = old.end.min(edit.span.start);
+    vec![plain_edit(start..end, String::new(), true), edit]
+}
+
+/// The marker comment that says why `stmt` stays as written: `None` when the same marker is
+/// already there. It is inserted only in a file that is rewritten anyway: a file with nothing
+/// translated is not touched.
+pub fn marker(
+    source: &[u8],
+    lines: &Lines,
+    stmt: &AsmStatement,
+    code: Code,
+    reason: &str,
+    nl: &str,
+) -> Option<Edit> {
+    let note = provenance::marker_note(code, reason);
+    let start = stmt.span.start;
+    let line_start = lines.start_of(start);
+    let own_line = directives_allowed(source, stmt)
+        && source[line_start..start]
+            .iter()
+            .all(|b| matches!(b, b' ' | b'\t'));
+    let (at, text) = if own_line {
+        let indent = String::from_utf8_lossy(&source[line_start..start]).into_owned();
+        let ending = lines.ending_of(source, start, nl);
+        (
+            line_start,
+            format!("{indent}{}{ending}", provenance::line_comment(&note)),
+        )
+    } else {
+        (start, format!("{} ", provenance::block_comment(&note)))
+    };
+    match provenance::existing_marker(source, lines, start) {
+        Some(old) if source[old.clone()] == *text.as_bytes() => None,
+        Some(old) => Some(plain_edit(old, text, true)),
+        None => Some(plain_edit(at..at, text, false)),
+    }
+}
+
+/// The spaces and tabs that start the line holding `at`; a lone CR ends a line too (a file of
+/// CR-only line endings keeps its indentation).
+fn indent_at(source: &[u8], lines: &Lines, at: usize) -> String {
+    let start = lines.start_of(at);
+    let len = source[start..at]
+        .iter()
+        .take_while(|&&b| b == b' ' || b == b'\t')
+        .count();
+    String::from_utf8_lossy(&source[start..start + len]).into_owned()
+}
+
+/// The rest of the line (`rest` runs to the end of the file) holds nothing a `//` comment could
+/// swallow: spaces and tabs, then a line ending (a lone CR ends a line for compilers too).
+fn ends_its_line(rest: &[u8]) -> bool {
+    let blanks = rest
+        .iter()
+        .take_while(|b| matches!(b, b' ' | b'\t'))
+        .count();
+    matches!(&rest[blanks..], [] | [b'\n', ..] | [b'\r', ..])
+}
+
+/// An edit of comment text only.
+fn plain_edit(span: Range<usize>, text: String, significant: bool) -> Edit {
+    Edit {
+        span,
+        text,
+        lead: 0,
+        ends_line: false,
+        helpers: Vec::new(),
+        selects: false,
+        significant,
+    }
 }
 
 /// Directives may go only among statements, outside `#define` bodies, and not after a stray
@@ -196,6 +304,13 @@ pub fn apply(
     out.extend_from_slice(&source[copied..]);
     let first_use = edits.iter().map(|e| e.span.start).min().unwrap_or(0);
     // Statement splices are in `out` coordinates so far; the block then changes `out` in place.
+    if helper_names.is_empty() && !needs_macro_guards && helpers::find_block(&out).is_none() {
+        // Comments only: no helper block to install.
+        return Rewrite {
+            bytes: out,
+            splices,
+        };
+    }
     let old_block_text;
     let block = {
         old_block_text = helpers::find_block(&out)
@@ -252,6 +367,7 @@ fn statement_text(
     t: &Translation,
     mode: EmitMode,
     nl: &str,
+    note: Option<&str>,
 ) -> Edit {
     let edit = |span: Range<usize>, text: String, lead: usize, ends_line: bool| Edit {
         span,
@@ -260,6 +376,7 @@ fn statement_text(
         ends_line,
         helpers: Vec::new(),
         selects: false,
+        significant: true,
     };
     let unit = if stmt.indent.contains('\t') {
         "\t"
@@ -289,6 +406,10 @@ fn statement_text(
     };
     if !directives_allowed(source, stmt) {
         let body = body.trim_start();
+        let body = match note {
+            Some(n) => format!("{} {body}", provenance::block_comment(n)),
+            None => body.to_string(),
+        };
         let text = match mode {
             EmitMode::Replace => body.to_string(),
             EmitMode::Guarded => format!("PTX2HIP_AMD_ONLY({body}) PTX2HIP_NV_ONLY({original})"),
@@ -296,8 +417,17 @@ fn statement_text(
         return edit(span, text, 0, false);
     }
     if mode == EmitMode::Replace && lines.len() == 1 && stmt.terminated {
-        // A one-line translation takes the statement's place on its line.
-        return edit(span, lines[0].trim_start().to_string(), 0, false);
+        // A one-line translation takes the statement's place on its line; its note follows it,
+        // or precedes it where code follows on the line.
+        let code = lines[0].trim_start();
+        let text = match note {
+            None => code.to_string(),
+            Some(n) if ends_its_line(&source[span.end..]) => {
+                format!("{code} {}", provenance::line_comment(n))
+            }
+            Some(n) => format!("{} {code}", provenance::block_comment(n)),
+        };
+        return edit(span, text, 0, false);
     }
     // Directives need lines of their own: a line that ends in a lone CR is not one.
     let before = source[..span.start]
@@ -319,10 +449,21 @@ fn statement_text(
         text.push_str(&stmt.indent);
     }
     match mode {
-        EmitMode::Replace => text.push_str(body.trim_start()),
+        EmitMode::Replace => {
+            if let Some(n) = note {
+                text.push_str(&provenance::line_comment(n));
+                text.push_str(nl);
+                text.push_str(&stmt.indent);
+            }
+            text.push_str(body.trim_start());
+        }
         EmitMode::Guarded => {
             let ind = &stmt.indent;
             text.push_str(AMD_CONDITION);
+            if let Some(n) = note {
+                text.push(' ');
+                text.push_str(&provenance::line_comment(n));
+            }
             text.push_str(nl);
             text.push_str(&body);
             text.push_str(&format!("{nl}{ind}#else{nl}{ind}{original}{nl}{ind}#endif"));

@@ -9,6 +9,7 @@
 
 use std::collections::HashSet;
 
+use crate::codes::Code;
 use crate::ptx::{self, Immediate, Instruction, Item, Reg};
 use crate::scan::AsmStatement;
 
@@ -111,21 +112,27 @@ impl<'a> Lowerer<'a> {
                     match constraint_register(letter) {
                         Some(r) => (kind, Some(r)),
                         None => {
-                            return Err(Unsupported::new(format!(
+                            return Err(Unsupported::new(Code::OperandBinding, format!(
                                 "operand %{i} has constraint \"{c}\", which is not an NVIDIA PTX register constraint (h r l q f d n C)"
                             )))
                         }
                     }
                 }
                 _ => {
-                    return Err(Unsupported::new(format!(
+                    return Err(Unsupported::new(
+                        Code::OperandBinding,
+                        format!(
                     "operand %{i} has constraint \"{c}\": exactly one constraint letter is allowed"
-                )))
+                ),
+                    ))
                 }
             };
             if let (OpKind::Input | OpKind::InOut, Some(r)) = (kind, reg) {
                 if let Some(why) = operands::literal_rejected(r, &op.expr) {
-                    return Err(Unsupported::new(format!("operand %{i} \"{c}\": {why}")));
+                    return Err(Unsupported::new(
+                        Code::OperandBinding,
+                        format!("operand %{i} \"{c}\": {why}"),
+                    ));
                 }
             }
             let local = unique_name(
@@ -180,6 +187,7 @@ impl<'a> Lowerer<'a> {
             // On NVIDIA a following asm statement can read this flag (code relies on it when the
             // compiler keeps the statements adjacent); a translation would silently drop it.
             return Err(Unsupported::new(
+                Code::CarryChain,
                 "the statement leaves a carry flag that nothing in it reads, for a later asm statement: write the whole carry chain in one asm statement to translate it".into(),
             ));
         }
@@ -323,6 +331,7 @@ impl<'a> Lowerer<'a> {
                     }
                     if is_branch_target(items, name) {
                         return Err(Unsupported::at(
+                            Code::ControlFlow,
                             format!("label `{name}` is reached by a branch ptx2hip cannot turn into structured control flow"),
                             span.start,
                         ));
@@ -330,10 +339,15 @@ impl<'a> Lowerer<'a> {
                 }
                 Item::Instruction(ins) if ins.opcode == "bra" => {
                     let target = branch_target(ins).ok_or_else(|| {
-                        Unsupported::at("`bra` without a label target".to_string(), ins.span.start)
+                        Unsupported::at(
+                            Code::ControlFlow,
+                            "`bra` without a label target".to_string(),
+                            ins.span.start,
+                        )
                     })?;
                     let Some(label_at) = label_index(items, target).filter(|&j| j > i) else {
                         return Err(Unsupported::at(
+                            Code::ControlFlow,
                             format!("branch to `{target}` crosses a `{{ }}` scope or jumps backwards into a loop ptx2hip cannot structure"),
                             ins.span.start,
                         ));
@@ -343,6 +357,7 @@ impl<'a> Lowerer<'a> {
                         .any(|it| matches!(it, Item::Label { .. }))
                     {
                         return Err(Unsupported::at(
+                            Code::ControlFlow,
                             format!("branch to `{target}` skips over another label"),
                             ins.span.start,
                         ));
@@ -362,6 +377,7 @@ impl<'a> Lowerer<'a> {
                 Item::Instruction(ins) => self.instruction(ins, depth, out)?,
                 Item::Pragma { span, .. } => {
                     return Err(Unsupported::at(
+                        Code::DeclinedForm,
                         "`.pragma` directives are not translated".into(),
                         span.start,
                     ))
@@ -380,6 +396,7 @@ impl<'a> Lowerer<'a> {
     ) -> Result<(), Unsupported> {
         if decl.space != "reg" {
             return Err(Unsupported::at(
+                Code::RegisterDeclaration,
                 format!(
                     "`.{}` variables inside asm are not translated (only `.reg`)",
                     decl.space
@@ -389,18 +406,21 @@ impl<'a> Lowerer<'a> {
         }
         if decl.vector.is_some() {
             return Err(Unsupported::at(
+                Code::RegisterDeclaration,
                 "vector `.reg` declarations are not translated yet".into(),
                 decl.span.start,
             ));
         }
         if decl.align.is_some() || !decl.array.is_empty() {
             return Err(Unsupported::at(
+                Code::RegisterDeclaration,
                 "`.align` and array `.reg` declarations are not translated".into(),
                 decl.span.start,
             ));
         }
         let ty = PtxType::parse(&decl.ty).ok_or_else(|| {
             Unsupported::at(
+                Code::RegisterDeclaration,
                 format!("`.reg .{}` has a type ptx2hip does not model", decl.ty),
                 decl.span.start,
             )
@@ -470,6 +490,7 @@ impl<'a> Lowerer<'a> {
                     if let (Target::Portable, Some(why)) = (self.target, &rule.portable_unsupported)
                     {
                         return Err(Unsupported::at(
+                            Code::NoPortableTranslation,
                             format!("`{form}` has no --target portable translation: {why}"),
                             ins.span.start,
                         )
@@ -482,10 +503,14 @@ impl<'a> Lowerer<'a> {
         }
         let at = ins.span.start;
         if let Some(reason) = self.rules.unsupported_reason(&ins.opcode, &ins.modifiers) {
-            return Err(Unsupported::at(format!("`{form}`: {reason}"), at).with_instruction(&form));
+            return Err(
+                Unsupported::at(Code::DeclinedForm, format!("`{form}`: {reason}"), at)
+                    .with_instruction(&form),
+            );
         }
         if let Some(rule) = shape_mismatch {
             return Err(Unsupported::at(
+                Code::OperandShape,
                 format!(
                     "`{form}` has operands of a shape rule {} does not translate ({})",
                     rule.code,
@@ -496,12 +521,15 @@ impl<'a> Lowerer<'a> {
             .with_instruction(&form));
         }
         let known = self.rules.rules_for(&ins.opcode).next().is_some();
-        let msg = if known {
-            format!("no rule translates `{form}` (this combination of modifiers is not in the rule table)")
+        let (code, msg) = if known {
+            (Code::ModifierCombination, format!("no rule translates `{form}` (this combination of modifiers is not in the rule table)"))
         } else {
-            format!("unknown instruction `{}`: no rule in the table", ins.opcode)
+            (
+                Code::UnknownInstruction,
+                format!("unknown instruction `{}`: no rule in the table", ins.opcode),
+            )
         };
-        Err(Unsupported::at(msg, at).with_instruction(&form))
+        Err(Unsupported::at(code, msg, at).with_instruction(&form))
     }
 
     /// Expands a rule's template for one instruction; returns the code and the statements that
@@ -589,6 +617,7 @@ impl<'a> Lowerer<'a> {
                     };
                     if elems.len() as u32 != *n {
                         return Err(Unsupported::at(
+                            Code::OperandShape,
                             format!(
                                 "vector operand has {} elements, `{}` needs {n}",
                                 elems.len(),
@@ -615,6 +644,7 @@ impl<'a> Lowerer<'a> {
         if let Some(carry) = rule.carry {
             if carry.reads() && !self.carry_set {
                 return Err(Unsupported::at(
+                    Code::CarryChain,
                     format!("`{}` reads a carry flag set outside this asm statement; ptx2hip translates carry chains only within one statement", ins.form()),
                     at,
                 ));
@@ -655,7 +685,13 @@ impl<'a> Lowerer<'a> {
                 _ => None,
             }
         })
-        .map_err(|e| Unsupported::at(format!("rule {} is malformed: {e}", rule.code), at))?;
+        .map_err(|e| {
+            Unsupported::at(
+                Code::RuleTableError,
+                format!("rule {} is malformed: {e}", rule.code),
+                at,
+            )
+        })?;
         let mut code_lines = pre;
         code_lines.push(code);
         Ok((code_lines.join("\n"), post))
@@ -670,6 +706,7 @@ impl<'a> Lowerer<'a> {
     ) -> Result<PtxType, Unsupported> {
         rule.resolve_type(t, bindings).ok_or_else(|| {
             Unsupported::at(
+                Code::RuleTableError,
                 format!("rule {} has an operand type it cannot resolve", rule.code),
                 at,
             )
@@ -703,6 +740,7 @@ impl<'a> Lowerer<'a> {
                 "reads an operand"
             };
             Unsupported::at(
+                Code::OperandBinding,
                 format!(
                     "operand %{i} \"{}\" is a {}-bit register, but `{form}` {what} of type .{ty} ({} bits) there: {why}",
                     asm.constraint,
@@ -724,11 +762,13 @@ impl<'a> Lowerer<'a> {
             }
             ptx::Operand::Imm(imm) => immediate(imm, want).ok_or_else(|| {
                 Unsupported::at(
+                    Code::OperandShape,
                     format!("immediate `{imm:?}` cannot be used as a {want} operand"),
                     at,
                 )
             }),
             other => Err(Unsupported::at(
+                Code::OperandShape,
                 format!("`{other:?}` cannot be a source operand here"),
                 at,
             )),
@@ -745,6 +785,7 @@ impl<'a> Lowerer<'a> {
                     Ok(operands::immediate(want, &op.expr))
                 } else {
                     Err(Unsupported::at(
+                        Code::OperandBinding,
                         format!("immediate operand %{i} used as a {want} value"),
                         at,
                     ))
@@ -752,6 +793,7 @@ impl<'a> Lowerer<'a> {
             };
             if op.kind == OpKind::Output && !op.written {
                 return Err(Unsupported::at(
+                    Code::OperandBinding,
                     format!("output operand %{i} is read before it is written"),
                     at,
                 ));
@@ -783,6 +825,7 @@ impl<'a> Lowerer<'a> {
         };
         convert(&name, ty, want).ok_or_else(|| {
             Unsupported::at(
+                Code::OperandBinding,
                 format!(
                     "register `{}` holds {ty} but the instruction reads {want}",
                     reg_text(r)
@@ -817,12 +860,14 @@ impl<'a> Lowerer<'a> {
                     let op = &mut self.ops[i];
                     let Some(reg) = op.reg else {
                         return Err(Unsupported::at(
+                            Code::OperandBinding,
                             format!("operand %{i} is an immediate but is written"),
                             at,
                         ));
                     };
                     if op.kind == OpKind::Input {
                         return Err(Unsupported::at(
+                            Code::OperandBinding,
                             format!("input operand %{i} is written by the template"),
                             at,
                         ));
@@ -851,6 +896,7 @@ impl<'a> Lowerer<'a> {
                     if let Reg::Ident { name, .. } = r {
                         if self.local(name).is_none() {
                             return Err(Unsupported::at(
+                                Code::RegisterDeclaration,
                                 format!(
                                     "`{}` is not a writable register (declare it with `.reg`)",
                                     reg_text(r)
@@ -864,6 +910,7 @@ impl<'a> Lowerer<'a> {
             },
             other => {
                 return Err(Unsupported::at(
+                    Code::OperandShape,
                     format!("`{other:?}` cannot be a destination"),
                     at,
                 ))
@@ -888,6 +935,7 @@ impl<'a> Lowerer<'a> {
     fn resolve_ident(&mut self, r: &Reg, at: usize) -> Result<(String, CType), Unsupported> {
         let Reg::Ident { name, component } = r else {
             return Err(Unsupported::at(
+                Code::OperandBinding,
                 format!("operand `{}` does not exist in this statement", reg_text(r)),
                 at,
             ));
@@ -904,6 +952,7 @@ impl<'a> Lowerer<'a> {
         if let Some(sr) = self.rules.specials.get(&full) {
             if let Some(reason) = &sr.unsupported {
                 return Err(Unsupported::at(
+                    Code::SpecialRegister,
                     format!("special register `{full}`: {reason}"),
                     at,
                 ));
@@ -917,14 +966,18 @@ impl<'a> Lowerer<'a> {
             };
             return Ok((expr, ty));
         }
-        Err(Unsupported::at(
-            if name.starts_with('%') {
-                format!("special register `{full}` has no translation")
-            } else {
-                format!("register `{full}` is not declared with `.reg` in this statement")
-            },
-            at,
-        ))
+        let (code, message) = if name.starts_with('%') {
+            (
+                Code::SpecialRegister,
+                format!("special register `{full}` has no translation"),
+            )
+        } else {
+            (
+                Code::RegisterDeclaration,
+                format!("register `{full}` is not declared with `.reg` in this statement"),
+            )
+        };
+        Err(Unsupported::at(code, message, at))
     }
 
     fn local(&self, ptx_name: &str) -> Option<&Local> {
@@ -1101,6 +1154,7 @@ fn reg_text(r: &Reg) -> String {
 
 fn result_mismatch(value: CType, reg: CType, at: usize) -> Unsupported {
     Unsupported::at(
+        Code::OperandBinding,
         format!("a {value} result cannot be written to a {reg} register"),
         at,
     )
@@ -1108,6 +1162,7 @@ fn result_mismatch(value: CType, reg: CType, at: usize) -> Unsupported {
 
 fn operand_mismatch(i: usize, reg: CType, want: CType, at: usize) -> Unsupported {
     Unsupported::at(
+        Code::OperandBinding,
         format!("operand %{i} is a {reg} register but the instruction needs a {want} value (constraint/type mismatch)"),
         at,
     )

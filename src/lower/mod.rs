@@ -14,6 +14,7 @@ pub mod types;
 
 use std::fmt;
 
+use crate::codes::Code;
 use crate::ptx;
 use crate::scan::{AsmStatement, Template};
 
@@ -52,6 +53,8 @@ pub enum Position {
 /// Why a statement is not translated.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Unsupported {
+    /// The kind of reason, as reported (`U001`); the message gives the details.
+    pub code: Code,
     pub message: String,
     pub position: Position,
     /// The instruction form the reason is about, when it is about one.
@@ -59,16 +62,18 @@ pub struct Unsupported {
 }
 
 impl Unsupported {
-    pub fn new(message: String) -> Self {
+    pub fn new(code: Code, message: String) -> Self {
         Unsupported {
+            code,
             message,
             position: Position::Statement,
             instruction: None,
         }
     }
 
-    pub fn at(message: String, template_offset: usize) -> Self {
+    pub fn at(code: Code, message: String, template_offset: usize) -> Self {
         Unsupported {
+            code,
             message,
             position: Position::Template(template_offset),
             instruction: None,
@@ -117,6 +122,7 @@ pub fn analyze(stmt: &AsmStatement, rules: &RuleSet, target: Target) -> Analysis
             return Analysis {
                 instructions: Vec::new(),
                 outcome: Err(Unsupported {
+                    code: Code::TemplateUnresolved,
                     message: format!("the asm template cannot be read: {reason}"),
                     position: Position::File(*at),
                     instruction: None,
@@ -168,6 +174,7 @@ pub fn analyze(stmt: &AsmStatement, rules: &RuleSet, target: Target) -> Analysis
                         Position::Template(e.span.start)
                     };
                     failure = Some(Unsupported {
+                        code: Code::SyntaxError,
                         message: format!("PTX syntax error: {}", e.message),
                         position,
                         instruction: None,
@@ -231,7 +238,7 @@ fn string_operand_variants(stmt: &AsmStatement, text: &str) -> Result<Vec<Varian
             continue;
         }
         if op.c_strings.is_empty() {
-            return Err(Unsupported::new(format!(
+            return Err(Unsupported::new(Code::OperandBinding, format!(
                 "operand %{i} \"C\"({}) names a string ptx2hip cannot find as a constant array in this file",
                 op.expr.trim()
             )));
@@ -249,9 +256,10 @@ fn string_operand_variants(stmt: &AsmStatement, text: &str) -> Result<Vec<Varian
             }
         }
         if next.len() > MAX_VARIANTS {
-            return Err(Unsupported::new(format!(
-                "the \"C\" operands allow more than {MAX_VARIANTS} template texts"
-            )));
+            return Err(Unsupported::new(
+                Code::OperandBinding,
+                format!("the \"C\" operands allow more than {MAX_VARIANTS} template texts"),
+            ));
         }
         variants = next;
     }

@@ -2,6 +2,7 @@
 
 use annotate_snippets::{AnnotationKind, Level, Renderer, Snippet};
 
+use super::{one_line, Diagnostic};
 use crate::pipeline::{FileDiagnostic, Finding};
 
 /// A diagnostic with the source line of the problem and a caret under it.
@@ -34,19 +35,19 @@ pub fn render_finding(path: &str, source: &[u8], f: &Finding) -> String {
         Err(u) => u.message.clone(),
     });
     let title = one_line(&super::message(f));
-    let code = match &f.outcome {
-        Ok(_) => "translatable",
-        Err(_) => "unsupported",
-    };
-    let report = &[level.primary_title(title.as_str()).id(code).element(
-        Snippet::source(shown.text.as_str())
-            .line_start(line)
-            .annotation(
-                AnnotationKind::Primary
-                    .span(shown.caret(focus - line_start))
-                    .label(label.as_str()),
-            ),
-    )];
+    let code = f.code();
+    let report = &[level
+        .primary_title(title.as_str())
+        .id(code.as_str())
+        .element(
+            Snippet::source(shown.text.as_str())
+                .line_start(line)
+                .annotation(
+                    AnnotationKind::Primary
+                        .span(shown.caret(focus - line_start))
+                        .label(label.as_str()),
+                ),
+        )];
     let rendered = Renderer::plain().render(report).to_string();
     // The location line is ours: annotate-snippets would count the column in characters.
     let (head, body) = rendered.split_once('\n').unwrap_or((&rendered, ""));
@@ -101,15 +102,25 @@ impl ShownLine {
     }
 }
 
-/// `text` with line breaks as spaces: a message is one line of the report.
-fn one_line(text: &str) -> String {
-    text.replace(['\r', '\n'], " ")
-}
-
+/// A file-level problem met while translating (`translate` reports them on stderr).
 pub fn render_file_diagnostic(path: &str, d: &FileDiagnostic) -> String {
     format!(
-        "error: {}\n --> {path}:{}:{}\n",
-        d.message, d.line, d.column
+        "error[{}]: {}\n --> {path}:{}:{}\n",
+        d.code, d.message, d.line, d.column
+    )
+}
+
+/// A finding that is not about a statement's translation (an unreadable asm keyword or file, an
+/// unused suppression): its header and location.
+pub fn render_diagnostic(d: &Diagnostic) -> String {
+    format!(
+        "{}[{}]: {}\n --> {}:{}:{}\n",
+        d.code.level().as_str(),
+        d.code,
+        d.message,
+        d.file,
+        d.focus.line,
+        d.focus.column
     )
 }
 
@@ -140,6 +151,7 @@ mod tests {
             end_column: 1,
             instructions: vec!["add.s32".into()],
             outcome: Err(NotTranslated {
+                code: crate::codes::Code::UnknownInstruction,
                 message: "the reason".into(),
                 offset: at,
             }),

@@ -2,9 +2,10 @@
 
 use serde::Serialize;
 
-use crate::pipeline::{FileDiagnostic, Finding};
+use super::Diagnostic;
+use crate::codes::Code;
 
-/// One finding: a non-portable asm statement, or a file-level problem.
+/// One finding: a non-portable asm statement, a file-level problem, or an unused suppression.
 #[derive(Debug, Serialize)]
 pub struct JsonFinding {
     pub file: String,
@@ -12,39 +13,32 @@ pub struct JsonFinding {
     pub column: usize,
     pub end_line: usize,
     pub end_column: usize,
+    /// The finding's code (`T001`, `U001`, ...).
+    pub code: &'static str,
     /// PTX instruction forms as written, in order.
     pub instructions: Vec<String>,
-    /// `translatable` or `unsupported`.
+    /// `translatable`, `unsupported` or `unused-suppression`.
     pub status: &'static str,
     /// Codes of the rules that translate the statement (empty when unsupported).
     pub rules: Vec<String>,
     pub message: String,
 }
 
-pub fn finding_json(path: &str, f: &Finding) -> JsonFinding {
+pub fn diagnostic_json(d: &Diagnostic) -> JsonFinding {
     JsonFinding {
-        file: path.to_string(),
-        line: f.line,
-        column: f.column,
-        end_line: f.end_line,
-        end_column: f.end_column,
-        instructions: f.instructions.clone(),
-        status: super::status(f),
-        rules: f.outcome.clone().unwrap_or_default(),
-        message: super::message(f),
-    }
-}
-
-pub fn file_diagnostic_json(path: &str, d: &FileDiagnostic) -> JsonFinding {
-    JsonFinding {
-        file: path.to_string(),
-        line: d.line,
-        column: d.column,
-        end_line: d.line,
-        end_column: d.column,
-        instructions: Vec::new(),
-        status: "unsupported",
-        rules: Vec::new(),
+        file: d.file.clone(),
+        line: d.start.line,
+        column: d.start.column,
+        end_line: d.end.line,
+        end_column: d.end.column,
+        code: d.code.as_str(),
+        instructions: d.instructions.clone(),
+        status: match d.code {
+            Code::Translatable => "translatable",
+            Code::UnusedSuppression => "unused-suppression",
+            _ => "unsupported",
+        },
+        rules: d.rules.clone(),
         message: d.message.clone(),
     }
 }

@@ -1,12 +1,25 @@
-//! Report: findings as human diagnostics (source snippet and caret) or JSON.
+//! Report: findings as human diagnostics (source snippet and caret), JSON, one line each
+//! (`concise`), GitHub Actions annotations, SARIF, or counts (`statistics`).
 
+mod concise;
+mod fingerprint;
+mod github;
+pub mod html;
 mod human;
 mod json;
+mod sarif;
+mod statistics;
 
-pub use human::{render_file_diagnostic, render_finding, summary};
-pub use json::{file_diagnostic_json, finding_json, JsonFinding};
+pub use concise::concise;
+pub use fingerprint::fingerprint;
+pub use github::github;
+pub use human::{render_diagnostic, render_file_diagnostic, render_finding, summary};
+pub use json::{diagnostic_json, JsonFinding};
+pub use sarif::sarif;
+pub use statistics::Statistics;
 
-use crate::pipeline::Finding;
+use crate::codes::Code;
+use crate::pipeline::{FileDiagnostic, Finding};
 
 /// `translatable` or `unsupported`.
 pub fn status(f: &Finding) -> &'static str {
@@ -37,5 +50,178 @@ pub fn message(f: &Finding) -> String {
             "non-portable inline PTX {forms}: not translated: {}",
             u.message
         ),
+    }
+}
+
+/// A place in a file: 1-based line, 1-based column counted in bytes (as the human and JSON
+/// formats count) and in characters (as SARIF and editors count; each byte of invalid UTF-8 is
+/// one character, as the human format shows it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Location {
+    pub line: usize,
+    pub column: usize,
+    pub char_column: usize,
+}
+
+impl Location {
+    /// The location of byte `offset`, given the line `line` of an earlier byte `from`.
+    pub fn find(source: &[u8], from: usize, line: usize, offset: usize) -> Location {
+        let offset = offset.min(source.len());
+        let from = from.min(offset);
+        let line = line + source[from..offset].iter().filter(|&&b| b == b'\n').count();
+        let start = source[..offset]
+            .iter()
+            .rposition(|&b| b == b'\n')
+            .map_or(0, |p| p + 1);
+        let chars = source[start..offset]
+            .utf8_chunks()
+            .map(|c| c.valid().chars().count() + c.invalid().len())
+            .sum::<usize>();
+        Location {
+            line,
+            column: offset - start + 1,
+            char_column: chars + 1,
+        }
+    }
+}
+
+/// One finding as every format reports it: a statement, an asm keyword or a file that could not
+/// be read, or a suppression comment that silenced nothing.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Diagnostic {
+    pub code: Code,
+    /// The file as shown (no leading `./`, `/` separators).
+    pub file: String,
+    /// Start and (exclusive) end of what it is about: the statement, the keyword, the comment.
+    pub start: Location,
+    pub end: Location,
+    /// Where the problem is: the instruction when known, else `start`.
+    pub focus: Location,
+    /// PTX instruction forms as written.
+    pub instructions: Vec<String>,
+    /// Rules that translate the statement.
+    pub rules: Vec<String>,
+    /// Why the statement is not translated, when that is what it reports.
+    pub reason: Option<String>,
+    /// One line.
+    pub message: String,
+    /// Identifies the finding across edits that move it: see [`fingerprint`].
+    pub fingerprint: String,
+}
+
+impl Diagnostic {
+    pub fn of_finding(file: &str, source: &[u8], f: &Finding) -> Diagnostic {
+        let start = Location::find(source, f.span.start, f.line, f.span.start);
+        let focus = match &f.outcome {
+            Ok(_) => start,
+            Err(u) => Location::find(
+                source,
+                f.span.start,
+                f.line,
+                u.offset.clamp(f.span.start, f.span.end.max(f.span.start)),
+            ),
+        };
+        Diagnostic {
+            code: f.code(),
+            file: file.to_string(),
+            start,
+            end: Location::find(source, f.span.start, f.line, f.span.end),
+            focus,
+            instructions: f.instructions.clone(),
+            rules: f.outcome.clone().unwrap_or_default(),
+            reason: f.outcome.as_ref().err().map(|u| one_line(&u.message)),
+            message: one_line(&message(f)),
+            fingerprint: fingerprint(source.get(f.span.clone()).unwrap_or_default()),
+        }
+    }
+
+    pub fn of_file_diagnostic(file: &str, source: &[u8], d: &FileDiagnostic) -> Diagnostic {
+        let at = match d.offset {
+            Some(o) => Location::find(source, o, d.line, o),
+            None => Location {
+                line: d.line,
+                column: d.column,
+                char_column: d.column,
+            },
+        };
+        Diagnostic {
+            code: d.code,
+            file: file.to_string(),
+            start: at,
+            end: at,
+            focus: at,
+            instructions: Vec::new(),
+            rules: Vec::new(),
+            reason: Some(one_line(&d.message)),
+            message: one_line(&d.message),
+            fingerprint: fingerprint(d.offset.map_or(&[][..], |o| line_at(source, o))),
+        }
+    }
+
+    /// A finding about no statement at `at` (a suppression comment); its message is what the
+    /// fingerprint identifies.
+    pub fn at(code: Code, file: &str, at: Location, message: String) -> Diagnostic {
+        Diagnostic {
+            fingerprint: fingerprint(message.as_bytes()),
+            code,
+            file: file.to_string(),
+            start: at,
+            end: at,
+            focus: at,
+            instructions: Vec::new(),
+            rules: Vec::new(),
+            reason: None,
+            message: one_line(&message),
+        }
+    }
+}
+
+/// The line holding byte `offset`, without its line break.
+fn line_at(source: &[u8], offset: usize) -> &[u8] {
+    let offset = offset.min(source.len());
+    let start = source[..offset]
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |p| p + 1);
+    let end = source[offset..]
+        .iter()
+        .position(|&b| b == b'\n')
+        .map_or(source.len(), |p| offset + p);
+    &source[start..end]
+}
+
+/// `text` with line breaks as spaces: a message is one line of the report.
+fn one_line(text: &str) -> String {
+    text.replace(['\r', '\n'], " ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn locations_count_lines_bytes_and_characters() {
+        let source = "a\n  é x\n".as_bytes();
+        let x = source.iter().position(|&b| b == b'x').unwrap();
+        assert_eq!(
+            Location::find(source, 0, 1, x),
+            Location {
+                line: 2,
+                column: 6,
+                char_column: 5
+            }
+        );
+        assert_eq!(
+            Location::find(source, 2, 2, x),
+            Location::find(source, 0, 1, x)
+        );
+        let end = Location::find(source, 0, 1, source.len());
+        assert_eq!((end.line, end.column), (3, 1));
+    }
+
+    #[test]
+    fn invalid_utf8_counts_one_character_per_byte() {
+        let source = b"\xff\xfe\xc3x";
+        assert_eq!(Location::find(source, 0, 1, 3).char_column, 4);
     }
 }

@@ -12,7 +12,8 @@ use std::collections::HashMap;
 
 use super::nesting::without_comments;
 
-/// Macros the user declares (from `-D`/`-U` on the command line or, later, a configuration file).
+/// Macros the user declares (`defines`, `amd-defines` and `nvidia-only-macros` of ptx2hip.toml,
+/// then `-D`/`-U` on the command line).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Macros {
     /// Defined in every compilation, with an optional value (`-D NAME[=VALUE]`; without a value

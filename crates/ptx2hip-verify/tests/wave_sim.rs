@@ -527,6 +527,7 @@ fn corpus_kernels_match_the_h100_on_wave64_and_wave32() {
             Options {
                 target: Target::Amd,
                 emit: Some(EmitMode::Replace),
+                provenance: true,
             },
         );
         assert!(

@@ -89,6 +89,7 @@ impl Lowerer<'_> {
     ) -> Result<String, Unsupported> {
         let ptx::Operand::Memory { base, offset } = op else {
             return Err(Unsupported::at(
+                Code::OperandShape,
                 "only `[register]`, `[register+offset]` and `[variable]` addresses are translated"
                     .into(),
                 at,
@@ -96,6 +97,7 @@ impl Lowerer<'_> {
         };
         let Some(window) = window(space) else {
             return Err(Unsupported::at(
+                Code::OperandShape,
                 format!(
                     "`.{}` addresses are not translated",
                     space.unwrap_or_default()
@@ -105,6 +107,7 @@ impl Lowerer<'_> {
         };
         let Some(base) = base else {
             return Err(Unsupported::at(
+                Code::OperandShape,
                 format!("the absolute address `[{offset}]` has no counterpart outside NVIDIA's address map"),
                 at,
             ));
@@ -112,6 +115,7 @@ impl Lowerer<'_> {
         if let Some(symbol) = self.symbol(base) {
             if !is_plain_symbol(symbol) {
                 return Err(Unsupported::at(
+                    Code::OperandShape,
                     format!("`[{symbol}]` names a PTX symbol that C++ cannot spell (a mangled or unusual name)"),
                     at,
                 ));
@@ -136,6 +140,7 @@ impl Lowerer<'_> {
                 })
             }
             (Window::Generic, _) => Err(Unsupported::at(
+                Code::OperandShape,
                 "address register is not 64-bit: generic and `.global` addresses are 64-bit pointers"
                     .into(),
                 at,
@@ -150,6 +155,7 @@ impl Lowerer<'_> {
                 Ok(format!("(uintptr_t){helper}({addr})"))
             }
             (Window::Offset(_), _) => Err(Unsupported::at(
+                Code::OperandShape,
                 format!(
                     "a `.{}` address register must be a 32- or 64-bit integer",
                     space.unwrap_or_default()

@@ -1,0 +1,109 @@
+//! Which files a command processes: the configuration file and the flags that exclude paths.
+
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+use super::output::warn;
+use crate::config::{Config, Source};
+use crate::filter::Filter;
+use crate::walk::{self, SourceFile};
+
+#[derive(clap::Args)]
+pub struct Selection {
+    /// Leave out files and directories matching PATTERN (gitignore syntax, relative to the
+    /// working directory; adds to `exclude` of ptx2hip.toml; applies to files named on the
+    /// command line too).
+    #[arg(long, value_name = "PATTERN")]
+    exclude: Vec<String>,
+    /// Process only files matching GLOB; `!GLOB` leaves matching files out (as ripgrep's
+    /// `--glob`; the last matching glob decides).
+    #[arg(long, short = 'g', value_name = "GLOB")]
+    glob: Vec<String>,
+    /// Use this configuration file instead of the ptx2hip.toml found from the working directory
+    /// up.
+    #[arg(long, value_name = "FILE", conflicts_with = "isolated")]
+    config: Option<PathBuf>,
+    /// Use no configuration file.
+    #[arg(long)]
+    isolated: bool,
+    /// Also process files that .gitignore/.ignore rules match.
+    #[arg(long)]
+    no_ignore: bool,
+    /// Also process hidden files and directories.
+    #[arg(long)]
+    hidden: bool,
+    #[arg(skip)]
+    loaded: OnceLock<Result<(Config, Filter), String>>,
+}
+
+impl Selection {
+    /// The configuration and the compiled exclusions, read once.
+    fn loaded(&self) -> Result<&(Config, Filter), String> {
+        self.loaded
+            .get_or_init(|| {
+                let cwd =
+                    std::env::current_dir().map_err(|e| format!("the working directory: {e}"))?;
+                let source = match (&self.config, self.isolated) {
+                    (_, true) => Source::Isolated,
+                    (Some(file), false) => Source::File(file.clone()),
+                    (None, false) => Source::Discover(cwd.clone()),
+                };
+                let config = Config::load(&source)?;
+                let excludes = [
+                    (config.root.clone(), config.exclude.clone()),
+                    (cwd.clone(), self.exclude.clone()),
+                ];
+                let filter = Filter::new(&excludes, &self.glob, &cwd)?;
+                Ok((config, filter))
+            })
+            .as_ref()
+            .map_err(Clone::clone)
+    }
+
+    /// The configuration in effect.
+    pub fn config(&self) -> Result<&Config, String> {
+        self.loaded().map(|(c, _)| c)
+    }
+
+    /// Whether the file at `path` is processed (not excluded).
+    pub fn keeps(&self, path: &Path) -> Result<bool, String> {
+        self.loaded().map(|(_, f)| f.keeps(path))
+    }
+
+    /// The files under `paths`, and the errors met finding them. `extensions` (from `--ext`)
+    /// replace the configuration's, which replace [`walk::DEFAULT_EXTENSIONS`]. When ignore
+    /// rules left out source files git tracks, a note on stderr says how many.
+    pub fn files(
+        &self,
+        paths: &[PathBuf],
+        extensions: &[String],
+    ) -> (Vec<SourceFile>, Vec<String>) {
+        let (config, filter) = match self.loaded() {
+            Ok(l) => l,
+            Err(e) => return (Vec::new(), vec![e]),
+        };
+        let extensions: Vec<String> = if !extensions.is_empty() {
+            extensions.to_vec()
+        } else if let Some(e) = &config.extensions {
+            e.clone()
+        } else {
+            walk::DEFAULT_EXTENSIONS
+                .iter()
+                .map(|s| s.to_string())
+                .collect()
+        };
+        let options = walk::WalkOptions {
+            no_ignore: self.no_ignore,
+            hidden: self.hidden,
+        };
+        let mut walked = walk::collect(paths, &extensions, options);
+        if walked.ignored > 0 {
+            warn(format_args!(
+                "ptx2hip: note: {} source files tracked by git but matched by .gitignore/.ignore rules were not processed (--no-ignore processes them)",
+                walked.ignored
+            ));
+        }
+        walked.files.retain(|f| filter.keeps(&f.path));
+        (walked.files, walked.errors)
+    }
+}

@@ -1,0 +1,125 @@
+//! The line `translate` ends with on stderr (like hipify's `--print-stats`): how many files
+//! changed and how many statements were translated or left as written; with `--statistics`, the
+//! statements left per finding code and reason, and the translations per rule.
+
+use std::collections::BTreeMap;
+use std::fmt::Write;
+
+use crate::codes::Code;
+use crate::pipeline::FileOutcome;
+
+#[derive(Debug, Default)]
+pub struct Summary {
+    files: usize,
+    changed: usize,
+    translated: usize,
+    left: usize,
+    rules: BTreeMap<String, usize>,
+    reasons: BTreeMap<(Code, String), usize>,
+}
+
+impl Summary {
+    /// Counts one file's outcome.
+    pub fn add(&mut self, outcome: &FileOutcome) {
+        self.files += 1;
+        self.changed += usize::from(outcome.rewritten.is_some());
+        for f in &outcome.findings {
+            match &f.outcome {
+                Ok(rules) => {
+                    self.translated += 1;
+                    for r in rules {
+                        *self.rules.entry(r.clone()).or_default() += 1;
+                    }
+                }
+                Err(u) => {
+                    self.left += 1;
+                    *self.reasons.entry((u.code, u.message.clone())).or_default() += 1;
+                }
+            }
+        }
+    }
+
+    pub fn merge(&mut self, other: Summary) {
+        self.files += other.files;
+        self.changed += other.changed;
+        self.translated += other.translated;
+        self.left += other.left;
+        for (k, n) in other.rules {
+            *self.rules.entry(k).or_default() += n;
+        }
+        for (k, n) in other.reasons {
+            *self.reasons.entry(k).or_default() += n;
+        }
+    }
+
+    /// `ptx2hip: 2 of 3 files changed, 5 statements translated, 1 left as written`, and with
+    /// `statistics` the counts behind it, most frequent first.
+    pub fn render(&self, statistics: bool) -> String {
+        let plural =
+            |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+        let mut s = format!(
+            "ptx2hip: {} of {} changed, {} translated, {} left as written\n",
+            self.changed,
+            plural(self.files, "file", "files"),
+            plural(self.translated, "statement", "statements"),
+            self.left,
+        );
+        if statistics {
+            let mut codes: BTreeMap<Code, usize> = BTreeMap::new();
+            for ((code, _), n) in &self.reasons {
+                *codes.entry(*code).or_default() += n;
+            }
+            let mut codes: Vec<_> = codes.into_iter().collect();
+            codes.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+            for (code, n) in codes {
+                let _ = writeln!(s, "{n:>6}  {code}  {} (left as written)", code.name());
+                let mut reasons: Vec<_> = self.reasons.iter().filter(|r| r.0 .0 == code).collect();
+                reasons.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
+                for ((_, reason), n) in reasons {
+                    let _ = writeln!(s, "{n:>12}  {reason}");
+                }
+            }
+            let mut rules: Vec<_> = self.rules.iter().collect();
+            rules.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
+            for (rule, n) in rules {
+                let _ = writeln!(s, "{n:>6}  {rule}  translated");
+            }
+        }
+        s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lower::{RuleSet, Target};
+    use crate::pipeline::{process, Options};
+
+    #[test]
+    fn the_summary_counts_files_statements_and_reasons() {
+        let rules = RuleSet::embedded().unwrap();
+        let options = Options {
+            target: Target::Amd,
+            emit: Some(crate::emit::EmitMode::Guarded),
+            provenance: true,
+        };
+        let mut summary = Summary::default();
+        let src = "__device__ int f(int x) {\n  int y;\n  asm(\"add.s32 %0, %1, 1;\" : \"=r\"(y) : \"r\"(x));\n  asm(\"frob.b32 %0;\" : \"=r\"(y));\n  return y;\n}\n";
+        summary.add(&process(src.as_bytes(), &rules, options));
+        let mut other = Summary::default();
+        other.add(&process(b"int x;\n", &rules, options));
+        summary.merge(other);
+        assert_eq!(
+            summary.render(false),
+            "ptx2hip: 1 of 2 files changed, 1 statement translated, 1 left as written\n"
+        );
+        let detailed = summary.render(true);
+        assert!(detailed.contains(
+            "     1  U001  unknown-instruction (left as written)\n           1  unknown instruction `frob`"
+        ));
+        assert!(
+            detailed.ends_with("     1  I001  translated\n"),
+            "{detailed}"
+        );
+    }
+}

@@ -1,0 +1,284 @@
+//! `ptx2hip.toml`: a project's settings, so that CI, pre-commit and people at a terminal run the
+//! same lint.
+//!
+//! The file is found by looking in the working directory and then in each parent directory; the
+//! first `ptx2hip.toml` found is used (`--config FILE` names one instead, `--isolated` uses none).
+//! Every key is optional:
+//!
+//! ```toml
+//! exclude = ["third_party/", "*.generated.cu"]   # gitignore syntax, relative to this file
+//! extensions = ["cu", "cuh"]                     # replaces the default extensions
+//! ignore = ["T001"]                              # finding codes `check` never reports
+//! defines = ["USE_TENSOR_CORES", "CUDA_VERSION=12040"]
+//! amd-defines = ["GGML_USE_HIP"]
+//! nvidia-only-macros = ["NEW_MMA_AVAILABLE"]
+//! ```
+//!
+//! A key ptx2hip does not know is an error naming the file and the key: a misspelt `exclude`
+//! must not silently lint `third_party/`.
+
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+
+use crate::codes::Code;
+
+/// The name looked for.
+pub const FILE_NAME: &str = "ptx2hip.toml";
+
+/// Every key of the file.
+const KEYS: &[&str] = &[
+    "exclude",
+    "extensions",
+    "ignore",
+    "defines",
+    "amd-defines",
+    "nvidia-only-macros",
+];
+
+/// A macro the user declares: its name and, for `NAME=VALUE`, its value.
+pub type Define = (String, Option<String>);
+
+/// The settings in effect.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Config {
+    /// The file they come from; `None` for the defaults.
+    pub path: Option<PathBuf>,
+    /// Patterns of paths never processed, in gitignore syntax, relative to [`Config::root`].
+    pub exclude: Vec<String>,
+    /// The directory `exclude` patterns are relative to: the file's directory.
+    pub root: PathBuf,
+    /// Extensions processed when walking directories, replacing the default ones; `--ext`
+    /// replaces these in turn.
+    pub extensions: Option<Vec<String>>,
+    /// Finding codes `check` does not report.
+    pub ignore: Vec<Code>,
+    /// Macros defined in every compilation, as `-D NAME[=VALUE]` defines them: they feed the
+    /// scanner's `-D` defines, which decide the `#if`s around and inside asm statements.
+    pub defines: Vec<Define>,
+    /// Macros a project defines when it compiles for AMD (llama.cpp's `GGML_USE_HIP`): they feed
+    /// the scanner's AMD-compilation macros, so that code under `#ifdef GGML_USE_HIP` is known to
+    /// be AMD-only and code under `#ifndef GGML_USE_HIP` NVIDIA-only.
+    pub amd_defines: Vec<Define>,
+    /// Macros a project defines only when it compiles for NVIDIA (llama.cpp's
+    /// `NEW_MMA_AVAILABLE`): they feed the scanner's NVIDIA-compilation macros, so that asm
+    /// under `#ifdef NEW_MMA_AVAILABLE` is known to be NVIDIA-only and not reported.
+    pub nvidia_only_macros: Vec<Define>,
+}
+
+/// The file as written.
+#[derive(Deserialize)]
+#[serde(rename_all = "kebab-case")]
+struct Raw {
+    #[serde(default)]
+    exclude: Vec<String>,
+    extensions: Option<Vec<String>>,
+    #[serde(default)]
+    ignore: Vec<String>,
+    #[serde(default)]
+    defines: Vec<String>,
+    #[serde(default)]
+    amd_defines: Vec<String>,
+    #[serde(default)]
+    nvidia_only_macros: Vec<String>,
+}
+
+/// Which configuration to use, from `--config` and `--isolated`.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Source {
+    /// The first `ptx2hip.toml` in this directory or a parent.
+    Discover(PathBuf),
+    /// This file.
+    File(PathBuf),
+    /// None: the defaults.
+    Isolated,
+}
+
+impl Config {
+    /// The configuration `source` designates; the error says which file is wrong and how.
+    pub fn load(source: &Source) -> Result<Config, String> {
+        match source {
+            Source::Isolated => Ok(Config::default()),
+            Source::File(path) => Config::read(path),
+            Source::Discover(dir) => match discover(dir) {
+                Some(path) => Config::read(&path),
+                None => Ok(Config::default()),
+            },
+        }
+    }
+
+    /// Reads and checks one file.
+    pub fn read(path: &Path) -> Result<Config, String> {
+        let shown = path.display();
+        let text = std::fs::read_to_string(path).map_err(|e| format!("{shown}: {e}"))?;
+        let mut config = Config::parse(&text).map_err(|e| format!("{shown}: {e}"))?;
+        let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+        config.root = absolute.parent().map(Path::to_path_buf).unwrap_or_default();
+        config.path = Some(path.to_path_buf());
+        Ok(config)
+    }
+
+    /// The settings a file's text holds (`root` and `path` left empty).
+    pub fn parse(text: &str) -> Result<Config, String> {
+        let table: toml::Table = toml::from_str(text).map_err(|e| e.to_string())?;
+        if let Some(key) = table.keys().find(|k| !KEYS.contains(&k.as_str())) {
+            return Err(format!(
+                "unknown key `{key}` (the keys are {})",
+                KEYS.join(", ")
+            ));
+        }
+        let raw: Raw = table.try_into().map_err(|e| e.to_string())?;
+        Ok(Config {
+            path: None,
+            root: PathBuf::new(),
+            exclude: raw.exclude,
+            extensions: raw
+                .extensions
+                .map(|e| e.iter().map(|x| extension(x)).collect())
+                .transpose()?,
+            ignore: raw
+                .ignore
+                .iter()
+                .map(|c| {
+                    Code::parse(c).ok_or_else(|| {
+                        format!("`ignore`: unknown finding code `{c}` (`ptx2hip explain CODE` lists them)")
+                    })
+                })
+                .collect::<Result<_, _>>()?,
+            defines: defines("defines", &raw.defines)?,
+            amd_defines: defines("amd-defines", &raw.amd_defines)?,
+            nvidia_only_macros: defines("nvidia-only-macros", &raw.nvidia_only_macros)?,
+        })
+    }
+}
+
+/// The first `ptx2hip.toml` in `dir` or one of its parents.
+pub fn discover(dir: &Path) -> Option<PathBuf> {
+    dir.ancestors()
+        .map(|d| d.join(FILE_NAME))
+        .find(|p| p.is_file())
+}
+
+/// An extension as `--ext` takes it: without its dot.
+fn extension(text: &str) -> Result<String, String> {
+    let e = text.trim().trim_start_matches('.');
+    if e.is_empty() || e.contains(['/', '\\', '.']) || e.contains(char::is_whitespace) {
+        return Err(format!(
+            "`extensions`: `{text}` is not a file extension (write `cu`, `cuh`, ...)"
+        ));
+    }
+    Ok(e.to_string())
+}
+
+/// `NAME` or `NAME=VALUE` entries of `key`.
+fn defines(key: &str, entries: &[String]) -> Result<Vec<Define>, String> {
+    entries
+        .iter()
+        .map(|entry| {
+            let (name, value) = match entry.split_once('=') {
+                Some((n, v)) => (n.trim(), Some(v.to_string())),
+                None => (entry.trim(), None),
+            };
+            let identifier = name
+                .chars()
+                .next()
+                .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+                && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+            if !identifier {
+                return Err(format!(
+                    "`{key}`: `{entry}` is not `NAME` or `NAME=VALUE` with a macro name"
+                ));
+            }
+            Ok((name.to_string(), value))
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_key_is_read_into_its_typed_setting() {
+        let c = Config::parse(
+            r#"
+            exclude = ["third_party/", "*.gen.cu"]
+            extensions = ["cu", ".cuh"]
+            ignore = ["T001", "u003"]
+            defines = ["NDEBUG", "CUDA_VERSION=12040", "EMPTY="]
+            amd-defines = ["GGML_USE_HIP"]
+            nvidia-only-macros = ["NEW_MMA_AVAILABLE"]
+            "#,
+        )
+        .unwrap();
+        assert_eq!(c.exclude, ["third_party/", "*.gen.cu"]);
+        assert_eq!(c.extensions, Some(vec!["cu".into(), "cuh".into()]));
+        assert_eq!(c.ignore, [Code::Translatable, Code::DeclinedForm]);
+        assert_eq!(
+            c.defines,
+            [
+                ("NDEBUG".into(), None),
+                ("CUDA_VERSION".into(), Some("12040".into())),
+                ("EMPTY".into(), Some(String::new())),
+            ]
+        );
+        assert_eq!(c.amd_defines, [("GGML_USE_HIP".into(), None)]);
+        assert_eq!(c.nvidia_only_macros, [("NEW_MMA_AVAILABLE".into(), None)]);
+    }
+
+    #[test]
+    fn an_empty_file_is_the_defaults() {
+        assert_eq!(Config::parse("").unwrap(), Config::default());
+    }
+
+    #[test]
+    fn an_unknown_key_is_an_error_naming_it() {
+        let e = Config::parse("exclude = []\nexlude = [\"x\"]\n").unwrap_err();
+        assert!(e.contains("unknown key `exlude`"), "{e}");
+    }
+
+    #[test]
+    fn a_table_where_a_list_belongs_is_an_error() {
+        let e = Config::parse("[exclude]\nx = 1\n").unwrap_err();
+        assert!(e.contains("exclude"), "{e}");
+    }
+
+    #[test]
+    fn unknown_codes_bad_macro_names_and_bad_extensions_are_errors() {
+        let e = Config::parse("ignore = [\"X999\"]").unwrap_err();
+        assert!(e.contains("unknown finding code `X999`"), "{e}");
+        let e = Config::parse("defines = [\"1ABC\"]").unwrap_err();
+        assert!(e.contains("`defines`: `1ABC`"), "{e}");
+        let e = Config::parse("amd-defines = [\"=1\"]").unwrap_err();
+        assert!(e.contains("`amd-defines`"), "{e}");
+        let e = Config::parse("extensions = [\"src/cu\"]").unwrap_err();
+        assert!(e.contains("`extensions`"), "{e}");
+    }
+
+    #[test]
+    fn the_nearest_file_upward_is_found() {
+        let dir = tempfile::tempdir().unwrap();
+        let deep = dir.path().join("a/b/c");
+        std::fs::create_dir_all(&deep).unwrap();
+        assert_eq!(discover(&deep), None);
+        std::fs::write(dir.path().join(FILE_NAME), "").unwrap();
+        assert_eq!(discover(&deep), Some(dir.path().join(FILE_NAME)));
+        std::fs::write(dir.path().join("a").join(FILE_NAME), "").unwrap();
+        assert_eq!(discover(&deep), Some(dir.path().join("a").join(FILE_NAME)));
+    }
+
+    #[test]
+    fn a_read_file_knows_its_path_and_root_and_errors_name_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(FILE_NAME);
+        std::fs::write(&path, "exclude = [\"gen/\"]\n").unwrap();
+        let c = Config::load(&Source::Discover(dir.path().to_path_buf())).unwrap();
+        assert_eq!(c.path.as_deref(), Some(path.as_path()));
+        assert_eq!(c.root, dir.path());
+        std::fs::write(&path, "bogus = 1\n").unwrap();
+        let e = Config::load(&Source::File(path.clone())).unwrap_err();
+        assert!(e.starts_with(&path.display().to_string()), "{e}");
+        assert!(e.contains("`bogus`"), "{e}");
+        assert_eq!(Config::load(&Source::Isolated).unwrap(), Config::default());
+    }
+}

@@ -1,0 +1,240 @@
+//! `ptx2hip report`: one self-contained HTML page for reviewing a translation — per statement,
+//! side by side, the original PTX and the code emitted for each target, the rules with their
+//! documentation and evidence, and the statements left as written with their code and reason.
+//!
+//! The page loads nothing (no network, no other file): its style and its filter script (by file,
+//! status and rule; also read from the address's `#file=...&status=...&rule=...`) are inline.
+//! Every text from a source or the rule table goes through `html_escape`.
+
+use std::collections::BTreeSet;
+use std::fmt::Write;
+use std::path::Path;
+
+use html_escape::{encode_double_quoted_attribute as attr, encode_text as text};
+
+use crate::emit;
+use crate::lower::{self, render, RuleSet, Target};
+use crate::scan;
+
+/// One asm statement as the report shows it.
+#[derive(Debug, Clone)]
+pub struct Entry {
+    pub file: String,
+    pub line: usize,
+    pub original: String,
+    /// Rule codes of the AMD translation; empty when it is left as written.
+    pub rules: Vec<String>,
+    /// Code and reason when the statement is left as written (for AMD).
+    pub left: Option<(String, String)>,
+    /// The code each target gets, or why it gets none.
+    pub amd: Result<String, String>,
+    pub portable: Result<String, String>,
+}
+
+/// The statements of one file (`path` locates the local headers its templates may use;
+/// `scan_options` carries the declared macros).
+pub fn entries(
+    file: &str,
+    path: Option<&Path>,
+    source: &[u8],
+    rules: &RuleSet,
+    scan_options: &scan::Options,
+) -> Vec<Entry> {
+    let mut out = Vec::new();
+    if !scan::may_contain_asm(source) || source.iter().take(8192).any(|&b| b == 0) {
+        return out;
+    }
+    scan::scan_each(source, path, scan_options, &mut |part| {
+        for stmt in part.statements {
+            let translate = |target| match lower::analyze(&stmt, rules, target).outcome {
+                Ok(t) => match emit::fits(&stmt, &t) {
+                    Ok(()) => Ok((render(&t.lines, "", "  ").join("\n"), t.rules)),
+                    Err(why) => Err((crate::codes::Code::TranslationDoesNotFit, why)),
+                },
+                Err(u) => Err((u.code, u.message)),
+            };
+            let amd = translate(Target::Amd);
+            let portable = translate(Target::Portable);
+            out.push(Entry {
+                file: file.to_string(),
+                line: stmt.line,
+                original: String::from_utf8_lossy(&source[stmt.span.clone()]).into_owned(),
+                rules: amd.as_ref().map(|(_, r)| r.clone()).unwrap_or_default(),
+                left: amd.as_ref().err().map(|(c, m)| (c.to_string(), m.clone())),
+                amd: amd.map(|(c, _)| c).map_err(|(c, m)| format!("{c}: {m}")),
+                portable: portable
+                    .map(|(c, _)| c)
+                    .map_err(|(c, m)| format!("{c}: {m}")),
+            });
+        }
+    });
+    out
+}
+
+const STYLE: &str = "body{font:14px system-ui,sans-serif;margin:1em 2em;color:#222}\
+header{position:sticky;top:0;background:#fff;padding:.5em 0;border-bottom:1px solid #ccc}\
+select,input{margin-right:1em}\
+.stmt{border:1px solid #ccc;border-radius:6px;margin:1em 0;padding:.5em}\
+.stmt.left{border-color:#c60}\
+.cols{display:grid;grid-template-columns:1fr 1fr 1fr;gap:.5em}\
+pre{background:#f6f6f6;padding:.4em;overflow-x:auto;margin:0;white-space:pre-wrap}\
+.why{color:#a40}.tag{font-weight:bold}.rule{border-top:1px solid #ddd;margin-top:1em}";
+
+/// Reads the filters, hides the statements they leave out, counts the rest. The address's hash
+/// sets the filters when the page opens (`review.html#status=left`).
+const SCRIPT: &str = r#"
+function apply() {
+  const f = document.getElementById('f-file').value;
+  const s = document.getElementById('f-status').value;
+  const r = document.getElementById('f-rule').value.trim().toUpperCase();
+  let shown = 0;
+  const all = document.querySelectorAll('.stmt');
+  for (const e of all) {
+    const ok = (!f || e.dataset.file === f) && (!s || e.dataset.status === s) &&
+      (!r || e.dataset.rules.split(' ').includes(r) || e.dataset.code === r);
+    e.hidden = !ok;
+    if (ok) shown++;
+  }
+  document.getElementById('shown').textContent = shown + ' of ' + all.length + ' statements shown';
+}
+function fromHash() {
+  const p = new URLSearchParams(location.hash.slice(1));
+  for (const k of ['file', 'status', 'rule']) {
+    if (p.has(k)) document.getElementById('f-' + k).value = p.get(k);
+  }
+}
+for (const id of ['f-file', 'f-status', 'f-rule']) {
+  document.getElementById(id).addEventListener('input', apply);
+}
+fromHash();
+apply();
+"#;
+
+/// The whole page.
+pub fn page(entries: &[Entry], rules: &RuleSet) -> String {
+    let mut h = String::new();
+    let files: BTreeSet<&str> = entries.iter().map(|e| e.file.as_str()).collect();
+    let used: BTreeSet<&str> = entries
+        .iter()
+        .flat_map(|e| e.rules.iter().map(String::as_str))
+        .collect();
+    let left = entries.iter().filter(|e| e.left.is_some()).count();
+    let _ = write!(
+        h,
+        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
+<title>ptx2hip review</title><style>{STYLE}</style></head><body>\n<header><h1>ptx2hip review</h1>\
+<p>{} statements in {} files: {} translated, {} left as written. <span id=\"shown\"></span></p>\
+<label>File <select id=\"f-file\"><option value=\"\">all</option>",
+        entries.len(),
+        files.len(),
+        entries.len() - left,
+        left
+    );
+    for f in &files {
+        let _ = write!(h, "<option value=\"{}\">{}</option>", attr(f), text(f));
+    }
+    h.push_str(
+        "</select></label><label>Status <select id=\"f-status\"><option value=\"\">all</option>\
+<option value=\"translated\">translated</option><option value=\"left\">left as written</option>\
+</select></label><label>Rule or code <input id=\"f-rule\" size=\"6\" placeholder=\"B012\"></label>\
+</header>\n<main>\n",
+    );
+    for e in entries {
+        let status = if e.left.is_some() {
+            "left"
+        } else {
+            "translated"
+        };
+        let code = e.left.as_ref().map_or("", |(c, _)| c.as_str());
+        let _ = write!(
+            h,
+            "<section class=\"stmt {status}\" data-file=\"{}\" data-status=\"{status}\" data-rules=\"{}\" data-code=\"{}\">\
+<div><span class=\"tag\">{}:{}</span> ",
+            attr(&e.file),
+            attr(&e.rules.join(" ")),
+            attr(code),
+            text(&e.file),
+            e.line
+        );
+        match &e.left {
+            Some((c, why)) => {
+                let _ = write!(
+                    h,
+                    "<span class=\"why\">left as written: {} {}</span>",
+                    text(c),
+                    text(why)
+                );
+            }
+            None => {
+                h.push_str("rules:");
+                for r in &e.rules {
+                    let _ = write!(h, " <a href=\"#rule-{0}\">{1}</a>", attr(r), text(r));
+                }
+            }
+        }
+        h.push_str("</div><div class=\"cols\">");
+        let _ = write!(h, "<div>original<pre>{}</pre></div>", text(&e.original));
+        for (name, code) in [("--target amd", &e.amd), ("--target portable", &e.portable)] {
+            match code {
+                Ok(c) => {
+                    let _ = write!(h, "<div>{name}<pre>{}</pre></div>", text(c));
+                }
+                Err(why) => {
+                    let _ = write!(
+                        h,
+                        "<div>{name}<pre class=\"why\">not translated: {}</pre></div>",
+                        text(why)
+                    );
+                }
+            }
+        }
+        h.push_str("</div></section>\n");
+    }
+    h.push_str("</main>\n<h2>Rules used</h2>\n");
+    for code in used {
+        let Some(r) = rules.rule(code) else { continue };
+        let evidence =
+            serde_json::to_string_pretty(&crate::evidence::status(r)).unwrap_or_default();
+        let _ = writeln!(
+            h,
+            "<section class=\"rule\" id=\"rule-{}\"><h3>{} ({}) — {}</h3><pre>{}</pre>\
+<p>evidence:</p><pre>{}</pre></section>",
+            attr(&r.code),
+            text(&r.code),
+            text(&r.name),
+            text(&r.summary),
+            text(r.doc.trim()),
+            text(&evidence)
+        );
+    }
+    let _ = write!(h, "<script>{SCRIPT}</script>\n</body></html>\n");
+    h
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn source_text_is_escaped_and_rules_are_documented() {
+        let rules = RuleSet::embedded().unwrap();
+        let src = "__device__ int f(int x) {\n  int y;\n  asm(\"add.s32 %0, %1, 1; // </pre><script>\" : \"=r\"(y) : \"r\"(x));\n  asm(\"frob.b32 %0;\" : \"=r\"(y));\n  return y;\n}\n";
+        let e = entries(
+            "a<b>.cu",
+            None,
+            src.as_bytes(),
+            &rules,
+            &scan::Options::default(),
+        );
+        assert_eq!(e.len(), 2);
+        let html = page(&e, &rules);
+        assert!(!html.contains("</pre><script>\""), "unescaped source text");
+        assert!(html.contains("a&lt;b&gt;.cu"));
+        assert!(html.contains("id=\"rule-I001\""));
+        assert!(html.contains("left as written: U001"));
+        assert!(
+            !html.contains("http://") && !html.contains("https://"),
+            "nothing loaded"
+        );
+    }
+}

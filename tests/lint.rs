@@ -1,0 +1,692 @@
+//! `check` as a CI lint: finding codes in every format, SARIF valid against the SARIF 2.1.0
+//! schema, GitHub annotations, configuration discovery, inline suppressions, baselines,
+//! `--fail-on`, `--quiet`, `--statistics`, standard input, exclusions and `explain CODE`.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use assert_cmd::Command;
+
+fn ptx2hip(dir: &Path) -> Command {
+    let mut c = Command::cargo_bin("ptx2hip").expect("binary built");
+    c.current_dir(dir);
+    c
+}
+
+const ADD: &str = "  asm(\"add.s32 %0, %1, %2;\" : \"=r\"(i) : \"r\"(j), \"r\"(k));\n";
+const FROB: &str = "  asm volatile(\"frobnicate.b32 %0;\" :: \"r\"(j));\n";
+
+/// A device function with `body` as its statements.
+fn kernel(body: &str) -> String {
+    format!("__device__ int f(int j, int k) {{\n  int i = 0;\n{body}  return i;\n}}\n")
+}
+
+fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
+    let p = dir.join(name);
+    fs::create_dir_all(p.parent().unwrap()).unwrap();
+    fs::write(&p, text).unwrap();
+    p
+}
+
+/// Runs `check ARGS` in `dir`: exit code, stdout, stderr.
+fn check(dir: &Path, args: &[&str]) -> (i32, String, String) {
+    let o = ptx2hip(dir).arg("check").args(args).output().unwrap();
+    (
+        o.status.code().unwrap_or(-1),
+        String::from_utf8(o.stdout).unwrap(),
+        String::from_utf8(o.stderr).unwrap(),
+    )
+}
+
+/// A tree with one translatable and one unsupported statement, and no configuration above it
+/// (the temporary directory's parents hold none).
+fn tree() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "src/k.cu", &kernel(&format!("{ADD}{FROB}")));
+    dir
+}
+
+mod codes_in_every_format {
+    use super::*;
+
+    #[test]
+    fn human_shows_the_code_in_the_header() {
+        let dir = tree();
+        let (code, out, _) = check(dir.path(), &[]);
+        assert_eq!(code, 1);
+        assert!(
+            out.contains("warning[T001]: non-portable inline PTX `add.s32`"),
+            "{out}"
+        );
+        assert!(
+            out.contains("error[U001]: non-portable inline PTX `frobnicate.b32`"),
+            "{out}"
+        );
+    }
+
+    #[test]
+    fn json_has_a_code_field() {
+        let dir = tree();
+        let (_, out, _) = check(dir.path(), &["--format", "json"]);
+        let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+        assert_eq!(v[0]["code"], "T001");
+        assert_eq!(v[0]["status"], "translatable");
+        assert_eq!(v[1]["code"], "U001");
+        assert_eq!(v[1]["status"], "unsupported");
+    }
+
+    #[test]
+    fn concise_is_one_line_per_finding_at_the_problem() {
+        let dir = tree();
+        let (code, out, _) = check(dir.path(), &["--format", "concise", "--quiet"]);
+        assert_eq!(code, 1);
+        assert_eq!(
+            out,
+            "src/k.cu:3:3: T001 non-portable inline PTX `add.s32`: translatable (I001)\n\
+             src/k.cu:4:17: U001 non-portable inline PTX `frobnicate.b32`: not translated: unknown instruction `frobnicate`: no rule in the table\n"
+        );
+    }
+
+    #[test]
+    fn github_annotations_are_errors_and_warnings_with_the_code_as_title() {
+        let dir = tree();
+        let (code, out, _) = check(dir.path(), &["--format", "github"]);
+        assert_eq!(code, 1);
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines.len(), 2, "annotations only: {out}");
+        assert!(lines[0].starts_with("::warning file=src/k.cu,line=3,col=3,title=T001::"));
+        assert!(lines[1].starts_with("::error file=src/k.cu,line=4,col=17,title=U001::"));
+    }
+
+    #[test]
+    fn a_file_level_finding_has_its_code_too() {
+        let dir = tempfile::tempdir().unwrap();
+        fs::write(dir.path().join("bin.cu"), b"asm\0\0\0").unwrap();
+        let (code, out, _) = check(dir.path(), &["--format", "concise", "-q"]);
+        assert_eq!(code, 1);
+        assert_eq!(
+            out,
+            "bin.cu:1:1: E002 binary file (contains NUL bytes): skipped\n"
+        );
+    }
+}
+
+mod sarif {
+    use super::*;
+
+    fn validator() -> jsonschema::Validator {
+        let text = include_str!("sarif/sarif-schema-2.1.0.json");
+        let schema: serde_json::Value = serde_json::from_str(text).unwrap();
+        jsonschema::draft4::options()
+            .should_validate_formats(true)
+            .build(&schema)
+            .expect("the SARIF schema compiles")
+    }
+
+    fn errors(v: &jsonschema::Validator, log: &serde_json::Value) -> Vec<String> {
+        v.iter_errors(log)
+            .map(|e| format!("{} at {}", e, e.instance_path))
+            .collect()
+    }
+
+    #[test]
+    fn the_log_is_valid_sarif_2_1_0() {
+        let dir = tree();
+        // Every kind of finding: translatable, unsupported, file-level, unused suppression, and
+        // a path that needs percent-encoding.
+        write(
+            dir.path(),
+            "src/dir é #1/m.cu",
+            &kernel(&format!("{FROB}  // ptx2hip: ignore[U005] stale\n{ADD}")),
+        );
+        fs::write(dir.path().join("bin.cu"), b"asm\0").unwrap();
+        let (code, out, _) = check(
+            dir.path(),
+            &["--format", "sarif", "--report-unused-suppressions"],
+        );
+        assert_eq!(code, 1);
+        let log: serde_json::Value = serde_json::from_str(&out).unwrap();
+        let v = validator();
+        assert_eq!(errors(&v, &log), Vec::<String>::new());
+        let results = log["runs"][0]["results"].as_array().unwrap();
+        let ids: Vec<&str> = results
+            .iter()
+            .map(|r| r["ruleId"].as_str().unwrap())
+            .collect();
+        assert_eq!(ids, ["E002", "U001", "T001", "L001", "T001", "U001"]);
+        let rules = log["runs"][0]["tool"]["driver"]["rules"]
+            .as_array()
+            .unwrap();
+        for r in results {
+            let index = r["ruleIndex"].as_u64().unwrap() as usize;
+            assert_eq!(rules[index]["id"], r["ruleId"]);
+        }
+        let uri = results[1]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
+            .as_str()
+            .unwrap();
+        assert_eq!(uri, "src/dir%20%C3%A9%20%231/m.cu");
+    }
+
+    #[test]
+    fn the_schema_rejects_what_is_not_sarif() {
+        let dir = tree();
+        let (_, out, _) = check(dir.path(), &["--format", "sarif"]);
+        let mut log: serde_json::Value = serde_json::from_str(&out).unwrap();
+        let v = validator();
+        assert!(errors(&v, &log).is_empty());
+        log["runs"][0]["results"][0]["level"] = "fatal".into();
+        assert!(!errors(&v, &log).is_empty(), "the validator is not a no-op");
+    }
+
+    #[test]
+    fn rules_carry_each_code_documentation_and_results_a_fingerprint() {
+        let dir = tree();
+        let (_, out, _) = check(dir.path(), &["--format", "sarif"]);
+        let log: serde_json::Value = serde_json::from_str(&out).unwrap();
+        let driver = &log["runs"][0]["tool"]["driver"];
+        assert_eq!(driver["name"], "ptx2hip");
+        let u001 = driver["rules"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["id"] == "U001")
+            .unwrap();
+        assert_eq!(u001["name"], "unknown-instruction");
+        assert!(u001["help"]["markdown"]
+            .as_str()
+            .unwrap()
+            .contains("Example"));
+        let result = &log["runs"][0]["results"][1];
+        assert_eq!(result["level"], "error");
+        assert_eq!(
+            result["locations"][0]["physicalLocation"]["region"]["startLine"],
+            4
+        );
+        assert_eq!(
+            result["partialFingerprints"]["ptx2hip/statement/v1"]
+                .as_str()
+                .unwrap()
+                .len(),
+            16
+        );
+    }
+}
+
+mod configuration {
+    use super::*;
+
+    #[test]
+    fn the_file_is_found_upward_from_the_working_directory() {
+        let dir = tree();
+        write(dir.path(), "src/vendor/v.cu", &kernel(FROB));
+        write(
+            dir.path(),
+            "ptx2hip.toml",
+            "exclude = [\"vendor/\"]\nignore = [\"T001\"]\n",
+        );
+        let (code, out, _) = check(&dir.path().join("src"), &["--format", "concise", "-q"]);
+        assert_eq!(code, 1);
+        assert_eq!(
+            out.lines().collect::<Vec<_>>(),
+            ["k.cu:4:17: U001 non-portable inline PTX `frobnicate.b32`: not translated: unknown instruction `frobnicate`: no rule in the table"]
+        );
+    }
+
+    #[test]
+    fn isolated_ignores_it_and_config_names_another() {
+        let dir = tree();
+        write(
+            dir.path(),
+            "ptx2hip.toml",
+            "ignore = [\"T001\", \"U001\"]\n",
+        );
+        let (code, _, _) = check(dir.path(), &[]);
+        assert_eq!(code, 0, "everything ignored");
+        let (code, _, _) = check(dir.path(), &["--isolated"]);
+        assert_eq!(code, 1);
+        write(dir.path(), "ci/lint.toml", "ignore = [\"T001\"]\n");
+        let (code, out, _) = check(
+            dir.path(),
+            &["--config", "ci/lint.toml", "-q", "--format", "concise"],
+        );
+        assert_eq!(code, 1);
+        assert_eq!(out.lines().count(), 1);
+        assert!(out.contains("U001"));
+    }
+
+    #[test]
+    fn an_unknown_key_is_an_error_naming_the_file_and_the_key() {
+        let dir = tree();
+        write(dir.path(), "ptx2hip.toml", "exlcude = [\"vendor/\"]\n");
+        let (code, out, err) = check(dir.path(), &[]);
+        assert_eq!(code, 2);
+        assert!(out.is_empty());
+        assert!(err.contains("ptx2hip.toml: unknown key `exlcude`"), "{err}");
+        let (code, _, err) = ptx2hip(dir.path())
+            .args(["translate", "src"])
+            .output()
+            .map(|o| {
+                (
+                    o.status.code().unwrap(),
+                    (),
+                    String::from_utf8(o.stderr).unwrap(),
+                )
+            })
+            .unwrap();
+        assert_eq!(code, 2, "translate reads the same file");
+        assert!(err.contains("unknown key `exlcude`"), "{err}");
+    }
+
+    #[test]
+    fn extensions_replace_the_default_ones_and_ext_replaces_them() {
+        let dir = tempfile::tempdir().unwrap();
+        write(dir.path(), "a.cu", &kernel(FROB));
+        write(dir.path(), "b.kern", &kernel(FROB));
+        let files = |args: &[&str]| {
+            let (_, out, _) = check(dir.path(), &[&["--format", "concise", "-q"], args].concat());
+            out.lines()
+                .map(|l| l.split(':').next().unwrap().to_string())
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(files(&[]), ["a.cu"]);
+        write(dir.path(), "ptx2hip.toml", "extensions = [\"kern\"]\n");
+        assert_eq!(files(&[]), ["b.kern"]);
+        assert_eq!(files(&["--ext", "cu,kern"]), ["a.cu", "b.kern"]);
+    }
+
+    #[test]
+    fn its_macros_decide_conditions_beside_d_and_u() {
+        let dir = tempfile::tempdir().unwrap();
+        let src = "#ifndef GGML_USE_HIP\n__device__ void a() { asm(\"trap;\"); }\n#endif\n\
+#ifdef NEW_MMA_AVAILABLE\n__device__ void c() { asm(\"brkpt;\"); }\n#endif\n\
+__device__ unsigned b(const unsigned* p) {\n  unsigned v;\n  asm(\n#if FAST\n  \"ld.global.nc.u32 %0, [%1];\"\n\
+#else\n  \"ld.global.u32 %0, [%1];\"\n#endif\n  : \"=r\"(v) : \"l\"(p));\n  return v;\n}\n";
+        write(dir.path(), "k.cu", src);
+        write(
+            dir.path(),
+            "ptx2hip.toml",
+            "defines = [\"FAST=1\"]\namd-defines = [\"GGML_USE_HIP\"]\nnvidia-only-macros = [\"NEW_MMA_AVAILABLE\"]\n",
+        );
+        let json = |args: &[&str]| check(dir.path(), &[&["--format", "json"], args].concat()).1;
+        let isolated = json(&["--isolated"]);
+        assert!(
+            isolated.contains("`trap`")
+                && isolated.contains("`brkpt`")
+                && isolated.contains("#if FAST"),
+            "{isolated}"
+        );
+        // `amd-defines`: `#ifndef GGML_USE_HIP` is NVIDIA-only; `nvidia-only-macros`:
+        // `#ifdef NEW_MMA_AVAILABLE` is too; `defines`: FAST is 1.
+        let configured = json(&[]);
+        assert!(
+            !configured.contains("`trap`")
+                && !configured.contains("`brkpt`")
+                && configured.contains("ld.global.nc.u32"),
+            "{configured}"
+        );
+        // The command line comes after the file: `-D` replaces its value, `-U` wins.
+        assert!(json(&["-D", "FAST=0"]).contains("ld.global.u32"));
+        let undefined = json(&["-U", "FAST"]);
+        assert!(undefined.contains("ld.global.u32"), "{undefined}");
+    }
+
+    #[test]
+    fn exclude_applies_to_files_named_on_the_command_line() {
+        let dir = tree();
+        write(dir.path(), "ptx2hip.toml", "exclude = [\"src/\"]\n");
+        let (code, out, _) = check(dir.path(), &["src/k.cu"]);
+        assert_eq!(code, 0, "{out}");
+    }
+}
+
+mod exclusions {
+    use super::*;
+
+    fn files(dir: &Path, args: &[&str]) -> Vec<String> {
+        let (_, out, _) = check(dir, &[&["--format", "concise", "-q"], args].concat());
+        let mut f: Vec<String> = out
+            .lines()
+            .map(|l| l.split(':').next().unwrap().to_string())
+            .collect();
+        f.dedup();
+        f
+    }
+
+    #[test]
+    fn exclude_and_glob_pick_files() {
+        let dir = tree();
+        write(dir.path(), "third_party/t.cu", &kernel(FROB));
+        write(dir.path(), "src/h.cuh", &kernel(FROB));
+        assert_eq!(
+            files(dir.path(), &[]),
+            ["src/h.cuh", "src/k.cu", "third_party/t.cu"]
+        );
+        assert_eq!(
+            files(dir.path(), &["--exclude", "third_party/"]),
+            ["src/h.cuh", "src/k.cu"]
+        );
+        assert_eq!(files(dir.path(), &["--glob", "*.cuh"]), ["src/h.cuh"]);
+        assert_eq!(
+            files(dir.path(), &["-g", "!*.cuh", "-g", "!third_party/"]),
+            ["src/k.cu"]
+        );
+    }
+}
+
+mod suppression {
+    use super::*;
+
+    #[test]
+    fn a_comment_above_or_on_the_statement_silences_its_codes() {
+        let dir = tempfile::tempdir().unwrap();
+        let body = format!(
+            "  // ptx2hip: ignore[T001] translated by the build\n{ADD}{}",
+            FROB.replace('\n', " // ptx2hip: ignore[U001, U002] NVIDIA-only path\n")
+        );
+        write(dir.path(), "k.cu", &kernel(&body));
+        let (code, out, _) = check(dir.path(), &[]);
+        assert_eq!(code, 0, "{out}");
+        assert!(
+            out.contains("0 non-portable asm statements in 0 files: 0 translatable, 0 not translated (2 suppressed by comments)"),
+            "{out}"
+        );
+    }
+
+    #[test]
+    fn a_comment_for_another_code_or_another_line_does_not() {
+        let dir = tempfile::tempdir().unwrap();
+        let body = format!("{}{FROB}", ADD.replace('\n', " // ptx2hip: ignore[*]\n"));
+        write(dir.path(), "k.cu", &kernel(&body));
+        let (code, out, _) = check(dir.path(), &["--format", "concise", "-q"]);
+        assert_eq!(code, 1);
+        assert_eq!(out.lines().count(), 1);
+        assert!(out.contains("k.cu:4:17: U001"), "{out}");
+    }
+
+    #[test]
+    fn unused_suppressions_are_reported_on_request() {
+        let dir = tempfile::tempdir().unwrap();
+        let body = format!("  // ptx2hip: ignore[U001] stale\n{ADD}");
+        write(dir.path(), "k.cu", &kernel(&body));
+        let (code, _, _) = check(dir.path(), &["--fail-on", "unsupported"]);
+        assert_eq!(code, 0);
+        let (code, out, _) = check(
+            dir.path(),
+            &["--format", "concise", "-q", "--report-unused-suppressions"],
+        );
+        assert_eq!(code, 1);
+        assert!(
+            out.contains("k.cu:3:6: L001 unused suppression: `U001` silences no finding of its statement (ptx2hip: ignore[U001] stale)"),
+            "{out}"
+        );
+    }
+}
+
+mod baseline {
+    use super::*;
+
+    #[test]
+    fn only_findings_missing_from_the_baseline_fail() {
+        let dir = tree();
+        let (code, out, err) = check(dir.path(), &["--write-baseline", "ptx2hip-baseline.json"]);
+        assert_eq!(code, 0, "{err}");
+        assert!(out.is_empty(), "{out}");
+        assert!(err.contains("wrote a baseline of 2 findings to ptx2hip-baseline.json"));
+        let (code, out, _) = check(dir.path(), &["--baseline", "ptx2hip-baseline.json"]);
+        assert_eq!(code, 0, "{out}");
+        assert!(out.contains("(2 in the baseline)"), "{out}");
+
+        // Lines added above move the known findings; a new statement is new.
+        let moved = kernel(&format!("\n\n{ADD}{FROB}{}", FROB.replace("j));", "k));")));
+        write(dir.path(), "src/k.cu", &moved);
+        let (code, out, _) = check(
+            dir.path(),
+            &[
+                "--baseline",
+                "ptx2hip-baseline.json",
+                "--format",
+                "concise",
+                "-q",
+            ],
+        );
+        assert_eq!(code, 1);
+        assert_eq!(out.lines().count(), 1, "{out}");
+        assert!(out.starts_with("src/k.cu:7:17: U001"), "{out}");
+    }
+
+    #[test]
+    fn it_matches_from_another_working_directory() {
+        let dir = tree();
+        fs::create_dir(dir.path().join("ci")).unwrap();
+        let (code, _, _) = check(dir.path(), &["--write-baseline", "ci/baseline.json", "src"]);
+        assert_eq!(code, 0);
+        let text = fs::read_to_string(dir.path().join("ci/baseline.json")).unwrap();
+        assert!(text.contains("\"file\": \"../src/k.cu\""), "{text}");
+        let (code, out, _) = check(
+            &dir.path().join("src"),
+            &["--baseline", "../ci/baseline.json"],
+        );
+        assert_eq!(code, 0, "{out}");
+    }
+
+    #[test]
+    fn fixed_findings_are_noted_and_a_bad_baseline_is_an_error() {
+        let dir = tree();
+        check(dir.path(), &["--write-baseline", "b.json"]);
+        write(dir.path(), "src/k.cu", &kernel(ADD));
+        let (code, _, err) = check(dir.path(), &["--baseline", "b.json"]);
+        assert_eq!(code, 0);
+        assert!(err.contains("1 finding of the baseline is gone"), "{err}");
+        write(dir.path(), "b.json", "{}");
+        let (code, _, err) = check(dir.path(), &["--baseline", "b.json"]);
+        assert_eq!(code, 2);
+        assert!(err.contains("b.json: not a ptx2hip baseline"), "{err}");
+    }
+}
+
+mod exit_and_output {
+    use super::*;
+
+    #[test]
+    fn fail_on_unsupported_passes_translatable_statements() {
+        let dir = tempfile::tempdir().unwrap();
+        write(dir.path(), "k.cu", &kernel(ADD));
+        assert_eq!(
+            check(dir.path(), &[]).0,
+            1,
+            "the default: any finding fails"
+        );
+        assert_eq!(check(dir.path(), &["--fail-on", "any"]).0, 1);
+        let (code, out, _) = check(dir.path(), &["--fail-on", "unsupported"]);
+        assert_eq!(code, 0, "still reported: {out}");
+        assert!(out.contains("warning[T001]"));
+        write(dir.path(), "k.cu", &kernel(FROB));
+        assert_eq!(check(dir.path(), &["--fail-on", "unsupported"]).0, 1);
+    }
+
+    #[test]
+    fn quiet_prints_the_findings_only() {
+        let dir = tree();
+        let (_, out, _) = check(dir.path(), &["--quiet"]);
+        assert!(out.contains("error[U001]"));
+        assert!(!out.contains("non-portable asm statements in"), "{out}");
+        let dir = tempfile::tempdir().unwrap();
+        write(dir.path(), "clean.cu", "int x;\n");
+        let (code, out, err) = check(dir.path(), &["-q"]);
+        assert_eq!((code, out.as_str(), err.as_str()), (0, "", ""));
+    }
+
+    #[test]
+    fn statistics_count_codes_forms_and_reasons() {
+        let dir = tree();
+        write(dir.path(), "src/m.cu", &kernel(&format!("{FROB}{FROB}")));
+        let (code, out, _) = check(dir.path(), &["--statistics"]);
+        assert_eq!(code, 1);
+        assert!(out.contains("     3  U001  unknown-instruction"), "{out}");
+        assert!(out.contains("     1  T001  translatable"), "{out}");
+        assert!(
+            out.contains("             0               3  frobnicate.b32"),
+            "{out}"
+        );
+        assert!(
+            out.contains("      3  U001  unknown instruction `frobnicate`: no rule in the table"),
+            "{out}"
+        );
+        assert!(!out.contains("-->"), "no findings: {out}");
+        let (_, out, _) = check(dir.path(), &["--statistics", "--format", "json"]);
+        let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+        assert_eq!(v["codes"][0]["code"], "U001");
+        assert_eq!(v["codes"][0]["count"], 3);
+        let (code, _, err) = check(dir.path(), &["--statistics", "--format", "sarif"]);
+        assert_eq!(code, 2);
+        assert!(err.contains("--statistics"), "{err}");
+    }
+}
+
+mod standard_input {
+    use super::*;
+
+    #[test]
+    fn a_dash_reads_stdin_reported_under_the_stdin_filename() {
+        let dir = tempfile::tempdir().unwrap();
+        let o = ptx2hip(dir.path())
+            .args([
+                "check",
+                "-",
+                "--stdin-filename",
+                "src/k.cu",
+                "--format",
+                "concise",
+                "-q",
+            ])
+            .write_stdin(kernel(FROB))
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(1));
+        let out = String::from_utf8(o.stdout).unwrap();
+        assert!(out.starts_with("src/k.cu:3:17: U001"), "{out}");
+    }
+
+    #[test]
+    fn suppressions_apply_and_an_excluded_name_is_not_checked() {
+        let dir = tempfile::tempdir().unwrap();
+        let text = kernel(&FROB.replace('\n', " // ptx2hip: ignore[U001]\n"));
+        let o = ptx2hip(dir.path())
+            .args(["check", "-"])
+            .write_stdin(text)
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(0));
+        let o = ptx2hip(dir.path())
+            .args([
+                "check",
+                "-",
+                "--stdin-filename",
+                "vendor/k.cu",
+                "--exclude",
+                "vendor/",
+            ])
+            .write_stdin(kernel(FROB))
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(0));
+        assert!(o.stdout.starts_with(b"0 non-portable"));
+    }
+
+    #[test]
+    fn a_dash_must_be_alone() {
+        let dir = tree();
+        let (code, _, err) = check(dir.path(), &["-", "src"]);
+        assert_eq!(code, 2);
+        assert!(
+            err.contains("`-` (standard input) must be the only path"),
+            "{err}"
+        );
+    }
+}
+
+mod explain {
+    use super::*;
+
+    fn explain(arg: &str) -> (i32, String, String) {
+        let o = ptx2hip(Path::new("."))
+            .args(["explain", arg])
+            .output()
+            .unwrap();
+        (
+            o.status.code().unwrap(),
+            String::from_utf8(o.stdout).unwrap(),
+            String::from_utf8(o.stderr).unwrap(),
+        )
+    }
+
+    #[test]
+    fn a_finding_code_is_documented() {
+        let (code, out, _) = explain("U001");
+        assert_eq!(code, 0);
+        assert!(out.starts_with("U001 (unknown-instruction) — "), "{out}");
+        assert!(out.contains("Example"));
+    }
+
+    #[test]
+    fn an_opcode_finds_its_rules() {
+        let (code, out, _) = explain("lop3");
+        assert_eq!(code, 0);
+        assert!(out.contains("B012 (lop3)"), "{out}");
+        let (code, out, _) = explain("add.s32");
+        assert_eq!(code, 0);
+        assert!(out.contains("I001"), "{out}");
+        assert!(out.contains("add.s32"), "{out}");
+    }
+
+    #[test]
+    fn a_declined_or_unknown_opcode_says_how_it_is_reported() {
+        let (code, out, _) = explain("exit");
+        assert_eq!(code, 1);
+        assert!(out.contains("reported as U003 (declined-form)"), "{out}");
+        let (code, out, _) = explain("frobnicate");
+        assert_eq!(code, 1);
+        assert!(
+            out.contains("reported as U001 (unknown-instruction)"),
+            "{out}"
+        );
+    }
+
+    #[test]
+    fn an_unknown_code_says_so() {
+        let (code, out, err) = explain("X999");
+        assert_eq!(code, 2);
+        assert!(out.is_empty());
+        assert!(err.contains("unknown rule code `X999`"), "{err}");
+    }
+}
+
+mod documentation {
+    use super::*;
+
+    fn repo_file(name: &str) -> String {
+        fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(name)).unwrap()
+    }
+
+    #[test]
+    fn the_readme_lists_every_finding_code_and_the_default_extensions() {
+        let readme = repo_file("README.md");
+        for code in ptx2hip::codes::Code::ALL {
+            let row = format!("| `{code}` | `{}` |", code.name());
+            assert!(readme.contains(&row), "README lacks the row of {code}");
+        }
+        let extensions = ptx2hip::walk::DEFAULT_EXTENSIONS.join(", ");
+        assert!(readme.contains(&extensions), "README lacks `{extensions}`");
+    }
+
+    #[test]
+    fn the_pre_commit_manifest_runs_check_on_cuda_sources() {
+        let manifest = repo_file(".pre-commit-hooks.yaml");
+        assert!(manifest.contains("- id: ptx2hip-check"));
+        assert!(manifest.contains("entry: ptx2hip check"));
+        assert!(manifest.contains("language: rust"));
+        for ext in ptx2hip::walk::DEFAULT_EXTENSIONS {
+            assert!(manifest.contains(ext), "the hook's `files` lacks .{ext}");
+        }
+    }
+}
