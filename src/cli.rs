@@ -475,7 +475,7 @@ fn list_rules(out: &mut Output, rules: &RuleSet, format: Format) {
         .rules
         .iter()
         .map(|r| {
-            let verification = crate::evidence::status(r);
+            let verification = crate::rules::evidence::status(r);
             serde_json::json!({
                 "code": r.code,
                 "name": r.name,

@@ -7,9 +7,9 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::process::Command;
 
-use ptx2hip::lower::rules::{OperandKind, Rule};
 use ptx2hip::lower::types::PtxType;
 use ptx2hip::lower::{self, RuleSet, Target};
+use ptx2hip::rules::{OperandKind, Rule};
 use ptx2hip::scan::AsmStatement;
 
 /// An asm statement with PTX `ptx` and operands `op0`, `op1`, ... of the given constraints.
@@ -76,7 +76,7 @@ fn every_example_translates_for_both_targets() {
 fn form_statement(
     rule: &Rule,
     form: &str,
-    bindings: &ptx2hip::lower::rules::Bindings,
+    bindings: &ptx2hip::rules::Bindings,
 ) -> (String, String) {
     let mut cons = Vec::new();
     let mut ops = Vec::new();

@@ -3,9 +3,9 @@
 //! helpers agree with independent references on the host (tests/amd_models/convert_host_test.cpp,
 //! built with g++ when it is installed).
 
-use ptx2hip::lower::rules::{OperandKind, Rule, TypeRef};
 use ptx2hip::lower::types::PtxType;
 use ptx2hip::lower::{self, RuleSet, Target};
+use ptx2hip::rules::{OperandKind, Rule, TypeRef};
 use ptx2hip::scan::AsmStatement;
 
 fn statement(ptx: &str, constraints: &[String]) -> AsmStatement {

@@ -17,9 +17,9 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use ptx2hip::lower::rules::{Bindings, Carry, OperandKind, Rule, TypeRef};
 use ptx2hip::lower::types::PtxType;
 use ptx2hip::lower::{self, render, RuleSet, Target, Translation};
+use ptx2hip::rules::{Bindings, Carry, OperandKind, Rule, TypeRef};
 use ptx2hip::scan::AsmStatement;
 
 const FAMILY: &str = "integer_arith";
@@ -119,7 +119,7 @@ fn case(rule: &Rule, form: &str, b: &Bindings) -> Case {
     let mut inputs = Vec::new();
     let mut next = 0;
     let mut texts = Vec::new();
-    for s in &specs {
+    for s in specs {
         let OperandKind::Scalar(t) = &s.kind else {
             panic!("{}: scalar operands only", rule.code)
         };
@@ -145,7 +145,7 @@ fn case(rule: &Rule, form: &str, b: &Bindings) -> Case {
         next += 1;
         r
     });
-    for s in &specs {
+    for s in specs {
         let OperandKind::Scalar(t) = &s.kind else {
             unreachable!()
         };

@@ -14,10 +14,9 @@ use crate::ptx::{self, Immediate, Instruction, Item, Reg};
 use crate::scan::AsmStatement;
 
 use super::operands;
-use super::rules::{vector_width, Bindings, OperandKind, Rule, RuleSet, TypeRef};
-use super::template;
 use super::types::{constraint_register, convert, widen_into, CType, PtxType};
 use super::{Target, Unsupported};
+use crate::rules::{template, vector_width, Bindings, OperandKind, Role, Rule, RuleSet, TypeRef};
 
 mod address;
 
@@ -546,10 +545,8 @@ impl<'a> Lowerer<'a> {
         let mut post: Vec<String> = Vec::new();
         let specs = rule.operand_specs();
         let template = rule.template(self.target);
-        // Destinations are the leading operands the rule names `d`/`p` or marks as written by a
-        // leading position; by convention a spec whose name starts with `d` or `p`... is written.
         for (spec, op) in specs.iter().zip(&ins.operands) {
-            let writes = spec.name.starts_with('d') || spec.name == "p" || spec.name == "q";
+            let writes = spec.role == Role::Destination;
             match &spec.kind {
                 OperandKind::Pair(second, t1, t2) => {
                     let (ty1, ty2) = (

@@ -5,11 +5,7 @@
 //! with the precise reason, and the statement stays as written.
 
 mod block;
-pub mod call_sites;
-mod helper_file;
 pub mod operands;
-pub mod rules;
-pub mod template;
 pub mod types;
 
 use std::fmt;
@@ -18,8 +14,8 @@ use crate::codes::Code;
 use crate::ptx;
 use crate::scan::{AsmStatement, Template};
 
+pub use crate::rules::RuleSet;
 pub use block::{is_simple_expr, Line, COMPILER_BARRIER};
-pub use rules::RuleSet;
 
 /// What the generated code may use.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -392,7 +388,10 @@ fn helpers_used(rules: &RuleSet, lines: &[Line]) -> Vec<String> {
     for (_, line) in lines {
         let bytes = line.as_bytes();
         let mut from = 0;
-        while let Some(i) = line[from..].find(rules::HELPER_PREFIX).map(|i| i + from) {
+        while let Some(i) = line[from..]
+            .find(crate::rules::HELPER_PREFIX)
+            .map(|i| i + from)
+        {
             let end = i + bytes[i..].iter().take_while(|&&b| is_ident(b)).count();
             let word = &line[i..end];
             if (i == 0 || !is_ident(bytes[i - 1]))

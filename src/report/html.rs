@@ -194,7 +194,7 @@ pub fn page(entries: &[Entry], rules: &RuleSet) -> String {
     for code in used {
         let Some(r) = rules.rule(code) else { continue };
         let evidence =
-            serde_json::to_string_pretty(&crate::evidence::status(r)).unwrap_or_default();
+            serde_json::to_string_pretty(&crate::rules::evidence::status(r)).unwrap_or_default();
         let _ = writeln!(
             h,
             "<section class=\"rule\" id=\"rule-{}\"><h3>{} ({}) — {}</h3><pre>{}</pre>\

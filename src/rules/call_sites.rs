@@ -54,7 +54,7 @@ const NOT_FUNCTIONS: &[&str] = &[
 /// Whether an unqualified call of `name` cannot be captured by a user's declaration.
 pub fn is_safe_callee(name: &str) -> bool {
     let b = name.as_bytes();
-    name.starts_with(super::rules::HELPER_PREFIX)
+    name.starts_with(super::HELPER_PREFIX)
         || name.starts_with("__")
         || (b.first() == Some(&b'_') && b.get(1).is_some_and(u8::is_ascii_uppercase))
         || NOT_FUNCTIONS.contains(&name)

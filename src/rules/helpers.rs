@@ -13,7 +13,7 @@
 //! blank lines and `//` comments may stand, so no code is silently left out of the table. Errors
 //! name the file and line.
 
-use super::rules::{Helper, HELPER_PREFIX};
+use super::{Helper, HELPER_PREFIX};
 
 /// A marker is a `//` comment whose text starts with this.
 const MARKER: &str = "ptx2hip:";
@@ -222,10 +222,11 @@ mod tests {
 
     #[test]
     fn the_table_refuses_helpers_defined_twice_unknown_requirements_and_helpers_in_toml() {
-        use crate::lower::RuleSet;
+        use crate::rules::RuleSet;
         let load = |files: &[(&str, &str)]| {
             RuleSet::from_sources(files.iter().map(|(n, t)| (n.to_string(), t.to_string())))
                 .unwrap_err()
+                .to_string()
         };
         let x = "// ptx2hip:helper ptx2hip_x\nint x;\n// ptx2hip:end\n";
         assert_eq!(

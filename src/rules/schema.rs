@@ -1,37 +1,27 @@
-//! The rule table: data in `rules/*.toml`, embedded in the binary, validated at start.
-//!
-//! A rule names a root opcode and the modifier *slots* it accepts. A slot is a set of modifier
-//! values (`rnd = rn|rz|rm|rp`, `T = @int`); an instruction matches a rule when every modifier it
-//! carries fills a distinct slot and every required slot is filled, in whatever order the modifiers
-//! were written. Slots are tried in declaration order, so two type slots with overlapping values
-//! (`cvt.D.S`) are filled positionally. One rule therefore covers a whole family of forms, and
-//! [`Rule::forms`] enumerates them for documentation and hardware verification.
+//! The rule table's data as written in `rules/*.toml` (the serde types), and the parsed operand
+//! specs. Loading and validation: [`super::load`]; matching instructions: [`super::matching`].
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 
 use serde::Deserialize;
 
-use super::call_sites;
-use super::helper_file;
-use super::types::PtxType;
+use crate::lower::types::PtxType;
 
-// The rule files compiled into the binary (`EMBEDDED: &[(name relative to rules/, text)]`),
-// listed by build.rs from `rules/*.toml` and the helper files `rules/helpers/*.h`.
-include!(concat!(env!("OUT_DIR"), "/embedded_rules.rs"));
-
+/// One file `rules/<family>.toml`.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
-struct RuleFile {
-    family: String,
+pub(super) struct RuleFile {
+    pub family: String,
+    /// What the family covers, for readers of the file.
     #[serde(default)]
     #[allow(dead_code)]
-    description: String,
+    pub description: String,
     #[serde(default, rename = "rule")]
-    rules: Vec<Rule>,
+    pub rules: Vec<Rule>,
     #[serde(default, rename = "unsupported")]
-    unsupported: Vec<UnsupportedForm>,
+    pub unsupported: Vec<UnsupportedForm>,
     #[serde(default, rename = "special")]
-    specials: Vec<SpecialRegister>,
+    pub specials: Vec<SpecialRegister>,
 }
 
 /// One translation rule.
@@ -52,6 +42,10 @@ pub struct Rule {
     /// Operand specs in PTX order: `name:TYPE` where TYPE is a slot name, a PTX type (`u32`,
     /// `pred`), `addr` (a memory operand `[reg+imm]`), or `vN:TYPE` (a vector `{a, b, ...}`).
     pub operands: Vec<String>,
+    /// The operands the instruction writes, by name. When absent, the loader derives them once:
+    /// names starting with `d`, and `p`/`q` (every pair `p|q` is written).
+    #[serde(default)]
+    pub writes: Option<Vec<String>>,
     /// C++ statement(s) computing the result with plain C++ accepted by nvcc and HIP compilers.
     /// Empty when `portable_unsupported` says why no such code exists.
     #[serde(default)]
@@ -107,6 +101,12 @@ pub struct Rule {
     pub example: Example,
     #[serde(skip)]
     pub family: String,
+    /// The rule file, relative to `rules/` (`integer.toml`).
+    #[serde(skip)]
+    pub file: String,
+    /// `operands` parsed, with their roles (filled by the loader).
+    #[serde(skip)]
+    pub(super) specs: Vec<OperandSpec>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
@@ -172,7 +172,7 @@ pub struct UnsupportedForm {
 }
 
 /// A helper function emitted once per file (guarded against double definition), read from a
-/// helper file `rules/helpers/<family>.h` (see [`super::helper_file`]).
+/// helper file `rules/helpers/<family>.h` (see [`super::helpers`]).
 #[derive(Debug, Clone)]
 pub struct Helper {
     pub name: String,
@@ -208,14 +208,6 @@ pub struct SpecialRegister {
     pub unsupported: Option<String>,
 }
 
-/// Why a call site may not call an ordinary name unqualified (see [`call_sites`]).
-const CAPTURE: &str =
-    "a function of that name in the user's namespace or class would be called instead; \
-write `::name`, a `ptx2hip_*` helper or a reserved `__` builtin";
-
-/// Every helper's name starts with this, so emitted code can be searched for them in one pass.
-pub const HELPER_PREFIX: &str = "ptx2hip_";
-
 /// Which slot took which modifier value in a matched instruction.
 pub type Bindings = BTreeMap<String, Option<String>>;
 
@@ -224,6 +216,16 @@ pub type Bindings = BTreeMap<String, Option<String>>;
 pub struct OperandSpec {
     pub name: String,
     pub kind: OperandKind,
+    pub role: Role,
+}
+
+/// Whether the instruction reads or writes an operand (`writes` in the rule, or derived).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Role {
+    /// Read: an expression of the spec'd type.
+    Source,
+    /// Written: an lvalue of the spec'd type.
+    Destination,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -252,161 +254,6 @@ pub enum TypeRef {
     Fixed(PtxType),
 }
 
-/// The validated rule table.
-#[derive(Debug, Clone)]
-pub struct RuleSet {
-    pub rules: Vec<Rule>,
-    pub unsupported: Vec<UnsupportedForm>,
-    pub helpers: HashMap<String, Helper>,
-    /// Helper names in definition order (emission order is dependency order within it).
-    pub helper_order: Vec<String>,
-    pub specials: HashMap<String, SpecialRegister>,
-    by_opcode: HashMap<String, Vec<usize>>,
-}
-
-/// Expands a `@class` slot value into modifier values.
-pub fn expand_class(value: &str) -> Option<&'static [&'static str]> {
-    Some(match value {
-        "@uint" => &["u8", "u16", "u32", "u64"],
-        "@sint" => &["s8", "s16", "s32", "s64"],
-        "@int" => &["u8", "u16", "u32", "u64", "s8", "s16", "s32", "s64"],
-        "@int16+" => &["u16", "u32", "u64", "s16", "s32", "s64"],
-        "@bits" => &["b8", "b16", "b32", "b64"],
-        "@float" => &["f32", "f64"],
-        "@rnd" => &["rn", "rz", "rm", "rp"],
-        "@rndi" => &["rni", "rzi", "rmi", "rpi"],
-        _ => return None,
-    })
-}
-
-impl Rule {
-    /// Every value a slot accepts, classes expanded.
-    pub fn slot_values(slot: &Slot) -> Vec<String> {
-        let mut out = Vec::new();
-        for v in &slot.values {
-            match expand_class(v) {
-                Some(vals) => out.extend(vals.iter().map(|s| s.to_string())),
-                None => out.push(v.clone()),
-            }
-        }
-        out
-    }
-
-    /// Whether `modifier` is one of a slot's values (classes expanded), without building the list.
-    fn slot_accepts(slot: &Slot, modifier: &str) -> bool {
-        slot.values.iter().any(|v| match expand_class(v) {
-            Some(vals) => vals.contains(&modifier),
-            None => v == modifier,
-        })
-    }
-
-    /// Assigns modifiers to slots; `None` when the modifiers do not form one of this rule's forms.
-    pub fn match_modifiers(&self, modifiers: &[String]) -> Option<Bindings> {
-        let mut bound: Vec<Option<String>> = vec![None; self.slots.len()];
-        for m in modifiers {
-            let slot = self
-                .slots
-                .iter()
-                .enumerate()
-                .position(|(i, s)| bound[i].is_none() && Rule::slot_accepts(s, m))?;
-            bound[slot] = Some(m.clone());
-        }
-        if self
-            .slots
-            .iter()
-            .zip(&bound)
-            .any(|(s, b)| !s.optional && b.is_none())
-        {
-            return None;
-        }
-        let bindings: Bindings = self
-            .slots
-            .iter()
-            .zip(bound)
-            .map(|(s, b)| (s.name.clone(), b))
-            .collect();
-        if self.is_excluded(&bindings) {
-            return None;
-        }
-        Some(bindings)
-    }
-
-    fn is_excluded(&self, bindings: &Bindings) -> bool {
-        self.exclude.iter().any(|conds| {
-            conds.iter().all(|cond| {
-                let (slot, value) = cond.split_once('=').unwrap_or((cond, ""));
-                match bindings.get(slot) {
-                    Some(Some(v)) => v == value,
-                    Some(None) => value.is_empty(),
-                    None => false,
-                }
-            })
-        })
-    }
-
-    pub fn operand_specs(&self) -> Vec<OperandSpec> {
-        self.operands
-            .iter()
-            .map(|s| parse_operand_spec(s).expect("validated at load"))
-            .collect()
-    }
-
-    /// Every concrete form (`opcode.mod...` in slot order, plus its bindings) this rule claims.
-    pub fn forms(&self) -> Vec<(String, Bindings)> {
-        let mut combos: Vec<Vec<(String, Option<String>)>> = vec![Vec::new()];
-        for slot in &self.slots {
-            let mut choices: Vec<Option<String>> = if slot.hint {
-                Vec::new()
-            } else {
-                Rule::slot_values(slot).into_iter().map(Some).collect()
-            };
-            if slot.optional {
-                choices.insert(0, None);
-            }
-            combos = combos
-                .into_iter()
-                .flat_map(|prefix| {
-                    choices.iter().map(move |c| {
-                        let mut p = prefix.clone();
-                        p.push((slot.name.clone(), c.clone()));
-                        p
-                    })
-                })
-                .collect();
-        }
-        combos
-            .into_iter()
-            .map(|combo| {
-                let mut form = self.opcode.clone();
-                for (_, v) in &combo {
-                    if let Some(v) = v {
-                        form.push('.');
-                        form.push_str(v);
-                    }
-                }
-                (form, combo.into_iter().collect::<Bindings>())
-            })
-            .filter(|(_, b)| !self.is_excluded(b))
-            .collect()
-    }
-
-    /// The PTX type a type reference denotes under some bindings.
-    pub fn resolve_type(&self, ty: &TypeRef, bindings: &Bindings) -> Option<PtxType> {
-        match ty {
-            TypeRef::Fixed(t) => Some(*t),
-            TypeRef::Slot(s) => PtxType::parse(bindings.get(s)?.as_deref()?),
-        }
-    }
-
-    /// The template for a target.
-    pub fn template(&self, target: super::Target) -> &str {
-        match target {
-            super::Target::Amd => self.amd.as_deref().unwrap_or(&self.portable),
-            super::Target::Portable => &self.portable,
-        }
-    }
-}
-
 /// The element count a vector-width modifier names: `v2` → 2, an absent slot → 1 (a scalar);
 /// `None` for a modifier that is not `v<N>` with N ≥ 2.
 pub fn vector_width(modifier: Option<&str>) -> Option<u32> {
@@ -416,7 +263,8 @@ pub fn vector_width(modifier: Option<&str>) -> Option<u32> {
     }
 }
 
-pub fn parse_operand_spec(spec: &str) -> Result<OperandSpec, String> {
+/// Parses one operand spec; its role is [`Role::Source`] until the loader assigns it.
+pub(super) fn parse_operand_spec(spec: &str) -> Result<OperandSpec, String> {
     let mut parts = spec.split(':');
     let name = parts
         .next()
@@ -438,6 +286,7 @@ pub fn parse_operand_spec(spec: &str) -> Result<OperandSpec, String> {
         return Ok(OperandSpec {
             name: first.to_string(),
             kind: OperandKind::Pair(second.to_string(), type_ref(t1), type_ref(t2)),
+            role: Role::Destination,
         });
     }
     let kind = match rest.as_slice() {
@@ -455,282 +304,65 @@ pub fn parse_operand_spec(spec: &str) -> Result<OperandSpec, String> {
         [t] => OperandKind::Scalar(type_ref(t)),
         _ => return Err(format!("operand spec `{spec}` is not `name:TYPE`")),
     };
-    Ok(OperandSpec { name, kind })
+    Ok(OperandSpec {
+        name,
+        kind,
+        role: Role::Source,
+    })
 }
 
-impl RuleSet {
-    /// Loads the rule files embedded in the binary.
-    pub fn embedded() -> Result<RuleSet, String> {
-        RuleSet::from_sources(EMBEDDED.iter().map(|(n, s)| (n.to_string(), s.to_string())))
+#[cfg(test)]
+mod tests {
+    /// Every key a rule file may hold, read from the serde types in this file: the fields of its
+    /// `Deserialize` structs (renamed where `rename = "..."` says so), less `#[serde(skip)]` ones.
+    fn schema_keys() -> Vec<String> {
+        let source = include_str!("schema.rs");
+        let source = &source[..source.find("#[cfg(test)]").unwrap_or(source.len())];
+        let mut keys = Vec::new();
+        let (mut in_struct, mut skip, mut rename) = (false, false, None);
+        for line in source.lines().map(str::trim) {
+            if line.starts_with("#[derive(") {
+                in_struct = line.contains("Deserialize");
+            } else if line.starts_with("pub enum") {
+                in_struct = false;
+            } else if line.starts_with("#[serde(") {
+                skip |= line.contains("skip");
+                if let Some(at) = line.find("rename = \"") {
+                    let rest = &line[at + 10..];
+                    rename = rest.split('"').next().map(str::to_string);
+                }
+            } else if let Some(field) = line
+                .strip_prefix("pub ")
+                .or_else(|| line.strip_prefix("pub(super) "))
+                .and_then(|f| f.split_once(':'))
+                .map(|(name, _)| name)
+                .filter(|n| in_struct && !n.contains(' '))
+            {
+                if !skip {
+                    keys.push(rename.take().unwrap_or_else(|| field.to_string()));
+                }
+                (skip, rename) = (false, None);
+            }
+        }
+        keys
     }
 
-    /// Loads and validates rule files given as `(name relative to rules/, text)`: `*.toml` rule
-    /// files and `*.h` helper files.
-    pub fn from_sources(
-        files: impl IntoIterator<Item = (String, String)>,
-    ) -> Result<RuleSet, String> {
-        let mut set = RuleSet {
-            rules: Vec::new(),
-            unsupported: Vec::new(),
-            helpers: HashMap::new(),
-            helper_order: Vec::new(),
-            specials: HashMap::new(),
-            by_opcode: HashMap::new(),
-        };
-        for (name, text) in files {
-            if name.ends_with(".h") {
-                for mut h in helper_file::parse(&name, &text)? {
-                    if let Some(first) = set.helpers.get(&h.name) {
-                        return Err(format!(
-                            "rules/{}:{}: helper `{}` already defined at rules/{}:{}",
-                            h.file, h.line, h.name, first.file, first.line
-                        ));
-                    }
-                    h.rank = set.helper_order.len();
-                    set.helper_order.push(h.name.clone());
-                    set.helpers.insert(h.name.clone(), h);
-                }
-                continue;
-            }
-            let file: RuleFile = toml::from_str(&text).map_err(|e| format!("rules/{name}: {e}"))?;
-            for mut rule in file.rules {
-                rule.family = file.family.clone();
-                set.rules.push(rule);
-            }
-            set.unsupported.extend(file.unsupported);
-            for s in file.specials {
-                if s.portable.is_empty() == s.unsupported.is_none() {
-                    return Err(format!(
-                        "rules/{name}: special register `{}` needs exactly one of `portable` and `unsupported`",
-                        s.name
-                    ));
-                }
-                set.specials.insert(s.name.clone(), s);
-            }
-        }
-        set.validate()?;
-        for (i, r) in set.rules.iter().enumerate() {
-            set.by_opcode.entry(r.opcode.clone()).or_default().push(i);
-        }
-        Ok(set)
-    }
-
-    fn validate(&self) -> Result<(), String> {
-        let mut codes = HashMap::new();
-        for r in &self.rules {
-            if let Some(other) = codes.insert(r.code.clone(), r.name.clone()) {
-                return Err(format!(
-                    "rule code {} used by `{}` and `{}`",
-                    r.code, other, r.name
-                ));
-            }
-            if r.portable_unsupported.is_some() != r.portable.is_empty() {
-                return Err(format!(
-                    "{}: give either `portable` or `portable_unsupported`",
-                    r.code
-                ));
-            }
-            if r.portable_unsupported.is_some() && r.amd.is_none() {
-                return Err(format!(
-                    "{}: a rule without portable code needs an `amd` template",
-                    r.code
-                ));
-            }
-            for slot in &r.slots {
-                if slot.hint && !slot.optional {
-                    return Err(format!(
-                        "{}: hint slot `{}` must be optional",
-                        r.code, slot.name
-                    ));
-                }
-                for v in &slot.values {
-                    if v.starts_with('@') && expand_class(v).is_none() {
-                        return Err(format!("{}: unknown modifier class `{v}`", r.code));
-                    }
-                }
-            }
-            for spec in &r.operands {
-                let spec = parse_operand_spec(spec).map_err(|e| format!("{}: {e}", r.code))?;
-                let types = match &spec.kind {
-                    OperandKind::Scalar(t)
-                    | OperandKind::Vector(_, t)
-                    | OperandKind::SlotVector(_, t) => vec![t],
-                    OperandKind::Pair(_, t1, t2) => vec![t1, t2],
-                    OperandKind::Address(_) => Vec::new(),
-                };
-                match &spec.kind {
-                    OperandKind::Address(Some(s)) if !r.slots.iter().any(|sl| &sl.name == s) => {
-                        return Err(format!(
-                            "{}: address space slot `{s}` does not exist",
-                            r.code
-                        ));
-                    }
-                    OperandKind::SlotVector(s, _) => {
-                        let Some(slot) = r.slots.iter().find(|sl| &sl.name == s) else {
-                            return Err(format!(
-                                "{}: vector width slot `{s}` does not exist",
-                                r.code
-                            ));
-                        };
-                        if Rule::slot_values(slot)
-                            .iter()
-                            .any(|v| vector_width(Some(v)).is_none())
-                        {
-                            return Err(format!(
-                                "{}: vector width slot `{s}` has a value that is not `v<N>`",
-                                r.code
-                            ));
-                        }
-                    }
-                    _ => {}
-                }
-                for s in types.into_iter().filter_map(|t| match t {
-                    TypeRef::Slot(s) => Some(s),
-                    TypeRef::Fixed(_) => None,
-                }) {
-                    if !r.slots.iter().any(|sl| &sl.name == s) {
-                        return Err(format!(
-                            "{}: operand type `{s}` is neither a PTX type nor a slot",
-                            r.code
-                        ));
-                    }
-                }
-            }
-            for (name, l) in &r.lookup {
-                let Some(slot) = r.slots.iter().find(|s| s.name == l.slot) else {
-                    return Err(format!(
-                        "{}: lookup `{name}` uses unknown slot `{}`",
-                        r.code, l.slot
-                    ));
-                };
-                for v in Rule::slot_values(slot) {
-                    if !l.values.contains_key(&v) {
-                        return Err(format!(
-                            "{}: lookup `{name}` has no value for `{v}`",
-                            r.code
-                        ));
-                    }
-                }
-            }
-            for n in &r.value_neutral {
-                if !r.slots.iter().any(|s| &s.name == n) {
-                    return Err(format!(
-                        "{}: value_neutral names unknown slot `{n}`",
-                        r.code
-                    ));
-                }
-            }
-            for h in &r.helpers {
-                if !self.helpers.contains_key(h) {
-                    return Err(format!("{}: unknown helper `{h}`", r.code));
-                }
-            }
-            for (target, template) in [("portable", Some(&r.portable)), ("amd", r.amd.as_ref())] {
-                let Some(template) = template else { continue };
-                let lookups = r.lookup.iter().map(|(name, l)| {
-                    (
-                        name.as_str(),
-                        l.values.values().map(String::as_str).collect(),
-                    )
-                });
-                if let Some(name) = call_sites::template_calls(template, lookups).first() {
-                    return Err(format!(
-                        "{}: the {target} template calls `{name}` unqualified: {CAPTURE}",
-                        r.code
-                    ));
-                }
-            }
-        }
-        for s in self.specials.values() {
-            for code in [Some(&s.portable), s.amd.as_ref()].into_iter().flatten() {
-                if let Some(name) = call_sites::capturable_calls(code).first() {
-                    return Err(format!(
-                        "special register {}: calls `{name}` unqualified: {CAPTURE}",
-                        s.name
-                    ));
-                }
-            }
-        }
-        for h in self.helpers.values() {
-            for req in &h.requires {
-                if !self.helpers.contains_key(req) {
-                    return Err(format!(
-                        "rules/{}:{}: helper `{}` requires unknown helper `{req}`",
-                        h.file, h.line, h.name
-                    ));
-                }
-            }
-        }
-        Ok(())
-    }
-
-    /// Rules for a root opcode, in table order.
-    pub fn rules_for(&self, opcode: &str) -> impl Iterator<Item = &Rule> {
-        self.by_opcode
-            .get(opcode)
-            .into_iter()
-            .flatten()
-            .map(|&i| &self.rules[i])
-    }
-
-    pub fn rule(&self, code: &str) -> Option<&Rule> {
-        self.rules
+    #[test]
+    fn the_readme_documents_every_key_of_the_schema() {
+        let readme = include_str!("../../rules/README.md");
+        let keys = schema_keys();
+        assert!(keys.contains(&"max_ulp".to_string()) && keys.contains(&"special".to_string()));
+        let missing: Vec<&String> = keys
             .iter()
-            .find(|r| r.code.eq_ignore_ascii_case(code))
-    }
-
-    /// A deliberate "not translated" entry covering this instruction, if any.
-    pub fn unsupported_reason(&self, opcode: &str, modifiers: &[String]) -> Option<&str> {
-        self.unsupported
-            .iter()
-            .filter(|u| {
-                u.opcode == opcode
-                    && if u.exact {
-                        u.modifiers == modifiers
-                    } else {
-                        u.modifiers.iter().all(|m| modifiers.contains(m))
-                    }
+            .filter(|k| {
+                ![format!("`{k}`"), format!("{k} ="), format!("[[{k}]]")]
+                    .iter()
+                    .any(|form| readme.contains(form.as_str()))
             })
-            .max_by_key(|u| u.modifiers.len())
-            .map(|u| u.reason.as_str())
-    }
-
-    /// Helper names with every transitive requirement, in a definition order that compiles
-    /// (requirements first).
-    pub fn helper_closure<'a>(&self, names: impl IntoIterator<Item = &'a String>) -> Vec<String> {
-        let mut needed = std::collections::HashSet::new();
-        let mut stack: Vec<String> = names.into_iter().cloned().collect();
-        while let Some(n) = stack.pop() {
-            if needed.insert(n.clone()) {
-                if let Some(h) = self.helpers.get(&n) {
-                    stack.extend(h.requires.iter().cloned());
-                }
-            }
-        }
-        let mut ordered = Vec::new();
-        let mut placed = std::collections::HashSet::new();
-        fn place(
-            set: &RuleSet,
-            n: &str,
-            needed: &std::collections::HashSet<String>,
-            placed: &mut std::collections::HashSet<String>,
-            out: &mut Vec<String>,
-        ) {
-            if !needed.contains(n) || !placed.insert(n.to_string()) {
-                return;
-            }
-            if let Some(h) = set.helpers.get(n) {
-                for r in &h.requires {
-                    place(set, r, needed, placed, out);
-                }
-            }
-            out.push(n.to_string());
-        }
-        let mut known: Vec<&Helper> = needed.iter().filter_map(|n| self.helpers.get(n)).collect();
-        known.sort_by_key(|h| h.rank);
-        for h in known {
-            place(self, &h.name, &needed, &mut placed, &mut ordered);
-        }
-        ordered
+            .collect();
+        assert!(
+            missing.is_empty(),
+            "rules/README.md does not document {missing:?}"
+        );
     }
 }

@@ -9,8 +9,8 @@
 //! The same statement runs on the GPU (the CUDA program writes the golden vectors) and through
 //! [`ptx2hip::lower::analyze`] on the CPU (the golden test), so both sides see identical operands.
 
-use ptx2hip::lower::rules::{OperandKind, Rule, RuleSet};
 use ptx2hip::lower::types::PtxType;
+use ptx2hip::rules::{OperandKind, Role, Rule, RuleSet};
 use ptx2hip::scan::AsmStatement;
 
 /// Register class of an asm operand: the constraint letter and the C type that carries it.
@@ -226,7 +226,7 @@ pub fn rule_forms(rule: &Rule) -> Vec<CanonicalForm> {
 }
 
 /// Whether a form stands for all forms that differ from it only in `value_neutral` slots.
-pub fn is_value_representative(rule: &Rule, bindings: &ptx2hip::lower::rules::Bindings) -> bool {
+pub fn is_value_representative(rule: &Rule, bindings: &ptx2hip::rules::Bindings) -> bool {
     rule.value_neutral.iter().all(|name| {
         let Some(slot) = rule.slots.iter().find(|s| &s.name == name) else {
             return true;
@@ -246,11 +246,7 @@ fn immediate_values(rule: &Rule, name: &str) -> Option<Vec<u64>> {
     }
 }
 
-fn canonical(
-    rule: &Rule,
-    form: String,
-    bindings: &ptx2hip::lower::rules::Bindings,
-) -> Vec<CanonicalForm> {
+fn canonical(rule: &Rule, form: String, bindings: &ptx2hip::rules::Bindings) -> Vec<CanonicalForm> {
     let specs = rule.operand_specs();
     let imm: Vec<(usize, Vec<u64>)> = specs
         .iter()
@@ -272,14 +268,10 @@ fn canonical(
     }
 }
 
-fn is_dest(name: &str) -> bool {
-    name.starts_with('d') || name == "p" || name == "q"
-}
-
 fn canonical_with(
     rule: &Rule,
     form: String,
-    bindings: &ptx2hip::lower::rules::Bindings,
+    bindings: &ptx2hip::rules::Bindings,
     imms: &[(usize, u64)],
     variants: usize,
 ) -> Option<CanonicalForm> {
@@ -341,8 +333,9 @@ fn canonical_with(
             texts.push(format!("{v:#04x}"));
             continue;
         }
-        let dest =
-            !is_store && is_dest(&spec.name) && !matches!(spec.kind, OperandKind::Address(_));
+        let dest = !is_store
+            && spec.role == Role::Destination
+            && !matches!(spec.kind, OperandKind::Address(_));
         // A modifier-sized vector is a scalar or a fixed-width vector in this form.
         let kind = match &spec.kind {
             OperandKind::SlotVector(slot, t) => match slot_width(bindings, slot) {
@@ -554,8 +547,8 @@ fn canonical_with(
 }
 
 /// The element count of a modifier-sized vector operand in a form (1: a scalar).
-fn slot_width(bindings: &ptx2hip::lower::rules::Bindings, slot: &str) -> u32 {
-    ptx2hip::lower::rules::vector_width(bindings.get(slot).and_then(|v| v.as_deref())).unwrap_or(1)
+fn slot_width(bindings: &ptx2hip::rules::Bindings, slot: &str) -> u32 {
+    ptx2hip::rules::vector_width(bindings.get(slot).and_then(|v| v.as_deref())).unwrap_or(1)
 }
 
 #[cfg(test)]

@@ -5,8 +5,8 @@
 //! for both targets. The rule table refuses such templates when it loads; this checks what the
 //! lowering adds around them too.
 
-use ptx2hip::lower::call_sites::capturable_calls;
 use ptx2hip::lower::{analyze, RuleSet, Target};
+use ptx2hip::rules::call_sites::capturable_calls;
 use ptx2hip::scan::AsmStatement;
 use ptx2hip_verify::forms::all_forms;
 
@@ -85,16 +85,17 @@ example = {{ ptx = "abs.f32 %0, %1;", constraints = "=f,f" }}
         )
     };
     let load = |text: String| RuleSet::from_sources([("test.toml".to_string(), text)]);
-    let err = load(rule("{d} = fabsf({a});", "")).unwrap_err();
+    let err = load(rule("{d} = fabsf({a});", "")).unwrap_err().to_string();
     assert!(
-        err.contains("X001: the portable template calls `fabsf` unqualified"),
+        err.contains("rule X001: `portable`: the portable template calls `fabsf` unqualified"),
         "{err}"
     );
     let err = load(rule(
         "{d} = {f}({a});",
         r#"lookup = { f = { slot = "T", values = { f32 = "fabsf" } } }"#,
     ))
-    .unwrap_err();
+    .unwrap_err()
+    .to_string();
     assert!(err.contains("calls `fabsf` unqualified"), "{err}");
     assert!(load(rule("{d} = ::fabsf({a});", "")).is_ok());
 }

@@ -6,8 +6,8 @@
 use std::collections::HashMap;
 use std::path::PathBuf;
 
-use ptx2hip::lower::rules::EMBEDDED;
 use ptx2hip::lower::{RuleSet, Target};
+use ptx2hip::rules::EMBEDDED;
 use ptx2hip_verify::forms::{all_forms, CanonicalForm, MemSpace};
 use ptx2hip_verify::golden::{
     amd_differs, check_with_inputs, form_inputs, CheckReport, FormVectors, GoldenFile,
@@ -334,10 +334,10 @@ fn every_rule_has_fresh_vectors() {
             continue; // every form excluded: the rule claims nothing ([[unsupported]] says why)
         }
         let per_thread = ptx2hip_verify::forms::skip_reason(r).is_none();
-        if per_thread && ptx2hip::evidence::recorded(&r.code).is_none() {
+        if per_thread && ptx2hip::rules::evidence::recorded(&r.code).is_none() {
             problems.push(format!("{}: not in the evidence table", r.code));
         }
-        if r.unverifiable.is_none() && ptx2hip::evidence::status(r)["status"] != "verified" {
+        if r.unverifiable.is_none() && ptx2hip::rules::evidence::status(r)["status"] != "verified" {
             problems.push(format!("{}: status is not `verified`", r.code));
         }
     }

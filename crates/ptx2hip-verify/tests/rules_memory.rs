@@ -104,7 +104,7 @@ fn hints_change_nothing_in_the_portable_translation() {
             .slots
             .iter()
             .filter(|s| s.hint)
-            .flat_map(ptx2hip::lower::rules::Rule::slot_values)
+            .flat_map(ptx2hip::rules::Rule::slot_values)
             .collect();
         for form in rule_forms(rule) {
             let cons = form.constraints.join(",");

@@ -5,8 +5,8 @@
 
 use std::process::Command;
 
-use ptx2hip::lower::rules::{OperandKind, Rule};
 use ptx2hip::lower::{analyze, render, RuleSet, Target};
+use ptx2hip::rules::{OperandKind, Role, Rule};
 use ptx2hip::scan::AsmStatement;
 use ptx2hip_verify::forms::is_value_representative;
 
@@ -323,13 +323,13 @@ fn statement_for(rule: &Rule, form: &str) -> Option<(String, Vec<String>)> {
     let mut preds: Vec<String> = Vec::new();
     let shared = form.contains(".shared");
     let bindings = rule.forms().into_iter().find(|(f, _)| f == form)?.1;
-    for spec in &specs {
+    for spec in specs {
         let letter = |ty: ptx2hip::lower::types::PtxType| match ty.bits() {
             16 => "h",
             64 => "l",
             _ => "r",
         };
-        let dest = spec.name.starts_with('d') || spec.name == "p" || spec.name == "q";
+        let dest = spec.role == Role::Destination;
         match &spec.kind {
             OperandKind::Address(_) => {
                 let k = constraints.len();

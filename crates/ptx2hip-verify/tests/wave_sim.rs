@@ -12,9 +12,9 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use ptx2hip::emit::EmitMode;
-use ptx2hip::lower::rules::EMBEDDED;
 use ptx2hip::lower::{self, RuleSet, Target};
 use ptx2hip::pipeline::{self, Options};
+use ptx2hip::rules::EMBEDDED;
 use ptx2hip::scan::AsmStatement;
 use ptx2hip_verify::warp::reference::expected;
 use ptx2hip_verify::warp::{all_forms, generate, Case, Out, Recording, Role, WarpForm, WARP};

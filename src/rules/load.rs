@@ -1,0 +1,411 @@
+//! Loading the rule table: parsing `rules/*.toml` and the helper files, then validating every
+//! rule so that a mistake in the data stops the tool at start with the file, the rule and the key
+//! (an unknown `{placeholder}`, helper, slot or class), never a broken translation later.
+
+use std::collections::HashMap;
+
+use super::call_sites;
+use super::helpers;
+use super::matching::expand_class;
+use super::schema::{parse_operand_spec, vector_width, OperandKind, Role, Rule, RuleFile, TypeRef};
+use super::template;
+use super::RuleSet;
+
+/// Why the rule table does not load. Each names where the mistake is.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum LoadError {
+    /// The file is not valid TOML for the schema (unknown key, wrong type, missing key).
+    #[error("rules/{file}: {message}")]
+    Syntax { file: String, message: String },
+    /// One key of one rule is wrong.
+    #[error("rules/{file}: rule {rule}: `{key}`: {message}")]
+    Rule {
+        file: String,
+        rule: String,
+        key: &'static str,
+        message: String,
+    },
+    /// A special register entry is wrong.
+    #[error("rules/{file}: special register {name}: {message}")]
+    Special {
+        file: String,
+        name: String,
+        message: String,
+    },
+    /// A helper file is malformed, or helpers clash or require unknown helpers (the message
+    /// starts with the file and line).
+    #[error("{0}")]
+    Helper(String),
+}
+
+/// Why a call site may not call an ordinary name unqualified (see [`call_sites`]).
+const CAPTURE: &str =
+    "a function of that name in the user's namespace or class would be called instead; \
+write `::name`, a `ptx2hip_*` helper or a reserved `__` builtin";
+
+/// The attributes a type slot's placeholder may carry (`{T.u}`), as the lowering expands them.
+const TYPE_ATTRIBUTES: &[&str] = &["u", "s", "arith", "bits", "name"];
+
+impl RuleSet {
+    /// Loads the rule files embedded in the binary.
+    pub fn embedded() -> Result<RuleSet, LoadError> {
+        RuleSet::from_sources(
+            super::EMBEDDED
+                .iter()
+                .map(|(n, s)| (n.to_string(), s.to_string())),
+        )
+    }
+
+    /// Loads and validates rule files given as `(name relative to rules/, text)`: `*.toml` rule
+    /// files and `*.h` helper files.
+    pub fn from_sources(
+        files: impl IntoIterator<Item = (String, String)>,
+    ) -> Result<RuleSet, LoadError> {
+        let mut set = RuleSet {
+            rules: Vec::new(),
+            unsupported: Vec::new(),
+            helpers: HashMap::new(),
+            helper_order: Vec::new(),
+            specials: HashMap::new(),
+            by_opcode: HashMap::new(),
+        };
+        for (name, text) in files {
+            if name.ends_with(".h") {
+                for mut h in helpers::parse(&name, &text).map_err(LoadError::Helper)? {
+                    if let Some(first) = set.helpers.get(&h.name) {
+                        return Err(LoadError::Helper(format!(
+                            "rules/{}:{}: helper `{}` already defined at rules/{}:{}",
+                            h.file, h.line, h.name, first.file, first.line
+                        )));
+                    }
+                    h.rank = set.helper_order.len();
+                    set.helper_order.push(h.name.clone());
+                    set.helpers.insert(h.name.clone(), h);
+                }
+                continue;
+            }
+            let file: RuleFile = toml::from_str(&text).map_err(|e| LoadError::Syntax {
+                file: name.clone(),
+                message: e.to_string(),
+            })?;
+            for mut rule in file.rules {
+                rule.family = file.family.clone();
+                rule.file = name.clone();
+                set.rules.push(rule);
+            }
+            set.unsupported.extend(file.unsupported);
+            for s in file.specials {
+                if s.portable.is_empty() == s.unsupported.is_none() {
+                    return Err(LoadError::Special {
+                        file: name.clone(),
+                        name: s.name,
+                        message: "needs exactly one of `portable` and `unsupported`".into(),
+                    });
+                }
+                set.specials.insert(s.name.clone(), s);
+            }
+        }
+        for i in 0..set.rules.len() {
+            let specs = operand_specs(&set.rules[i])?;
+            set.rules[i].specs = specs;
+        }
+        set.validate()?;
+        for (i, r) in set.rules.iter().enumerate() {
+            set.by_opcode.entry(r.opcode.clone()).or_default().push(i);
+        }
+        Ok(set)
+    }
+
+    fn validate(&self) -> Result<(), LoadError> {
+        let mut codes: HashMap<&str, &str> = HashMap::new();
+        for r in &self.rules {
+            if let Some(other) = codes.insert(&r.code, &r.name) {
+                return Err(rule_error(r, "code", format!("also used by `{other}`")));
+            }
+            validate_rule(self, r)?;
+        }
+        for s in self.specials.values() {
+            for code in [Some(&s.portable), s.amd.as_ref()].into_iter().flatten() {
+                if let Some(name) = call_sites::capturable_calls(code).first() {
+                    return Err(LoadError::Special {
+                        file: "*.toml".into(),
+                        name: s.name.clone(),
+                        message: format!("calls `{name}` unqualified: {CAPTURE}"),
+                    });
+                }
+            }
+        }
+        for h in self.helpers.values() {
+            for req in &h.requires {
+                if !self.helpers.contains_key(req) {
+                    return Err(LoadError::Helper(format!(
+                        "rules/{}:{}: helper `{}` requires unknown helper `{req}`",
+                        h.file, h.line, h.name
+                    )));
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+fn rule_error(r: &Rule, key: &'static str, message: String) -> LoadError {
+    LoadError::Rule {
+        file: r.file.clone(),
+        rule: r.code.clone(),
+        key,
+        message,
+    }
+}
+
+/// Parses a rule's operand specs and gives each its role: the operands named in `writes`, or
+/// when the rule has no `writes` key, those whose name starts with `d` and `p`/`q`, are
+/// destinations; a pair `p|q` always is.
+fn operand_specs(r: &Rule) -> Result<Vec<super::OperandSpec>, LoadError> {
+    let mut specs = Vec::new();
+    for text in &r.operands {
+        let mut spec = parse_operand_spec(text).map_err(|e| rule_error(r, "operands", e))?;
+        let written = match &r.writes {
+            Some(names) => names.contains(&spec.name),
+            None => spec.name.starts_with('d') || spec.name == "p" || spec.name == "q",
+        };
+        spec.role = if written || matches!(spec.kind, OperandKind::Pair(..)) {
+            Role::Destination
+        } else {
+            Role::Source
+        };
+        specs.push(spec);
+    }
+    if let Some(names) = &r.writes {
+        if let Some(n) = names.iter().find(|n| !specs.iter().any(|s| &&s.name == n)) {
+            return Err(rule_error(r, "writes", format!("names no operand `{n}`")));
+        }
+    }
+    Ok(specs)
+}
+
+fn validate_rule(set: &RuleSet, r: &Rule) -> Result<(), LoadError> {
+    if r.portable_unsupported.is_some() != r.portable.is_empty() {
+        return Err(rule_error(
+            r,
+            "portable",
+            "give either `portable` or `portable_unsupported`".into(),
+        ));
+    }
+    if r.portable_unsupported.is_some() && r.amd.is_none() {
+        return Err(rule_error(
+            r,
+            "amd",
+            "a rule without portable code needs an `amd` template".into(),
+        ));
+    }
+    for slot in &r.slots {
+        if slot.hint && !slot.optional {
+            return Err(rule_error(
+                r,
+                "slots",
+                format!("hint slot `{}` must be optional", slot.name),
+            ));
+        }
+        for v in &slot.values {
+            if v.starts_with('@') && expand_class(v).is_none() {
+                return Err(rule_error(
+                    r,
+                    "slots",
+                    format!("unknown modifier class `{v}`"),
+                ));
+            }
+        }
+    }
+    let has_slot = |s: &str| r.slots.iter().any(|sl| sl.name == s);
+    for spec in r.operand_specs() {
+        let types = match &spec.kind {
+            OperandKind::Scalar(t) | OperandKind::Vector(_, t) | OperandKind::SlotVector(_, t) => {
+                vec![t]
+            }
+            OperandKind::Pair(_, t1, t2) => vec![t1, t2],
+            OperandKind::Address(_) => Vec::new(),
+        };
+        match &spec.kind {
+            OperandKind::Address(Some(s)) if !has_slot(s) => {
+                return Err(rule_error(
+                    r,
+                    "operands",
+                    format!("address space slot `{s}` does not exist"),
+                ));
+            }
+            OperandKind::SlotVector(s, _) => {
+                let Some(slot) = r.slots.iter().find(|sl| &sl.name == s) else {
+                    return Err(rule_error(
+                        r,
+                        "operands",
+                        format!("vector width slot `{s}` does not exist"),
+                    ));
+                };
+                if Rule::slot_values(slot)
+                    .iter()
+                    .any(|v| vector_width(Some(v)).is_none())
+                {
+                    return Err(rule_error(
+                        r,
+                        "operands",
+                        format!("vector width slot `{s}` has a value that is not `v<N>`"),
+                    ));
+                }
+            }
+            _ => {}
+        }
+        for s in types.into_iter().filter_map(|t| match t {
+            TypeRef::Slot(s) => Some(s),
+            TypeRef::Fixed(_) => None,
+        }) {
+            if !has_slot(s) {
+                return Err(rule_error(
+                    r,
+                    "operands",
+                    format!("operand type `{s}` is neither a PTX type nor a slot"),
+                ));
+            }
+        }
+    }
+    for (name, l) in &r.lookup {
+        let Some(slot) = r.slots.iter().find(|s| s.name == l.slot) else {
+            return Err(rule_error(
+                r,
+                "lookup",
+                format!("`{name}` uses unknown slot `{}`", l.slot),
+            ));
+        };
+        for v in Rule::slot_values(slot) {
+            if !l.values.contains_key(&v) {
+                return Err(rule_error(
+                    r,
+                    "lookup",
+                    format!("`{name}` has no value for `{v}`"),
+                ));
+            }
+        }
+    }
+    for n in &r.value_neutral {
+        if !has_slot(n) {
+            return Err(rule_error(
+                r,
+                "value_neutral",
+                format!("names unknown slot `{n}`"),
+            ));
+        }
+    }
+    for h in &r.helpers {
+        if !set.helpers.contains_key(h) {
+            return Err(rule_error(r, "helpers", format!("unknown helper `{h}`")));
+        }
+    }
+    for (key, template) in [("portable", Some(&r.portable)), ("amd", r.amd.as_ref())] {
+        let Some(template) = template else { continue };
+        if let Err(e) = template::expand(template, |name, attr| {
+            placeholder_known(r, name, attr).then(String::new)
+        }) {
+            return Err(rule_error(r, key, e));
+        }
+        let lookups = r.lookup.iter().map(|(name, l)| {
+            (
+                name.as_str(),
+                l.values.values().map(String::as_str).collect(),
+            )
+        });
+        if let Some(name) = call_sites::template_calls(template, lookups).first() {
+            return Err(rule_error(
+                r,
+                key,
+                format!("the {key} template calls `{name}` unqualified: {CAPTURE}"),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Whether the lowering can expand `{name}` / `{name.attr}` in one of this rule's templates:
+/// an operand (a vector's components `{d.0}`, a slot vector's `{d.type}`), the carry flag
+/// `{CF}`, a lookup, or a slot (`{T}`, `{T.u}` ...).
+fn placeholder_known(r: &Rule, name: &str, attr: Option<&str>) -> bool {
+    let operand = r.operand_specs().iter().any(|s| {
+        let names_it = s.name == name || matches!(&s.kind, OperandKind::Pair(q, ..) if q == name);
+        names_it
+            && match (&s.kind, attr) {
+                (_, None) => !matches!(s.kind, OperandKind::Vector(..)),
+                (OperandKind::Vector(n, _), Some(a)) => a.parse::<u32>().is_ok_and(|k| k < *n),
+                (OperandKind::SlotVector(..), Some(a)) => a == "type",
+                _ => false,
+            }
+    });
+    operand
+        || (name == "CF" && attr.is_none() && r.carry.is_some())
+        || (attr.is_none() && r.lookup.contains_key(name))
+        || (r.slots.iter().any(|s| s.name == name)
+            && attr.is_none_or(|a| TYPE_ATTRIBUTES.contains(&a)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A one-rule table whose rule has the given extra keys and templates.
+    fn load(portable: &str, extra: &str) -> Result<RuleSet, LoadError> {
+        let toml = format!(
+            r#"family = "t"
+[[rule]]
+code = "X001"
+name = "x"
+summary = "x"
+doc = "x"
+opcode = "abs"
+slots = [{{ name = "T", values = ["s32"] }}]
+operands = ["d:T", "a:T"]
+portable = "{portable}"
+{extra}
+example = {{ ptx = "abs.s32 %0, %1;", constraints = "=r,r" }}
+"#
+        );
+        RuleSet::from_sources([("t.toml".to_string(), toml)])
+    }
+
+    #[test]
+    fn an_unknown_placeholder_is_a_load_error_naming_file_rule_and_key() {
+        assert!(load("{d} = ({T.u}){a};", "").is_ok());
+        let err = load("{d} = {b};", "").unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "rules/t.toml: rule X001: `portable`: unknown placeholder {b}"
+        );
+        let err = load("{d} = {a};", r#"amd = "{d} = {T.wide};""#).unwrap_err();
+        assert!(matches!(&err, LoadError::Rule { key: "amd", .. }), "{err}");
+        let err = load("{d} = {a};", r#"helpers = ["ptx2hip_nope"]"#).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "rules/t.toml: rule X001: `helpers`: unknown helper `ptx2hip_nope`"
+        );
+    }
+
+    #[test]
+    fn roles_come_from_writes_or_else_from_the_names() {
+        let rules = load("{d} = {a};", "").unwrap();
+        let roles: Vec<Role> = rules.rules[0]
+            .operand_specs()
+            .iter()
+            .map(|s| s.role)
+            .collect();
+        assert_eq!(roles, [Role::Destination, Role::Source]);
+        let rules = load("{d} = {a};", r#"writes = ["a"]"#).unwrap();
+        let roles: Vec<Role> = rules.rules[0]
+            .operand_specs()
+            .iter()
+            .map(|s| s.role)
+            .collect();
+        assert_eq!(roles, [Role::Source, Role::Destination]);
+        let err = load("{d} = {a};", r#"writes = ["z"]"#).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "rules/t.toml: rule X001: `writes`: names no operand `z`"
+        );
+    }
+}

@@ -1,0 +1,155 @@
+//! Matching an instruction's modifiers against a rule's slots, and enumerating the forms a rule
+//! claims.
+//!
+//! A rule names a root opcode and the modifier *slots* it accepts. A slot is a set of modifier
+//! values (`rnd = rn|rz|rm|rp`, `T = @int`); an instruction matches a rule when every modifier it
+//! carries fills a distinct slot and every required slot is filled, in whatever order the modifiers
+//! were written. Slots are tried in declaration order, so two type slots with overlapping values
+//! (`cvt.D.S`) are filled positionally. One rule therefore covers a whole family of forms, and
+//! [`Rule::forms`] enumerates them for documentation and hardware verification.
+
+use crate::lower::types::PtxType;
+use crate::lower::Target;
+
+use super::schema::{Bindings, OperandSpec, Rule, Slot, TypeRef};
+
+/// Expands a `@class` slot value into modifier values.
+pub fn expand_class(value: &str) -> Option<&'static [&'static str]> {
+    Some(match value {
+        "@uint" => &["u8", "u16", "u32", "u64"],
+        "@sint" => &["s8", "s16", "s32", "s64"],
+        "@int" => &["u8", "u16", "u32", "u64", "s8", "s16", "s32", "s64"],
+        "@int16+" => &["u16", "u32", "u64", "s16", "s32", "s64"],
+        "@bits" => &["b8", "b16", "b32", "b64"],
+        "@float" => &["f32", "f64"],
+        "@rnd" => &["rn", "rz", "rm", "rp"],
+        "@rndi" => &["rni", "rzi", "rmi", "rpi"],
+        _ => return None,
+    })
+}
+
+impl Rule {
+    /// Every value a slot accepts, classes expanded.
+    pub fn slot_values(slot: &Slot) -> Vec<String> {
+        let mut out = Vec::new();
+        for v in &slot.values {
+            match expand_class(v) {
+                Some(vals) => out.extend(vals.iter().map(|s| s.to_string())),
+                None => out.push(v.clone()),
+            }
+        }
+        out
+    }
+
+    /// Whether `modifier` is one of a slot's values (classes expanded), without building the list.
+    fn slot_accepts(slot: &Slot, modifier: &str) -> bool {
+        slot.values.iter().any(|v| match expand_class(v) {
+            Some(vals) => vals.contains(&modifier),
+            None => v == modifier,
+        })
+    }
+
+    /// Assigns modifiers to slots; `None` when the modifiers do not form one of this rule's forms.
+    pub fn match_modifiers(&self, modifiers: &[String]) -> Option<Bindings> {
+        let mut bound: Vec<Option<String>> = vec![None; self.slots.len()];
+        for m in modifiers {
+            let slot = self
+                .slots
+                .iter()
+                .enumerate()
+                .position(|(i, s)| bound[i].is_none() && Rule::slot_accepts(s, m))?;
+            bound[slot] = Some(m.clone());
+        }
+        if self
+            .slots
+            .iter()
+            .zip(&bound)
+            .any(|(s, b)| !s.optional && b.is_none())
+        {
+            return None;
+        }
+        let bindings: Bindings = self
+            .slots
+            .iter()
+            .zip(bound)
+            .map(|(s, b)| (s.name.clone(), b))
+            .collect();
+        if self.is_excluded(&bindings) {
+            return None;
+        }
+        Some(bindings)
+    }
+
+    fn is_excluded(&self, bindings: &Bindings) -> bool {
+        self.exclude.iter().any(|conds| {
+            conds.iter().all(|cond| {
+                let (slot, value) = cond.split_once('=').unwrap_or((cond, ""));
+                match bindings.get(slot) {
+                    Some(Some(v)) => v == value,
+                    Some(None) => value.is_empty(),
+                    None => false,
+                }
+            })
+        })
+    }
+
+    /// The operands in PTX order, parsed and with their roles (see [`super::Role`]).
+    pub fn operand_specs(&self) -> &[OperandSpec] {
+        &self.specs
+    }
+
+    /// Every concrete form (`opcode.mod...` in slot order, plus its bindings) this rule claims.
+    pub fn forms(&self) -> Vec<(String, Bindings)> {
+        let mut combos: Vec<Vec<(String, Option<String>)>> = vec![Vec::new()];
+        for slot in &self.slots {
+            let mut choices: Vec<Option<String>> = if slot.hint {
+                Vec::new()
+            } else {
+                Rule::slot_values(slot).into_iter().map(Some).collect()
+            };
+            if slot.optional {
+                choices.insert(0, None);
+            }
+            combos = combos
+                .into_iter()
+                .flat_map(|prefix| {
+                    choices.iter().map(move |c| {
+                        let mut p = prefix.clone();
+                        p.push((slot.name.clone(), c.clone()));
+                        p
+                    })
+                })
+                .collect();
+        }
+        combos
+            .into_iter()
+            .map(|combo| {
+                let mut form = self.opcode.clone();
+                for (_, v) in &combo {
+                    if let Some(v) = v {
+                        form.push('.');
+                        form.push_str(v);
+                    }
+                }
+                (form, combo.into_iter().collect::<Bindings>())
+            })
+            .filter(|(_, b)| !self.is_excluded(b))
+            .collect()
+    }
+
+    /// The PTX type a type reference denotes under some bindings.
+    pub fn resolve_type(&self, ty: &TypeRef, bindings: &Bindings) -> Option<PtxType> {
+        match ty {
+            TypeRef::Fixed(t) => Some(*t),
+            TypeRef::Slot(s) => PtxType::parse(bindings.get(s)?.as_deref()?),
+        }
+    }
+
+    /// The template for a target.
+    pub fn template(&self, target: Target) -> &str {
+        match target {
+            Target::Amd => self.amd.as_deref().unwrap_or(&self.portable),
+            Target::Portable => &self.portable,
+        }
+    }
+}

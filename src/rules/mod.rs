@@ -1,0 +1,121 @@
+//! The rule table: data in `rules/*.toml` and C++ helpers in `rules/helpers/*.h`, embedded in the
+//! binary and validated when it loads. The rest of the tool sees it through [`RuleSet`]: the
+//! rules of an opcode ([`RuleSet::rules_for`]), a rule's forms and matching ([`Rule::forms`],
+//! [`Rule::match_modifiers`]), its operands with their roles ([`Rule::operand_specs`]), its
+//! templates ([`Rule::template`], expanded by [`template::expand`]), the helpers a translation
+//! needs ([`RuleSet::helper_closure`]) and the evidence behind each rule ([`evidence`]).
+//!
+//! - [`schema`]: the serde types, as written in the files (rules/README.md documents every key);
+//! - [`load`]: parsing and validation, with a typed [`LoadError`] naming file, rule and key;
+//! - [`matching`]: modifiers to slots, forms;
+//! - [`helpers`]: the helper files' markers;
+//! - [`template`], [`call_sites`]: placeholders and the calls templates may make;
+//! - [`evidence`]: the recordings that check each rule (`ptx2hip rules`).
+
+pub mod call_sites;
+pub mod evidence;
+mod helpers;
+mod load;
+mod matching;
+mod schema;
+pub mod template;
+
+use std::collections::{HashMap, HashSet};
+
+pub use load::LoadError;
+pub use matching::expand_class;
+pub use schema::{
+    vector_width, Bindings, Carry, Example, Helper, Lookup, OperandKind, OperandSpec, Role, Rule,
+    Slot, SpecialRegister, TypeRef, UnsupportedForm,
+};
+
+// The rule files compiled into the binary (`EMBEDDED: &[(name relative to rules/, text)]`),
+// listed by build.rs from `rules/*.toml` and the helper files `rules/helpers/*.h`.
+include!(concat!(env!("OUT_DIR"), "/embedded_rules.rs"));
+
+/// Every helper's name starts with this, so emitted code can be searched for them in one pass.
+pub const HELPER_PREFIX: &str = "ptx2hip_";
+
+/// The validated rule table.
+#[derive(Debug, Clone)]
+pub struct RuleSet {
+    pub rules: Vec<Rule>,
+    pub unsupported: Vec<UnsupportedForm>,
+    pub helpers: HashMap<String, Helper>,
+    /// Helper names in definition order (emission order is dependency order within it).
+    pub helper_order: Vec<String>,
+    pub specials: HashMap<String, SpecialRegister>,
+    by_opcode: HashMap<String, Vec<usize>>,
+}
+
+impl RuleSet {
+    /// Rules for a root opcode, in table order.
+    pub fn rules_for(&self, opcode: &str) -> impl Iterator<Item = &Rule> {
+        self.by_opcode
+            .get(opcode)
+            .into_iter()
+            .flatten()
+            .map(|&i| &self.rules[i])
+    }
+
+    pub fn rule(&self, code: &str) -> Option<&Rule> {
+        self.rules
+            .iter()
+            .find(|r| r.code.eq_ignore_ascii_case(code))
+    }
+
+    /// A deliberate "not translated" entry covering this instruction, if any.
+    pub fn unsupported_reason(&self, opcode: &str, modifiers: &[String]) -> Option<&str> {
+        self.unsupported
+            .iter()
+            .filter(|u| {
+                u.opcode == opcode
+                    && if u.exact {
+                        u.modifiers == modifiers
+                    } else {
+                        u.modifiers.iter().all(|m| modifiers.contains(m))
+                    }
+            })
+            .max_by_key(|u| u.modifiers.len())
+            .map(|u| u.reason.as_str())
+    }
+
+    /// Helper names with every transitive requirement, in a definition order that compiles
+    /// (requirements first).
+    pub fn helper_closure<'a>(&self, names: impl IntoIterator<Item = &'a String>) -> Vec<String> {
+        let mut needed = HashSet::new();
+        let mut stack: Vec<String> = names.into_iter().cloned().collect();
+        while let Some(n) = stack.pop() {
+            if needed.insert(n.clone()) {
+                if let Some(h) = self.helpers.get(&n) {
+                    stack.extend(h.requires.iter().cloned());
+                }
+            }
+        }
+        let mut ordered = Vec::new();
+        let mut placed = HashSet::new();
+        fn place(
+            set: &RuleSet,
+            n: &str,
+            needed: &HashSet<String>,
+            placed: &mut HashSet<String>,
+            out: &mut Vec<String>,
+        ) {
+            if !needed.contains(n) || !placed.insert(n.to_string()) {
+                return;
+            }
+            if let Some(h) = set.helpers.get(n) {
+                for r in &h.requires {
+                    place(set, r, needed, placed, out);
+                }
+            }
+            out.push(n.to_string());
+        }
+        let mut known: Vec<&Helper> = needed.iter().filter_map(|n| self.helpers.get(n)).collect();
+        known.sort_by_key(|h| h.rank);
+        for h in known {
+            place(self, &h.name, &needed, &mut placed, &mut ordered);
+        }
+        ordered
+    }
+}
