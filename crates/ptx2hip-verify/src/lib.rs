@@ -11,7 +11,7 @@ pub mod golden;
 pub mod inputs;
 pub mod warp;
 
-/// The repository root: the product crate, with `rules/`, `tests/vectors/` and `src/evidence/`.
+/// The repository root: the product crate, with `rules/`, `tests/vectors/` and `src/rules/evidence/`.
 pub fn repo_root() -> PathBuf {
     PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
 }
