@@ -1,5 +1,7 @@
 //! The command-line contract: exit codes, output formats, file writing and bad input.
 
+mod common;
+
 use std::fs;
 use std::path::Path;
 
@@ -416,8 +418,7 @@ fn no_ignore_and_hidden_walk_what_the_defaults_skip_and_skipped_files_are_counte
             .unwrap_or(false)
     };
     if !git(&["init", "-q"]) {
-        eprintln!("note: git not available: the ignored-file note is not checked");
-        return;
+        return common::skip("git", "the ignored-file note check");
     }
     write(dir.path(), ".gitignore", b"*.cuh\nbuild/\n");
     write(dir.path(), "tracked_but_ignored.cuh", ADD.as_bytes());

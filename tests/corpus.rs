@@ -4,6 +4,8 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use ptx2hip::emit::{HELPERS_BEGIN, HELPERS_END};
+
 const MODES: [&str; 2] = ["guarded", "replace"];
 const TARGETS: [&str; 2] = ["amd", "portable"];
 /// The UTF-8 byte order mark, which must stay the first bytes of a file.
@@ -78,10 +80,11 @@ fn snapshot_name(rel: &str, suffix: &str) -> String {
     format!("{stem}__{suffix}")
 }
 
-/// Snapshot text: CRLF files are checked to stay CRLF everywhere, then stored with `\n`.
+/// Snapshot text: CRLF files are checked to stay CRLF everywhere, then stored with `\n`, with
+/// the helper block reduced to the names of its helpers.
 fn snapshot_text(source: &[u8], translated: &[u8], what: &str) -> String {
     let text = String::from_utf8(translated.to_vec()).expect("translation is UTF-8");
-    if source.windows(2).any(|w| w == b"\r\n") {
+    let text = if source.windows(2).any(|w| w == b"\r\n") {
         let bare_lf = text.split('\n').count() - 1 - text.matches("\r\n").count();
         assert_eq!(
             bare_lf, 0,
@@ -91,7 +94,36 @@ fn snapshot_text(source: &[u8], translated: &[u8], what: &str) -> String {
     } else {
         assert!(!text.contains('\r'), "{what}: an LF file got a CR");
         text
+    };
+    helper_names_only(&text)
+}
+
+/// The helper block with one line naming its helpers, in emitted order, instead of their code:
+/// the code is the helper files' (compiled by tests/hip_compile.rs, replayed by the golden
+/// vectors), and repeating it in every snapshot made up most of their size; which helpers a file
+/// gets, and where the block stands, is what a snapshot should show.
+fn helper_names_only(text: &str) -> String {
+    let (begin, end) = (HELPERS_BEGIN, HELPERS_END);
+    let mut out = Vec::new();
+    let mut names: Option<Vec<&str>> = None;
+    for line in text.split('\n') {
+        match &mut names {
+            None => {
+                out.push(line.to_string());
+                if line == begin {
+                    names = Some(Vec::new());
+                }
+            }
+            Some(found) if line == end => {
+                out.push(format!("// (helpers: {})", found.join(", ")));
+                out.push(line.to_string());
+                names = None;
+            }
+            Some(found) => found.extend(line.strip_prefix("#define PTX2HIP_HELPER_")),
+        }
     }
+    assert!(names.is_none(), "a helper block is not closed");
+    out.join("\n")
 }
 
 #[test]

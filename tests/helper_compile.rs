@@ -8,6 +8,8 @@
 //!
 //! Without clang-19: skipped with a note, or a failure when the `CI` variable is set.
 
+mod common;
+
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
 use std::process::Command;
@@ -19,24 +21,9 @@ const CLANG: &str = "clang-19";
 const ARCHS: [&str; 3] = ["gfx90a", "gfx942", "gfx1100"];
 const THREADS: usize = 2;
 
-fn available(tool: &str) -> bool {
-    Command::new(tool)
-        .arg("--version")
-        .output()
-        .map(|o| o.status.success())
-        .unwrap_or(false)
-}
-
 /// Whether `tool` is installed; when it is not, a note, or a failure when `CI` is set.
 fn required(tool: &str, what: &str) -> bool {
-    if available(tool) {
-        return true;
-    }
-    if std::env::var_os("CI").is_some() {
-        panic!("{tool} not installed (required when CI is set; .ci/run installs it)");
-    }
-    eprintln!("note: {tool} not installed: {what} skipped (set CI=1 to make this a failure)");
-    false
+    common::require(&[tool], what)
 }
 
 struct Job {

@@ -13,6 +13,8 @@
 //!
 //! Without a host C++ compiler or clang-19: skipped with a note, or a failure when `CI` is set.
 
+mod common;
+
 use std::collections::BTreeSet;
 use std::fmt::Write;
 use std::path::PathBuf;
@@ -129,23 +131,13 @@ fn body(c: &Case, value: &str) -> String {
 }
 
 fn skip_or_fail(what: &str) {
-    if std::env::var_os("CI").is_some() {
-        panic!("{what} is required in CI");
-    }
-    eprintln!("note: {what} not available; operand binding checks skipped");
-}
-
-fn available(cmd: &str) -> bool {
-    Command::new(cmd)
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success())
+    common::skip(what, "the operand binding checks")
 }
 
 #[test]
 fn the_glue_gives_nvccs_bits_for_every_operand_nvcc_accepts() {
     let cxx = std::env::var("CXX").unwrap_or_else(|_| "g++".into());
-    if !available(&cxx) {
+    if !common::installed(&cxx) {
         return skip_or_fail(&cxx);
     }
     let cases: Vec<Case> = cases()
@@ -263,7 +255,7 @@ fn refused_by_clang(cases: &[&Case]) -> (BTreeSet<String>, String) {
 
 #[test]
 fn the_glue_refuses_at_compile_time_every_operand_nvcc_rejects() {
-    if !available("clang-19") {
+    if !common::installed("clang-19") {
         return skip_or_fail("clang-19");
     }
     let cases = cases();
@@ -341,7 +333,7 @@ fn the_glue_refuses_at_compile_time_every_operand_nvcc_rejects() {
 /// purpose, as for the other letters.
 #[test]
 fn q_operands_bind_exactly_the_128_bit_integers_nvcc_binds() {
-    if !available("clang-19") {
+    if !common::installed("clang-19") {
         return skip_or_fail("clang-19");
     }
     let probe = std::fs::read_to_string(root().join("tests/operands/nvcc_sm90_q.txt")).unwrap();

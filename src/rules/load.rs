@@ -295,6 +295,26 @@ fn validate_rule(set: &RuleSet, r: &Rule) -> Result<(), LoadError> {
             ));
         }
     }
+    for case in &r.test {
+        if case
+            .target
+            .as_deref()
+            .is_some_and(|t| t != "portable" && t != "amd")
+        {
+            return Err(rule_error(
+                r,
+                "test",
+                format!("`{}`: target is `portable` or `amd`", case.ptx),
+            ));
+        }
+        if case.refused.is_some() && (!case.emits.is_empty() || case.helpers.is_some()) {
+            return Err(rule_error(
+                r,
+                "test",
+                format!("`{}`: a refused case emits nothing", case.ptx),
+            ));
+        }
+    }
     for h in &r.helpers {
         if !set.helpers.contains_key(h) {
             return Err(rule_error(r, "helpers", format!("unknown helper `{h}`")));

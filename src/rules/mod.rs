@@ -25,8 +25,8 @@ use std::collections::{HashMap, HashSet};
 pub use load::LoadError;
 pub use matching::expand_class;
 pub use schema::{
-    vector_width, Bindings, Carry, Example, Helper, Lookup, OperandKind, OperandSpec, Role, Rule,
-    Slot, SpecialRegister, TypeRef, UnsupportedForm,
+    vector_width, Bindings, Carry, Case, Example, Helper, Lookup, OperandKind, OperandSpec, Role,
+    Rule, Slot, SpecialRegister, TypeRef, UnsupportedForm,
 };
 
 // The rule files compiled into the binary (`EMBEDDED: &[(name relative to rules/, text)]`),

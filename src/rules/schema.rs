@@ -99,6 +99,10 @@ pub struct Rule {
     pub lookup: BTreeMap<String, Lookup>,
     /// A complete example statement for `explain` and the documentation.
     pub example: Example,
+    /// Test cases (`[[rule.test]]`), run by the conformance test (`tests/rule_cases.rs` of the
+    /// verification crate).
+    #[serde(default)]
+    pub test: Vec<Case>,
     #[serde(skip)]
     pub family: String,
     /// The rule file, relative to `rules/` (`integer.toml`).
@@ -169,6 +173,37 @@ pub struct UnsupportedForm {
     #[serde(default)]
     pub exact: bool,
     pub reason: String,
+    /// Statements refused with this reason (`[[unsupported.test]]`, each with `refused`).
+    #[serde(default)]
+    pub test: Vec<Case>,
+}
+
+/// A test case of the table: a statement, and what translating it must give. A case of a rule
+/// without `refused` must be translated, by that rule among others, and contain every `emits`
+/// snippet; with `refused` it must be left as written with a reason containing that text.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Case {
+    /// The asm template (`add.s32 %0, %1, %2;`, or a `{ ... }` block).
+    pub ptx: String,
+    /// The operands' constraints in `%N` order, comma separated (`=r,r,r`).
+    #[serde(default)]
+    pub constraints: String,
+    /// Only this target (`portable` or `amd`); both when absent.
+    #[serde(default)]
+    pub target: Option<String>,
+    /// Text the emitted code must contain (one line of it, as emitted).
+    #[serde(default)]
+    pub emits: Vec<String>,
+    /// Text the emitted code must not contain.
+    #[serde(default)]
+    pub not_emits: Vec<String>,
+    /// The helpers the translation uses, exactly, in order.
+    #[serde(default)]
+    pub helpers: Option<Vec<String>>,
+    /// The statement is not translated; the reason contains this text.
+    #[serde(default)]
+    pub refused: Option<String>,
 }
 
 /// A helper function emitted once per file (guarded against double definition), read from a

@@ -3,6 +3,9 @@
 //! and gfx1100 in both targets; orders and scopes map as docs/MEMORY_MODEL.md tabulates; barriers,
 //! fences and cp.async translate as documented; and the forms that are refused say why.
 
+#[path = "../../../tests/common/mod.rs"]
+mod common;
+
 use std::process::Command;
 
 use ptx2hip::lower::{analyze, render, RuleSet, Target};
@@ -391,9 +394,7 @@ fn statement_for(rule: &Rule, form: &str) -> Option<(String, Vec<String>)> {
 
 #[test]
 fn every_form_compiles_for_amd_targets() {
-    if Command::new("clang-19").arg("--version").output().is_err() {
-        assert!(std::env::var("CI").is_err(), "clang-19 is required in CI");
-        eprintln!("clang-19 not found: skipped");
+    if !common::require(&["clang-19"], "the sync AMD compile check") {
         return;
     }
     let rules = rules();

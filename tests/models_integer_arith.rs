@@ -1,6 +1,5 @@
 //! The integer-arithmetic family (rules/integer_arith.toml, I1xx, plus add/sub/mul.lo of
-//! rules/integer.toml): the rule table's shape, every claimed form translating for both targets,
-//! every translation executed on the host against independent models of the PTX semantics
+//! rules/integer.toml): the rule table's shape, every translation executed on the host against independent models of the PTX semantics
 //! (tests/amd_models/integer_arith.h) — the portable code, and the AMD code once per processor
 //! branch (gfx90a, gfx942, gfx1100 and a processor without dot instructions) with host models of
 //! the AMD builtins — and the AMD code compiled by clang-19 for gfx90a, gfx942 and gfx1100.
@@ -11,6 +10,9 @@
 //!
 //! Host compilers: clang++-19 (or clang++) for the host runs, clang-19 with the HIP headers for the
 //! AMD compile; a missing compiler skips the check with a note, or fails when `CI` is set.
+//! The family's cases are data (`[[rule.test]]`, run by the verification crate's `rule_cases`).
+
+mod common;
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -64,7 +66,6 @@ struct Reg {
 /// A form of a rule as one asm statement plus the model that predicts its outputs.
 #[derive(Clone, Debug)]
 struct Case {
-    code: String,
     form: String,
     ptx: String,
     constraints: Vec<String>,
@@ -197,7 +198,6 @@ fn case(rule: &Rule, form: &str, b: &Bindings) -> Case {
     }
     let model = model(rule, form, b, &outputs[0]);
     Case {
-        code: rule.code.clone(),
         form: form.to_string(),
         ptx,
         constraints,
@@ -503,11 +503,7 @@ fn tool(names: &[&str]) -> Option<String> {
 fn require(names: &[&str], what: &str) -> Option<String> {
     let found = tool(names);
     if found.is_none() {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "{what}: none of {names:?} is installed (required when CI is set)"
-        );
-        eprintln!("note: {what} skipped, none of {names:?} is installed");
+        common::skip(&format!("any of {names:?}"), what);
     }
     found
 }
@@ -571,100 +567,6 @@ fn rule_table_shape() {
             }
         }
     }
-}
-
-#[test]
-fn every_example_translates_with_its_rule() {
-    let rules = rules();
-    for r in rules.rules.iter().filter(|r| ours(r)) {
-        let constraints = constraints(&r.example.constraints.replace(' ', ""));
-        for target in [Target::Amd, Target::Portable] {
-            let used = translate_stmt(&rules, &r.example.ptx, &constraints, target)
-                .unwrap_or_else(|e| panic!("{} example ({target}): {e}", r.code));
-            assert!(
-                used.contains(&r.code),
-                "{} example ({target}) used {used:?}",
-                r.code
-            );
-        }
-    }
-}
-
-fn translate_stmt(
-    rules: &RuleSet,
-    ptx: &str,
-    constraints: &[String],
-    target: Target,
-) -> Result<Vec<String>, String> {
-    lower::analyze(&statement(ptx, constraints), rules, target)
-        .outcome
-        .map(|t| t.rules)
-        .map_err(|u| u.message)
-}
-
-#[test]
-fn every_form_translates_for_both_targets() {
-    let rules = rules();
-    let cases = cases(&rules);
-    assert!(cases.len() >= 150, "only {} forms", cases.len());
-    for c in &cases {
-        for target in [Target::Amd, Target::Portable] {
-            let used = translate(&rules, c, target)
-                .unwrap_or_else(|e| panic!("{} ({target}): {e}", c.ptx))
-                .rules;
-            assert!(
-                used.contains(&c.code),
-                "{} ({target}) used {used:?}, not {}",
-                c.ptx,
-                c.code
-            );
-        }
-    }
-}
-
-fn constraints(list: &str) -> Vec<String> {
-    list.split(',').map(str::to_string).collect()
-}
-
-/// Each statement is left untranslated with a reason containing `why`.
-fn assert_rejected(rules: &RuleSet, statements: &[(&str, &str)], why: &str) {
-    for (ptx, cons) in statements {
-        let err = translate_stmt(rules, ptx, &constraints(cons), Target::Amd).expect_err(ptx);
-        assert!(err.contains(why), "{ptx}: {err}");
-    }
-}
-
-#[test]
-fn carry_needs_a_writer_in_the_same_statement() {
-    let rules = rules();
-    let readers = [
-        ("addc.u32 %0, %1, %2;", "=r,r,r"),
-        ("subc.cc.u64 %0, %1, %2;", "=l,l,l"),
-        ("madc.hi.u32 %0, %1, %2, %3;", "=r,r,r,r"),
-        ("{ addc.u32 %0, %1, %2; add.cc.u32 %0, %1, %2; }", "=r,r,r"),
-    ];
-    assert_rejected(&rules, &readers, "carry flag");
-    // A non-.cc instruction between writer and reader leaves the flag alone.
-    let ok = "{ sub.cc.u32 %0, %2, %3; subc.u32 %1, %2, %3; addc.u32 %1, %1, 0; }";
-    translate_stmt(&rules, ok, &constraints("=r,=r,r,r"), Target::Amd).expect(ok);
-}
-
-/// Forms ptxas rejects for sm_90 (checked with nvcc 13.0), PTX 9.2 sm_120f-only forms included.
-#[test]
-fn forms_outside_the_isa_are_not_claimed() {
-    let outside = [
-        ("add.sat.u32 %0, %1, %2;", "=r,r,r"),
-        ("sub.u16x2 %0, %1, %2;", "=r,r,r"),
-        ("add.cc.u16 %0, %1, %2;", "=h,h,h"),
-        ("mul.wide.u64 %0, %1, %2;", "=l,l,l"),
-        ("min.relu.u32 %0, %1, %2;", "=r,r,r"),
-        ("max.relu.u16x2 %0, %1, %2;", "=r,r,r"),
-        ("mad.hi.sat.u32 %0, %1, %2, %3;", "=r,r,r,r"),
-        ("madc.u32 %0, %1, %2, %3;", "=r,r,r,r"),
-        ("dp2a.u32.u32 %0, %1, %2, %3;", "=r,r,r,r"),
-        ("abs.u32 %0, %1;", "=r,r"),
-    ];
-    assert_rejected(&rules(), &outside, "no rule translates");
 }
 
 /// Every translation (portable; AMD per processor branch) against the models, on the host.

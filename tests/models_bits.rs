@@ -1,15 +1,16 @@
-//! Rules of the `bits` (B001-) and `video` (V001-) families: every example and every form lowers for
-//! both targets, the deliberate gaps give their reasons, and (when a host C++ compiler is present) the
-//! translated code, portable and AMD (with the host models of tests/amd_models/bits.h), is run
-//! against independent reference models of the PTX semantics on edge values.
+//! The `bits` (B001-) and `video` (V001-) families against independent models: (when a host C++
+//! compiler is present) the translated code, portable and AMD (with the host models of
+//! tests/amd_models/bits.h), is run against reference models of the PTX semantics on edge values,
+//! and the AMD code compiles for each architecture. The families' cases are data (`[[rule.test]]`,
+//! run by the verification crate's `rule_cases` test).
+
+mod common;
 
 use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::process::Command;
 
-use ptx2hip::lower::types::PtxType;
 use ptx2hip::lower::{self, RuleSet, Target};
-use ptx2hip::rules::{OperandKind, Rule};
 use ptx2hip::scan::AsmStatement;
 
 /// An asm statement with PTX `ptx` and operands `op0`, `op1`, ... of the given constraints.
@@ -35,257 +36,6 @@ fn translate(
     lower::analyze(&statement(ptx, constraints), rules, target)
         .outcome
         .map_err(|u| u.message)
-}
-
-fn family_rules(rules: &RuleSet) -> Vec<&Rule> {
-    rules
-        .rules
-        .iter()
-        .filter(|r| r.family == "bits" || r.family == "video")
-        .collect()
-}
-
-#[test]
-fn every_example_translates_for_both_targets() {
-    let rules = rules();
-    let mine = family_rules(&rules);
-    assert!(mine.len() >= 50, "bits + video rules: {}", mine.len());
-    for r in mine {
-        assert!(
-            r.code.starts_with('B') || r.code.starts_with('V'),
-            "{}",
-            r.code
-        );
-        for target in [Target::Amd, Target::Portable] {
-            let t = translate(&rules, &r.example.ptx, &r.example.constraints, target)
-                .unwrap_or_else(|e| {
-                    panic!("{} example `{}` ({target:?}): {e}", r.code, r.example.ptx)
-                });
-            assert!(
-                t.rules.contains(&r.code),
-                "{} example is translated by {:?}",
-                r.code,
-                t.rules
-            );
-        }
-    }
-}
-
-/// A PTX statement exercising one form of a rule: registers of the operand types (predicate operands
-/// go through `.reg .pred` locals set from 32-bit inputs).
-fn form_statement(
-    rule: &Rule,
-    form: &str,
-    bindings: &ptx2hip::rules::Bindings,
-) -> (String, String) {
-    let mut cons = Vec::new();
-    let mut ops = Vec::new();
-    let mut pre = Vec::new();
-    let mut post = Vec::new();
-    let mut preds = Vec::new();
-    for spec in rule.operand_specs() {
-        let OperandKind::Scalar(t) = &spec.kind else {
-            panic!("{}: unexpected operand kind", rule.code)
-        };
-        let ty = rule.resolve_type(t, bindings).expect("type resolves");
-        let is_dest = spec.name.starts_with('d');
-        if ty == PtxType::Pred {
-            let p = format!("p{}", preds.len());
-            preds.push(p.clone());
-            if is_dest {
-                let i = cons.len();
-                cons.push("+r".to_string());
-                post.push(format!("@{p} mov.b32 %{i}, 1;"));
-            } else {
-                let i = cons.len();
-                cons.push("r".to_string());
-                pre.push(format!("setp.ne.b32 {p}, %{i}, 0;"));
-            }
-            ops.push(p);
-            continue;
-        }
-        let letter = match ty.bits() {
-            16 => "h",
-            64 => "l",
-            _ => "r",
-        };
-        let i = cons.len();
-        cons.push(if is_dest {
-            format!("={letter}")
-        } else {
-            letter.to_string()
-        });
-        ops.push(format!("%{i}"));
-    }
-    // Outputs first in the constraint list, as in real asm statements: destinations lead in PTX too.
-    let body = format!("{form} {};", ops.join(", "));
-    let ptx = if preds.is_empty() {
-        body
-    } else {
-        format!(
-            "{{ .reg .pred {}; {} {body} {} }}",
-            preds.join(", "),
-            pre.join(" "),
-            post.join(" ")
-        )
-    };
-    (ptx, cons.join(","))
-}
-
-#[test]
-fn every_form_translates_for_both_targets() {
-    let rules = rules();
-    let mut count = 0;
-    for r in family_rules(&rules) {
-        for (form, bindings) in r.forms() {
-            let (ptx, cons) = form_statement(r, &form, &bindings);
-            for target in [Target::Amd, Target::Portable] {
-                let t = translate(&rules, &ptx, &cons, target)
-                    .unwrap_or_else(|e| panic!("{} form `{ptx}` ({target:?}): {e}", r.code));
-                // A specialised rule of the same opcode listed earlier (AMD fast path) may claim it.
-                let ok = t
-                    .rules
-                    .iter()
-                    .any(|c| c == &r.code || rules.rule(c).is_some_and(|o| o.opcode == r.opcode));
-                assert!(ok, "{}: `{ptx}` went to {:?}", r.code, t.rules);
-            }
-            count += 1;
-        }
-    }
-    assert!(count > 600, "forms: {count}");
-}
-
-#[test]
-fn deliberate_gaps_give_their_reasons() {
-    let rules = rules();
-    let cases = [
-        (
-            "lop3.or.b32 %0|p, %1, %2, %3, 0xca, q;",
-            "=r,r,r,r",
-            "predicate form `lop3.or.b32",
-        ),
-        (
-            "lop3.and.b32 %0|p, %1, %2, %3, 0xca, q;",
-            "=r,r,r,r",
-            "predicate form `lop3.and.b32",
-        ),
-        (
-            "vadd4.u32.u32.u32.sat.add %0, %1, %2, %3;",
-            "=r,r,r,r",
-            "`.sat` together with the `.add`",
-        ),
-        (
-            "vabsdiff2.s32.s32.s32.sat.add %0, %1, %2, %3;",
-            "=r,r,r,r",
-            "`.sat` together with the `.add`",
-        ),
-        (
-            "vmad.s32.s32.s32.sat %0, %1, %2, %3;",
-            "=r,r,r,r",
-            "vmad (video multiply-add",
-        ),
-        // Operand selectors, subword destinations and masks of the video instructions.
-        (
-            "vadd4.u32.u32.u32 %0, %1.b3210, %2.b7654, %3;",
-            "=r,r,r,r",
-            "operand selector '.b3210'",
-        ),
-        (
-            "vadd.u32.u32.u32 %0.h0, %1, %2, %3;",
-            "+r,r,r,r",
-            "operand selector '.h0'",
-        ),
-        (
-            "vmin.s32.s32.s32.sat %0, %1.b0, %2;",
-            "=r,r,r",
-            "operand selector '.b0'",
-        ),
-    ];
-    for (ptx, cons, reason) in cases {
-        for target in [Target::Amd, Target::Portable] {
-            let msg = match lower::analyze(&statement(ptx, cons), &rules, target).outcome {
-                Ok(_) => panic!("`{ptx}` must not translate"),
-                Err(u) => u.message,
-            };
-            assert!(msg.contains(reason), "`{ptx}`: {msg}");
-        }
-    }
-}
-
-#[test]
-fn lop3_is_one_folded_helper_call_and_not_pred_is_logical() {
-    let rules = rules();
-    let t = translate(
-        &rules,
-        "lop3.b32 %0, %1, %2, %3, 0xca;",
-        "=r,r,r,r",
-        Target::Amd,
-    )
-    .unwrap();
-    assert_eq!(
-        t.helpers,
-        [
-            "ptx2hip_lop3",
-            "ptx2hip_operand",
-            "ptx2hip_in_r",
-            "ptx2hip_out_r"
-        ]
-    );
-    let t = translate(
-        &rules,
-        "lop3.b32 %0, %1, %2, %3, %4;",
-        "=r,r,r,r,n",
-        Target::Portable,
-    )
-    .unwrap();
-    assert!(
-        t.lines
-            .iter()
-            .any(|(_, l)| l.contains("ptx2hip_imm<uint32_t>(op4)")),
-        "{:?}",
-        t.lines
-    );
-    let t = translate(
-        &rules,
-        "{ .reg .pred p, q; setp.ne.b32 p, %1, 0; not.pred q, p; @q mov.b32 %0, 1; }",
-        "+r,r",
-        Target::Amd,
-    )
-    .unwrap();
-    assert!(
-        t.lines.iter().any(|(_, l)| l.contains("= !(")),
-        "{:?}",
-        t.lines
-    );
-    // AMD fast paths.
-    let t = translate(
-        &rules,
-        "vabsdiff4.u32.u32.u32.add %0, %1, %2, %3;",
-        "=r,r,r,r",
-        Target::Amd,
-    )
-    .unwrap();
-    assert!(
-        t.lines
-            .iter()
-            .any(|(_, l)| l.contains("__builtin_amdgcn_sad_u8")),
-        "{:?}",
-        t.lines
-    );
-    let t = translate(
-        &rules,
-        "vabsdiff4.s32.u32.u32.add %0, %1, %2, %3;",
-        "=r,r,r,r",
-        Target::Amd,
-    )
-    .unwrap();
-    assert!(
-        !t.lines
-            .iter()
-            .any(|(_, l)| l.contains("__builtin_amdgcn_sad_u8")),
-        "{:?}",
-        t.lines
-    );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -469,8 +219,7 @@ fn compiler() -> Option<String> {
 #[test]
 fn translations_match_reference_models_on_the_host() {
     let Some(cxx) = compiler() else {
-        eprintln!("no host C++ compiler: semantic check skipped");
-        return;
+        return common::skip("a host C++ compiler", "the bits/video semantic check");
     };
     let rules = rules();
     let mut cases = bits_cases();
@@ -574,8 +323,7 @@ fn translations_match_reference_models_on_the_host() {
 /// and gfx1100 with clang-19 and the HIP headers (skipped when clang-19 is not installed).
 #[test]
 fn amd_translations_compile_for_each_architecture() {
-    if Command::new("clang-19").arg("--version").output().is_err() {
-        eprintln!("clang-19 not installed: AMD compile check skipped");
+    if !common::require(&["clang-19"], "the bits/video AMD compile check") {
         return;
     }
     let rules = rules();

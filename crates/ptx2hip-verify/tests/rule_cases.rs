@@ -1,0 +1,158 @@
+//! The rule table's conformance test: every rule's example and every canonical form of every rule
+//! translates for both targets (`--target portable` where the rule has portable code) with that
+//! rule, and every test case written in the table (`[[rule.test]]`, `[[unsupported.test]]`,
+//! rules/README.md) gives what it says. Adding a rule needs no Rust test: its cases are data.
+//! The helpers are compiled once per target by `tests/hip_compile.rs`, the values replayed
+//! against the GPU recordings by `golden.rs`.
+
+use ptx2hip::lower::{analyze, render, RuleSet, Target};
+use ptx2hip::rules::{Case, Rule};
+use ptx2hip::scan::AsmStatement;
+use ptx2hip_verify::forms::all_forms;
+
+const TARGETS: [Target; 2] = [Target::Amd, Target::Portable];
+
+fn statement(ptx: &str, constraints: &str) -> AsmStatement {
+    let constraints: Vec<String> = constraints
+        .split(',')
+        .map(|c| c.trim().to_string())
+        .filter(|c| !c.is_empty())
+        .collect();
+    AsmStatement::synthetic(ptx, &constraints)
+}
+
+/// What a case gives for one target, as a problem to report (`None`: as the case says).
+fn check(rules: &RuleSet, owner: Option<&Rule>, case: &Case, target: Target) -> Option<String> {
+    let analysis = analyze(&statement(&case.ptx, &case.constraints), rules, target);
+    let t = match (analysis.outcome, &case.refused) {
+        (Err(u), Some(why)) if u.message.contains(why.as_str()) => return None,
+        (Err(u), Some(why)) => {
+            return Some(format!("refused because `{}`, not `{why}`", u.message))
+        }
+        (Ok(_), Some(why)) => return Some(format!("translated, but should be refused: `{why}`")),
+        (Err(u), None) => return Some(format!("not translated: {}", u.message)),
+        (Ok(t), None) => t,
+    };
+    if let Some(r) = owner.filter(|r| !t.rules.contains(&r.code)) {
+        return Some(format!("translated by {:?}, not {}", t.rules, r.code));
+    }
+    let code = render(&t.lines, "", "  ").join("\n");
+    if let Some(s) = case.emits.iter().find(|s| !code.contains(s.as_str())) {
+        return Some(format!("does not emit `{s}`:\n{code}"));
+    }
+    if let Some(s) = case.not_emits.iter().find(|s| code.contains(s.as_str())) {
+        return Some(format!("emits `{s}`:\n{code}"));
+    }
+    match &case.helpers {
+        Some(h) if *h != t.helpers => Some(format!("uses helpers {:?}, not {h:?}", t.helpers)),
+        _ => None,
+    }
+}
+
+fn targets(case: &Case) -> impl Iterator<Item = Target> + '_ {
+    TARGETS.into_iter().filter(|t| {
+        case.target
+            .as_deref()
+            .is_none_or(|only| only == t.to_string())
+    })
+}
+
+#[test]
+fn every_case_in_the_table_holds() {
+    let rules = RuleSet::embedded().expect("rule table loads");
+    let mut problems = Vec::new();
+    let mut cases = 0;
+    let rule_cases = rules
+        .rules
+        .iter()
+        .flat_map(|r| r.test.iter().map(move |c| (Some(r), r.code.as_str(), c)));
+    let refusals = rules
+        .unsupported
+        .iter()
+        .flat_map(|u| u.test.iter().map(move |c| (None, u.opcode.as_str(), c)));
+    for (owner, name, case) in rule_cases.chain(refusals) {
+        if owner.is_none() && case.refused.is_none() {
+            problems.push(format!(
+                "{name}: `{}`: an [[unsupported]] case needs `refused`",
+                case.ptx
+            ));
+        }
+        for target in targets(case) {
+            cases += 1;
+            if let Some(p) = check(&rules, owner, case, target) {
+                problems.push(format!("{name}: `{}` ({target}): {p}", case.ptx));
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+    assert!(cases > 400, "only {cases} cases ran");
+}
+
+/// A rule without portable code is refused for `--target portable` (with its reason).
+fn expected_for(rule: &Rule, target: Target) -> Case {
+    let refused = match target {
+        Target::Portable => rule.portable_unsupported.clone(),
+        Target::Amd => None,
+    };
+    Case {
+        ptx: rule.example.ptx.clone(),
+        constraints: rule.example.constraints.clone(),
+        target: None,
+        emits: Vec::new(),
+        not_emits: Vec::new(),
+        helpers: None,
+        refused,
+    }
+}
+
+#[test]
+fn every_example_translates_with_its_rule_for_both_targets() {
+    let rules = RuleSet::embedded().expect("rule table loads");
+    let mut problems = Vec::new();
+    for r in rules.rules.iter().filter(|r| !r.forms().is_empty()) {
+        for target in TARGETS {
+            let case = expected_for(r, target);
+            if let Some(p) = check(&rules, Some(r), &case, target) {
+                problems.push(format!("{} example `{}` ({target}): {p}", r.code, case.ptx));
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+/// Every canonical form translates for both targets, by its rule or by an earlier rule that
+/// claims the same form (the first matching rule in table order wins: `vavrg4.u32.u32.u32` is
+/// claimed by V026 and V027).
+#[test]
+fn every_canonical_form_translates_with_its_rule_for_both_targets() {
+    let rules = RuleSet::embedded().expect("rule table loads");
+    let mut problems = Vec::new();
+    let forms = all_forms(&rules);
+    for form in &forms {
+        let rule = rules.rule(&form.rule).expect("a form's rule exists");
+        let name = form.form.split(" [").next().unwrap_or(&form.form);
+        for target in TARGETS {
+            let mut case = expected_for(rule, target);
+            case.ptx.clone_from(&form.ptx);
+            case.constraints = form.constraints.join(",");
+            let problem = check(&rules, None, &case, target).or_else(|| {
+                let used = analyze(&statement(&case.ptx, &case.constraints), &rules, target)
+                    .outcome
+                    .map(|t| t.rules)
+                    .unwrap_or_default();
+                let claims = |code: &String| {
+                    rules
+                        .rule(code)
+                        .is_some_and(|r| r.forms().iter().any(|(f, _)| f == name))
+                };
+                (case.refused.is_none() && !used.iter().any(claims))
+                    .then(|| format!("translated by {used:?}, none of which claims `{name}`"))
+            });
+            if let Some(p) = problem {
+                problems.push(format!("{} `{}` ({target}): {p}", rule.code, form.ptx));
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+    assert!(forms.len() > 4000, "only {} forms", forms.len());
+}
