@@ -1,0 +1,310 @@
+//! Operand binding: PTX registers and immediates to C++ expressions of the type an operand
+//! needs, as nvcc binds them (asm operands through the `ptx2hip_in_*`/`ptx2hip_out_*` glue,
+//! `.reg` locals, widening and the refusal of registers of the wrong size).
+
+use super::*;
+
+impl<'a> Lowerer<'a> {
+    /// Refuses an asm operand whose register ptxas would not accept for an instruction operand of
+    /// type `ty` (a narrower destination would otherwise be silently truncated).
+    pub(super) fn check_register(
+        &self,
+        op: &ptx::Operand,
+        ty: PtxType,
+        writes: bool,
+        ins: &Instruction,
+    ) -> Result<(), Unsupported> {
+        let (ptx::Operand::Reg(r) | ptx::Operand::NotReg(r)) = op else {
+            return Ok(());
+        };
+        let Some(i) = self.asm_index(r) else {
+            return Ok(());
+        };
+        let asm = &self.ops[i];
+        let (Some(reg), false) = (asm.reg, ty == PtxType::Pred) else {
+            return Ok(());
+        };
+        operands::register_fits(reg, ty, &ins.opcode).map_err(|why| {
+            let form = ins.form();
+            let what = if writes {
+                "writes a result"
+            } else {
+                "reads an operand"
+            };
+            Unsupported::at(
+                Code::OperandBinding,
+                format!(
+                    "operand %{i} \"{}\" is a {}-bit register, but `{form}` {what} of type .{ty} ({} bits) there: {why}",
+                    asm.constraint,
+                    reg.bits(),
+                    ty.bits()
+                ),
+                ins.span.start,
+            )
+            .with_instruction(&form)
+        })
+    }
+
+    /// A source operand as a C++ expression of type `want`.
+    pub(super) fn source(
+        &mut self,
+        op: &ptx::Operand,
+        want: CType,
+        at: usize,
+    ) -> Result<String, Unsupported> {
+        match op {
+            ptx::Operand::Reg(r) => self.read_reg(r, want, at),
+            ptx::Operand::NotReg(r) if want == CType::Bool => {
+                Ok(format!("!{}", self.read_reg(r, want, at)?))
+            }
+            ptx::Operand::Imm(imm) => immediate(imm, want).ok_or_else(|| {
+                Unsupported::at(
+                    Code::OperandShape,
+                    format!("immediate `{imm:?}` cannot be used as a {want} operand"),
+                    at,
+                )
+            }),
+            other => Err(Unsupported::at(
+                Code::OperandShape,
+                format!("`{other:?}` cannot be a source operand here"),
+                at,
+            )),
+        }
+    }
+
+    pub(super) fn read_reg(
+        &mut self,
+        r: &Reg,
+        want: CType,
+        at: usize,
+    ) -> Result<String, Unsupported> {
+        if let Some(i) = self.asm_index(r) {
+            let direct = self.direct;
+            let op = &mut self.ops[i];
+            let Some(reg) = op.reg else {
+                // "n" immediate: an integer constant expression.
+                return if want.is_integer() || want == CType::Bool {
+                    Ok(operands::immediate(want, &op.expr))
+                } else {
+                    Err(Unsupported::at(
+                        Code::OperandBinding,
+                        format!("immediate operand %{i} used as a {want} value"),
+                        at,
+                    ))
+                };
+            };
+            if op.kind == OpKind::Output && !op.written {
+                return Err(Unsupported::at(
+                    Code::OperandBinding,
+                    format!("output operand %{i} is read before it is written"),
+                    at,
+                ));
+            }
+            op.used_as_source = true;
+            let base = if direct {
+                operands::read(reg, &op.expr)
+            } else {
+                op.local.clone()
+            };
+            if reg.is_integer() && want.is_integer() && reg.bits() == want.bits() && reg != want {
+                // A call needs no parentheses to be cast.
+                return Ok(if base.ends_with(')') && base.starts_with("ptx2hip_") {
+                    format!("({want}){base}")
+                } else {
+                    format!("({want})({base})")
+                });
+            }
+            return convert(&base, reg, want).ok_or_else(|| operand_mismatch(i, reg, want, at));
+        }
+        let (name, ty) = match (self.resolve_ident(r, at), r) {
+            (Ok(found), _) => found,
+            // A variable named as an integer source: its address in its state space.
+            (Err(e), Reg::Ident { name, component }) if want.is_integer() && want.bits() >= 32 => {
+                let value = address::symbol_value(name, *component).ok_or(e)?;
+                (value, CType::Uint(64))
+            }
+            (Err(e), _) => return Err(e),
+        };
+        convert(&name, ty, want).ok_or_else(|| {
+            Unsupported::at(
+                Code::OperandBinding,
+                format!(
+                    "register `{}` holds {ty} but the instruction reads {want}",
+                    reg_text(r)
+                ),
+                at,
+            )
+        })
+    }
+
+    /// A destination operand as an lvalue of type `want`; conversions into the register go to
+    /// `post`, temporaries to `pre`. `assigned`: the template only ever assigns to it (`{d} = …`),
+    /// so an asm output can be written in place through `ptx2hip_out`.
+    pub(super) fn dest(
+        &mut self,
+        op: &ptx::Operand,
+        want: CType,
+        assigned: bool,
+        pre: &mut Vec<String>,
+        post: &mut Vec<String>,
+        at: usize,
+    ) -> Result<String, Unsupported> {
+        let (lvalue, reg) = match op {
+            ptx::Operand::Discard => {
+                let t = self.temp();
+                pre.push(format!("{want} {t};"));
+                return Ok(t);
+            }
+            ptx::Operand::Reg(r) => match self.asm_index(r) {
+                Some(i) => {
+                    let conditional = self.conditional_depth > 0;
+                    let direct = self.direct;
+                    let op = &mut self.ops[i];
+                    let Some(reg) = op.reg else {
+                        return Err(Unsupported::at(
+                            Code::OperandBinding,
+                            format!("operand %{i} is an immediate but is written"),
+                            at,
+                        ));
+                    };
+                    if op.kind == OpKind::Input {
+                        return Err(Unsupported::at(
+                            Code::OperandBinding,
+                            format!("input operand %{i} is written by the template"),
+                            at,
+                        ));
+                    }
+                    op.written = true;
+                    op.written_unconditionally |= !conditional;
+                    if direct {
+                        let same = reg == want
+                            || (reg.is_integer() && want.is_integer() && reg.bits() == want.bits());
+                        let target = operands::write(reg, &op.expr);
+                        if assigned && same {
+                            // A same-width integer converts modulo 2^n on assignment.
+                            return Ok(target);
+                        }
+                        // Computed in a temporary, then stored once.
+                        let t = self.temp();
+                        pre.push(format!("{want} {t};"));
+                        let conv = widen_into(&t, want, reg)
+                            .ok_or_else(|| result_mismatch(want, reg, at))?;
+                        post.push(format!("{target} = {conv};"));
+                        return Ok(t);
+                    }
+                    (op.local.clone(), reg)
+                }
+                None => {
+                    if let Reg::Ident { name, .. } = r {
+                        if self.local(name).is_none() {
+                            return Err(Unsupported::at(
+                                Code::RegisterDeclaration,
+                                format!(
+                                    "`{}` is not a writable register (declare it with `.reg`)",
+                                    reg_text(r)
+                                ),
+                                at,
+                            ));
+                        }
+                    }
+                    self.resolve_ident(r, at)?
+                }
+            },
+            other => {
+                return Err(Unsupported::at(
+                    Code::OperandShape,
+                    format!("`{other:?}` cannot be a destination"),
+                    at,
+                ))
+            }
+        };
+        // Same-width integers convert modulo 2^n on assignment: no temporary needed.
+        if reg == want || (reg.is_integer() && want.is_integer() && reg.bits() == want.bits()) {
+            return Ok(lvalue);
+        }
+        let t = self.temp();
+        pre.push(format!("{want} {t};"));
+        let conv = widen_into(&t, want, reg).ok_or_else(|| result_mismatch(want, reg, at))?;
+        post.push(format!("{lvalue} = {conv};"));
+        Ok(t)
+    }
+
+    pub(super) fn resolve_ident(
+        &mut self,
+        r: &Reg,
+        at: usize,
+    ) -> Result<(String, CType), Unsupported> {
+        let Reg::Ident { name, component } = r else {
+            return Err(Unsupported::at(
+                Code::OperandBinding,
+                format!("operand `{}` does not exist in this statement", reg_text(r)),
+                at,
+            ));
+        };
+        if component.is_none() {
+            if let Some(l) = self.local(name) {
+                return Ok((l.c_name.clone(), l.ty));
+            }
+        }
+        let full = match component {
+            Some(c) => format!("{name}.{c}"),
+            None => name.clone(),
+        };
+        if let Some(sr) = self.rules.specials.get(&full) {
+            if let Some(reason) = &sr.unsupported {
+                return Err(Unsupported::at(
+                    Code::SpecialRegister,
+                    format!("special register `{full}`: {reason}"),
+                    at,
+                ));
+            }
+            let ty = PtxType::parse(&sr.ty)
+                .map(|t| t.c_type())
+                .unwrap_or(CType::Uint(32));
+            let expr = match self.target {
+                Target::Amd => sr.amd.clone().unwrap_or_else(|| sr.portable.clone()),
+                Target::Portable => sr.portable.clone(),
+            };
+            return Ok((expr, ty));
+        }
+        let (code, message) = if name.starts_with('%') {
+            (
+                Code::SpecialRegister,
+                format!("special register `{full}` has no translation"),
+            )
+        } else {
+            (
+                Code::RegisterDeclaration,
+                format!("register `{full}` is not declared with `.reg` in this statement"),
+            )
+        };
+        Err(Unsupported::at(code, message, at))
+    }
+}
+
+pub(super) fn visit_regs(op: &ptx::Operand, f: &mut impl FnMut(&Reg)) {
+    match op {
+        ptx::Operand::Reg(r) | ptx::Operand::NotReg(r) => f(r),
+        ptx::Operand::Vector(v) => v.iter().for_each(|o| visit_regs(o, f)),
+        ptx::Operand::Memory { base: Some(r), .. } => f(r),
+        ptx::Operand::PredPair(a, b) => a.iter().chain(b).for_each(f),
+        ptx::Operand::TensorAddress(parts) => parts.iter().for_each(|o| visit_regs(o, f)),
+        _ => {}
+    }
+}
+
+pub(super) fn result_mismatch(value: CType, reg: CType, at: usize) -> Unsupported {
+    Unsupported::at(
+        Code::OperandBinding,
+        format!("a {value} result cannot be written to a {reg} register"),
+        at,
+    )
+}
+
+pub(super) fn operand_mismatch(i: usize, reg: CType, want: CType, at: usize) -> Unsupported {
+    Unsupported::at(
+        Code::OperandBinding,
+        format!("operand %{i} is a {reg} register but the instruction needs a {want} value (constraint/type mismatch)"),
+        at,
+    )
+}

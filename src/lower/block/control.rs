@@ -1,0 +1,138 @@
+//! Control flow: the PTX items of a block in order, `@p` guards as `if`, forward branches as
+//! `if` around the skipped items and backward branches as `do { } while` loops; labels that no
+//! branch structures this way are refused.
+
+use super::*;
+
+impl<'a> Lowerer<'a> {
+    pub(super) fn block_items(
+        &mut self,
+        items: &[Item],
+        depth: usize,
+        out: &mut Vec<Line>,
+    ) -> Result<(), Unsupported> {
+        let mut i = 0;
+        while i < items.len() {
+            match &items[i] {
+                Item::RegDecl(decl) => self.declare(decl, depth, out)?,
+                Item::Scope { block, .. } => {
+                    out.push((depth, "{".to_string()));
+                    self.scopes.push(Vec::new());
+                    self.block_items(&block.items, depth + 1, out)?;
+                    self.scopes.pop();
+                    out.push((depth, "}".to_string()));
+                }
+                Item::Label { name, span } => {
+                    // A label some later `bra` jumps back to opens a loop.
+                    if let Some(end) = backward_branch(items, i, name) {
+                        let Item::Instruction(bra) = &items[end] else {
+                            unreachable!()
+                        };
+                        out.push((depth, "do {".to_string()));
+                        self.conditional_depth += 1;
+                        self.block_items(&items[i + 1..end], depth + 1, out)?;
+                        self.conditional_depth -= 1;
+                        let cond = match &bra.guard {
+                            Some(g) => self.guard_condition(g)?,
+                            None => "true".to_string(),
+                        };
+                        out.push((depth, format!("}} while ({cond});")));
+                        i = end + 1;
+                        continue;
+                    }
+                    if is_branch_target(items, name) {
+                        return Err(Unsupported::at(
+                            Code::ControlFlow,
+                            format!("label `{name}` is reached by a branch ptx2hip cannot turn into structured control flow"),
+                            span.start,
+                        ));
+                    }
+                }
+                Item::Instruction(ins) if ins.opcode == "bra" => {
+                    let target = branch_target(ins).ok_or_else(|| {
+                        Unsupported::at(
+                            Code::ControlFlow,
+                            "`bra` without a label target".to_string(),
+                            ins.span.start,
+                        )
+                    })?;
+                    let Some(label_at) = label_index(items, target).filter(|&j| j > i) else {
+                        return Err(Unsupported::at(
+                            Code::ControlFlow,
+                            format!("branch to `{target}` crosses a `{{ }}` scope or jumps backwards into a loop ptx2hip cannot structure"),
+                            ins.span.start,
+                        ));
+                    };
+                    if items[i + 1..label_at]
+                        .iter()
+                        .any(|it| matches!(it, Item::Label { .. }))
+                    {
+                        return Err(Unsupported::at(
+                            Code::ControlFlow,
+                            format!("branch to `{target}` skips over another label"),
+                            ins.span.start,
+                        ));
+                    }
+                    // Forward branch: the skipped items run only when the branch is not taken.
+                    if let Some(g) = &ins.guard {
+                        let cond = self.guard_condition(g)?;
+                        out.push((depth, format!("if (!({cond})) {{")));
+                        self.conditional_depth += 1;
+                        self.block_items(&items[i + 1..label_at], depth + 1, out)?;
+                        self.conditional_depth -= 1;
+                        out.push((depth, "}".to_string()));
+                    }
+                    i = label_at + 1;
+                    continue;
+                }
+                Item::Instruction(ins) => self.instruction(ins, depth, out)?,
+                Item::Pragma { span, .. } => {
+                    return Err(Unsupported::at(
+                        Code::DeclinedForm,
+                        "`.pragma` directives are not translated".into(),
+                        span.start,
+                    ))
+                }
+            }
+            i += 1;
+        }
+        Ok(())
+    }
+
+    pub(super) fn guard_condition(&mut self, g: &ptx::Guard) -> Result<String, Unsupported> {
+        let v = self.read_reg(&g.reg, CType::Bool, 0)?;
+        Ok(if g.negated { format!("!{v}") } else { v })
+    }
+}
+
+pub(super) fn branch_target(ins: &Instruction) -> Option<&str> {
+    match ins.operands.as_slice() {
+        [ptx::Operand::Label(l)] => Some(l),
+        [ptx::Operand::Reg(Reg::Ident {
+            name,
+            component: None,
+        })] => Some(name),
+        _ => None,
+    }
+}
+
+pub(super) fn label_index(items: &[Item], name: &str) -> Option<usize> {
+    items
+        .iter()
+        .position(|it| matches!(it, Item::Label { name: n, .. } if n == name))
+}
+
+/// The index of the last `bra` after `label_at` (same block) that jumps back to `name`.
+pub(super) fn backward_branch(items: &[Item], label_at: usize, name: &str) -> Option<usize> {
+    (label_at + 1..items.len()).rev().find(|&k| {
+        matches!(&items[k], Item::Instruction(ins) if ins.opcode == "bra" && branch_target(ins) == Some(name))
+    })
+}
+
+pub(super) fn is_branch_target(items: &[Item], name: &str) -> bool {
+    items.iter().any(|it| match it {
+        Item::Instruction(ins) => ins.opcode == "bra" && branch_target(ins) == Some(name),
+        Item::Scope { block, .. } => is_branch_target(&block.items, name),
+        _ => false,
+    })
+}

@@ -1,0 +1,303 @@
+//! Rule expansion: the rule that matches an instruction (or the precise reason none does), its
+//! operands bound to C++ expressions by their roles, and its template expanded with them.
+
+use super::*;
+
+impl<'a> Lowerer<'a> {
+    pub(super) fn instruction(
+        &mut self,
+        ins: &Instruction,
+        depth: usize,
+        out: &mut Vec<Line>,
+    ) -> Result<(), Unsupported> {
+        let (rule, bindings) = self.find_rule(ins)?;
+        let guarded = ins.guard.is_some();
+        if guarded {
+            self.conditional_depth += 1;
+        }
+        let result = self.expand_rule(rule, &bindings, ins);
+        if guarded {
+            self.conditional_depth -= 1;
+        }
+        let (code, post) = result?;
+        if rule.memory {
+            self.touches_memory = true;
+        }
+        if !self.rule_codes.contains(&rule.code) {
+            self.rule_codes.push(rule.code.clone());
+        }
+        let mut stmts: Vec<String> = code
+            .lines()
+            .map(|l| l.trim_end().to_string())
+            .filter(|l| !l.is_empty())
+            .collect();
+        stmts.extend(post);
+        match &ins.guard {
+            Some(g) => {
+                let cond = self.guard_condition(g)?;
+                out.push((depth, format!("if ({cond}) {{")));
+                out.extend(stmts.into_iter().map(|s| (depth + 1, s)));
+                out.push((depth, "}".to_string()));
+            }
+            None => out.extend(stmts.into_iter().map(|s| (depth, s))),
+        }
+        Ok(())
+    }
+
+    pub(super) fn find_rule(&self, ins: &Instruction) -> Result<(&'a Rule, Bindings), Unsupported> {
+        let form = ins.form();
+        let mut shape_mismatch = None;
+        for rule in self.rules.rules_for(&ins.opcode) {
+            if let Some(b) = rule.match_modifiers(&ins.modifiers) {
+                if operands_fit(rule, &b, &ins.operands) {
+                    if let (Target::Portable, Some(why)) = (self.target, &rule.portable_unsupported)
+                    {
+                        return Err(Unsupported::at(
+                            Code::NoPortableTranslation,
+                            format!("`{form}` has no --target portable translation: {why}"),
+                            ins.span.start,
+                        )
+                        .with_instruction(&form));
+                    }
+                    return Ok((rule, b));
+                }
+                shape_mismatch.get_or_insert(rule);
+            }
+        }
+        let at = ins.span.start;
+        if let Some(reason) = self.rules.unsupported_reason(&ins.opcode, &ins.modifiers) {
+            return Err(
+                Unsupported::at(Code::DeclinedForm, format!("`{form}`: {reason}"), at)
+                    .with_instruction(&form),
+            );
+        }
+        if let Some(rule) = shape_mismatch {
+            return Err(Unsupported::at(
+                Code::OperandShape,
+                format!(
+                    "`{form}` has operands of a shape rule {} does not translate ({})",
+                    rule.code,
+                    rule.operands.join(", ")
+                ),
+                at,
+            )
+            .with_instruction(&form));
+        }
+        let known = self.rules.rules_for(&ins.opcode).next().is_some();
+        let (code, msg) = if known {
+            (Code::ModifierCombination, format!("no rule translates `{form}` (this combination of modifiers is not in the rule table)"))
+        } else {
+            (
+                Code::UnknownInstruction,
+                format!("unknown instruction `{}`: no rule in the table", ins.opcode),
+            )
+        };
+        Err(Unsupported::at(code, msg, at).with_instruction(&form))
+    }
+
+    /// Expands a rule's template for one instruction; returns the code and the statements that
+    /// move converted destination temporaries into their registers.
+    pub(super) fn expand_rule(
+        &mut self,
+        rule: &Rule,
+        bindings: &Bindings,
+        ins: &Instruction,
+    ) -> Result<(String, Vec<String>), Unsupported> {
+        let at = ins.span.start;
+        let mut values: Vec<(String, Option<String>, String)> = Vec::new();
+        let mut pre: Vec<String> = Vec::new();
+        let mut post: Vec<String> = Vec::new();
+        let specs = rule.operand_specs();
+        let template = rule.template(self.target);
+        for (spec, op) in specs.iter().zip(&ins.operands) {
+            let writes = spec.role == Role::Destination;
+            match &spec.kind {
+                OperandKind::Pair(second, t1, t2) => {
+                    let (ty1, ty2) = (
+                        self.type_of(rule, t1, bindings, at)?,
+                        self.type_of(rule, t2, bindings, at)?,
+                    );
+                    let ptx::Operand::PredPair(a, b) = op else {
+                        unreachable!("shape checked")
+                    };
+                    // A sink `_` side is written to a temporary nobody reads.
+                    let side = |r: &Option<Reg>| {
+                        r.clone().map_or(ptx::Operand::Discard, ptx::Operand::Reg)
+                    };
+                    let (first, other) = (side(a), side(b));
+                    self.check_register(&first, ty1, true, ins)?;
+                    self.check_register(&other, ty2, true, ins)?;
+                    let first = self.dest(&first, ty1.c_type(), false, &mut pre, &mut post, at)?;
+                    let other = self.dest(&other, ty2.c_type(), false, &mut pre, &mut post, at)?;
+                    values.push((spec.name.clone(), None, first));
+                    values.push((second.clone(), None, other));
+                }
+                OperandKind::Address(slot) => {
+                    let space = slot
+                        .as_ref()
+                        .and_then(|s| bindings.get(s).cloned().flatten());
+                    let addr = self.address(op, space.as_deref(), at)?;
+                    values.push((spec.name.clone(), None, addr));
+                }
+                OperandKind::SlotVector(slot, t) => {
+                    let ty = self.type_of(rule, t, bindings, at)?;
+                    let n =
+                        vector_width(bindings.get(slot).and_then(|v| v.as_deref())).unwrap_or(1);
+                    let (v, c_type) = if n == 1 {
+                        self.check_register(op, ty, writes, ins)?;
+                        let v = if writes {
+                            let assigned = template::only_assigned(template, &spec.name, None);
+                            self.dest(op, ty.c_type(), assigned, &mut pre, &mut post, at)?
+                        } else {
+                            self.source(op, ty.c_type(), at)?
+                        };
+                        (v, ty.c_type().to_string())
+                    } else if writes {
+                        self.vector_dest(op, ty.c_type(), &mut pre, &mut post, at)?
+                    } else {
+                        self.vector_source(op, ty.c_type(), at)?
+                    };
+                    values.push((spec.name.clone(), None, v));
+                    values.push((spec.name.clone(), Some("type".to_string()), c_type));
+                }
+                OperandKind::Scalar(t) => {
+                    let ty = self.type_of(rule, t, bindings, at)?;
+                    self.check_register(op, ty, writes, ins)?;
+                    let v = if writes {
+                        let assigned = template::only_assigned(template, &spec.name, None);
+                        self.dest(op, ty.c_type(), assigned, &mut pre, &mut post, at)?
+                    } else {
+                        self.source(op, ty.c_type(), at)?
+                    };
+                    values.push((spec.name.clone(), None, v));
+                }
+                OperandKind::Vector(n, t) => {
+                    let ty = self.type_of(rule, t, bindings, at)?;
+                    let ptx::Operand::Vector(elems) = op else {
+                        unreachable!("shape checked")
+                    };
+                    if elems.len() as u32 != *n {
+                        return Err(Unsupported::at(
+                            Code::OperandShape,
+                            format!(
+                                "vector operand has {} elements, `{}` needs {n}",
+                                elems.len(),
+                                ins.form()
+                            ),
+                            at,
+                        ));
+                    }
+                    for (k, e) in elems.iter().enumerate() {
+                        self.check_register(e, ty, writes, ins)?;
+                        let v = if writes {
+                            let component = k.to_string();
+                            let assigned =
+                                template::only_assigned(template, &spec.name, Some(&component));
+                            self.dest(e, ty.c_type(), assigned, &mut pre, &mut post, at)?
+                        } else {
+                            self.source(e, ty.c_type(), at)?
+                        };
+                        values.push((spec.name.clone(), Some(k.to_string()), v));
+                    }
+                }
+            }
+        }
+        if let Some(carry) = rule.carry {
+            if carry.reads() && !self.carry_set {
+                return Err(Unsupported::at(
+                    Code::CarryChain,
+                    format!("`{}` reads a carry flag set outside this asm statement; ptx2hip translates carry chains only within one statement", ins.form()),
+                    at,
+                ));
+            }
+            self.uses_carry = true;
+            self.carry_set |= carry.writes();
+            if carry.reads() {
+                self.carry_unconsumed = false;
+            }
+            if carry.writes() {
+                self.carry_unconsumed = true;
+            }
+        }
+        let code = template::expand(template, |name, attr| {
+            if name == CARRY && attr.is_none() && rule.carry.is_some() {
+                return Some(CARRY_LOCAL.to_string());
+            }
+            if let Some((_, _, v)) = values
+                .iter()
+                .find(|(n, a, _)| n == name && a.as_deref() == attr)
+            {
+                return Some(v.clone());
+            }
+            if let (Some(l), None) = (rule.lookup.get(name), attr) {
+                let key = bindings.get(&l.slot)?.clone().unwrap_or_default();
+                return l.values.get(&key).cloned();
+            }
+            let bound = bindings.get(name)?;
+            let raw = bound.clone().unwrap_or_default();
+            match (PtxType::parse(&raw), attr) {
+                (Some(t), None) => Some(t.c_type().to_string()),
+                (Some(t), Some("u")) => Some(t.c_type().unsigned().to_string()),
+                (Some(t), Some("s")) => Some(t.c_type().signed().to_string()),
+                (Some(t), Some("arith")) => Some(t.c_type().arith().to_string()),
+                (Some(t), Some("bits")) => Some(t.bits().to_string()),
+                (_, Some("name")) => Some(raw),
+                (None, None) => Some(raw),
+                _ => None,
+            }
+        })
+        .map_err(|e| {
+            Unsupported::at(
+                Code::RuleTableError,
+                format!("rule {} is malformed: {e}", rule.code),
+                at,
+            )
+        })?;
+        let mut code_lines = pre;
+        code_lines.push(code);
+        Ok((code_lines.join("\n"), post))
+    }
+
+    pub(super) fn type_of(
+        &self,
+        rule: &Rule,
+        t: &TypeRef,
+        bindings: &Bindings,
+        at: usize,
+    ) -> Result<PtxType, Unsupported> {
+        rule.resolve_type(t, bindings).ok_or_else(|| {
+            Unsupported::at(
+                Code::RuleTableError,
+                format!("rule {} has an operand type it cannot resolve", rule.code),
+                at,
+            )
+        })
+    }
+}
+
+pub(super) fn operands_fit(rule: &Rule, bindings: &Bindings, operands: &[ptx::Operand]) -> bool {
+    let specs = rule.operand_specs();
+    specs.len() == operands.len()
+        && specs.iter().zip(operands).all(|(s, o)| match (&s.kind, o) {
+            (OperandKind::Address(_), ptx::Operand::Memory { .. }) => true,
+            (OperandKind::Vector(n, _), ptx::Operand::Vector(v)) => v.len() as u32 == *n,
+            (OperandKind::SlotVector(slot, _), o) => {
+                let width = vector_width(bindings.get(slot).and_then(|v| v.as_deref()));
+                match (width, o) {
+                    (Some(n), ptx::Operand::Vector(v)) => n > 1 && v.len() as u32 == n,
+                    (Some(1), o) => address::is_scalar_operand(o),
+                    _ => false,
+                }
+            }
+            (OperandKind::Pair(..), ptx::Operand::PredPair(..)) => true,
+            // Inline PTX has no predicate constraint: an asm operand is never a predicate, so a
+            // rule wanting one leaves the operand to the next rule (cp.async's src-size vs its
+            // ignore-src predicate).
+            (
+                OperandKind::Scalar(TypeRef::Fixed(PtxType::Pred)),
+                ptx::Operand::Reg(Reg::AsmOperand(_) | Reg::AsmNamed(_)),
+            ) => false,
+            (OperandKind::Scalar(_), o) => address::is_scalar_operand(o),
+            _ => false,
+        })
+}

@@ -1,0 +1,146 @@
+//! Names and literals: the C++ names of locals made from PTX names and operand expressions,
+//! and C++ literals that carry an immediate's exact value in the operand's type.
+
+use super::*;
+
+/// An expression that can be evaluated any number of times with the same result and no effects:
+/// an identifier, member access, or a literal.
+pub fn is_simple_expr(e: &str) -> bool {
+    let e = e.trim();
+    let path = e.replace("->", ".").replace("::", ".");
+    !e.is_empty()
+        && !e.starts_with('.')
+        && path.split('.').all(|part| {
+            !part.is_empty() && part.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+        })
+}
+
+pub(super) fn sanitize(s: &str) -> String {
+    let mut out = String::new();
+    for c in s.chars() {
+        if c.is_ascii_alphanumeric() {
+            out.push(c);
+        } else if !out.ends_with('_') && !out.is_empty() {
+            out.push('_');
+        }
+    }
+    out.trim_end_matches('_').chars().take(24).collect()
+}
+
+pub(super) fn operand_local_name(name: Option<&str>, expr: &str, index: usize) -> String {
+    let base = name
+        .map(sanitize)
+        .filter(|s| !s.is_empty())
+        .unwrap_or_else(|| {
+            let s = sanitize(expr);
+            if s.is_empty() || s.starts_with(|c: char| c.is_ascii_digit()) {
+                format!("op{index}")
+            } else {
+                s
+            }
+        });
+    format!("p2h_{base}")
+}
+
+pub(super) fn unique_name(taken: &mut HashSet<String>, base: &str) -> String {
+    let mut name = base.to_string();
+    let mut n = 2;
+    while !taken.insert(name.clone()) {
+        name = format!("{base}_{n}");
+        n += 1;
+    }
+    name
+}
+
+pub(super) fn reg_text(r: &Reg) -> String {
+    match r {
+        Reg::AsmOperand(i) => format!("%{i}"),
+        Reg::AsmNamed(n) => format!("%[{n}]"),
+        Reg::Ident {
+            name,
+            component: Some(c),
+        } => format!("{name}.{c}"),
+        Reg::Ident {
+            name,
+            component: None,
+        } => name.clone(),
+        Reg::UniqueId => "%=".into(),
+    }
+}
+
+/// Renders a PTX immediate as a C++ expression of type `want`.
+pub(super) fn immediate(imm: &Immediate, want: CType) -> Option<String> {
+    match (imm, want) {
+        (Immediate::Int(v), t) if t.is_integer() => {
+            let bits = t.bits();
+            let fits = if t.bits() >= 128 {
+                true
+            } else {
+                let min = -(1i128 << (bits - 1));
+                let max = (1i128 << bits) - 1;
+                (min..=max).contains(v)
+            };
+            fits.then(|| int_literal(*v, t))
+        }
+        (Immediate::Int(v), CType::Bool) => Some(if *v != 0 {
+            "true".into()
+        } else {
+            "false".into()
+        }),
+        (Immediate::F32Bits(b), CType::Float) => Some(f32_literal(*b)),
+        (Immediate::F32Bits(b), CType::Uint(32) | CType::Int(32)) => {
+            Some(format!("({want})0x{b:08x}u"))
+        }
+        (Immediate::F64Bits(b), CType::Double) => Some(f64_literal(*b)),
+        (Immediate::F64Bits(b), CType::Uint(64) | CType::Int(64)) => {
+            Some(format!("({want})0x{b:016x}ull"))
+        }
+        (Immediate::Float(s), CType::Double) => {
+            s.parse::<f64>().ok().map(|d| f64_literal(d.to_bits()))
+        }
+        (Immediate::Float(s), CType::Float) => s
+            .parse::<f64>()
+            .ok()
+            .map(|d| f32_literal((d as f32).to_bits())),
+        _ => None,
+    }
+}
+
+pub(super) fn int_literal(v: i128, t: CType) -> String {
+    let bits = t.bits();
+    let mask = if bits >= 128 {
+        u128::MAX
+    } else {
+        (1u128 << bits) - 1
+    };
+    let pattern = (v as u128) & mask;
+    if (0..=0x7fff_ffff).contains(&v) {
+        if bits > 32 {
+            format!("({t}){v}ull")
+        } else {
+            format!("({t}){v}")
+        }
+    } else if bits > 32 {
+        format!("({t})0x{pattern:x}ull")
+    } else {
+        format!("({t})0x{pattern:x}u")
+    }
+}
+
+pub(super) fn f32_literal(bits: u32) -> String {
+    let f = f32::from_bits(bits);
+    if f.is_finite() {
+        format!("{f:e}f")
+    } else {
+        format!("ptx2hip_f32_from_bits(0x{bits:08x}u)")
+    }
+}
+
+pub(super) fn f64_literal(bits: u64) -> String {
+    let f = f64::from_bits(bits);
+    if f.is_finite() {
+        format!("{f:e}")
+    } else {
+        format!("ptx2hip_f64_from_bits(0x{bits:016x}ull)")
+    }
+}
