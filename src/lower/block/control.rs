@@ -136,3 +136,22 @@ pub(super) fn is_branch_target(items: &[Item], name: &str) -> bool {
         _ => false,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_backward_branch_is_the_last_bra_to_the_label_after_it() {
+        let block = ptx::parse(
+            "L: add.u32 %0, %0, 1; setp.lt.u32 p, %0, 9; @p bra L; @p bra.uni L; bra M; M:",
+        )
+        .unwrap();
+        let items = &block.items;
+        let at = label_index(items, "L").unwrap();
+        assert_eq!(at, 0);
+        assert_eq!(backward_branch(items, at, "L"), Some(4));
+        assert!(is_branch_target(items, "M"));
+        assert!(!is_branch_target(items, "N"));
+    }
+}

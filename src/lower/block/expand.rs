@@ -301,3 +301,47 @@ pub(super) fn operands_fit(rule: &Rule, bindings: &Bindings, operands: &[ptx::Op
             _ => false,
         })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn operands(ptx: &str) -> Vec<ptx::Operand> {
+        match &ptx::parse(ptx).unwrap().items[0] {
+            Item::Instruction(ins) => ins.operands.clone(),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn operand_shapes_decide_whether_a_rule_fits() {
+        let rules = RuleSet::embedded().unwrap();
+        let ld = rules.rule("M001").unwrap();
+        let scalar = ld
+            .match_modifiers(&["global".into(), "u32".into()])
+            .unwrap();
+        let v2 = ld
+            .match_modifiers(&["global".into(), "v2".into(), "u32".into()])
+            .unwrap();
+        assert!(operands_fit(
+            ld,
+            &scalar,
+            &operands("ld.global.u32 %0, [%1];")
+        ));
+        assert!(!operands_fit(
+            ld,
+            &scalar,
+            &operands("ld.global.u32 %0, %1;")
+        ));
+        assert!(operands_fit(
+            ld,
+            &v2,
+            &operands("ld.global.v2.u32 {%0, %1}, [%2];")
+        ));
+        assert!(!operands_fit(
+            ld,
+            &v2,
+            &operands("ld.global.v2.u32 %0, [%2];")
+        ));
+    }
+}

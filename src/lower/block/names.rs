@@ -144,3 +144,44 @@ pub(super) fn f64_literal(bits: u64) -> String {
         format!("ptx2hip_f64_from_bits(0x{bits:016x}ull)")
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn local_names_come_from_the_operand_name_or_expression_else_its_index() {
+        assert_eq!(sanitize("a.b->c[0]"), "a_b_c_0");
+        assert_eq!(operand_local_name(Some("sum"), "x + 1", 3), "p2h_sum");
+        assert_eq!(operand_local_name(None, "x[i] + 1", 3), "p2h_x_i_1");
+        assert_eq!(operand_local_name(None, "42", 3), "p2h_op3");
+        let mut taken = HashSet::new();
+        assert_eq!(unique_name(&mut taken, "p2h_x"), "p2h_x");
+        assert_eq!(unique_name(&mut taken, "p2h_x"), "p2h_x_2");
+    }
+
+    #[test]
+    fn simple_expressions_are_names_and_member_paths() {
+        assert!(is_simple_expr("a.b->c"));
+        assert!(is_simple_expr("ns::v"));
+        assert!(!is_simple_expr("a[i]"));
+        assert!(!is_simple_expr("f()"));
+    }
+
+    #[test]
+    fn literals_carry_the_exact_value_in_the_operand_type() {
+        assert_eq!(int_literal(5, CType::Uint(32)), "(uint32_t)5");
+        assert_eq!(int_literal(-1, CType::Int(32)), "(int32_t)0xffffffffu");
+        assert_eq!(int_literal(1, CType::Uint(64)), "(uint64_t)1ull");
+        assert_eq!(f32_literal(0x3f80_0000), "1e0f");
+        assert_eq!(
+            f32_literal(0x7fc0_0000),
+            "ptx2hip_f32_from_bits(0x7fc00000u)"
+        );
+        assert_eq!(immediate(&Immediate::Int(256), CType::Uint(8)), None);
+        assert_eq!(
+            immediate(&Immediate::Int(1), CType::Bool).as_deref(),
+            Some("true")
+        );
+    }
+}
