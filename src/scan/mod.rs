@@ -517,14 +517,14 @@ impl File<'_> {
         readings: &[Box<AsmStatement>],
         statement: &mut AsmStatement,
     ) {
-        let unresolved = plan
-            .readings
-            .iter()
-            .zip(readings)
-            .find_map(|(reading, s)| match &s.template {
-                Template::Unresolved { reason, at } => Some((reading, reason, *at)),
-                Template::Known { .. } => None,
-            });
+        let unresolved =
+            plan.readings
+                .iter()
+                .zip(readings)
+                .find_map(|(reading, s)| match &s.template {
+                    Template::Unresolved { reason, at } => Some((reading, reason, *at)),
+                    Template::Known { .. } => None,
+                });
         if let Some((reading, reason, at)) = unresolved {
             statement.template = Template::Unresolved {
                 reason: format!("{reason} (in the arm {})", reading.arms),
