@@ -5,7 +5,6 @@
 //! bytes and the compact findings, not by syntax trees or per-statement structures.
 
 use std::collections::HashMap;
-use std::fmt::Write as _;
 use std::ops::Range;
 use std::path::Path;
 use std::sync::Mutex;
@@ -162,19 +161,37 @@ fn memo_key(stmt: &AsmStatement, target: Target) -> String {
         scan::Template::Known { text, .. } => text.as_str(),
         scan::Template::Unresolved { reason, .. } => reason.as_str(),
     };
-    let mut key = String::with_capacity(text.len() + 64 * (stmt.outputs.len() + stmt.inputs.len()));
-    let _ = write!(
-        key,
-        "{target}\0{:?}\0{}\0{text}",
-        stmt.place,
-        stmt.is_volatile()
-    );
+    let operands: usize = stmt
+        .operands()
+        .map(|op| op.constraint.len() + op.expr.len() + 8)
+        .sum();
+    let mut key = String::with_capacity(text.len() + operands + 32);
+    key.push_str(match target {
+        Target::Amd => "a",
+        Target::Portable => "p",
+    });
+    key.push(if stmt.is_volatile() { 'v' } else { '-' });
+    match &stmt.place {
+        scan::Place::Block => key.push('b'),
+        scan::Place::Group => key.push('g'),
+        scan::Place::Argument { callee } => {
+            key.push('a');
+            key.push_str(callee);
+        }
+    }
+    key.push('\0');
+    key.push_str(text);
     for op in stmt.operands() {
-        let _ = write!(
-            key,
-            "\0{:?}\x01{}\x01{}\x01{:?}",
-            op.name, op.constraint, op.expr, op.c_strings
-        );
+        key.push('\0');
+        key.push_str(op.name.as_deref().unwrap_or("\x02"));
+        key.push('\x01');
+        key.push_str(&op.constraint);
+        key.push('\x01');
+        key.push_str(&op.expr);
+        for c in &op.c_strings {
+            key.push('\x01');
+            key.push_str(c);
+        }
     }
     key.push_str("\0:");
     for c in stmt.clobbers.iter().chain(&stmt.goto_labels) {

@@ -478,7 +478,11 @@ impl File<'_> {
                 .push(self.directive_diagnostic(at, directive, why));
             return None;
         }
-        let mut statement = readings[0].clone();
+        let mut statement = if readings.len() == 1 {
+            readings.swap_remove(0)
+        } else {
+            readings[0].clone()
+        };
         if let Some(first) = too_many {
             statement.template = Template::Unresolved {
                 reason: format!(
