@@ -435,7 +435,12 @@ impl File<'_> {
                 place: keyword.place.clone(),
                 in_macro: macro_context.clone(),
             };
-            reader.read(&extent, expander.template(extent.template.clone()))
+            if reading.blank.is_empty() {
+                return reader.read(&extent, expander.template(extent.template.clone()));
+            }
+            let mut seen = extent.clone();
+            seen.template.end = extract::template_end(self.src, &extent, &blank);
+            reader.read(&seen, expander.template(seen.template.clone()))
         };
         let inner = if extent.directives.is_empty() {
             Vec::new()

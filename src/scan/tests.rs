@@ -1139,3 +1139,23 @@ fn preprocessor_lines_of_a_block_reaching_outside_the_statement_are_refused() {
     );
     assert_eq!(texts(&r), ["mov.u32 %0, 1;"]);
 }
+
+#[test]
+fn each_arm_ends_its_own_template_where_the_sections_start_inside_the_arms() {
+    let src = "__device__ void f(unsigned s, const void* g) {\n  asm volatile(\n#if PREFETCH\n    \"cp.async.ca.shared.global.L2::128B [%0], [%1], 4;\\n\" ::\"r\"(s),\n#else\n    \"cp.async.ca.shared.global [%0], [%1], 4;\\n\" ::\"r\"(s),\n#endif\n    \"l\"(g));\n}\n";
+    let s = only(src);
+    assert_eq!(
+        layout(&s),
+        [
+            "#if PREFETCH",
+            "`#if PREFETCH`: cp.async.ca.shared.global.L2::128B [%0], [%1], 4;\n",
+            "#else",
+            "`#else` of `#if PREFETCH`: cp.async.ca.shared.global [%0], [%1], 4;\n",
+            "#endif"
+        ]
+    );
+    let ArmPiece::Reading { statement, .. } = &s.arms.as_ref().unwrap().layout[3] else {
+        panic!()
+    };
+    assert_eq!(statement.inputs.len(), 2);
+}
