@@ -681,10 +681,10 @@ fn adversarial_shapes_lose_no_keyword() {
             "add.u32 %0, %0, 2;",
             "add.u32 %0, %0, 3;",
             "add.u32 %0, %0, 4;",
-            "? template piece `#cop` stringifies a parameter of macro `LD`",
-            "? template piece `#sp` stringifies a parameter of macro `ST`",
-            "? template piece `UNKNOWN_OP` is a macro not defined in this file",
-            "? template piece `PTX_OP` is a macro not defined in this file",
+            "? template piece `#cop` stringifies a parameter of macro `LD` (its text is known only where the macro is used, and ptx2hip does not translate macro uses: write the statement out with that text)",
+            "? template piece `#sp` stringifies a parameter of macro `ST` (its text is known only where the macro is used, and ptx2hip does not translate macro uses: write the statement out with that text)",
+            "? template piece `UNKNOWN_OP` is a macro not defined in this file (only headers included with \"...\" and found beside the file are read)",
+            "? template piece `PTX_OP` is a macro not defined in this file (only headers included with \"...\" and found beside the file are read)",
             "add.u32 %0, %1, %2;",
             "mov.u32 %0, 2;",
         ]
@@ -747,7 +747,7 @@ fn template_pieces_come_from_local_headers_resolved_next_to_the_file() {
     let r = scan(src.as_bytes());
     assert_eq!(
         texts(&r),
-        vec!["? template piece `LD_U32` is a macro not defined in this file"]
+        vec!["? template piece `LD_U32` is a macro not defined in this file (only headers included with \"...\" and found beside the file are read)"]
     );
 }
 
@@ -798,7 +798,7 @@ fn constraints_and_clobbers_may_be_macros() {
     assert_eq!(
         texts(&scan(src.as_bytes())),
         vec![
-            "? operand constraint: template piece `ELSEWHERE` is a macro not defined in this file"
+            "? operand constraint: template piece `ELSEWHERE` is a macro not defined in this file (only headers included with \"...\" and found beside the file are read)"
         ]
     );
 }
@@ -901,7 +901,7 @@ fn an_arm_that_cannot_be_read_names_the_arm() {
     let src = "__device__ void f(unsigned a, unsigned& r) {\n  asm(\"add.u32 %0, %1, 1;\"\n#ifdef SAT\n      ELSEWHERE\n#endif\n      : \"=r\"(r) : \"r\"(a));\n}\n";
     assert_eq!(
         texts(&scan(src.as_bytes())),
-        ["? template piece `ELSEWHERE` is a macro not defined in this file (in the arm `#ifdef SAT`)"]
+        ["? template piece `ELSEWHERE` is a macro not defined in this file (only headers included with \"...\" and found beside the file are read) (in the arm `#ifdef SAT`)"]
     );
     let src = "__device__ void f(unsigned a, unsigned& r) {\n  asm(\"add.u32 %0, %1, 1;\"\n#ifdef SAT\n      : \"=r\"(r) : \"r\"(a) ]\n#else\n      : \"=r\"(r) : \"r\"(a)\n#endif\n      );\n}\n";
     let r = scan(src.as_bytes());
