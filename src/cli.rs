@@ -4,6 +4,7 @@ mod check;
 mod diff_root;
 mod explain_code;
 mod output;
+mod progress;
 mod report;
 mod selection;
 mod summary;

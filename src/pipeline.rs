@@ -4,8 +4,10 @@
 //! files) and dropped once their replacement text exists, so memory stays bounded by the file's
 //! bytes and the compact findings, not by syntax trees or per-statement structures.
 
+use std::collections::HashMap;
 use std::ops::Range;
 use std::path::Path;
+use std::sync::Mutex;
 
 use crate::codes::Code;
 use crate::emit::{self, EmitMode};
@@ -116,6 +118,89 @@ fn fitted(stmt: &AsmStatement, mut analysis: lower::Analysis) -> lower::Analysis
     analysis
 }
 
+/// What the analyses of a lint (`check`, no rewritten file) found, by everything an analysis
+/// reads of a statement: a run over a tree meets the same statement text in many places (copied
+/// headers, one macro expanded per type), and a statement is analysed once per run. The analysis
+/// reads the template text, the qualifiers, the operands (name, constraint, expression, strings),
+/// the clobbers and labels, and where the statement sits; it does not read the statement's
+/// position, so a reason's place in the template is the same wherever the text occurs.
+#[derive(Default)]
+pub struct Memo {
+    analyses: Mutex<HashMap<String, lower::Analysis>>,
+}
+
+/// Entries kept at most: a run over a very large tree keeps its memory bounded.
+const MEMO_CAPACITY: usize = 1 << 16;
+
+impl Memo {
+    /// The fitted analysis of `stmt`, computed once per distinct statement. Only for a lint: the
+    /// translation kept here has no code lines.
+    fn analysis(&self, stmt: &AsmStatement, rules: &RuleSet, target: Target) -> lower::Analysis {
+        let key = memo_key(stmt, target);
+        if let Some(found) = self.analyses.lock().ok().and_then(|m| m.get(&key).cloned()) {
+            return found;
+        }
+        let mut analysis = fitted(stmt, lower::analyze(stmt, rules, target));
+        if let Ok(t) = &mut analysis.outcome {
+            t.lines = Vec::new();
+            t.helpers = Vec::new();
+        }
+        if let Ok(mut memo) = self.analyses.lock() {
+            if memo.len() >= MEMO_CAPACITY {
+                memo.clear();
+            }
+            memo.insert(key, analysis.clone());
+        }
+        analysis
+    }
+}
+
+/// Everything [`lower::analyze`] and [`fitted`] read of a statement, as one string.
+fn memo_key(stmt: &AsmStatement, target: Target) -> String {
+    let text = match &stmt.template {
+        scan::Template::Known { text, .. } => text.as_str(),
+        scan::Template::Unresolved { reason, .. } => reason.as_str(),
+    };
+    let operands: usize = stmt
+        .operands()
+        .map(|op| op.constraint.len() + op.expr.len() + 8)
+        .sum();
+    let mut key = String::with_capacity(text.len() + operands + 32);
+    key.push_str(match target {
+        Target::Amd => "a",
+        Target::Portable => "p",
+    });
+    key.push(if stmt.is_volatile() { 'v' } else { '-' });
+    match &stmt.place {
+        scan::Place::Block => key.push('b'),
+        scan::Place::Group => key.push('g'),
+        scan::Place::Argument { callee } => {
+            key.push('a');
+            key.push_str(callee);
+        }
+    }
+    key.push('\0');
+    key.push_str(text);
+    for op in stmt.operands() {
+        key.push('\0');
+        key.push_str(op.name.as_deref().unwrap_or("\x02"));
+        key.push('\x01');
+        key.push_str(&op.constraint);
+        key.push('\x01');
+        key.push_str(&op.expr);
+        for c in &op.c_strings {
+            key.push('\x01');
+            key.push_str(c);
+        }
+    }
+    key.push_str("\0:");
+    for c in stmt.clobbers.iter().chain(&stmt.goto_labels) {
+        key.push('\x01');
+        key.push_str(c);
+    }
+    key
+}
+
 /// Runs every stage over text without a file (no local headers) and with no declared macros.
 /// Never panics on user input: a file that cannot be handled yields diagnostics and no rewrite.
 pub fn process(source: &[u8], rules: &RuleSet, options: Options) -> FileOutcome {
@@ -131,6 +216,20 @@ pub fn process_file(
     options: Options,
     scan_options: &scan::Options,
 ) -> FileOutcome {
+    process_file_with(source, path, rules, options, scan_options, None)
+}
+
+/// [`process_file`] with the analyses of a lint remembered across files in `memo` (used only
+/// when no rewritten file is built, `options.emit` is `None`).
+pub fn process_file_with(
+    source: &[u8],
+    path: Option<&Path>,
+    rules: &RuleSet,
+    options: Options,
+    scan_options: &scan::Options,
+    memo: Option<&Memo>,
+) -> FileOutcome {
+    let memo = memo.filter(|_| options.emit.is_none());
     let mut outcome = FileOutcome::default();
     if let Some(encoding) = utf16(source) {
         // Its asm would read `a\0s\0m\0`: without this the file passes as having none.
@@ -181,9 +280,17 @@ pub fn process_file(
                     )),
                 }
             } else {
-                lower::analyze(&stmt, rules, options.target)
+                match memo {
+                    // A reason's position in the file is known only for the statement it is about.
+                    Some(memo)
+                        if stmt.arms.is_none()
+                            && matches!(stmt.template, scan::Template::Known { .. }) =>
+                    {
+                        memo.analysis(&stmt, rules, options.target)
+                    }
+                    _ => fitted(&stmt, lower::analyze(&stmt, rules, options.target)),
+                }
             };
-            let analysis = fitted(&stmt, analysis);
             match (&analysis.outcome, options.emit) {
                 (Ok(t), Some(mode)) => edits.extend(emit::edit(
                     source,

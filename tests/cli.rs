@@ -611,3 +611,29 @@ fn messages_lost_to_a_full_stderr_do_not_panic() {
         "the missing file is still an error"
     );
 }
+
+#[test]
+fn a_long_run_draws_no_progress_bar_on_a_stderr_that_is_not_a_terminal() {
+    // Enough files that a debug build may work on them past the bar's one-second delay.
+    let dir = tempfile::tempdir().unwrap();
+    let statement = "__device__ unsigned f(unsigned a) { unsigned r; asm(\"add.u32 %0, %1, 1;\" : \"=r\"(r) : \"r\"(a)); return r; }\n";
+    for i in 0..300 {
+        write(
+            dir.path(),
+            &format!("k{i}.cu"),
+            statement.repeat(20).as_bytes(),
+        );
+    }
+    for args in [
+        &["check"][..],
+        &["check", "--format", "concise"],
+        &["translate"],
+    ] {
+        let o = ptx2hip().args(args).arg(dir.path()).output().unwrap();
+        let stderr = String::from_utf8_lossy(&o.stderr);
+        assert!(
+            !stderr.contains('\r') && !stderr.contains('\x1b') && !stderr.contains("/300 files"),
+            "{args:?}: {stderr}"
+        );
+    }
+}

@@ -13,6 +13,10 @@
 //! warp translations serve both wave sizes. A `--target portable` translation that leaves
 //! statements untranslated (the warp-level forms have no portable translation) is not compiled.
 //!
+//! A corpus file whose code differs with project macros (an `#if` inside an asm statement, whose
+//! every arm is translated) names them on a line `// hip-compile-also: -DNAME...`: its translations
+//! are also compiled for gfx942 with those definitions, so that every arm is compiled.
+//!
 //! Without clang-19: skipped with a note, or a failure when the `CI` variable is set.
 
 mod common;
@@ -188,6 +192,23 @@ fn clang_jobs(file: &Path, label: &str, amd: bool, pch_dir: &Path) -> Vec<Job> {
         .collect()
 }
 
+/// The gfx942 compile of `file` (translated from `source`) with the definitions `source` names
+/// on its `// hip-compile-also:` line, if any.
+fn also_defined(source: &Path, file: &Path, label: &str, pch_dir: &Path) -> Option<Job> {
+    let text = std::fs::read_to_string(source).ok()?;
+    let flags = text
+        .lines()
+        .find_map(|l| l.strip_prefix("// hip-compile-also:"))?;
+    let mut job = clang_jobs(file, label, false, pch_dir)
+        .into_iter()
+        .find(|j| j.label.contains("gfx942, device"))?;
+    job.label = format!("{} [{}]", job.label, flags.trim());
+    let at = job.args.len() - 5;
+    job.args
+        .splice(at..at, flags.split_whitespace().map(String::from));
+    Some(job)
+}
+
 #[test]
 fn translated_corpus_compiles_as_hip() {
     if !clang_available() {
@@ -228,12 +249,9 @@ fn translated_corpus_compiles_as_hip() {
             }
             let out = dir.join(Path::new(rel).file_name().unwrap());
             assert!(out.exists(), "{} not written", out.display());
-            jobs.extend(clang_jobs(
-                &out,
-                &format!("{rel} --emit {mode} --target {target}"),
-                target == "amd",
-                tmp.path(),
-            ));
+            let label = format!("{rel} --emit {mode} --target {target}");
+            jobs.extend(clang_jobs(&out, &label, target == "amd", tmp.path()));
+            jobs.extend(also_defined(&root().join(rel), &out, &label, tmp.path()));
         }
     }
     let total = jobs.len();

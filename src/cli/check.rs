@@ -9,6 +9,7 @@ use clap::ValueEnum;
 use rayon::prelude::*;
 
 use super::output::{outln, warn, Output};
+use super::progress::Progress;
 use super::{conclude, display_path, Input};
 use crate::baseline::Baseline;
 use crate::codes::{Code, Level};
@@ -160,10 +161,28 @@ fn check(args: &LintArgs, rules: &RuleSet, options: Options, run: Prepared) -> E
     };
     // Each file is read, checked and its part of the report rendered on its own (rendering
     // snippets costs as much as scanning); only the reports are kept, in walk order.
+    let memo = pipeline::Memo::default();
+    let progress = Progress::new(
+        sources.len() as u64,
+        !args.quiet && matches!(args.format, CheckFormat::Human | CheckFormat::Concise),
+    );
     let reports: Vec<Result<FileReport, String>> = sources
         .par_iter()
-        .map(|source| FileReport::of(source, rules, options, &scan_options, &settings, args))
+        .map(|source| {
+            let report = FileReport::of(
+                source,
+                rules,
+                options,
+                &scan_options,
+                &settings,
+                args,
+                &memo,
+            );
+            progress.inc();
+            report
+        })
         .collect();
+    progress.finish();
     let mut out = Output::stdout();
     let mut totals = Totals::default();
     let mut all = Vec::new();
@@ -329,6 +348,7 @@ impl FileReport {
         scan_options: &scan::Options,
         settings: &Settings,
         args: &LintArgs,
+        memo: &pipeline::Memo,
     ) -> Result<FileReport, String> {
         let read;
         let (path, bytes) = match source {
@@ -341,7 +361,8 @@ impl FileReport {
         let shown = display_path(path);
         // Standard input named by --stdin-filename finds its local headers beside that path.
         let located = (path.as_path() != Path::new("-")).then_some(path.as_path());
-        let outcome = pipeline::process_file(bytes, located, rules, options, scan_options);
+        let outcome =
+            pipeline::process_file_with(bytes, located, rules, options, scan_options, Some(memo));
         let linted = lint::lint(&shown, path, bytes, &outcome, settings);
         let mut text = String::new();
         for (d, origin) in &linted.reported {

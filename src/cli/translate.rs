@@ -15,6 +15,7 @@ use rayon::prelude::*;
 
 use super::diff_root::DiffRoot;
 use super::output::{warn_text, Output};
+use super::progress::Progress;
 use super::summary::Summary;
 use super::{conclude, display_path, write, Input};
 use crate::emit::diff;
@@ -74,10 +75,16 @@ pub fn run(
         diff_root: diff_root.as_ref(),
         scan_options: &scan_options,
     };
+    let progress = Progress::new(files.len() as u64, true);
     let done: Vec<Done> = files
         .par_iter()
-        .map(|file| translate_file(file, rules, options, &target))
+        .map(|file| {
+            let done = translate_file(file, rules, options, &target);
+            progress.inc();
+            done
+        })
         .collect();
+    progress.finish();
     let mut out = Output::stdout();
     let mut summary = Summary::default();
     for d in done {

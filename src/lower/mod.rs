@@ -4,6 +4,7 @@
 //! cannot be typed, or the control flow cannot be structured, the result is an [`Unsupported`]
 //! with the precise reason, and the statement stays as written.
 
+mod arms;
 mod block;
 pub mod operands;
 pub mod types;
@@ -112,6 +113,9 @@ pub struct Analysis {
 
 /// Analyses and, where every instruction has a rule, translates one statement.
 pub fn analyze(stmt: &AsmStatement, rules: &RuleSet, target: Target) -> Analysis {
+    if let (Some(arms), Template::Known { .. }) = (&stmt.arms, &stmt.template) {
+        return arms::analyze_arms(arms, rules, target);
+    }
     let text = match &stmt.template {
         Template::Known { text, .. } => text.as_str(),
         Template::Unresolved { reason, at } => {

@@ -42,8 +42,8 @@ struct Arm {
     amd: Option<bool>,
     /// Whether the AMD compilation takes this arm of its group, if it reaches the group.
     own_amd: Option<bool>,
-    /// The arm is its group's first (`#if`, `#ifdef`, `#ifndef`).
-    opens_group: bool,
+    /// Index of its group's first arm (`#if`, `#ifdef`, `#ifndef`).
+    group: usize,
 }
 
 /// The arms of one file.
@@ -86,7 +86,7 @@ impl Conditionals {
                         &arms,
                         nvidia,
                         amd,
-                        true,
+                        None,
                     ));
                 }
                 b"elif" | b"elifdef" | b"elifndef" | b"else" => {
@@ -107,6 +107,7 @@ impl Conditionals {
                     let amd = and(not(group.taken_amd), own_amd);
                     group.taken_nvidia = or(group.taken_nvidia, own_nvidia);
                     group.taken_amd = or(group.taken_amd, own_amd);
+                    let first = arms[group.arm].group;
                     group.arm = arms.len();
                     arms.push(Arm::new(
                         d.span.start..body,
@@ -114,7 +115,7 @@ impl Conditionals {
                         &arms,
                         nvidia,
                         amd,
-                        false,
+                        Some(first),
                     ));
                 }
                 b"endif" => {
@@ -156,60 +157,60 @@ impl Conditionals {
         }
     }
 
-    /// For the arms that open inside `range` (an asm statement): the code ranges that the AMD
-    /// compilation does not see, and the directive of the first arm it may or may not see. Of a
-    /// group AMD may or may not enter, the first arm is kept and the others are left out.
-    pub fn excluded_on_amd(&self, range: &Range<usize>) -> (Vec<Range<usize>>, Option<usize>) {
+    /// The arms that open inside `range` (an asm statement), in order, as the statement's own
+    /// `#if`s see them: a statement is only ever given whole `#if` blocks (see `misplaced_directive`).
+    pub fn inside(&self, range: &Range<usize>) -> Vec<Inner> {
         let first = self.arms.partition_point(|a| a.directive < range.start);
-        let mut out = Vec::new();
-        let mut undecided = None;
-        for arm in self.arms[first..]
+        let local = |global: usize| global.checked_sub(first);
+        self.arms[first..]
             .iter()
             .take_while(|a| a.directive < range.end)
-        {
-            let mut value = arm.own_amd;
-            let mut up = arm.parent;
-            while let Some(p) = up
-                .map(|p| &self.arms[p])
-                .filter(|p| p.directive >= range.start)
-            {
-                value = and(value, p.own_amd);
-                up = p.parent;
-            }
-            match value {
-                Some(false) => out.push(arm.range.clone()),
-                Some(true) => {}
-                None => {
-                    undecided.get_or_insert(arm.directive);
-                    if !arm.opens_group {
-                        out.push(arm.range.clone());
-                    }
-                }
-            }
-        }
-        (out, undecided)
+            .map(|a| Inner {
+                directive: a.directive,
+                range: a.range.clone(),
+                parent: a.parent.and_then(local),
+                group: local(a.group).unwrap_or(0),
+                amd: a.own_amd,
+            })
+            .collect()
     }
 }
 
+/// An arm that opens inside an asm statement.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Inner {
+    /// Offset of the `#` of the directive that opens the arm.
+    pub directive: usize,
+    /// The arm's code: from the end of its directive line to the next directive of its group.
+    pub range: Range<usize>,
+    /// The arm it sits in (an index into the same list), when that one opens inside the statement.
+    pub parent: Option<usize>,
+    /// Its group's first arm (an index into the same list).
+    pub group: usize,
+    /// Whether the AMD compilation takes it when it reaches its group (`None`: not decided).
+    pub amd: Option<bool>,
+}
+
 impl Arm {
-    /// `lines`: from the directive's `#` to the start of the arm's code.
+    /// `lines`: from the directive's `#` to the start of the arm's code; `group`: the first arm
+    /// of its group (`None` for a group's first arm).
     fn new(
         lines: Range<usize>,
         parent: Option<usize>,
         arms: &[Arm],
         nvidia: Option<bool>,
         amd: Option<bool>,
-        opens_group: bool,
+        group: Option<usize>,
     ) -> Arm {
         let outer = parent.map(|p| &arms[p]);
         Arm {
+            group: group.unwrap_or(arms.len()),
             range: lines.end..usize::MAX,
             directive: lines.start,
             parent,
             nvidia: and(outer.map_or(Some(true), |o| o.nvidia), nvidia),
             amd: and(outer.map_or(Some(true), |o| o.amd), amd),
             own_amd: amd,
-            opens_group,
         }
     }
 }

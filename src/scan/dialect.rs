@@ -223,6 +223,7 @@ mod tests {
             goto_labels: Vec::new(),
             indent: String::new(),
             in_macro: None,
+            arms: None,
         }
     }
 

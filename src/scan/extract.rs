@@ -152,6 +152,43 @@ pub fn extent(
     Err(Missing::Close)
 }
 
+/// The end of the template as one reading of the statement sees it: the first `:` between the
+/// parentheses outside the `blank` ranges (an arm left out may hold the `:` that ends the template
+/// in the file's first arm, as in `#if X "a" :: "r"(p), #else "b" :: "r"(p), #endif "l"(q)`).
+pub fn template_end(src: &[u8], extent: &Extent, blank: &[Range<usize>]) -> usize {
+    let close = extent.expr.end.saturating_sub(1);
+    let reader = Reader {
+        src: &src[..close.min(src.len())],
+    };
+    let mut depth = 0usize;
+    let mut i = extent.template.start;
+    while i < reader.src.len() {
+        if let Some(r) = blank.iter().find(|r| r.contains(&i)) {
+            i = r.end.max(i + 1);
+            continue;
+        }
+        i = match reader.src[i] {
+            b'(' => {
+                depth += 1;
+                i + 1
+            }
+            b')' => {
+                depth = depth.saturating_sub(1);
+                i + 1
+            }
+            b':' if depth == 0 && reader.is_scope(i) => i + 2,
+            b':' if depth == 0 => return i,
+            b'"' => reader.literal_end(i),
+            b'\'' if reader.is_digit_separator(i) => i + 1,
+            b'\'' => quoted_end(reader.src, i, b'\''),
+            b'/' if reader.src.get(i + 1) == Some(&b'/') => line_comment_end(reader.src, i),
+            b'/' if reader.src.get(i + 1) == Some(&b'*') => block_comment_end(reader.src, i),
+            _ => i + 1,
+        };
+    }
+    close
+}
+
 struct Reader<'s> {
     src: &'s [u8],
 }

@@ -17,6 +17,7 @@
 //! finds and decides exactly what the first did. tree-sitter (tree-sitter-cuda) is only used to
 //! read the declarations that `"C"` operands name, each on its own.
 
+mod arms;
 mod conditional;
 mod cstrings;
 mod dialect;
@@ -45,7 +46,7 @@ use nesting::{Keyword, Survey};
 use platform::Environment;
 pub use platform::Macros;
 use position::LineIndex;
-use statement::{Read, Reader};
+use statement::Reader;
 
 /// One inline asm statement found in a source file.
 #[derive(Debug, Clone, PartialEq)]
@@ -80,6 +81,31 @@ pub struct AsmStatement {
     pub indent: String,
     /// Set when the statement sits inside a `#define` body.
     pub in_macro: Option<MacroContext>,
+    /// Set when the statement holds `#if` blocks that ptx2hip cannot decide for AMD: the
+    /// statement read once per combination of their arms. The fields above are the first
+    /// reading's.
+    pub arms: Option<Arms>,
+}
+
+/// An asm statement as each combination of arms of the `#if` blocks inside it reads, and the
+/// directive lines that choose between them, in the order a rewrite puts them around the
+/// readings' translations (see `scan::arms`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Arms {
+    pub layout: Vec<ArmPiece>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum ArmPiece {
+    /// A directive line as written from its `#` (with its continuations), or an `#else` added to
+    /// a group that has none.
+    Directive(String),
+    /// The statement as one combination of arms reads it (its own `arms` is `None`).
+    Reading {
+        /// Which arms, in words: "`#else` of `#if X`".
+        arms: String,
+        statement: Box<AsmStatement>,
+    },
 }
 
 impl AsmStatement {
@@ -386,65 +412,176 @@ impl File<'_> {
             return None;
         }
         let in_macro = define.and_then(|d| macros::define_head(self.src, d));
-        let (blank, undecided) = self.blanks(&extent);
-        let expander = template::Expander {
-            src: self.src,
-            defines: self.defines,
-            blank: &blank,
-            in_macro: in_macro.as_ref().map(|(n, p)| (n.as_str(), p.as_slice())),
-        };
-        let mut template = expander.template(extent.template.clone());
-        if let Some(directive) = undecided {
-            template = Template::Unresolved {
-                reason: format!(
-                    "the statement holds `{}`, which ptx2hip cannot decide for AMD (declare the macros with -D/-U)",
-                    String::from_utf8_lossy(self.directive_text(directive)).trim()
-                ),
-                at: directive,
+        let macro_context = define
+            .zip(in_macro.clone())
+            .map(|(d, (name, _))| MacroContext {
+                name,
+                continued: macros::is_continued(&self.src[d.span.clone()]),
+            });
+        let read = |reading: &arms::Reading| {
+            let mut blank = reading.blank.clone();
+            blank.extend(extent.directives.iter().cloned());
+            let expander = template::Expander {
+                src: self.src,
+                defines: self.defines,
+                blank: &blank,
+                in_macro: in_macro.as_ref().map(|(n, p)| (n.as_str(), p.as_slice())),
             };
-        }
-        let reader = Reader {
-            src: self.src,
-            lines: &self.lines,
-            expander: &expander,
-            blank: &blank,
-            place: keyword.place.clone(),
-            in_macro: define
-                .zip(in_macro.clone())
-                .map(|(d, (name, _))| MacroContext {
-                    name,
-                    continued: macros::is_continued(&self.src[d.span.clone()]),
-                }),
+            let reader = Reader {
+                src: self.src,
+                lines: &self.lines,
+                expander: &expander,
+                blank: &blank,
+                place: keyword.place.clone(),
+                in_macro: macro_context.clone(),
+            };
+            if reading.blank.is_empty() {
+                return reader.read(&extent, expander.template(extent.template.clone()));
+            }
+            let mut seen = extent.clone();
+            seen.template.end = extract::template_end(self.src, &extent, &blank);
+            reader.read(&seen, expander.template(seen.template.clone()))
         };
-        match reader.read(&extent, template) {
-            Ok(Read::Statement(statement)) => {
-                if let Some(directive) = self.in_an_operand(&statement, &extent) {
-                    let why = "sits inside an operand expression, which a rewrite moves";
-                    result
-                        .diagnostics
-                        .push(self.directive_diagnostic(at, directive, why));
-                    return None;
-                }
-                match dialect::foreign(&statement, self.after_declarator(keyword.at)) {
-                    Some(f) => self.skip(statement.span.clone(), Skip::NotPtx(f), result),
-                    // Among statements, where the statement ends must be known to rewrite it.
-                    None if !statement.terminated
-                        && statement.place == Place::Block
-                        && statement.in_macro.is_none() =>
-                    {
-                        result
-                            .diagnostics
-                            .push(self.diagnostic(at, NOT_TERMINATED.into()));
-                    }
-                    None => result.statements.push(*statement),
+        let inner = if extent.directives.is_empty() {
+            Vec::new()
+        } else {
+            self.conditionals.inside(&extent.expr)
+        };
+        let (plan, too_many) = match arms::plan(self.src, &inner) {
+            Ok(plan) => (plan, None),
+            Err(too_many) => (too_many.plan, Some(too_many.first)),
+        };
+        let mut readings = Vec::with_capacity(plan.readings.len());
+        for reading in &plan.readings {
+            match read(reading) {
+                Ok(statement) => readings.push(statement),
+                Err(reason) => {
+                    let arms = if reading.arms.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" (reading {})", reading.arms)
+                    };
+                    result.diagnostics.push(self.diagnostic(
+                        at,
+                        format!("could not read this asm statement{arms}: {reason}"),
+                    ));
+                    return Some(extent.span().end);
                 }
             }
-            Ok(Read::Barrier) => self.skip(extent.span(), Skip::Barrier, result),
-            Err(reason) => result
+        }
+        if readings.iter().all(|s| statement::is_barrier(s)) {
+            self.skip(extent.span(), Skip::Barrier, result);
+            return Some(extent.span().end);
+        }
+        if let Some(directive) = readings
+            .iter()
+            .find_map(|statement| self.in_an_operand(statement, &extent))
+        {
+            let why = "sits inside an operand expression, which a rewrite moves";
+            result
                 .diagnostics
-                .push(self.diagnostic(at, format!("could not read this asm statement: {reason}"))),
+                .push(self.directive_diagnostic(at, directive, why));
+            return None;
+        }
+        let mut statement = if readings.len() == 1 {
+            readings.swap_remove(0)
+        } else {
+            readings[0].clone()
+        };
+        if let Some(first) = too_many {
+            statement.template = Template::Unresolved {
+                reason: format!(
+                    "the statement holds `{}` and other `#if`s that ptx2hip cannot decide for AMD, more than {} ways to read it (declare the macros with -D/-U)",
+                    self.directive_line(first),
+                    arms::MAX_READINGS
+                ),
+                at: first,
+            };
+        } else if readings.len() > 1 {
+            self.with_arms(&plan, &readings, &mut statement);
+        }
+        match dialect::foreign(&statement, self.after_declarator(keyword.at)) {
+            Some(f) => self.skip(statement.span.clone(), Skip::NotPtx(f), result),
+            // Among statements, where the statement ends must be known to rewrite it.
+            None if !statement.terminated
+                && statement.place == Place::Block
+                && statement.in_macro.is_none() =>
+            {
+                result
+                    .diagnostics
+                    .push(self.diagnostic(at, NOT_TERMINATED.into()));
+            }
+            None => result.statements.push(*statement),
         }
         Some(extent.span().end)
+    }
+
+    /// A statement read once per combination of arms of the `#if`s inside it that AMD may or may
+    /// not compile (`statement` is the first reading): the readings and the directive lines
+    /// between them go into `statement.arms`; its template is unresolved instead when a reading's
+    /// is, or when no directive may go where the statement is.
+    fn with_arms(
+        &self,
+        plan: &arms::Plan,
+        readings: &[Box<AsmStatement>],
+        statement: &mut AsmStatement,
+    ) {
+        let unresolved =
+            plan.readings
+                .iter()
+                .zip(readings)
+                .find_map(|(reading, s)| match &s.template {
+                    Template::Unresolved { reason, at } => Some((reading, reason, *at)),
+                    Template::Known { .. } => None,
+                });
+        if let Some((reading, reason, at)) = unresolved {
+            statement.template = Template::Unresolved {
+                reason: format!("{reason} (in the arm {})", reading.arms),
+                at,
+            };
+            return;
+        }
+        if statement.place != Place::Block || statement.in_macro.is_some() {
+            let first = plan
+                .layout
+                .iter()
+                .find_map(|step| match step {
+                    arms::Step::Directive(r) => Some(r.start),
+                    _ => None,
+                })
+                .unwrap_or(statement.span.start);
+            let place = if statement.in_macro.is_some() {
+                "a `#define` body"
+            } else {
+                "parentheses (perhaps a macro's arguments)"
+            };
+            statement.template = Template::Unresolved {
+                reason: format!(
+                    "the statement holds `{}`, which ptx2hip cannot decide for AMD, inside {place}, where no directive may choose between translations of its arms (declare the macros with -D/-U)",
+                    self.directive_line(first)
+                ),
+                at: first,
+            };
+            return;
+        }
+        let mut readings = readings.iter();
+        let layout = plan
+            .layout
+            .iter()
+            .filter_map(|step| match step {
+                arms::Step::Directive(r) => Some(ArmPiece::Directive(
+                    String::from_utf8_lossy(&self.src[r.clone()])
+                        .trim_end()
+                        .to_string(),
+                )),
+                arms::Step::Else => Some(ArmPiece::Directive("#else".into())),
+                arms::Step::Reading(n) => readings.next().map(|s| ArmPiece::Reading {
+                    arms: plan.readings[*n].arms.clone(),
+                    statement: s.clone(),
+                }),
+            })
+            .collect();
+        statement.arms = Some(Arms { layout });
     }
 
     /// A keyword with no statement after it.
@@ -484,18 +621,6 @@ impl File<'_> {
             }
         };
         result.diagnostics.push(self.diagnostic(at, message));
-    }
-
-    /// What the preprocessor leaves out of a statement for AMD: its directive lines and the
-    /// arms AMD does not compile. An arm AMD may or may not compile keeps its first branch (so
-    /// the operands can be read) and is returned as the offset of its directive.
-    fn blanks(&self, extent: &extract::Extent) -> (Vec<Range<usize>>, Option<usize>) {
-        if extent.directives.is_empty() {
-            return (Vec::new(), None);
-        }
-        let (mut blank, undecided) = self.conditionals.excluded_on_amd(&extent.expr);
-        blank.extend(extent.directives.iter().cloned());
-        (blank, undecided)
     }
 
     /// The first of `directives` (the preprocessor lines inside a statement) that a rewrite of the
@@ -555,6 +680,13 @@ impl File<'_> {
             .count();
         let next = rest.get(blanks);
         next == Some(&b'{') || (blanks > 0 && next.is_some_and(u8::is_ascii_alphabetic))
+    }
+
+    /// The directive line at `at`, trimmed.
+    fn directive_line(&self, at: usize) -> String {
+        String::from_utf8_lossy(self.directive_text(at))
+            .trim()
+            .to_string()
     }
 
     fn directive_text(&self, at: usize) -> &[u8] {

@@ -24,13 +24,6 @@ pub enum Unreadable {
     Piece { reason: String, at: usize },
 }
 
-/// What a statement turned out to be.
-pub enum Read {
-    Statement(Box<AsmStatement>),
-    /// A template of only blanks and comments: a compiler barrier.
-    Barrier,
-}
-
 /// Everything needed to read statements of one file.
 pub struct Reader<'a> {
     pub src: &'a [u8],
@@ -51,7 +44,7 @@ impl Reader<'_> {
     /// Reads the statement at `extent` with its already expanded `template`. When only its
     /// operands cannot be known, it is still a statement, with an unresolved template that says
     /// why; broken operand syntax is an error that says what is wrong.
-    pub fn read(&self, extent: &Extent, template: Template) -> Result<Read, String> {
+    pub fn read(&self, extent: &Extent, template: Template) -> Result<Box<AsmStatement>, String> {
         let mut statement = self.statement(extent, template);
         let head = lex(
             self.src,
@@ -72,10 +65,7 @@ impl Reader<'_> {
                 statement.clobbers.clear();
             }
         }
-        if matches!(&statement.template, Template::Known { text, .. } if is_blank_ptx(text)) {
-            return Ok(Read::Barrier);
-        }
-        Ok(Read::Statement(Box::new(statement)))
+        Ok(Box::new(statement))
     }
 
     /// Reads the outputs, inputs, clobbers and labels into `statement`.
@@ -134,6 +124,7 @@ impl Reader<'_> {
             goto_labels: Vec::new(),
             indent: indent_at(self.src, self.lines, span.start),
             in_macro: self.in_macro.clone(),
+            arms: None,
             terminated: extent.semicolon.is_some(),
             place: self.place.clone(),
             span,
@@ -313,7 +304,12 @@ fn describe(t: Option<&Token>) -> String {
     }
 }
 
-/// A template that is only whitespace and PTX comments: a compiler barrier, nothing to translate.
+/// A template of only blanks and comments: a compiler barrier, nothing to translate.
+pub fn is_barrier(statement: &AsmStatement) -> bool {
+    matches!(&statement.template, Template::Known { text, .. } if is_blank_ptx(text))
+}
+
+/// Whether a template is only whitespace and PTX comments.
 fn is_blank_ptx(text: &str) -> bool {
     let mut rest = text;
     loop {

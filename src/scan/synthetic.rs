@@ -41,6 +41,7 @@ impl AsmStatement {
             goto_labels: Vec::new(),
             indent: String::new(),
             in_macro: None,
+            arms: None,
             terminated: true,
             place: Place::Block,
         }

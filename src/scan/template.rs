@@ -69,6 +69,8 @@ impl Expander<'_> {
     }
 
     fn parameter(&self, tokens: &[Token]) -> Option<Problem> {
+        /// What would resolve a piece that depends on the macro's arguments.
+        const WHERE_USED: &str = " (its text is known only where the macro is used, and ptx2hip does not translate macro uses: write the statement out with that text)";
         let (name, params) = self.in_macro?;
         let is_param = |t: &Token| t.kind == Kind::Ident && params.contains(&t.text);
         tokens.iter().enumerate().find_map(|(k, t)| {
@@ -76,7 +78,7 @@ impl Expander<'_> {
             if t.kind == Kind::Hash && tokens.get(k + 1).is_some_and(is_param) {
                 Some(Problem(
                     format!(
-                        "template piece `#{}` stringifies a parameter of macro `{name}`",
+                        "template piece `#{}` stringifies a parameter of macro `{name}`{WHERE_USED}",
                         piece(&tokens[k + 1])
                     ),
                     t.at,
@@ -84,7 +86,7 @@ impl Expander<'_> {
             } else if is_param(t) {
                 Some(Problem(
                     format!(
-                        "template piece `{}` is a parameter of macro `{name}`",
+                        "template piece `{}` is a parameter of macro `{name}`{WHERE_USED}",
                         piece(t)
                     ),
                     t.at,
@@ -93,7 +95,7 @@ impl Expander<'_> {
                 let side = |k: Option<usize>| k.and_then(|k| tokens.get(k)).map(piece);
                 Some(Problem(
                     format!(
-                        "template piece `{}##{}` pastes tokens in macro `{name}`",
+                        "template piece `{}##{}` pastes tokens in macro `{name}`{WHERE_USED}",
                         side(k.checked_sub(1)).unwrap_or_default(),
                         side(Some(k + 1)).unwrap_or_default()
                     ),
@@ -140,7 +142,7 @@ impl Expander<'_> {
             _ => String::new(),
         };
         if t.kind != Kind::Ident {
-            return format!("template piece `{name}`{from} is not a string literal");
+            return format!("template piece `{name}`{from} is not a string literal (an asm template is made of string literals)");
         }
         match self.defines.lookup(&t.text) {
             Lookup::Unknown => {
@@ -149,7 +151,7 @@ impl Expander<'_> {
                 } else {
                     "this file"
                 };
-                format!("template piece `{name}`{from} is a macro not defined in {place}")
+                format!("template piece `{name}`{from} is a macro not defined in {place} (only headers included with \"...\" and found beside the file are read)")
             }
             Lookup::Ambiguous(lines) => {
                 let lines: Vec<String> = lines.iter().map(usize::to_string).collect();

@@ -681,10 +681,10 @@ fn adversarial_shapes_lose_no_keyword() {
             "add.u32 %0, %0, 2;",
             "add.u32 %0, %0, 3;",
             "add.u32 %0, %0, 4;",
-            "? template piece `#cop` stringifies a parameter of macro `LD`",
-            "? template piece `#sp` stringifies a parameter of macro `ST`",
-            "? template piece `UNKNOWN_OP` is a macro not defined in this file",
-            "? template piece `PTX_OP` is a macro not defined in this file",
+            "? template piece `#cop` stringifies a parameter of macro `LD` (its text is known only where the macro is used, and ptx2hip does not translate macro uses: write the statement out with that text)",
+            "? template piece `#sp` stringifies a parameter of macro `ST` (its text is known only where the macro is used, and ptx2hip does not translate macro uses: write the statement out with that text)",
+            "? template piece `UNKNOWN_OP` is a macro not defined in this file (only headers included with \"...\" and found beside the file are read)",
+            "? template piece `PTX_OP` is a macro not defined in this file (only headers included with \"...\" and found beside the file are read)",
             "add.u32 %0, %1, %2;",
             "mov.u32 %0, 2;",
         ]
@@ -747,7 +747,7 @@ fn template_pieces_come_from_local_headers_resolved_next_to_the_file() {
     let r = scan(src.as_bytes());
     assert_eq!(
         texts(&r),
-        vec!["? template piece `LD_U32` is a macro not defined in this file"]
+        vec!["? template piece `LD_U32` is a macro not defined in this file (only headers included with \"...\" and found beside the file are read)"]
     );
 }
 
@@ -798,7 +798,7 @@ fn constraints_and_clobbers_may_be_macros() {
     assert_eq!(
         texts(&scan(src.as_bytes())),
         vec![
-            "? operand constraint: template piece `ELSEWHERE` is a macro not defined in this file"
+            "? operand constraint: template piece `ELSEWHERE` is a macro not defined in this file (only headers included with \"...\" and found beside the file are read)"
         ]
     );
 }
@@ -824,13 +824,95 @@ fn an_if_inside_a_statement_takes_the_arm_amd_compiles() {
     assert_eq!(texts(&r), vec!["ld.global.u32 %0, [%1];"]);
     let r = scan(src.as_bytes());
     assert_eq!(
-        texts(&r),
-        vec!["? the statement holds `#if ENABLE_PREFETCH`, which ptx2hip cannot decide for AMD (declare the macros with -D/-U)"]
+        layout(&r.statements[0]),
+        vec![
+            "#if ENABLE_PREFETCH",
+            "`#if ENABLE_PREFETCH`: ld.global.L2::128B.u32 %0, [%1];",
+            "#else",
+            "`#else` of `#if ENABLE_PREFETCH`: ld.global.u32 %0, [%1];",
+            "#endif"
+        ]
     );
-    match &r.statements[0].template {
-        Template::Unresolved { at, .. } => assert_eq!(*at, src.find("#if ENABLE").unwrap()),
-        t => panic!("{t:?}"),
-    }
+}
+
+/// A statement's arms: directive lines, and each reading as `arms: template`.
+fn layout(s: &AsmStatement) -> Vec<String> {
+    let arms = s.arms.as_ref().expect("a statement with arms");
+    arms.layout
+        .iter()
+        .map(|piece| match piece {
+            ArmPiece::Directive(d) => d.clone(),
+            ArmPiece::Reading { arms, statement } => {
+                assert!(statement.arms.is_none());
+                format!("{arms}: {}", text(&statement.template))
+            }
+        })
+        .collect()
+}
+
+#[test]
+fn undecided_ifs_inside_a_statement_are_read_once_per_arm_in_file_order() {
+    let src = "__device__ void f(unsigned a, unsigned& r) {\n  asm(\"add.u32 %0, %1, 1;\"\n#ifdef SAT\n      \"min.u32 %0, %0, 255;\"\n#endif\n#if MODE == 1\n      \"not.b32 %0, %0;\"\n#elif MODE == 2\n      \"neg.s32 %0, %0;\"\n#else\n#endif\n      : \"=r\"(r) : \"r\"(a));\n}\n";
+    let s = only(src);
+    assert_eq!(
+        text(&s.template),
+        "add.u32 %0, %1, 1;min.u32 %0, %0, 255;not.b32 %0, %0;"
+    );
+    let got = layout(&s);
+    let directives: Vec<&str> = got
+        .iter()
+        .filter(|l| l.starts_with('#'))
+        .map(String::as_str)
+        .collect();
+    assert_eq!(
+        directives,
+        [
+            "#ifdef SAT",
+            "#if MODE == 1",
+            "#elif MODE == 2",
+            "#else",
+            "#endif",
+            "#else",
+            "#if MODE == 1",
+            "#elif MODE == 2",
+            "#else",
+            "#endif",
+            "#endif"
+        ]
+    );
+    assert_eq!(got.len(), 11 + 6);
+    assert_eq!(
+        got[got.len() - 3],
+        "no arm of `#ifdef SAT`, `#else` of `#if MODE == 1`: add.u32 %0, %1, 1;"
+    );
+}
+
+#[test]
+fn arms_are_not_read_where_no_directive_may_choose_between_them() {
+    let src = "#define F(x) x\n__device__ void f(unsigned a, unsigned& r) {\n  F((asm(\"add.u32 %0, %1, 1;\"\n#ifdef SAT\n      \"min.u32 %0, %0, 255;\"\n#endif\n      : \"=r\"(r) : \"r\"(a))));\n}\n";
+    assert_eq!(
+        texts(&scan(src.as_bytes())),
+        ["? the statement holds `#ifdef SAT`, which ptx2hip cannot decide for AMD, inside parentheses (perhaps a macro's arguments), where no directive may choose between translations of its arms (declare the macros with -D/-U)"]
+    );
+}
+
+#[test]
+fn an_arm_that_cannot_be_read_names_the_arm() {
+    let src = "__device__ void f(unsigned a, unsigned& r) {\n  asm(\"add.u32 %0, %1, 1;\"\n#ifdef SAT\n      ELSEWHERE\n#endif\n      : \"=r\"(r) : \"r\"(a));\n}\n";
+    assert_eq!(
+        texts(&scan(src.as_bytes())),
+        ["? template piece `ELSEWHERE` is a macro not defined in this file (only headers included with \"...\" and found beside the file are read) (in the arm `#ifdef SAT`)"]
+    );
+    let src = "__device__ void f(unsigned a, unsigned& r) {\n  asm(\"add.u32 %0, %1, 1;\"\n#ifdef SAT\n      : \"=r\"(r) : \"r\"(a) ]\n#else\n      : \"=r\"(r) : \"r\"(a)\n#endif\n      );\n}\n";
+    let r = scan(src.as_bytes());
+    assert!(r.statements.is_empty());
+    assert!(
+        r.diagnostics[0]
+            .message
+            .starts_with("could not read this asm statement (reading `#ifdef SAT`): "),
+        "{:?}",
+        r.diagnostics
+    );
 }
 
 #[test]
@@ -1056,4 +1138,24 @@ fn preprocessor_lines_of_a_block_reaching_outside_the_statement_are_refused() {
         ]
     );
     assert_eq!(texts(&r), ["mov.u32 %0, 1;"]);
+}
+
+#[test]
+fn each_arm_ends_its_own_template_where_the_sections_start_inside_the_arms() {
+    let src = "__device__ void f(unsigned s, const void* g) {\n  asm volatile(\n#if PREFETCH\n    \"cp.async.ca.shared.global.L2::128B [%0], [%1], 4;\\n\" ::\"r\"(s),\n#else\n    \"cp.async.ca.shared.global [%0], [%1], 4;\\n\" ::\"r\"(s),\n#endif\n    \"l\"(g));\n}\n";
+    let s = only(src);
+    assert_eq!(
+        layout(&s),
+        [
+            "#if PREFETCH",
+            "`#if PREFETCH`: cp.async.ca.shared.global.L2::128B [%0], [%1], 4;\n",
+            "#else",
+            "`#else` of `#if PREFETCH`: cp.async.ca.shared.global [%0], [%1], 4;\n",
+            "#endif"
+        ]
+    );
+    let ArmPiece::Reading { statement, .. } = &s.arms.as_ref().unwrap().layout[3] else {
+        panic!()
+    };
+    assert_eq!(statement.inputs.len(), 2);
 }

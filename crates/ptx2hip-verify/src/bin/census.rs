@@ -61,10 +61,28 @@ fn main() {
                 .statements
                 .iter()
                 .map(|s| {
+                    // A statement with undecided `#if` arms inside is parsed in every arm.
+                    let readings: Vec<&scan::AsmStatement> = match &s.arms {
+                        Some(arms) => arms
+                            .layout
+                            .iter()
+                            .filter_map(|p| match p {
+                                scan::ArmPiece::Reading { statement, .. } => Some(&**statement),
+                                scan::ArmPiece::Directive(_) => None,
+                            })
+                            .collect(),
+                        None => vec![s],
+                    };
+                    let rejected = readings.iter().find_map(|r| match &r.template {
+                        Template::Known { text, .. } => {
+                            ptx::parse(text).err().map(|e| (text.clone(), e))
+                        }
+                        Template::Unresolved { .. } => None,
+                    });
                     let (template, parse) = match &s.template {
-                        Template::Known { text, .. } => (
+                        Template::Known { .. } => (
                             json!("known"),
-                            ptx::parse(text).err().map(|e| {
+                            rejected.map(|(text, e)| {
                                 let snippet: String = text
                                     .get(e.span.start.saturating_sub(20)..)
                                     .unwrap_or("")
