@@ -6,6 +6,7 @@ mod explain_code;
 mod output;
 mod report;
 mod selection;
+mod shared_helpers;
 mod summary;
 mod translate;
 mod write;
@@ -67,6 +68,11 @@ enum Command {
         /// statement stays as written (`// ptx2hip: U001 not translated: ...`).
         #[arg(long)]
         no_provenance: bool,
+        /// Put the helpers in one shared header FILE (created or updated; helpers are added,
+        /// never removed) that each rewritten file includes by its relative path, instead of a
+        /// block of helpers in every file.
+        #[arg(long, value_name = "FILE")]
+        helpers: Option<PathBuf>,
     },
     /// Lint: report every non-portable asm statement (exit 0: none, 1: findings, 2: error).
     Check {
@@ -183,6 +189,7 @@ pub fn run(cli: Cli) -> ExitCode {
             no_provenance,
             diff_root,
             statistics,
+            helpers,
         } => {
             let options = Options {
                 target: target.into(),
@@ -196,7 +203,7 @@ pub fn run(cli: Cli) -> ExitCode {
                 (false, Some(dir)) => translate::Mode::OutDir(dir),
                 (false, None) => translate::Mode::Diff { root: diff_root },
             };
-            translate::run(&input, &rules, options, &mode, statistics)
+            translate::run(&input, &rules, options, &mode, helpers.as_deref(), statistics)
         }
         Command::Check {
             input,

@@ -131,6 +131,25 @@ pub fn process_file(
     options: Options,
     scan_options: &scan::Options,
 ) -> FileOutcome {
+    process_placed(
+        source,
+        path,
+        rules,
+        options,
+        scan_options,
+        emit::Placement::Inline,
+    )
+}
+
+/// [`process_file`] with the helpers defined where `placement` says (a shared header).
+pub fn process_placed(
+    source: &[u8],
+    path: Option<&Path>,
+    rules: &RuleSet,
+    options: Options,
+    scan_options: &scan::Options,
+    placement: emit::Placement,
+) -> FileOutcome {
     let mut outcome = FileOutcome::default();
     if let Some(encoding) = utf16(source) {
         // Its asm would read `a\0s\0m\0`: without this the file passes as having none.
@@ -207,7 +226,7 @@ pub fn process_file(
     // Markers go only into a file that is rewritten for another reason.
     let significant = edits.iter().any(|e| e.significant);
     if let (true, Some(mode)) = (significant, options.emit) {
-        let rewritten = emit::apply(source, &edits, rules, mode, options.target);
+        let rewritten = emit::apply(source, &edits, rules, mode, options.target, placement);
         if rewritten.bytes != source {
             outcome.rewritten = Some(rewritten);
         }
