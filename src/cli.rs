@@ -203,7 +203,14 @@ pub fn run(cli: Cli) -> ExitCode {
                 (false, Some(dir)) => translate::Mode::OutDir(dir),
                 (false, None) => translate::Mode::Diff { root: diff_root },
             };
-            translate::run(&input, &rules, options, &mode, helpers.as_deref(), statistics)
+            translate::run(
+                &input,
+                &rules,
+                options,
+                &mode,
+                helpers.as_deref(),
+                statistics,
+            )
         }
         Command::Check {
             input,

@@ -35,13 +35,15 @@ impl SharedHeader {
         let real = resolve(path).map_err(failed)?;
         let existing = match Original::read(path) {
             Ok(o) => {
-                let needs = emit::needs_of(o.bytes()).filter(|n| !n.shared).ok_or_else(|| {
-                    format!(
+                let needs = emit::needs_of(o.bytes())
+                    .filter(|n| !n.shared)
+                    .ok_or_else(|| {
+                        format!(
                         "--helpers {}: the file exists and is not a helper header ptx2hip wrote: \
                          not overwritten",
                         path.display()
                     )
-                })?;
+                    })?;
                 Some((o, needs))
             }
             Err(e) if e.kind() == io::ErrorKind::NotFound => None,

@@ -189,8 +189,7 @@ fn translate_file(file: &SourceFile, rules: &RuleSet, options: Options, target: 
     }
     let rewritten = outcome.rewritten.as_ref();
     if target.header.is_some() {
-        done.needs =
-            emit::needs_of(rewritten.map_or(source, |r| &r.bytes)).filter(|n| n.shared);
+        done.needs = emit::needs_of(rewritten.map_or(source, |r| &r.bytes)).filter(|n| n.shared);
     }
     let written = match (out_dir, rewritten) {
         (Some(dir), _) => dir
@@ -221,7 +220,11 @@ fn translate_file(file: &SourceFile, rules: &RuleSet, options: Options, target: 
 
 /// How the file `file` will include the shared header: from where it is written (its resolved
 /// path, or its copy under the output directory).
-fn include_for(header: &SharedHeader, file: &SourceFile, target: &Target) -> Result<String, String> {
+fn include_for(
+    header: &SharedHeader,
+    file: &SourceFile,
+    target: &Target,
+) -> Result<String, String> {
     let written = match target.out_dir {
         Some(dir) => resolve(dir.path()).map(|d| d.join(&file.relative)),
         None => std::fs::canonicalize(&file.path),
