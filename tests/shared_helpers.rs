@@ -256,3 +256,35 @@ fn a_translated_file_compiles_with_the_header() {
         );
     }
 }
+
+#[test]
+fn a_copy_or_a_moved_header_gets_its_include_path_corrected() {
+    let dir = tempfile::tempdir().unwrap();
+    fs::create_dir(dir.path().join("include")).unwrap();
+    let (a, _, header) = tree(dir.path());
+    assert!(translate(&["--in-place"], &[&a], &header).status.success());
+    let translated = read(&a);
+    // Copies of the translated file under another directory include the header from there.
+    let out_dir = dir.path().join("out/deep");
+    let copy_header = dir.path().join("out/ptx2hip_helpers.h");
+    let out = ptx2hip()
+        .arg("translate")
+        .arg("--out-dir")
+        .arg(&out_dir)
+        .arg("--helpers")
+        .arg(&copy_header)
+        .arg(&a)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let copy = read(&out_dir.join("a.cu"));
+    assert!(
+        copy.contains("#include \"../ptx2hip_helpers.h\"\n"),
+        "{copy}"
+    );
+    assert_eq!(
+        copy.replace("../ptx2hip_helpers.h", "../include/ptx2hip_helpers.h"),
+        translated
+    );
+    assert!(read(&copy_header).contains("PTX2HIP_HELPER_ptx2hip_lop3\n"));
+}

@@ -167,7 +167,7 @@ fn translate_file(file: &SourceFile, rules: &RuleSet, options: Options, target: 
     let placement = include
         .as_deref()
         .map_or(Placement::Inline, |include| Placement::Shared { include });
-    let outcome = pipeline::process_placed(
+    let mut outcome = pipeline::process_placed(
         source,
         Some(&file.path),
         rules,
@@ -175,6 +175,10 @@ fn translate_file(file: &SourceFile, rules: &RuleSet, options: Options, target: 
         target.scan_options,
         placement,
     );
+    if let (None, Some(include)) = (&outcome.rewritten, &include) {
+        // Translated before: only the include may need to follow the file (or the header).
+        outcome.rewritten = emit::relink(source, include);
+    }
     done.summary.add(&outcome);
     for d in &outcome.diagnostics {
         done.notes += &report::render_file_diagnostic(&path, d);

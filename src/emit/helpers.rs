@@ -91,6 +91,28 @@ pub fn render_header(
     format!("{block}{nl}")
 }
 
+/// `text` with its include block naming the shared header as `include`, where it names it
+/// otherwise (a copy written elsewhere with `--out-dir`, a header moved): `None` when it has no
+/// such block or the block is right.
+pub fn relink(text: &[u8], include: &str) -> Option<super::Rewrite> {
+    let block = find_block(text).filter(|b| b.shared)?;
+    let nl = super::newline_of(text);
+    let new = render_include(&block.names, block.macro_guards, include, nl);
+    if text[block.range.clone()] == *new.as_bytes() {
+        return None;
+    }
+    let mut bytes = text.to_vec();
+    bytes.splice(block.range.clone(), new.bytes());
+    let start = block.range.start;
+    Some(super::Rewrite {
+        bytes,
+        splices: vec![super::Splice {
+            old: block.range,
+            new: start..start + new.len(),
+        }],
+    })
+}
+
 /// Inserts (or regenerates) the helper block in `text`. `first_use` is the offset of the first
 /// rewritten statement; the block goes before it, after the file's leading includes (and after a
 /// byte order mark, which must stay first). Returns the splice (in `text` coordinates → new-text

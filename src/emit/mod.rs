@@ -24,7 +24,7 @@ use crate::codes::Code;
 use crate::lower::{render, RuleSet, Target, Translation};
 use crate::scan::{AsmStatement, Place};
 
-pub use helpers::{needs_of, render_header, Needs, Placement, HELPERS_BEGIN, HELPERS_END};
+pub use helpers::{needs_of, relink, render_header, Needs, Placement, HELPERS_BEGIN, HELPERS_END};
 pub use lines::Lines;
 
 /// How a translation is put into the file.
