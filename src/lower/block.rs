@@ -658,6 +658,8 @@ impl<'a> Lowerer<'a> {
                 self.carry_unconsumed = true;
             }
         }
+        let literal_lop3 = super::lop3::literal_template(self.rules, rule, ins, &values);
+        let template = literal_lop3.as_deref().unwrap_or(template);
         let code = template::expand(template, |name, attr| {
             if name == CARRY && attr.is_none() && rule.carry.is_some() {
                 return Some(CARRY_LOCAL.to_string());

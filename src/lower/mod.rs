@@ -7,6 +7,7 @@
 mod block;
 pub mod call_sites;
 mod helper_file;
+mod lop3;
 pub mod operands;
 pub mod rules;
 pub mod template;
