@@ -200,7 +200,8 @@ impl<'a> Lowerer<'a> {
             let unused: Vec<Line> = self.unused_inputs().map(|l| (0, l)).collect();
             body.splice(0..0, unused);
         }
-        let barrier = stmt.has_clobber("memory") || (stmt.is_volatile() && self.touches_memory);
+        let barrier = (stmt.has_clobber("memory") || (stmt.is_volatile() && self.touches_memory))
+            && !super::barrier::fences_only(&body);
         let mut lines = Vec::new();
         if self.direct {
             let multi = body.len() > 1 || barrier;

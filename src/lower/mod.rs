@@ -4,6 +4,7 @@
 //! cannot be typed, or the control flow cannot be structured, the result is an [`Unsupported`]
 //! with the precise reason, and the statement stays as written.
 
+mod barrier;
 mod block;
 pub mod call_sites;
 mod helper_file;
