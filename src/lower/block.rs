@@ -695,6 +695,7 @@ impl<'a> Lowerer<'a> {
                 at,
             )
         })?;
+        let code = super::plain_float::simplify(&code).unwrap_or(code);
         let mut code_lines = pre;
         code_lines.push(code);
         Ok((code_lines.join("\n"), post))

@@ -10,6 +10,7 @@ pub mod call_sites;
 mod helper_file;
 mod lop3;
 pub mod operands;
+mod plain_float;
 pub mod rules;
 pub mod template;
 pub mod types;
