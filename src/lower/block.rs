@@ -81,6 +81,8 @@ pub struct Lowerer<'a> {
     carry_set: bool,
     /// The last carry written has not been read by a later instruction of the statement.
     carry_unconsumed: bool,
+    /// The PTX text parsed (for literals as written).
+    ptx: Option<&'a str>,
 }
 
 /// The template placeholder of the carry flag and the local that holds it.
@@ -165,10 +167,17 @@ impl<'a> Lowerer<'a> {
             uses_carry: false,
             carry_set: false,
             carry_unconsumed: false,
+            ptx: None,
         })
     }
 
     /// Lowers a parsed template into a C++ block (or a single statement in direct form).
+    /// Literals of `ptx` (the text being lowered) are emitted as written there.
+    pub fn spelled(mut self, ptx: &'a str) -> Self {
+        self.ptx = Some(ptx);
+        self
+    }
+
     pub fn lower(
         mut self,
         block: &ptx::Block,
@@ -658,6 +667,10 @@ impl<'a> Lowerer<'a> {
             if carry.writes() {
                 self.carry_unconsumed = true;
             }
+        }
+        if let Some(ptx) = self.ptx {
+            let names = specs.iter().map(|s| s.name.as_str());
+            super::written::respell(ptx, ins, names, &mut values);
         }
         let literal_lop3 = super::lop3::literal_template(self.rules, rule, ins, &values);
         let template = literal_lop3.as_deref().unwrap_or(template);

@@ -14,6 +14,7 @@ mod plain_float;
 pub mod rules;
 pub mod template;
 pub mod types;
+mod written;
 
 use std::fmt;
 
@@ -152,8 +153,8 @@ pub fn analyze(stmt: &AsmStatement, rules: &RuleSet, target: Target) -> Analysis
                 if failure.is_some() {
                     continue;
                 }
-                let result =
-                    block::Lowerer::new(stmt, rules, target).and_then(|l| l.lower(&block, stmt));
+                let result = block::Lowerer::new(stmt, rules, target)
+                    .and_then(|l| l.spelled(&variant.text).lower(&block, stmt));
                 match result {
                     Ok(l) => lowered.push((variant, l)),
                     Err(mut u) => {
