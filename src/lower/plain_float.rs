@@ -1,6 +1,6 @@
 //! f32 `add`/`sub`/`mul`/`fma` rounded to nearest without `.ftz` or `.sat`: the plain intrinsic at
 //! the call site (`ptx2hip_canon_f32(__fmaf_rn(a, b, c))`) instead of the general helper
-//! (`ptx2hip_fop_f32<3, 0, false, false>(a, b, c)`).
+//! (`ptx2hip_fop_f32<ptx2hip_fmode::fma, ptx2hip_fmode::rn, ...>(a, b, c)`).
 //!
 //! This is the helper's own code for those template arguments (rules/helpers/float.h: with
 //! `M == 0` and neither `FTZ` nor `SAT` it computes `__fadd_rn`/`__fmul_rn`/`__fmaf_rn` and
@@ -13,14 +13,16 @@
 
 const CALL: &str = "ptx2hip_fop_f32<";
 
-/// `code` with its `ptx2hip_fop_f32<OP, 0, false, false>(a, b, c)` call of an add, sub, mul or
+/// `code` with its `ptx2hip_fop_f32<OP, rn, no_ftz, no_sat>(a, b, c)` call of an add, sub, mul or
 /// fma written as the intrinsic; `None` when it has no such call.
 pub fn simplify(code: &str) -> Option<String> {
     let start = code.find(CALL)?;
     let after = &code[start + CALL.len()..];
     let close = after.find('>')?;
     let params: Vec<&str> = after[..close].split(',').map(str::trim).collect();
-    let [op, "0", "false", "false"] = params.as_slice() else {
+    let [op, "ptx2hip_fmode::rn", "ptx2hip_fmode::no_ftz", "ptx2hip_fmode::no_sat"] =
+        params.as_slice()
+    else {
         return None;
     };
     let (args, len) = arguments(after[close + 1..].strip_prefix('(')?)?;
@@ -28,10 +30,10 @@ pub fn simplify(code: &str) -> Option<String> {
         return None;
     };
     let plain = match *op {
-        "0" => format!("__fadd_rn({a}, {b})"),
-        "1" => format!("__fsub_rn({a}, {b})"),
-        "2" => format!("__fmul_rn({a}, {b})"),
-        "3" => format!("__fmaf_rn({a}, {b}, {c})"),
+        "ptx2hip_fmode::add" => format!("__fadd_rn({a}, {b})"),
+        "ptx2hip_fmode::sub" => format!("__fsub_rn({a}, {b})"),
+        "ptx2hip_fmode::mul" => format!("__fmul_rn({a}, {b})"),
+        "ptx2hip_fmode::fma" => format!("__fmaf_rn({a}, {b}, {c})"),
         _ => return None,
     };
     let end = start + CALL.len() + close + 2 + len;
@@ -74,12 +76,12 @@ mod tests {
     #[test]
     fn round_to_nearest_without_ftz_or_sat_is_the_intrinsic() {
         let fma =
-            "ptx2hip_out_f(d) = ptx2hip_fop_f32<3, 0, false, false>(ptx2hip_in_f(x), y, (z));";
+            "ptx2hip_out_f(d) = ptx2hip_fop_f32<ptx2hip_fmode::fma, ptx2hip_fmode::rn, ptx2hip_fmode::no_ftz, ptx2hip_fmode::no_sat>(ptx2hip_in_f(x), y, (z));";
         assert_eq!(
             simplify(fma).unwrap(),
             "ptx2hip_out_f(d) = ptx2hip_canon_f32(__fmaf_rn(ptx2hip_in_f(x), y, (z)));"
         );
-        let sub = "p2h_d = ptx2hip_fop_f32<1, 0, false, false>(p2h_a, p2h_b, 0.0f);";
+        let sub = "p2h_d = ptx2hip_fop_f32<ptx2hip_fmode::sub, ptx2hip_fmode::rn, ptx2hip_fmode::no_ftz, ptx2hip_fmode::no_sat>(p2h_a, p2h_b, 0.0f);";
         assert_eq!(
             simplify(sub).unwrap(),
             "p2h_d = ptx2hip_canon_f32(__fsub_rn(p2h_a, p2h_b));"
@@ -89,10 +91,10 @@ mod tests {
     #[test]
     fn other_modes_and_operations_keep_the_helper() {
         for code in [
-            "d = ptx2hip_fop_f32<3, 1, false, false>(a, b, c);",
-            "d = ptx2hip_fop_f32<3, 0, true, false>(a, b, c);",
-            "d = ptx2hip_fop_f32<2, 0, false, true>(a, b, 0.0f);",
-            "d = ptx2hip_fop_f32<4, 0, false, false>(a, b, 0.0f);",
+            "d = ptx2hip_fop_f32<ptx2hip_fmode::fma, ptx2hip_fmode::rz, ptx2hip_fmode::no_ftz, ptx2hip_fmode::no_sat>(a, b, c);",
+            "d = ptx2hip_fop_f32<ptx2hip_fmode::fma, ptx2hip_fmode::rn, ptx2hip_fmode::ftz, ptx2hip_fmode::no_sat>(a, b, c);",
+            "d = ptx2hip_fop_f32<ptx2hip_fmode::mul, ptx2hip_fmode::rn, ptx2hip_fmode::no_ftz, ptx2hip_fmode::sat>(a, b, 0.0f);",
+            "d = ptx2hip_fop_f32<ptx2hip_fmode::div, ptx2hip_fmode::rn, ptx2hip_fmode::no_ftz, ptx2hip_fmode::no_sat>(a, b, 0.0f);",
             "d = a;",
         ] {
             assert_eq!(simplify(code), None, "{code}");
