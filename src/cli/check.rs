@@ -160,7 +160,7 @@ fn check(args: &LintArgs, rules: &RuleSet, options: Options, run: Prepared) -> E
     };
     // Each file is read, checked and its part of the report rendered on its own (rendering
     // snippets costs as much as scanning); only the reports are kept, in walk order.
-    let reports: Vec<Result<FileReport, String>> = sources
+    let reports: Vec<Result<FileReport, Unread>> = sources
         .par_iter()
         .map(|source| FileReport::of(source, rules, options, &scan_options, &settings, args))
         .collect();
@@ -171,9 +171,12 @@ fn check(args: &LintArgs, rules: &RuleSet, options: Options, run: Prepared) -> E
     for report in reports {
         let report = match report {
             Ok(r) => r,
-            Err(e) => {
-                errors.push(e);
-                continue;
+            Err(Unread { message, report }) => {
+                errors.push(message);
+                match report {
+                    Some(r) => r,
+                    None => continue,
+                }
             }
         };
         totals.add(&report.linted);
@@ -321,6 +324,36 @@ struct FileReport {
     linted: Linted,
 }
 
+/// A file that could not be read: an error (exit 2), and for the JSON and SARIF documents also
+/// an `E003` finding, so that the document lists every input it did not check.
+fn unreadable(path: &Path, e: &std::io::Error, settings: &Settings, args: &LintArgs) -> Unread {
+    let shown = display_path(path);
+    let message = format!("{shown}: {e}");
+    let report = matches!(args.format, CheckFormat::Json | CheckFormat::Sarif).then(|| {
+        let outcome = pipeline::FileOutcome {
+            diagnostics: vec![pipeline::FileDiagnostic {
+                code: Code::UnreadableFile,
+                offset: None,
+                line: 1,
+                column: 1,
+                message: format!("the file could not be read: {e}"),
+            }],
+            ..Default::default()
+        };
+        FileReport {
+            text: String::new(),
+            linted: lint::lint(&shown, path, b"", &outcome, settings),
+        }
+    });
+    Unread { message, report }
+}
+
+/// A file [`unreadable`] found.
+struct Unread {
+    message: String,
+    report: Option<FileReport>,
+}
+
 impl FileReport {
     fn of(
         source: &Source,
@@ -329,11 +362,14 @@ impl FileReport {
         scan_options: &scan::Options,
         settings: &Settings,
         args: &LintArgs,
-    ) -> Result<FileReport, String> {
+    ) -> Result<FileReport, Unread> {
         let read;
         let (path, bytes) = match source {
             Source::File(path) => {
-                read = std::fs::read(path).map_err(|e| format!("{}: {e}", display_path(path)))?;
+                read = match std::fs::read(path) {
+                    Ok(r) => r,
+                    Err(e) => return Err(unreadable(path, &e, settings, args)),
+                };
                 (path, read.as_slice())
             }
             Source::Stdin { path, bytes } => (path, bytes.as_slice()),
@@ -344,10 +380,13 @@ impl FileReport {
         let outcome = pipeline::process_file(bytes, located, rules, options, scan_options);
         let linted = lint::lint(&shown, path, bytes, &outcome, settings);
         let mut text = String::new();
+        let mut newlines = None;
         for (d, origin) in &linted.reported {
             match (args.format, origin) {
                 (CheckFormat::Human, Some(i)) => {
-                    text += &report::render_finding(&shown, bytes, &outcome.findings[*i]);
+                    let newlines = newlines.get_or_insert_with(|| report::Newlines::new(bytes));
+                    let finding = &outcome.findings[*i];
+                    text += &report::render_finding_in(&shown, bytes, newlines, finding);
                     text.push_str("\n\n");
                 }
                 (CheckFormat::Human, None) => {
