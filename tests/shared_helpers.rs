@@ -21,8 +21,8 @@ fn read(p: &Path) -> String {
     fs::read_to_string(p).unwrap()
 }
 
-const LOP3: &str = "#include <stdint.h>\n__device__ uint32_t f(uint32_t a, uint32_t b, uint32_t c) {\n  uint32_t d;\n  asm(\"lop3.b32 %0, %1, %2, %3, 0xEA;\" : \"=r\"(d) : \"r\"(a), \"r\"(b), \"r\"(c));\n  return d;\n}\n";
-const FMA: &str = "__device__ float g(float a, float b, float c) {\n  float d;\n  asm(\"fma.rn.f32 %0, %1, %2, %3;\" : \"=f\"(d) : \"f\"(a), \"f\"(b), \"f\"(c));\n  return d;\n}\n#define BUMP(x) asm(\"add.s32 %0, %0, 1;\" : \"+r\"(x))\n";
+const LOP3: &str = "#include <stdint.h>\n__device__ uint32_t f(uint32_t a, uint32_t b, uint32_t c) {\n  uint32_t d;\n  asm(\"lop3.b32 %0, %1, %2, %3, %4;\" : \"=r\"(d) : \"r\"(a), \"r\"(b), \"r\"(c), \"n\"(0xEA));\n  return d;\n}\n";
+const FMA: &str = "__device__ float g(float a, float b, float c) {\n  float d;\n  asm(\"fma.rz.f32 %0, %1, %2, %3;\" : \"=f\"(d) : \"f\"(a), \"f\"(b), \"f\"(c));\n  return d;\n}\n#define BUMP(x) asm(\"add.s32 %0, %0, 1;\" : \"+r\"(x))\n";
 
 /// Two files in different directories, and where their header goes.
 fn tree(dir: &Path) -> (PathBuf, PathBuf, PathBuf) {
