@@ -414,7 +414,21 @@ fn explain_statement(
         return ExitCode::from(1);
     }
     match crate::ptx::parse(statement) {
-        Ok(block) => outln!(out, "parsed as:\n{}", indent_text(&block.to_string(), "  ")),
+        Ok(block) => {
+            // Literals as written (`0xEA`), where every item is an instruction.
+            let printed: Option<Vec<String>> = block
+                .items
+                .iter()
+                .map(|item| match item {
+                    crate::ptx::Item::Instruction(ins) => {
+                        Some(lower::printed_as_written(statement, ins))
+                    }
+                    _ => None,
+                })
+                .collect();
+            let text = printed.map_or_else(|| block.to_string(), |lines| lines.join("\n"));
+            outln!(out, "parsed as:\n{}", indent_text(&text, "  "))
+        }
         Err(e) => {
             outln!(
                 out,

@@ -24,6 +24,7 @@ use crate::scan::{AsmStatement, Template};
 
 pub use block::{is_simple_expr, Line, COMPILER_BARRIER};
 pub use rules::RuleSet;
+pub use written::printed as printed_as_written;
 
 /// What the generated code may use.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

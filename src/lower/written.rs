@@ -36,6 +36,28 @@ pub fn respell<'n>(
     }
 }
 
+/// `ins` printed as the parser read it (`lop3.b32 %0, %1, %2, %3, 0xEA;`), its integer literals
+/// spelled as in `ptx` (`explain` shows the statement so).
+pub fn printed(ptx: &str, ins: &Instruction) -> String {
+    let mut out = ins
+        .guard
+        .as_ref()
+        .map_or(String::new(), |g| format!("{g} "));
+    out.push_str(&ins.form());
+    for (k, op) in ins.operands.iter().enumerate() {
+        out.push_str(if k == 0 { " " } else { ", " });
+        let spelled = match op {
+            Operand::Imm(Immediate::Int(v)) => operand_text(ptx, ins, k)
+                .filter(|text| literal_value(text) == Some(*v))
+                .map(str::to_string),
+            _ => None,
+        };
+        out.push_str(&spelled.unwrap_or_else(|| op.to_string()));
+    }
+    out.push(';');
+    out
+}
+
 /// The text of operand `k` of `ins`.
 fn operand_text<'t>(ptx: &'t str, ins: &Instruction, k: usize) -> Option<&'t str> {
     let text = ptx.get(ins.span.clone())?.trim();
@@ -145,6 +167,24 @@ mod tests {
         );
         assert_eq!(as_written("(uint32_t)7", "0x8", 7), None);
         assert_eq!(as_written("7", "7", 7), None);
+    }
+
+    #[test]
+    fn an_instruction_is_printed_with_its_literals_as_written() {
+        let ptx = "lop3.b32 %0, %1, %2, %3, 0xEA; add.s32 %0, %0, 2*3;";
+        let block = crate::ptx::parse(ptx).unwrap();
+        let printed: Vec<String> = block
+            .items
+            .iter()
+            .map(|item| match item {
+                crate::ptx::Item::Instruction(ins) => printed(ptx, ins),
+                other => other.to_string(),
+            })
+            .collect();
+        assert_eq!(
+            printed,
+            ["lop3.b32 %0, %1, %2, %3, 0xEA;", "add.s32 %0, %0, 6;"]
+        );
     }
 
     #[test]
