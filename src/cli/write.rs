@@ -141,7 +141,7 @@ impl Original {
     }
 }
 
-/// Writes a new file `path` (mode 0644 less nothing: it is generated code) holding `bytes`,
+/// Writes a new file `path` (mode 0644: generated code), creating its directory if need be,
 /// atomically; an error if a file of that name appeared meanwhile (`linkat` never replaces one).
 pub fn create(path: &Path, bytes: &[u8]) -> io::Result<()> {
     let (Some(parent), Some(name)) = (path.parent(), path.file_name()) else {
@@ -152,6 +152,7 @@ pub fn create(path: &Path, bytes: &[u8]) -> io::Result<()> {
     } else {
         parent
     };
+    std::fs::create_dir_all(parent)?;
     let dir = open_dir(parent)?;
     let temp = Temp::create(&dir, Mode::from_raw_mode(0o600))?;
     (&temp.file).write_all(bytes)?;

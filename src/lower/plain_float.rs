@@ -1,5 +1,5 @@
-//! f32 `add`/`sub`/`mul`/`fma` rounded to nearest without `.ftz` or `.sat`: the plain intrinsic at
-//! the call site (`ptx2hip_canon_f32(__fmaf_rn(a, b, c))`) instead of the general helper
+//! f32 `sub`/`mul`/`fma` rounded to nearest without `.ftz` or `.sat` (`add` is rule F001): the
+//! plain intrinsic at the call site (`ptx2hip_canon_f32(__fmaf_rn(a, b, c))`) instead of the general helper
 //! (`ptx2hip_fop_f32<ptx2hip_fmode::fma, ptx2hip_fmode::rn, ...>(a, b, c)`).
 //!
 //! This is the helper's own code for those template arguments (rules/helpers/float.h: with
@@ -13,8 +13,8 @@
 
 const CALL: &str = "ptx2hip_fop_f32<";
 
-/// `code` with its `ptx2hip_fop_f32<OP, rn, no_ftz, no_sat>(a, b, c)` call of an add, sub, mul or
-/// fma written as the intrinsic; `None` when it has no such call.
+/// `code` with its `ptx2hip_fop_f32<OP, rn, no_ftz, no_sat>(a, b, c)` call of a sub, mul or fma
+/// written as the intrinsic; `None` when it has no such call.
 pub fn simplify(code: &str) -> Option<String> {
     let start = code.find(CALL)?;
     let after = &code[start + CALL.len()..];
@@ -30,7 +30,6 @@ pub fn simplify(code: &str) -> Option<String> {
         return None;
     };
     let plain = match *op {
-        "ptx2hip_fmode::add" => format!("__fadd_rn({a}, {b})"),
         "ptx2hip_fmode::sub" => format!("__fsub_rn({a}, {b})"),
         "ptx2hip_fmode::mul" => format!("__fmul_rn({a}, {b})"),
         "ptx2hip_fmode::fma" => format!("__fmaf_rn({a}, {b}, {c})"),
