@@ -7,6 +7,7 @@ mod output;
 mod progress;
 mod report;
 mod selection;
+mod shared_helpers;
 mod summary;
 mod translate;
 mod write;
@@ -68,6 +69,11 @@ enum Command {
         /// statement stays as written (`// ptx2hip: U001 not translated: ...`).
         #[arg(long)]
         no_provenance: bool,
+        /// Put the helpers in one shared header FILE (created or updated; helpers are added,
+        /// never removed) that each rewritten file includes by its relative path, instead of a
+        /// block of helpers in every file.
+        #[arg(long, value_name = "FILE")]
+        helpers: Option<PathBuf>,
     },
     /// Lint: report every non-portable asm statement (exit 0: none, 1: findings, 2: error).
     Check {
@@ -184,6 +190,7 @@ pub fn run(cli: Cli) -> ExitCode {
             no_provenance,
             diff_root,
             statistics,
+            helpers,
         } => {
             let options = Options {
                 target: target.into(),
@@ -197,7 +204,14 @@ pub fn run(cli: Cli) -> ExitCode {
                 (false, Some(dir)) => translate::Mode::OutDir(dir),
                 (false, None) => translate::Mode::Diff { root: diff_root },
             };
-            translate::run(&input, &rules, options, &mode, statistics)
+            translate::run(
+                &input,
+                &rules,
+                options,
+                &mode,
+                helpers.as_deref(),
+                statistics,
+            )
         }
         Command::Check {
             input,
@@ -401,7 +415,21 @@ fn explain_statement(
         return ExitCode::from(1);
     }
     match crate::ptx::parse(statement) {
-        Ok(block) => outln!(out, "parsed as:\n{}", indent_text(&block.to_string(), "  ")),
+        Ok(block) => {
+            // Literals as written (`0xEA`), where every item is an instruction.
+            let printed: Option<Vec<String>> = block
+                .items
+                .iter()
+                .map(|item| match item {
+                    crate::ptx::Item::Instruction(ins) => {
+                        Some(lower::printed_as_written(statement, ins))
+                    }
+                    _ => None,
+                })
+                .collect();
+            let text = printed.map_or_else(|| block.to_string(), |lines| lines.join("\n"));
+            outln!(out, "parsed as:\n{}", indent_text(&text, "  "))
+        }
         Err(e) => {
             outln!(
                 out,

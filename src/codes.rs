@@ -327,6 +327,15 @@ Example: an object file named `kernel.cu.o` given on the command line as `kernel
 
 What to do: exclude it (`--exclude`, `exclude` in `ptx2hip.toml`)."#;
 
+    UnreadableFile = "E003", "unreadable-file", Error,
+        "a file that could not be read",
+        r#"Opening or reading the file failed (permission denied, an I/O error), so nothing in it was
+checked or translated. The run also ends with exit status 2 and the error on standard error.
+
+Example: a file with mode 000 in a walked tree.
+
+What to do: make it readable, or exclude it (`--exclude`, `exclude` in `ptx2hip.toml`)."#;
+
     UnusedSuppression = "L001", "unused-suppression", Warning,
         "a `ptx2hip: ignore[...]` comment that suppresses nothing",
         r#"Reported with `--report-unused-suppressions`: a suppression comment naming a code that no

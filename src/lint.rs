@@ -51,6 +51,7 @@ pub fn lint(
     outcome: &FileOutcome,
     settings: &Settings,
 ) -> Linted {
+    let mut at = crate::report::Locator::new(source);
     let candidates = outcome
         .diagnostics
         .iter()
@@ -60,7 +61,7 @@ pub fn lint(
                 .findings
                 .iter()
                 .enumerate()
-                .map(|(i, f)| (Diagnostic::of_finding(file, source, f), Some(i))),
+                .map(|(i, f)| (Diagnostic::of_finding_in(file, source, &mut at, f), Some(i))),
         );
     let mut ledger = Ledger::new(suppress::find(source));
     let mut linted = Linted::default();

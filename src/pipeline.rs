@@ -216,7 +216,26 @@ pub fn process_file(
     options: Options,
     scan_options: &scan::Options,
 ) -> FileOutcome {
-    process_file_with(source, path, rules, options, scan_options, None)
+    process_placed(
+        source,
+        path,
+        rules,
+        options,
+        scan_options,
+        emit::Placement::Inline,
+    )
+}
+
+/// [`process_file`] with the helpers defined where `placement` says (a shared header).
+pub fn process_placed(
+    source: &[u8],
+    path: Option<&Path>,
+    rules: &RuleSet,
+    options: Options,
+    scan_options: &scan::Options,
+    placement: emit::Placement,
+) -> FileOutcome {
+    process_file_with(source, path, rules, options, scan_options, None, placement)
 }
 
 /// [`process_file`] with the analyses of a lint remembered across files in `memo` (used only
@@ -228,6 +247,7 @@ pub fn process_file_with(
     options: Options,
     scan_options: &scan::Options,
     memo: Option<&Memo>,
+    placement: emit::Placement,
 ) -> FileOutcome {
     let memo = memo.filter(|_| options.emit.is_none());
     let mut outcome = FileOutcome::default();
@@ -314,7 +334,7 @@ pub fn process_file_with(
     // Markers go only into a file that is rewritten for another reason.
     let significant = edits.iter().any(|e| e.significant);
     if let (true, Some(mode)) = (significant, options.emit) {
-        let rewritten = emit::apply(source, &edits, rules, mode, options.target);
+        let rewritten = emit::apply(source, &edits, rules, mode, options.target, placement);
         if rewritten.bytes != source {
             outcome.rewritten = Some(rewritten);
         }

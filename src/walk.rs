@@ -2,7 +2,9 @@
 //!
 //! Directories are walked in parallel (the `ignore` crate, as ripgrep does). By default the walk
 //! honours `.gitignore` (inside a git repository), `.ignore` and `.git/info/exclude`, and skips
-//! hidden files and directories; `--no-ignore` and `--hidden` turn each off. Files named
+//! hidden files and directories; `--no-ignore` and `--hidden` turn each off. Symbolic links
+//! inside walked directories are not followed unless `--follow` (a link loop is then an error
+//! for that link, not a hang). Files named
 //! explicitly are always processed, whatever their extension. A tree can track files that its
 //! own `.gitignore` matches (DeepSpeed ignores `*.cuh` yet tracks some), so when ignore rules
 //! left out tracked source files the walk says how many. A file reached through several of the
@@ -33,6 +35,8 @@ pub struct WalkOptions {
     pub no_ignore: bool,
     /// Process hidden files and enter hidden directories.
     pub hidden: bool,
+    /// Follow symbolic links to files and directories inside walked directories.
+    pub follow: bool,
 }
 
 /// What a walk found.
@@ -52,7 +56,8 @@ pub fn collect(paths: &[PathBuf], extensions: &[String], options: WalkOptions) -
     let mut errors = Vec::new();
     let mut seen = HashSet::new();
     let counting = (!options.no_ignore).then(|| IgnoredCount::start(paths));
-    let overlap = roots_overlap(paths);
+    // Followed links can reach one file by several paths, as overlapping roots can.
+    let overlap = options.follow || roots_overlap(paths);
     if !overlap {
         // One walk over every root keeps both cores busy from the first directory to the last.
         let roots: Vec<&Path> = paths.iter().map(PathBuf::as_path).collect();
@@ -130,6 +135,7 @@ fn collect_roots(
     builder
         .standard_filters(!options.no_ignore)
         .hidden(!options.hidden)
+        .follow_links(options.follow)
         .build_parallel()
         .run(|| {
             Box::new(|entry| {

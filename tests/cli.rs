@@ -332,6 +332,37 @@ fn unreadable_file_is_an_io_error_but_others_are_processed() {
 }
 
 #[test]
+fn an_unreadable_file_is_a_finding_in_the_json_document() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let locked = write(dir.path(), "locked.cu", ADD.as_bytes());
+    fs::set_permissions(&locked, fs::Permissions::from_mode(0o000)).unwrap();
+    if fs::read(&locked).is_ok() {
+        eprintln!("note: running as root, where mode 000 does not stop reads: test skipped");
+        return;
+    }
+    write(dir.path(), "ok.cu", ADD.as_bytes());
+    let out = ptx2hip()
+        .args(["check", "--format", "json"])
+        .arg(dir.path())
+        .assert()
+        .code(2)
+        .get_output()
+        .stdout
+        .clone();
+    let doc: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    let unread = doc
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["code"] == "E003")
+        .expect("the unreadable file is listed");
+    assert!(unread["file"].as_str().unwrap().ends_with("locked.cu"));
+    assert_eq!(unread["status"], "unsupported");
+    assert!(doc.as_array().unwrap().iter().any(|f| f["code"] == "T001"));
+}
+
+#[test]
 fn explain_shows_parse_meaning_and_both_targets() {
     let out = ptx2hip()
         .args([

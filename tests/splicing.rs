@@ -61,7 +61,7 @@ fn invocations<'a>(text: &'a str, name: &str) -> Vec<&'a str> {
 }
 
 const ADD: &str = r#"asm("add.u32 %0, %1, %2;" : "=r"(d) : "r"(a), "r"(b))"#;
-const FMA: &str = r#"asm("fma.rn.f32 %0, %1, %2, %3;" : "=f"(x) : "f"(x), "f"(y), "f"(z))"#;
+const FMA: &str = r#"asm("fma.rz.f32 %0, %1, %2, %3;" : "=f"(x) : "f"(x), "f"(y), "f"(z))"#;
 
 #[test]
 fn in_macro_arguments_the_guard_selects_with_macros_instead_of_directives() {

@@ -123,6 +123,79 @@ fn many_statements_on_one_line_take_linear_time() {
     );
 }
 
+/// 40,000 statements on one line in human `check` output: each finding's line, column and
+/// snippet are found in logarithmic time and only the part of the line around the caret is
+/// shown (quadratic, this took minutes: 95 s for 40,000 in a release build; linear, seconds).
+#[test]
+fn human_check_of_many_statements_on_one_line_takes_linear_time() {
+    let dir = tempfile::tempdir().unwrap();
+    let stmt = "asm(\"add.s32 %0, %1, 1;\" : \"=r\"(y) : \"r\"(x)); ";
+    let line = format!(
+        "__device__ void f(int x) {{ int y; {}}}\n",
+        stmt.repeat(40_000)
+    );
+    let p = write(dir.path(), "min.cu", line.as_bytes());
+    let a = ptx2hip().arg("check").arg(&p).assert().code(1);
+    let out = String::from_utf8_lossy(&a.get_output().stdout).into_owned();
+    assert!(
+        out.ends_with(
+            "40000 non-portable asm statements in 1 file: 40000 translatable, 0 not translated\n"
+        ),
+        "{}",
+        &out[out.len().saturating_sub(300)..]
+    );
+    // The last finding: its byte column, and a snippet cut around it.
+    let column = line.rfind("asm(").unwrap() + 1;
+    assert!(
+        out.contains(&format!("--> {}:1:{column}\n", p.display())),
+        "column"
+    );
+    assert!(
+        out.lines().all(|l| l.len() < 400),
+        "a long line is shown in part"
+    );
+}
+
+/// Links inside walked trees: not followed by default, followed with `--follow`, and a file
+/// reached through a link and directly is processed once.
+#[test]
+fn follow_enters_linked_files_and_directories() {
+    use std::os::unix::fs::symlink;
+    let dir = tempfile::tempdir().unwrap();
+    let outside = dir.path().join("outside");
+    write(&outside, "lib/k.cu", ADD.as_bytes());
+    write(&outside, "one.cu", ADD.as_bytes());
+    let tree = dir.path().join("tree");
+    write(&tree, "own.cu", ADD.as_bytes());
+    symlink(outside.join("lib"), tree.join("lib")).unwrap();
+    symlink(outside.join("one.cu"), tree.join("one.cu")).unwrap();
+    symlink(tree.join("own.cu"), tree.join("again.cu")).unwrap();
+    let files = |follow: bool| {
+        let mut c = ptx2hip();
+        c.args(["check", "--format", "json"]);
+        if follow {
+            c.arg("--follow");
+        }
+        let out = c.arg(&tree).assert().code(1).get_output().stdout.clone();
+        let doc: serde_json::Value = serde_json::from_slice(&out).unwrap();
+        let mut names: Vec<String> = doc
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|f| {
+                let file = f["file"].as_str().unwrap();
+                file.rsplit_once("tree/").unwrap().1.to_string()
+            })
+            .collect();
+        names.sort();
+        names
+    };
+    assert_eq!(files(false), ["own.cu"]);
+    let followed = files(true);
+    assert_eq!(followed.len(), 3, "{followed:?}");
+    assert!(followed.contains(&"lib/k.cu".to_string()) && followed.contains(&"one.cu".to_string()));
+}
+
 /// One statement with thousands of operands and registers: names are made unique without
 /// probing every name taken so far for each new one.
 #[test]

@@ -161,9 +161,21 @@ __device__ inline int ptx2hip_tiny_f32(float a, float b, float c) {
 }
 // ptx2hip:end
 
+// ptx2hip:helper ptx2hip_fmode
+// The named template arguments of ptx2hip_fop_f32: the operation, the rounding (.rn, .rz, .rm,
+// .rp), whether .ftz flushes subnormals and whether .sat clamps.
+namespace ptx2hip_fmode {
+constexpr int add = 0, sub = 1, mul = 2, fma = 3, div = 4, sqrt = 5;
+constexpr int rn = 0, rz = 1, rm = 2, rp = 3;
+constexpr bool ftz = true, no_ftz = false;
+constexpr bool sat = true, no_sat = false;
+}  // namespace ptx2hip_fmode
+// ptx2hip:end
+
 // ptx2hip:helper ptx2hip_fop_f32 requires=ptx2hip_dir_f32,ptx2hip_tiny_f32,ptx2hip_ftz_f32,ptx2hip_sat_f32,ptx2hip_canon_f32
 // f32 add (OP 0), sub (1), mul (2), fma (3), div (4), sqrt (5) with rounding M (0 rn, 1 rz, 2 rm,
-// 3 rp), .ftz and .sat (clamp to [0, 1], NaN to +0). NaN results are the canonical 0x7fffffff.
+// 3 rp; call sites name them: ptx2hip_fmode), .ftz and .sat (clamp to [0, 1], NaN to +0). NaN
+// results are the canonical 0x7fffffff.
 // Round-to-nearest forms use the IEEE operations (`/` and sqrtf are correctly rounded under the
 // default nvcc and HIP-clang settings). .ftz flushes subnormal inputs to sign-preserving zero, a
 // mul, fma or div result that is tiny after rounding (ptx2hip_tiny_f32, as the H100 decides) to a

@@ -166,7 +166,7 @@ fn check(args: &LintArgs, rules: &RuleSet, options: Options, run: Prepared) -> E
         sources.len() as u64,
         !args.quiet && matches!(args.format, CheckFormat::Human | CheckFormat::Concise),
     );
-    let reports: Vec<Result<FileReport, String>> = sources
+    let reports: Vec<Result<FileReport, Unread>> = sources
         .par_iter()
         .map(|source| {
             let report = FileReport::of(
@@ -190,9 +190,12 @@ fn check(args: &LintArgs, rules: &RuleSet, options: Options, run: Prepared) -> E
     for report in reports {
         let report = match report {
             Ok(r) => r,
-            Err(e) => {
-                errors.push(e);
-                continue;
+            Err(Unread { message, report }) => {
+                errors.push(message);
+                match report {
+                    Some(r) => r,
+                    None => continue,
+                }
             }
         };
         totals.add(&report.linted);
@@ -340,6 +343,36 @@ struct FileReport {
     linted: Linted,
 }
 
+/// A file that could not be read: an error (exit 2), and for the JSON and SARIF documents also
+/// an `E003` finding, so that the document lists every input it did not check.
+fn unreadable(path: &Path, e: &std::io::Error, settings: &Settings, args: &LintArgs) -> Unread {
+    let shown = display_path(path);
+    let message = format!("{shown}: {e}");
+    let report = matches!(args.format, CheckFormat::Json | CheckFormat::Sarif).then(|| {
+        let outcome = pipeline::FileOutcome {
+            diagnostics: vec![pipeline::FileDiagnostic {
+                code: Code::UnreadableFile,
+                offset: None,
+                line: 1,
+                column: 1,
+                message: format!("the file could not be read: {e}"),
+            }],
+            ..Default::default()
+        };
+        FileReport {
+            text: String::new(),
+            linted: lint::lint(&shown, path, b"", &outcome, settings),
+        }
+    });
+    Unread { message, report }
+}
+
+/// A file [`unreadable`] found.
+struct Unread {
+    message: String,
+    report: Option<FileReport>,
+}
+
 impl FileReport {
     fn of(
         source: &Source,
@@ -349,11 +382,14 @@ impl FileReport {
         settings: &Settings,
         args: &LintArgs,
         memo: &pipeline::Memo,
-    ) -> Result<FileReport, String> {
+    ) -> Result<FileReport, Unread> {
         let read;
         let (path, bytes) = match source {
             Source::File(path) => {
-                read = std::fs::read(path).map_err(|e| format!("{}: {e}", display_path(path)))?;
+                read = match std::fs::read(path) {
+                    Ok(r) => r,
+                    Err(e) => return Err(unreadable(path, &e, settings, args)),
+                };
                 (path, read.as_slice())
             }
             Source::Stdin { path, bytes } => (path, bytes.as_slice()),
@@ -362,13 +398,24 @@ impl FileReport {
         // Standard input named by --stdin-filename finds its local headers beside that path.
         let located = (path.as_path() != Path::new("-")).then_some(path.as_path());
         let outcome =
-            pipeline::process_file_with(bytes, located, rules, options, scan_options, Some(memo));
+            pipeline::process_file_with(
+            bytes,
+            located,
+            rules,
+            options,
+            scan_options,
+            Some(memo),
+            crate::emit::Placement::Inline,
+        );
         let linted = lint::lint(&shown, path, bytes, &outcome, settings);
         let mut text = String::new();
+        let mut newlines = None;
         for (d, origin) in &linted.reported {
             match (args.format, origin) {
                 (CheckFormat::Human, Some(i)) => {
-                    text += &report::render_finding(&shown, bytes, &outcome.findings[*i]);
+                    let newlines = newlines.get_or_insert_with(|| report::Newlines::new(bytes));
+                    let finding = &outcome.findings[*i];
+                    text += &report::render_finding_in(&shown, bytes, newlines, finding);
                     text.push_str("\n\n");
                 }
                 (CheckFormat::Human, None) => {

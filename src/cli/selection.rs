@@ -32,6 +32,10 @@ pub struct Selection {
     /// Also process hidden files and directories.
     #[arg(long)]
     hidden: bool,
+    /// Follow symbolic links to files and directories inside walked directories (not followed
+    /// by default; a file reached by several links is processed once).
+    #[arg(long)]
+    follow: bool,
     #[arg(skip)]
     loaded: OnceLock<Result<(Config, Filter), String>>,
 }
@@ -95,6 +99,7 @@ impl Selection {
         let options = walk::WalkOptions {
             no_ignore: self.no_ignore,
             hidden: self.hidden,
+            follow: self.follow,
         };
         let mut walked = walk::collect(paths, &extensions, options);
         if walked.ignored > 0 {

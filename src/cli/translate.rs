@@ -16,9 +16,10 @@ use rayon::prelude::*;
 use super::diff_root::DiffRoot;
 use super::output::{warn_text, Output};
 use super::progress::Progress;
+use super::shared_helpers::SharedHeader;
 use super::summary::Summary;
 use super::{conclude, display_path, write, Input};
-use crate::emit::diff;
+use crate::emit::{self, diff, Needs, Placement};
 use crate::lower::RuleSet;
 use crate::pipeline::{self, Options};
 use crate::report;
@@ -38,15 +39,27 @@ pub enum Mode {
     OutDir(PathBuf),
 }
 
-/// Translates every input; ends with the summary line on stderr.
+/// Translates every input (with `helpers`, into files that include that shared header, written
+/// last); ends with the summary line on stderr.
 pub fn run(
     input: &Input,
     rules: &RuleSet,
     options: Options,
     mode: &Mode,
+    helpers: Option<&Path>,
     statistics: bool,
 ) -> ExitCode {
-    let (files, mut errors) = input.files();
+    let (mut files, mut errors) = input.files();
+    let header = match helpers.map(SharedHeader::open).transpose() {
+        Ok(h) => h,
+        Err(e) => {
+            errors.push(e);
+            return conclude(Output::stdout(), errors, ExitCode::SUCCESS);
+        }
+    };
+    if let Some(h) = &header {
+        files.retain(|f| !h.is(&f.path));
+    }
     // Its only error, the configuration's, is among `errors` already (no files then).
     let scan_options = input.scan_options().unwrap_or_default();
     let out_dir = match mode {
@@ -74,6 +87,7 @@ pub fn run(
         out_dir: out_dir.as_ref(),
         diff_root: diff_root.as_ref(),
         scan_options: &scan_options,
+        header: header.as_ref(),
     };
     let progress = Progress::new(files.len() as u64, true);
     let done: Vec<Done> = files
@@ -87,11 +101,28 @@ pub fn run(
     progress.finish();
     let mut out = Output::stdout();
     let mut summary = Summary::default();
+    let mut used = Needs::default();
     for d in done {
         warn_text(&d.notes);
         out.write(&d.diff);
         errors.extend(d.error);
         summary.merge(d.summary);
+        if let Some(n) = &d.needs {
+            used.merge(n);
+        }
+    }
+    if let (Some(h), Some(emit_mode)) = (&header, options.emit) {
+        let mut diff = Vec::new();
+        let written = h.finish(
+            &used,
+            rules,
+            emit_mode,
+            options.target,
+            diff_root.as_ref(),
+            &mut diff,
+        );
+        out.write(&diff);
+        errors.extend(written.err());
     }
     warn_text(&summary.render(statistics));
     conclude(out, errors, ExitCode::SUCCESS)
@@ -104,6 +135,8 @@ struct Done {
     diff: Vec<u8>,
     error: Option<String>,
     summary: Summary,
+    /// What the file needs from the shared header (with `--helpers`).
+    needs: Option<Needs>,
 }
 
 /// Where the translations of a run go, and what the scanner is told.
@@ -112,6 +145,7 @@ struct Target<'a> {
     out_dir: Option<&'a write::OutDir>,
     diff_root: Option<&'a DiffRoot>,
     scan_options: &'a scan::Options,
+    header: Option<&'a SharedHeader>,
 }
 
 fn translate_file(file: &SourceFile, rules: &RuleSet, options: Options, target: &Target) -> Done {
@@ -127,13 +161,31 @@ fn translate_file(file: &SourceFile, rules: &RuleSet, options: Options, target: 
         Err(e) => return failed(e),
     };
     let source = original.bytes();
-    let outcome = pipeline::process_file(
+    let include = match target.header.map(|h| include_for(h, file, target)) {
+        Some(Ok(i)) => Some(i),
+        Some(Err(e)) => {
+            return Done {
+                error: Some(format!("{path}: {e}")),
+                ..Done::default()
+            }
+        }
+        None => None,
+    };
+    let placement = include
+        .as_deref()
+        .map_or(Placement::Inline, |include| Placement::Shared { include });
+    let mut outcome = pipeline::process_placed(
         source,
         Some(&file.path),
         rules,
         options,
         target.scan_options,
+        placement,
     );
+    if let (None, Some(include)) = (&outcome.rewritten, &include) {
+        // Translated before: only the include may need to follow the file (or the header).
+        outcome.rewritten = emit::relink(source, include);
+    }
     done.summary.add(&outcome);
     for d in &outcome.diagnostics {
         done.notes += &report::render_file_diagnostic(&path, d);
@@ -147,6 +199,9 @@ fn translate_file(file: &SourceFile, rules: &RuleSet, options: Options, target: 
         }
     }
     let rewritten = outcome.rewritten.as_ref();
+    if target.header.is_some() {
+        done.needs = emit::needs_of(rewritten.map_or(source, |r| &r.bytes)).filter(|n| n.shared);
+    }
     let written = match (out_dir, rewritten) {
         (Some(dir), _) => dir
             .write(&file.relative, rewritten.map_or(source, |r| &r.bytes))
@@ -172,6 +227,20 @@ fn translate_file(file: &SourceFile, rules: &RuleSet, options: Options, target: 
     };
     done.error = written.err();
     done
+}
+
+/// How the file `file` will include the shared header: from where it is written (its resolved
+/// path, or its copy under the output directory).
+fn include_for(
+    header: &SharedHeader,
+    file: &SourceFile,
+    target: &Target,
+) -> Result<String, String> {
+    let written = match target.out_dir {
+        Some(dir) => resolve(dir.path()).map(|d| d.join(&file.relative)),
+        None => std::fs::canonicalize(&file.path),
+    };
+    header.include_from(&written.map_err(|e| e.to_string())?)
 }
 
 /// Opens the output directory once writing there is known to lose nothing: it overlaps no input
@@ -226,7 +295,7 @@ fn open_out_dir(
 }
 
 /// `path` made absolute with every link resolved, also where it does not exist yet.
-fn resolve(path: &Path) -> io::Result<PathBuf> {
+pub(super) fn resolve(path: &Path) -> io::Result<PathBuf> {
     let mut resolved = PathBuf::new();
     let mut exists = true;
     for c in std::path::absolute(path)?.components() {

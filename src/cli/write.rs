@@ -141,6 +141,33 @@ impl Original {
     }
 }
 
+/// Writes a new file `path` (mode 0644: generated code), creating its directory if need be,
+/// atomically; an error if a file of that name appeared meanwhile (`linkat` never replaces one).
+pub fn create(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    let (Some(parent), Some(name)) = (path.parent(), path.file_name()) else {
+        return Err(io::Error::new(ErrorKind::InvalidInput, "not a file name"));
+    };
+    let parent = if parent.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        parent
+    };
+    std::fs::create_dir_all(parent)?;
+    let dir = open_dir(parent)?;
+    let temp = Temp::create(&dir, Mode::from_raw_mode(0o600))?;
+    (&temp.file).write_all(bytes)?;
+    temp.file.set_permissions(Permissions::from_mode(0o644))?;
+    temp.file.sync_all()?;
+    match rfs::linkat(&dir, temp.name.as_str(), &dir, name, AtFlags::empty()) {
+        Ok(()) => Ok(()),
+        Err(Errno::EXIST) => Err(io::Error::new(
+            ErrorKind::AlreadyExists,
+            "the file appeared while ptx2hip was working: not written (run again)",
+        )),
+        Err(e) => Err(e.into()),
+    }
+}
+
 /// An output directory.
 pub struct OutDir {
     path: PathBuf,

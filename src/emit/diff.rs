@@ -44,6 +44,28 @@ pub fn write_unified(
     new: &[u8],
     splices: &[Splice],
 ) -> io::Result<()> {
+    write_named(out, &git_quoted(b"a/", path), path, old, new, splices)
+}
+
+/// Writes the diff that creates the file `path` holding `new` (`--- /dev/null`, as `git apply`
+/// expects of a new file).
+pub fn write_creation(out: &mut dyn Write, path: &[u8], new: &[u8]) -> io::Result<()> {
+    let all = Splice {
+        old: 0..0,
+        new: 0..new.len(),
+    };
+    write_named(out, b"/dev/null", path, b"", new, &[all])
+}
+
+/// [`write_unified`] with the old side named `old_name` as written.
+fn write_named(
+    out: &mut dyn Write,
+    old_name: &[u8],
+    path: &[u8],
+    old: &[u8],
+    new: &[u8],
+    splices: &[Splice],
+) -> io::Result<()> {
     if old == new {
         return Ok(());
     }
@@ -55,7 +77,7 @@ pub fn write_unified(
         .collect();
     let mut out = io::BufWriter::with_capacity(1 << 16, out);
     out.write_all(b"--- ")?;
-    out.write_all(&git_quoted(b"a/", path))?;
+    out.write_all(old_name)?;
     out.write_all(b"\n+++ ")?;
     out.write_all(&git_quoted(b"b/", path))?;
     out.write_all(b"\n")?;

@@ -24,7 +24,7 @@ use crate::codes::Code;
 use crate::lower::{render, RuleSet, Target, Translation};
 use crate::scan::{AsmStatement, Place};
 
-pub use helpers::{HELPERS_BEGIN, HELPERS_END};
+pub use helpers::{needs_of, relink, render_header, Needs, Placement, HELPERS_BEGIN, HELPERS_END};
 pub use lines::Lines;
 
 /// How a translation is put into the file.
@@ -253,13 +253,15 @@ fn directives_allowed(source: &[u8], stmt: &AsmStatement) -> bool {
     stmt.in_macro.is_none() && stmt.place == Place::Block && !before.ends_with(b"\\")
 }
 
-/// Applies `edits` (in file order) and installs the helper block.
+/// Applies `edits` (in file order) and installs the helper block (defining the helpers, or
+/// including the shared header, as `placement` says).
 pub fn apply(
     source: &[u8],
     edits: &[Edit],
     rules: &RuleSet,
     mode: EmitMode,
     target: Target,
+    placement: Placement,
 ) -> Rewrite {
     if edits.is_empty() {
         return Rewrite {
@@ -324,6 +326,7 @@ pub fn apply(
             needs_macro_guards,
             mode,
             target,
+            placement,
             newline,
         )
     };

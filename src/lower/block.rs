@@ -94,6 +94,8 @@ pub struct Lowerer<'a> {
     carry_set: bool,
     /// The last carry written has not been read by a later instruction of the statement.
     carry_unconsumed: bool,
+    /// The PTX text parsed (for literals as written).
+    ptx: Option<&'a str>,
 }
 
 /// The template placeholder of the carry flag and the local that holds it.
@@ -178,10 +180,17 @@ impl<'a> Lowerer<'a> {
             uses_carry: false,
             carry_set: false,
             carry_unconsumed: false,
+            ptx: None,
         })
     }
 
     /// Lowers a parsed template into a C++ block (or a single statement in direct form).
+    /// Literals of `ptx` (the text being lowered) are emitted as written there.
+    pub fn spelled(mut self, ptx: &'a str) -> Self {
+        self.ptx = Some(ptx);
+        self
+    }
+
     pub fn lower(
         mut self,
         block: &ptx::Block,
@@ -213,7 +222,8 @@ impl<'a> Lowerer<'a> {
             let unused: Vec<Line> = self.unused_inputs().map(|l| (0, l)).collect();
             body.splice(0..0, unused);
         }
-        let barrier = stmt.has_clobber("memory") || (stmt.is_volatile() && self.touches_memory);
+        let barrier = (stmt.has_clobber("memory") || (stmt.is_volatile() && self.touches_memory))
+            && !super::barrier::fences_only(&body);
         let mut lines = Vec::new();
         if self.direct {
             let multi = body.len() > 1 || barrier;

@@ -5,9 +5,13 @@
 //! with the precise reason, and the statement stays as written.
 
 mod arms;
+mod barrier;
 mod block;
+mod lop3;
 pub mod operands;
+mod plain_float;
 pub mod types;
+mod written;
 
 use std::fmt;
 
@@ -17,6 +21,7 @@ use crate::scan::{AsmStatement, Template};
 
 pub use crate::rules::RuleSet;
 pub use block::{is_simple_expr, Line, COMPILER_BARRIER};
+pub use written::printed as printed_as_written;
 
 /// What the generated code may use.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -149,8 +154,8 @@ pub fn analyze(stmt: &AsmStatement, rules: &RuleSet, target: Target) -> Analysis
                 if failure.is_some() {
                     continue;
                 }
-                let result =
-                    block::Lowerer::new(stmt, rules, target).and_then(|l| l.lower(&block, stmt));
+                let result = block::Lowerer::new(stmt, rules, target)
+                    .and_then(|l| l.spelled(&variant.text).lower(&block, stmt));
                 match result {
                     Ok(l) => lowered.push((variant, l)),
                     Err(mut u) => {

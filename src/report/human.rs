@@ -11,25 +11,65 @@ use crate::pipeline::{FileDiagnostic, Finding};
 /// JSON's does; invalid UTF-8 is shown as U+FFFD through an offset map instead of a lossy copy
 /// that would shift every later offset; the caret covers the whole character its byte is part of.
 pub fn render_finding(path: &str, source: &[u8], f: &Finding) -> String {
+    render_finding_in(path, source, &Newlines::new(source), f)
+}
+
+/// Where a file's `\n`s are, found once per file: a finding then finds its line in logarithmic
+/// time, so that rendering every finding of a file takes time linear in the file even when they
+/// share one long line (minified or generated code).
+pub struct Newlines(Vec<usize>);
+
+impl Newlines {
+    pub fn new(source: &[u8]) -> Newlines {
+        Newlines(memchr::memchr_iter(b'\n', source).collect())
+    }
+
+    /// How many newlines come before `offset`.
+    fn before(&self, offset: usize) -> usize {
+        self.0.partition_point(|&p| p < offset)
+    }
+}
+
+/// A line longer than this is shown as the part around the caret (the header's column still
+/// counts from the line's start).
+const LONGEST_SHOWN: usize = 240;
+const SHOWN_BEFORE: usize = 100;
+const ELLIPSIS: &str = "...";
+
+/// [`render_finding`] with the file's newlines found beforehand.
+pub fn render_finding_in(path: &str, source: &[u8], newlines: &Newlines, f: &Finding) -> String {
     let start = f.span.start.min(source.len());
     let (level, focus) = match &f.outcome {
         Ok(_) => (Level::WARNING, start),
         Err(u) => (Level::ERROR, u.offset.clamp(start, f.span.end.max(start))),
     };
     let focus = focus.min(source.len());
-    let line_start = source[..focus]
-        .iter()
-        .rposition(|&b| b == b'\n')
-        .map_or(0, |p| p + 1);
-    let mut line_end = source[focus..]
-        .iter()
-        .position(|&b| b == b'\n')
-        .map_or(source.len(), |p| focus + p);
+    let index = newlines.before(focus);
+    let line_start = index.checked_sub(1).map_or(0, |i| newlines.0[i] + 1);
+    let mut line_end = newlines.0.get(index).copied().unwrap_or(source.len());
     if line_end < source.len() && line_end > focus && source[line_end - 1] == b'\r' {
         line_end -= 1;
     }
-    let line = f.line + source[start..focus].iter().filter(|&&b| b == b'\n').count();
-    let shown = ShownLine::new(&source[line_start..line_end]);
+    let line = f.line + index - newlines.before(start);
+    let (shown, caret_at) = if line_end - line_start <= LONGEST_SHOWN {
+        (
+            ShownLine::new(&source[line_start..line_end]),
+            focus - line_start,
+        )
+    } else {
+        let mut from = focus.saturating_sub(SHOWN_BEFORE).max(line_start);
+        let mut to = (from + LONGEST_SHOWN).min(line_end);
+        while from > line_start && is_continuation(source[from]) {
+            from -= 1;
+        }
+        while to < line_end && is_continuation(source[to]) {
+            to += 1;
+        }
+        let lead = if from > line_start { ELLIPSIS } else { "" };
+        let tail = if to < line_end { ELLIPSIS } else { "" };
+        let bytes = [lead.as_bytes(), &source[from..to], tail.as_bytes()].concat();
+        (ShownLine::new(&bytes), focus - from + lead.len())
+    };
     let label = one_line(&match &f.outcome {
         Ok(rules) => format!("rules {}", rules.join(", ")),
         Err(u) => u.message.clone(),
@@ -44,7 +84,7 @@ pub fn render_finding(path: &str, source: &[u8], f: &Finding) -> String {
                 .line_start(line)
                 .annotation(
                     AnnotationKind::Primary
-                        .span(shown.caret(focus - line_start))
+                        .span(shown.caret(caret_at))
                         .label(label.as_str()),
                 ),
         )];
@@ -54,6 +94,11 @@ pub fn render_finding(path: &str, source: &[u8], f: &Finding) -> String {
     let margin = " ".repeat(line.to_string().len());
     let column = focus - line_start + 1;
     format!("{head}\n{margin}--> {path}:{line}:{column}\n{body}")
+}
+
+/// A UTF-8 continuation byte (never the first byte of a character).
+fn is_continuation(b: u8) -> bool {
+    b & 0xC0 == 0x80
 }
 
 /// One source line as shown, and where each of its bytes went.

@@ -13,7 +13,9 @@ mod statistics;
 pub use concise::concise;
 pub use fingerprint::fingerprint;
 pub use github::github;
-pub use human::{render_diagnostic, render_file_diagnostic, render_finding, summary};
+pub use human::{
+    render_diagnostic, render_file_diagnostic, render_finding, render_finding_in, summary, Newlines,
+};
 pub use json::{diagnostic_json, JsonFinding};
 pub use sarif::sarif;
 pub use statistics::Statistics;
@@ -109,13 +111,69 @@ pub struct Diagnostic {
     pub fingerprint: String,
 }
 
+/// Locations in one file, found in time linear in the file when asked in file order (the
+/// findings of a file are): newlines are indexed once, and the character count of a line is
+/// carried on from the previous location on the same line. Asking each location from scratch
+/// takes quadratic time when thousands of statements share one long line.
+pub struct Locator<'s> {
+    source: &'s [u8],
+    newlines: Vec<usize>,
+    /// The last location's offset, its line's start and the characters between them.
+    last: (usize, usize, usize),
+}
+
+impl<'s> Locator<'s> {
+    pub fn new(source: &'s [u8]) -> Locator<'s> {
+        Locator {
+            source,
+            newlines: memchr::memchr_iter(b'\n', source).collect(),
+            last: (0, 0, 0),
+        }
+    }
+
+    /// As [`Location::find`].
+    pub fn find(&mut self, from: usize, line: usize, offset: usize) -> Location {
+        let offset = offset.min(self.source.len());
+        let from = from.min(offset);
+        let before = |p: usize| self.newlines.partition_point(|&n| n < p);
+        let index = before(offset);
+        let line = line + index - before(from);
+        let start = index.checked_sub(1).map_or(0, |i| self.newlines[i] + 1);
+        let (last, last_start, last_chars) = self.last;
+        let (counted_from, chars) = if last_start == start && last <= offset {
+            (last, last_chars)
+        } else {
+            (start, 0)
+        };
+        let chars = chars + char_count(&self.source[counted_from..offset]);
+        self.last = (offset, start, chars);
+        Location {
+            line,
+            column: offset - start + 1,
+            char_column: chars + 1,
+        }
+    }
+}
+
+/// Characters in `bytes`, each byte of invalid UTF-8 one.
+fn char_count(bytes: &[u8]) -> usize {
+    bytes
+        .utf8_chunks()
+        .map(|c| c.valid().chars().count() + c.invalid().len())
+        .sum()
+}
+
 impl Diagnostic {
     pub fn of_finding(file: &str, source: &[u8], f: &Finding) -> Diagnostic {
-        let start = Location::find(source, f.span.start, f.line, f.span.start);
+        Self::of_finding_in(file, source, &mut Locator::new(source), f)
+    }
+
+    /// [`Diagnostic::of_finding`] with the file's locations found by `at`.
+    pub fn of_finding_in(file: &str, source: &[u8], at: &mut Locator, f: &Finding) -> Diagnostic {
+        let start = at.find(f.span.start, f.line, f.span.start);
         let focus = match &f.outcome {
             Ok(_) => start,
-            Err(u) => Location::find(
-                source,
+            Err(u) => at.find(
                 f.span.start,
                 f.line,
                 u.offset.clamp(f.span.start, f.span.end.max(f.span.start)),
@@ -125,7 +183,7 @@ impl Diagnostic {
             code: f.code(),
             file: file.to_string(),
             start,
-            end: Location::find(source, f.span.start, f.line, f.span.end),
+            end: at.find(f.span.start, f.line, f.span.end),
             focus,
             instructions: f.instructions.clone(),
             rules: f.outcome.clone().unwrap_or_default(),

@@ -219,6 +219,12 @@ impl<'a> Lowerer<'a> {
                 self.carry_unconsumed = true;
             }
         }
+        if let Some(ptx) = self.ptx {
+            let names = specs.iter().map(|s| s.name.as_str());
+            crate::lower::written::respell(ptx, ins, names, &mut values);
+        }
+        let literal_lop3 = crate::lower::lop3::literal_template(self.rules, rule, ins, &values);
+        let template = literal_lop3.as_deref().unwrap_or(template);
         let code = template::expand(template, |name, attr| {
             if name == CARRY && attr.is_none() && rule.carry.is_some() {
                 return Some(CARRY_LOCAL.to_string());
@@ -253,6 +259,7 @@ impl<'a> Lowerer<'a> {
                 at,
             )
         })?;
+        let code = crate::lower::plain_float::simplify(&code).unwrap_or(code);
         let mut code_lines = pre;
         code_lines.push(code);
         Ok((code_lines.join("\n"), post))

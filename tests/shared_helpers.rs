@@ -1,0 +1,290 @@
+//! `translate --helpers FILE`: one shared helper header instead of a helper block per file.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::Command as Process;
+
+use assert_cmd::Command;
+
+fn ptx2hip() -> Command {
+    Command::cargo_bin("ptx2hip").expect("binary built")
+}
+
+fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
+    let p = dir.join(name);
+    fs::create_dir_all(p.parent().unwrap()).unwrap();
+    fs::write(&p, text).unwrap();
+    p
+}
+
+fn read(p: &Path) -> String {
+    fs::read_to_string(p).unwrap()
+}
+
+const LOP3: &str = "#include <stdint.h>\n__device__ uint32_t f(uint32_t a, uint32_t b, uint32_t c) {\n  uint32_t d;\n  asm(\"lop3.b32 %0, %1, %2, %3, %4;\" : \"=r\"(d) : \"r\"(a), \"r\"(b), \"r\"(c), \"n\"(0xEA));\n  return d;\n}\n";
+const FMA: &str = "__device__ float g(float a, float b, float c) {\n  float d;\n  asm(\"fma.rz.f32 %0, %1, %2, %3;\" : \"=f\"(d) : \"f\"(a), \"f\"(b), \"f\"(c));\n  return d;\n}\n#define BUMP(x) asm(\"add.s32 %0, %0, 1;\" : \"+r\"(x))\n";
+
+/// Two files in different directories, and where their header goes.
+fn tree(dir: &Path) -> (PathBuf, PathBuf, PathBuf) {
+    let a = write(dir, "src/a.cu", LOP3);
+    let b = write(dir, "src/kernels/b.cu", FMA);
+    (a, b, dir.join("include/ptx2hip_helpers.h"))
+}
+
+fn translate(args: &[&str], paths: &[&Path], header: &Path) -> std::process::Output {
+    let header = header.to_str().unwrap();
+    ptx2hip()
+        .arg("translate")
+        .args(args)
+        .args(["--helpers", header])
+        .args(paths)
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn files_include_one_header_holding_the_helpers_of_both() {
+    let dir = tempfile::tempdir().unwrap();
+    fs::create_dir(dir.path().join("include")).unwrap();
+    let (a, b, header) = tree(dir.path());
+    let out = translate(&["--in-place"], &[&dir.path().join("src")], &header);
+    assert!(out.status.success(), "{out:?}");
+    let (a_text, b_text) = (read(&a), read(&b));
+    assert!(a_text.contains("#include \"../include/ptx2hip_helpers.h\"\n"));
+    assert!(b_text.contains("#include \"../../include/ptx2hip_helpers.h\"\n"));
+    for text in [&a_text, &b_text] {
+        assert!(!text.contains("#ifndef PTX2HIP_HELPER_"), "{text}");
+        assert!(text.contains("// uses: "), "{text}");
+    }
+    let h = read(&header);
+    for helper in ["ptx2hip_lop3", "ptx2hip_fop_f32"] {
+        assert!(
+            h.contains(&format!("#ifndef PTX2HIP_HELPER_{helper}\n")),
+            "{helper}"
+        );
+    }
+    // `BUMP` sits in a #define body: the selection macros come from the header too.
+    assert!(h.contains("#define PTX2HIP_AMD_ONLY(...) __VA_ARGS__"));
+    assert!(b_text.contains(" PTX2HIP_AMD_ONLY"));
+}
+
+#[test]
+fn a_second_run_changes_nothing_and_a_later_run_drops_no_helper() {
+    let dir = tempfile::tempdir().unwrap();
+    fs::create_dir(dir.path().join("include")).unwrap();
+    let (a, b, header) = tree(dir.path());
+    assert!(translate(&["--in-place"], &[&a, &b], &header)
+        .status
+        .success());
+    let before = [read(&a), read(&b), read(&header)];
+    let again = translate(&["--in-place"], &[&a, &b], &header);
+    assert!(again.status.success());
+    assert_eq!([read(&a), read(&b), read(&header)], before);
+    let diff = translate(&[], &[&a, &b], &header);
+    assert!(
+        diff.stdout.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&diff.stdout)
+    );
+
+    // A run over one new file adds its helpers and keeps those the others use.
+    let c = write(dir.path(), "src/c.cu", "__device__ int h(int x) {\n  int y;\n  asm(\"prmt.b32 %0, %1, %1, %1;\" : \"=r\"(y) : \"r\"(x));\n  return y;\n}\n");
+    assert!(translate(&["--in-place"], &[&c], &header).status.success());
+    let h = read(&header);
+    assert!(
+        h.contains("PTX2HIP_HELPER_ptx2hip_lop3\n")
+            && h.contains("PTX2HIP_HELPER_ptx2hip_fop_f32\n")
+    );
+    assert_ne!(h, before[2]);
+
+    // A lost header is rebuilt from the `// uses:` lines of the files that include it.
+    fs::remove_file(&header).unwrap();
+    assert!(translate(&["--in-place"], &[&a, &b, &c], &header)
+        .status
+        .success());
+    assert_eq!(read(&header), h);
+}
+
+#[test]
+fn the_diff_creates_the_header_and_applies_cleanly() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    assert!(Process::new("git")
+        .args(["init", "-q"])
+        .current_dir(root)
+        .status()
+        .unwrap()
+        .success());
+    fs::create_dir(root.join("include")).unwrap();
+    let (a, b, header) = tree(root);
+    let out = translate(&["--diff-root", root.to_str().unwrap()], &[&a, &b], &header);
+    assert!(out.status.success(), "{out:?}");
+    let diff = String::from_utf8(out.stdout).unwrap();
+    assert!(diff.contains("--- /dev/null\n+++ b/include/ptx2hip_helpers.h\n@@ -0,0 +1,"));
+    fs::write(root.join("p.diff"), &diff).unwrap();
+    let applied = Process::new("git")
+        .args(["apply", "--whitespace=error", "p.diff"])
+        .current_dir(root)
+        .output()
+        .unwrap();
+    assert!(applied.status.success(), "{applied:?}");
+    let patched = [read(&a), read(&b), read(&header)];
+
+    // The same files as --in-place writes them.
+    let other = tempfile::tempdir().unwrap();
+    fs::create_dir(other.path().join("include")).unwrap();
+    let (a2, b2, header2) = tree(other.path());
+    assert!(translate(&["--in-place"], &[&a2, &b2], &header2)
+        .status
+        .success());
+    assert_eq!([read(&a2), read(&b2), read(&header2)], patched);
+
+    // Once applied, the diff of a second run is empty.
+    let second = translate(&["--diff-root", root.to_str().unwrap()], &[&a, &b], &header);
+    assert!(second.stdout.is_empty());
+}
+
+#[test]
+fn out_dir_copies_include_the_header_from_where_they_are_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let (_, _, _) = tree(dir.path());
+    let out_dir = dir.path().join("out");
+    let header = out_dir.join("ptx2hip_helpers.h");
+    fs::create_dir(&out_dir).unwrap();
+    let out = ptx2hip()
+        .arg("translate")
+        .arg("--out-dir")
+        .arg(&out_dir)
+        .arg("--helpers")
+        .arg(&header)
+        .arg(dir.path().join("src"))
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    assert!(read(&out_dir.join("a.cu")).contains("#include \"ptx2hip_helpers.h\"\n"));
+    assert!(read(&out_dir.join("kernels/b.cu")).contains("#include \"../ptx2hip_helpers.h\"\n"));
+    assert!(read(&header).contains("PTX2HIP_HELPER_ptx2hip_lop3\n"));
+    // The sources are untouched.
+    assert_eq!(read(&dir.path().join("src/a.cu")), LOP3);
+}
+
+#[test]
+fn a_file_that_is_not_a_generated_header_is_never_overwritten() {
+    let dir = tempfile::tempdir().unwrap();
+    let (a, _, _) = tree(dir.path());
+    let header = write(dir.path(), "mine.h", "int mine;\n");
+    let out = translate(&["--in-place"], &[&a], &header);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("is not a helper header ptx2hip wrote"));
+    assert_eq!(read(&header), "int mine;\n");
+    assert_eq!(read(&a), LOP3);
+}
+
+#[test]
+fn the_header_is_not_taken_as_an_input() {
+    let dir = tempfile::tempdir().unwrap();
+    let (_, _, _) = tree(dir.path());
+    let header = dir.path().join("src/ptx2hip_helpers.h");
+    let src = dir.path().join("src");
+    assert!(translate(&["--in-place"], &[&src], &header)
+        .status
+        .success());
+    let h = read(&header);
+    let again = translate(&["--in-place"], &[&src], &header);
+    assert!(again.status.success());
+    assert!(
+        String::from_utf8_lossy(&again.stderr).contains("0 of 2 files changed"),
+        "{again:?}"
+    );
+    assert_eq!(read(&header), h);
+}
+
+/// A translated file with its shared header compiles for gfx942 (device code) with clang-19.
+#[test]
+fn a_translated_file_compiles_with_the_header() {
+    let installed = Process::new("clang-19")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !installed {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "clang-19 not installed (required when CI is set)"
+        );
+        eprintln!("note: clang-19 not installed: compile check skipped");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    fs::create_dir(dir.path().join("include")).unwrap();
+    let (a, b, header) = tree(dir.path());
+    fs::write(
+        &b,
+        format!("{FMA}__device__ int k(int x) {{ BUMP(x); return x; }}\n"),
+    )
+    .unwrap();
+    assert!(translate(&["--in-place"], &[&a, &b], &header)
+        .status
+        .success());
+    for file in [&a, &b] {
+        let o = Process::new("clang-19")
+            .args([
+                "-x",
+                "hip",
+                "-std=c++17",
+                "--offload-arch=gfx942",
+                "--cuda-device-only",
+                "-nogpulib",
+            ])
+            .args([
+                "-include",
+                "hip/hip_runtime.h",
+                "-Werror=embedded-directive",
+                "-O2",
+                "-emit-llvm",
+                "-S",
+                "-o",
+                "/dev/null",
+            ])
+            .arg(file)
+            .output()
+            .unwrap();
+        assert!(
+            o.status.success(),
+            "{}: {}",
+            file.display(),
+            String::from_utf8_lossy(&o.stderr)
+        );
+    }
+}
+
+#[test]
+fn a_copy_or_a_moved_header_gets_its_include_path_corrected() {
+    let dir = tempfile::tempdir().unwrap();
+    fs::create_dir(dir.path().join("include")).unwrap();
+    let (a, _, header) = tree(dir.path());
+    assert!(translate(&["--in-place"], &[&a], &header).status.success());
+    let translated = read(&a);
+    // Copies of the translated file under another directory include the header from there.
+    let out_dir = dir.path().join("out/deep");
+    let copy_header = dir.path().join("out/ptx2hip_helpers.h");
+    let out = ptx2hip()
+        .arg("translate")
+        .arg("--out-dir")
+        .arg(&out_dir)
+        .arg("--helpers")
+        .arg(&copy_header)
+        .arg(&a)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let copy = read(&out_dir.join("a.cu"));
+    assert!(
+        copy.contains("#include \"../ptx2hip_helpers.h\"\n"),
+        "{copy}"
+    );
+    assert_eq!(
+        copy.replace("../ptx2hip_helpers.h", "../include/ptx2hip_helpers.h"),
+        translated
+    );
+    assert!(read(&copy_header).contains("PTX2HIP_HELPER_ptx2hip_lop3\n"));
+}
