@@ -213,8 +213,9 @@ fn deliberate_gaps_give_their_reasons() {
 }
 
 #[test]
-fn lop3_is_one_folded_helper_call_and_not_pred_is_logical() {
+fn lop3_is_its_formula_or_one_folded_helper_call_and_not_pred_is_logical() {
     let rules = rules();
+    // A table written in the PTX: its formula, no helper.
     let t = translate(
         &rules,
         "lop3.b32 %0, %1, %2, %3, 0xca;",
@@ -224,13 +225,16 @@ fn lop3_is_one_folded_helper_call_and_not_pred_is_logical() {
     .unwrap();
     assert_eq!(
         t.helpers,
-        [
-            "ptx2hip_lop3",
-            "ptx2hip_operand",
-            "ptx2hip_in_r",
-            "ptx2hip_out_r"
-        ]
+        ["ptx2hip_operand", "ptx2hip_in_r", "ptx2hip_out_r"]
     );
+    assert!(
+        t.lines.iter().any(|(_, l)| l.contains(
+            " = ((ptx2hip_in_r(op3) ^ ptx2hip_in_r(op2)) & ptx2hip_in_r(op1)) ^ ptx2hip_in_r(op3);"
+        )),
+        "{:?}",
+        t.lines
+    );
+    // An `"n"` table: the helper, whose switch folds.
     let t = translate(
         &rules,
         "lop3.b32 %0, %1, %2, %3, %4;",
