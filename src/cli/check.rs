@@ -397,8 +397,7 @@ impl FileReport {
         let shown = display_path(path);
         // Standard input named by --stdin-filename finds its local headers beside that path.
         let located = (path.as_path() != Path::new("-")).then_some(path.as_path());
-        let outcome =
-            pipeline::process_file_with(
+        let outcome = pipeline::process_file_with(
             bytes,
             located,
             rules,
