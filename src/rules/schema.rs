@@ -390,9 +390,14 @@ mod tests {
         let missing: Vec<&String> = keys
             .iter()
             .filter(|k| {
-                ![format!("`{k}`"), format!("{k} ="), format!("[[{k}]]")]
-                    .iter()
-                    .any(|form| readme.contains(form.as_str()))
+                ![
+                    format!("`{k}`"),
+                    format!("{k} ="),
+                    format!("[[{k}]]"),
+                    format!(".{k}]]"),
+                ]
+                .iter()
+                .any(|form| readme.contains(form.as_str()))
             })
             .collect();
         assert!(
