@@ -312,7 +312,8 @@ __device__ unsigned b(const unsigned* p) {\n  unsigned v;\n  asm(\n#if FAST\n  \
         assert!(
             isolated.contains("`trap`")
                 && isolated.contains("`brkpt`")
-                && isolated.contains("#if FAST"),
+                && isolated.contains("ld.global.nc.u32")
+                && isolated.contains("ld.global.u32"),
             "{isolated}"
         );
         // `amd-defines`: `#ifndef GGML_USE_HIP` is NVIDIA-only; `nvidia-only-macros`:
@@ -321,7 +322,8 @@ __device__ unsigned b(const unsigned* p) {\n  unsigned v;\n  asm(\n#if FAST\n  \
         assert!(
             !configured.contains("`trap`")
                 && !configured.contains("`brkpt`")
-                && configured.contains("ld.global.nc.u32"),
+                && configured.contains("ld.global.nc.u32")
+                && !configured.contains("ld.global.u32"),
             "{configured}"
         );
         // The command line comes after the file: `-D` replaces its value, `-U` wins.
