@@ -673,3 +673,29 @@ fn a_long_run_draws_no_progress_bar_on_a_stderr_that_is_not_a_terminal() {
         );
     }
 }
+
+/// A GNU statement expression holding an asm, as the operand of another asm: neither is
+/// translated (a translation would copy the inner asm into code that a second run translates),
+/// and `check` says why.
+#[test]
+fn an_asm_inside_an_operand_of_another_is_reported_and_left_as_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("nested.cu");
+    let source = "__device__ unsigned f(unsigned a, unsigned b) {\n  unsigned d;\n  asm(\"add.u32 %0, %1, %2;\" : \"=r\"(d) : \"r\"(a), \"r\"(({ unsigned t; asm(\"popc.b32 %0, %1;\" : \"=r\"(t) : \"r\"(b)); t; })));\n  return d;\n}\n";
+    fs::write(&file, source).unwrap();
+    let check = ptx2hip().arg("check").arg(&file).output().unwrap();
+    let text = String::from_utf8_lossy(&check.stdout);
+    assert!(text.contains("U006"), "{text}");
+    assert!(text.contains("holds another asm statement"), "{text}");
+    let out = ptx2hip()
+        .args(["translate", "--in-place", "--emit", "replace"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let after = fs::read_to_string(&file).unwrap();
+    assert!(
+        after.contains(&source.lines().nth(2).unwrap()[2..]),
+        "{after}"
+    );
+}

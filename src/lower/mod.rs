@@ -135,6 +135,22 @@ pub fn analyze(stmt: &AsmStatement, rules: &RuleSet, target: Target) -> Analysis
             }
         }
     };
+    if let Some(op) = stmt.operands().find(|op| holds_asm(&op.expr)) {
+        // A statement expression `({ asm(...); t; })` as an operand: the translation would copy
+        // the inner asm into code where the next run finds and translates it (a second
+        // `translate` would change the file), and translating the inner one alone would splice
+        // inside the outer statement.
+        return Analysis {
+            instructions: Vec::new(),
+            outcome: Err(Unsupported::new(
+                Code::OperandBinding,
+                format!(
+                    "the operand `{}` holds another asm statement; ptx2hip translates neither (move the inner statement before this one, into a local)",
+                    op.expr.trim()
+                ),
+            )),
+        };
+    }
     let variants = match string_operand_variants(stmt, text) {
         Ok(v) => v,
         Err(u) => {
@@ -231,6 +247,13 @@ impl Variant {
 
 /// Expands `"C"` operands: every combination of the strings each can denote, substituted into
 /// the template where `%N` references it.
+/// Whether a C++ operand expression contains the `asm` keyword (`asm`, `__asm`, `__asm__`) as a
+/// whole word.
+fn holds_asm(expr: &str) -> bool {
+    expr.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .any(|word| matches!(word, "asm" | "__asm" | "__asm__"))
+}
+
 fn string_operand_variants(stmt: &AsmStatement, text: &str) -> Result<Vec<Variant>, Unsupported> {
     const MAX_VARIANTS: usize = 64;
     let mut variants = vec![Variant {
@@ -457,6 +480,15 @@ mod tests {
             drop_repeated_casts("x = (uint32_t)(uint32_t)(uint32_t)(y) + (int32_t)(uint32_t)(z);"),
             "x = (uint32_t)(y) + (int32_t)(uint32_t)(z);"
         );
+    }
+
+    #[test]
+    fn an_operand_holding_an_asm_statement_is_refused() {
+        assert!(holds_asm(
+            "({ unsigned t; asm(\"popc.b32 %0, %1;\" : \"=r\"(t) : \"r\"(b)); t; })"
+        ));
+        assert!(holds_asm("({ __asm__ volatile(\"\"); x; })"));
+        assert!(!holds_asm("plasma + asm_count + my_asm(x)"));
     }
 
     #[test]
