@@ -237,14 +237,12 @@ fn template_helpers(
                 ));
             }
         }
-        // Expanding with a lookup that records the placeholders it is asked for.
-        let _ = template::expand(template, |name, attr| {
+        for (name, attr) in template::placeholders(template) {
             let names_helpers = lookups.get(name).is_some_and(|l| !l.is_empty());
             if attr.is_none() && names_helpers && !found.lookups.iter().any(|l| l == name) {
                 found.lookups.push(name.to_string());
             }
-            Some(String::new())
-        });
+        }
     }
     Ok(out)
 }

@@ -33,6 +33,23 @@ pub fn expand(
     Ok(out)
 }
 
+/// The placeholders `template` expands, `(name, attr)`, in order, repeats included.
+pub fn placeholders(template: &str) -> Vec<(&str, Option<&str>)> {
+    let mut found = Vec::new();
+    let mut rest = template;
+    while let Some(open) = rest.find('{') {
+        let after = &rest[open + 1..];
+        match placeholder(after) {
+            Some((name, attr, len)) => {
+                found.push((name, attr));
+                rest = &after[len + 1..];
+            }
+            None => rest = after,
+        }
+    }
+    found
+}
+
 /// Whether every occurrence of placeholder `{name}` (or `{name.attr}`) in `template` is the left
 /// side of a plain assignment (`{d} = …`, not `==` or a compound assignment): the template never
 /// reads the destination back, so it may stand for a write-only target.
@@ -140,6 +157,14 @@ mod tests {
         })
         .unwrap();
         assert_eq!(out, "{ uint4 v = *(const uint4*)(p); x = v.x; }");
+    }
+
+    #[test]
+    fn placeholders_are_listed_and_cpp_braces_are_not() {
+        assert_eq!(
+            placeholders("{ uint4 v = {a}; {d.0} = v.x; {a} += 1; }"),
+            [("a", None), ("d", Some("0")), ("a", None)]
+        );
     }
 
     #[test]

@@ -298,13 +298,9 @@ impl<'a> Lowerer<'a> {
             None => code,
         };
         self.helpers.extend(&calls);
-        let mut expanded: Vec<(String, Option<String>)> = Vec::new();
-        let _ = template::expand(template, |name, attr| {
-            expanded.push((name.to_string(), attr.map(str::to_string)));
-            Some(String::new())
-        });
+        let expanded = template::placeholders(template);
         for (name, attr, uses) in &value_uses {
-            if expanded.iter().any(|(n, a)| n == name && a == attr) {
+            if expanded.contains(&(name.as_str(), attr.as_deref())) {
                 self.helpers.extend(uses);
             }
         }
