@@ -5,12 +5,13 @@
 
 use crate::scan::{ArmPiece, Arms};
 
-use super::{analyze, helpers_used, Analysis, Position, RuleSet, Target, Translation};
+use super::{analyze, Analysis, Position, RuleSet, Target, Translation};
 
 pub fn analyze_arms(arms: &Arms, rules: &RuleSet, target: Target) -> Analysis {
     let mut instructions: Vec<String> = Vec::new();
     let mut lines = Vec::new();
     let mut codes: Vec<String> = Vec::new();
+    let mut helpers: Vec<String> = Vec::new();
     let mut failure = None;
     for piece in &arms.layout {
         let (arms, statement) = match piece {
@@ -29,6 +30,7 @@ pub fn analyze_arms(arms: &Arms, rules: &RuleSet, target: Target) -> Analysis {
         match analysis.outcome {
             Ok(t) if failure.is_none() => {
                 lines.extend(t.lines);
+                helpers.extend(t.helpers);
                 for code in t.rules {
                     if !codes.contains(&code) {
                         codes.push(code);
@@ -47,7 +49,7 @@ pub fn analyze_arms(arms: &Arms, rules: &RuleSet, target: Target) -> Analysis {
     let outcome = match failure {
         Some(u) => Err(u),
         None => Ok(Translation {
-            helpers: helpers_used(rules, &lines),
+            helpers: rules.helper_closure(helpers.iter()),
             lines,
             rules: codes,
         }),

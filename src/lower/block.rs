@@ -19,6 +19,7 @@ use crate::codes::Code;
 use crate::ptx::{self, Immediate, Instruction, Item, Reg};
 use crate::scan::AsmStatement;
 
+use super::helper_use::HelperUse;
 use super::operands;
 use super::types::{constraint_register, convert, widen_into, CType, PtxType};
 use super::{Target, Unsupported};
@@ -74,6 +75,8 @@ struct Local {
 pub struct Lowered {
     pub lines: Vec<Line>,
     pub rules: Vec<String>,
+    /// The helpers the lines call (before their requirements).
+    pub helpers: HelperUse,
 }
 
 pub struct Lowerer<'a> {
@@ -83,6 +86,8 @@ pub struct Lowerer<'a> {
     scopes: Vec<Vec<Local>>,
     taken: HashSet<String>,
     rule_codes: Vec<String>,
+    /// The helpers the code produced so far calls.
+    helpers: HelperUse,
     direct: bool,
     touches_memory: bool,
     temps: usize,
@@ -181,6 +186,7 @@ impl<'a> Lowerer<'a> {
             carry_set: false,
             carry_unconsumed: false,
             ptx: None,
+            helpers: HelperUse::default(),
         })
     }
 
@@ -219,7 +225,7 @@ impl<'a> Lowerer<'a> {
         }
         if self.direct {
             // nvcc evaluates (and type-checks) an input the template never reads.
-            let unused: Vec<Line> = self.unused_inputs().map(|l| (0, l)).collect();
+            let unused: Vec<Line> = self.unused_inputs().into_iter().map(|l| (0, l)).collect();
             body.splice(0..0, unused);
         }
         let barrier = (stmt.has_clobber("memory") || (stmt.is_volatile() && self.touches_memory))
@@ -248,30 +254,30 @@ impl<'a> Lowerer<'a> {
             }
             for op in &self.ops {
                 let Some(reg) = op.reg else { continue };
-                let read = operands::read(reg, &op.expr);
+                let mut read = || operands::read(reg, &op.expr, &mut self.helpers);
                 match op.kind {
                     OpKind::Input | OpKind::InOut
                         if op.used_as_source || (op.kind == OpKind::InOut && op.written) =>
                     {
-                        lines.push((1, format!("{reg} {} = {read};", op.local)));
+                        lines.push((1, format!("{reg} {} = {};", op.local, read())));
                     }
                     OpKind::Output if op.written_unconditionally => {
                         lines.push((1, format!("{reg} {};", op.local)));
                     }
                     OpKind::Output if op.written => {
                         // A path may skip the write: the output keeps its value.
-                        lines.push((1, format!("{reg} {} = {read};", op.local)));
+                        lines.push((1, format!("{reg} {} = {};", op.local, read())));
                     }
                     _ => {}
                 }
             }
-            lines.extend(self.unused_inputs().map(|l| (1, l)));
+            lines.extend(self.unused_inputs().into_iter().map(|l| (1, l)));
             lines.extend(body);
             for op in &self.ops {
                 if let (OpKind::Output | OpKind::InOut, true, Some(reg)) =
                     (op.kind, op.written, op.reg)
                 {
-                    let target = operands::write(reg, &op.expr);
+                    let target = operands::write(reg, &op.expr, &mut self.helpers);
                     lines.push((1, format!("{target} = {};", op.local)));
                 }
             }
@@ -283,17 +289,22 @@ impl<'a> Lowerer<'a> {
         Ok(Lowered {
             lines,
             rules: self.rule_codes,
+            helpers: self.helpers,
         })
     }
 
     /// `(void)` reads of the inputs no instruction reads whose evaluation may have an effect.
-    fn unused_inputs(&self) -> impl Iterator<Item = String> + '_ {
-        self.ops.iter().filter_map(|op| match (op.kind, op.reg) {
-            (OpKind::Input, Some(reg)) if !op.used_as_source && !is_simple_expr(&op.expr) => {
-                Some(format!("(void){};", operands::read(reg, &op.expr)))
-            }
-            _ => None,
-        })
+    fn unused_inputs(&mut self) -> Vec<String> {
+        let helpers = &mut self.helpers;
+        self.ops
+            .iter()
+            .filter_map(|op| match (op.kind, op.reg) {
+                (OpKind::Input, Some(reg)) if !op.used_as_source && !is_simple_expr(&op.expr) => {
+                    Some(format!("(void){};", operands::read(reg, &op.expr, helpers)))
+                }
+                _ => None,
+            })
+            .collect()
     }
 
     /// Direct form is exact when there is one unguarded instruction and reading an input

@@ -7,6 +7,7 @@
 mod arms;
 mod barrier;
 mod block;
+mod helper_use;
 mod lop3;
 pub mod operands;
 mod plain_float;
@@ -18,6 +19,7 @@ use std::fmt;
 use crate::codes::Code;
 use crate::ptx;
 use crate::scan::{AsmStatement, Template};
+use helper_use::HelperUse;
 
 pub use crate::rules::RuleSet;
 pub use block::{is_simple_expr, Line, COMPILER_BARRIER};
@@ -211,11 +213,11 @@ pub fn analyze(stmt: &AsmStatement, rules: &RuleSet, target: Target) -> Analysis
             outcome: Err(u),
         };
     }
-    let (mut lines, rule_codes) = compose_variants(stmt, lowered);
+    let (mut lines, rule_codes, uses) = compose_variants(stmt, lowered);
     for (_, l) in &mut lines {
         *l = drop_repeated_casts(l);
     }
-    let helpers = helpers_used(rules, &lines);
+    let helpers = uses.closure(rules);
     Analysis {
         instructions,
         outcome: Ok(Translation {
@@ -324,27 +326,32 @@ fn substitute_operand(text: &str, index: usize, value: &str) -> String {
     out
 }
 
+/// The lines of the statement (one variant's, or each variant's under its `if constexpr`), the
+/// rule codes and the helpers they use.
 fn compose_variants(
     stmt: &AsmStatement,
     lowered: Vec<(&Variant, block::Lowered)>,
-) -> (Vec<Line>, Vec<String>) {
+) -> (Vec<Line>, Vec<String>, HelperUse) {
     let mut codes: Vec<String> = Vec::new();
+    let mut uses = HelperUse::default();
     for (_, l) in &lowered {
         for c in &l.rules {
             if !codes.contains(c) {
                 codes.push(c.clone());
             }
         }
+        uses.extend(&l.helpers);
     }
     if lowered.len() == 1 && !lowered[0].0.substituted {
         let (_, l) = lowered.into_iter().next().expect("one variant");
-        return (l.lines, codes);
+        return (l.lines, codes, uses);
     }
+    uses.add(STREQ);
     let _ = stmt;
     let condition = |v: &Variant| {
         v.choices
             .iter()
-            .map(|(e, s)| format!("ptx2hip_streq({e}, \"{}\")", escape_c(s)))
+            .map(|(e, s)| format!("{STREQ}({e}, \"{}\")", escape_c(s)))
             .collect::<Vec<_>>()
             .join(" && ")
     };
@@ -373,8 +380,11 @@ fn compose_variants(
     }
     lines.push((1, "}".to_string()));
     lines.push((0, "}".to_string()));
-    (lines, codes)
+    (lines, codes, uses)
 }
+
+/// The helper that compares a `"C"` operand's string with one it can denote.
+const STREQ: &str = "ptx2hip_streq";
 
 /// `(T)(T)(x)` → `(T)(x)`: casting twice to one type is casting once; templates and operand
 /// conversions each add the cast they need, and this keeps the output readable.
@@ -410,32 +420,6 @@ fn drop_repeated_casts(line: &str) -> String {
 
 fn escape_c(s: &str) -> String {
     s.replace('\\', "\\\\").replace('"', "\\\"")
-}
-
-/// Helpers whose names the code mentions, with their requirements. Every helper is named
-/// `ptx2hip_*` (checked when the table loads), so one pass over each line finds them all.
-fn helpers_used(rules: &RuleSet, lines: &[Line]) -> Vec<String> {
-    let is_ident = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
-    let mut used: Vec<String> = Vec::new();
-    for (_, line) in lines {
-        let bytes = line.as_bytes();
-        let mut from = 0;
-        while let Some(i) = line[from..]
-            .find(crate::rules::HELPER_PREFIX)
-            .map(|i| i + from)
-        {
-            let end = i + bytes[i..].iter().take_while(|&&b| is_ident(b)).count();
-            let word = &line[i..end];
-            if (i == 0 || !is_ident(bytes[i - 1]))
-                && rules.helpers.contains_key(word)
-                && !used.iter().any(|u| u == word)
-            {
-                used.push(word.to_string());
-            }
-            from = end;
-        }
-    }
-    rules.helper_closure(used.iter())
 }
 
 fn collect_forms(items: &[ptx::Item], out: &mut Vec<String>) {
@@ -491,12 +475,79 @@ mod tests {
         assert!(!holds_asm("plasma + asm_count + my_asm(x)"));
     }
 
-    #[test]
-    fn helper_detection_is_by_whole_word() {
+    /// The helpers of the portable translation of `ptx` with operands `(constraint, expr)`.
+    fn helpers(ptx: &str, operands: &[(&str, &str)]) -> Vec<String> {
+        let constraints: Vec<String> = operands.iter().map(|(c, _)| c.to_string()).collect();
+        let mut stmt = AsmStatement::synthetic(ptx, &constraints);
+        for (op, (_, expr)) in stmt
+            .outputs
+            .iter_mut()
+            .chain(&mut stmt.inputs)
+            .zip(operands)
+        {
+            op.expr = expr.to_string();
+        }
         let rules = RuleSet::embedded().unwrap();
-        let found = |code: &str| helpers_used(&rules, &[(0, code.to_string())]);
-        assert!(found("x = ptx2hip_prmt(a, b, c);").contains(&"ptx2hip_prmt".to_string()));
-        assert!(!found("x = my_ptx2hip_prmt(a, b, c);").contains(&"ptx2hip_prmt".to_string()));
-        assert!(found("x = ptx2hip_prmt_unknown(a);").is_empty());
+        analyze(&stmt, &rules, Target::Portable)
+            .outcome
+            .unwrap()
+            .helpers
+    }
+
+    #[test]
+    fn a_translation_lists_the_helpers_its_template_and_glue_call_with_their_requirements() {
+        let h = helpers(
+            "prmt.b32 %0, %1, %2, %3;",
+            &[("=r", "d"), ("r", "a"), ("r", "b"), ("r", "c")],
+        );
+        assert_eq!(
+            h,
+            [
+                "ptx2hip_prmt_generic",
+                "ptx2hip_prmt",
+                "ptx2hip_operand",
+                "ptx2hip_in_r",
+                "ptx2hip_out_r"
+            ]
+        );
+        // A helper's name inside the user's own expression is the user's, not a call to declare.
+        let h = helpers(
+            "prmt.b32 %0, %1, %2, %3;",
+            &[
+                ("=r", "d"),
+                ("r", "ptx2hip_lop3(a)"),
+                ("r", "b"),
+                ("r", "c"),
+            ],
+        );
+        assert!(!h.iter().any(|n| n == "ptx2hip_lop3"), "{h:?}");
+    }
+
+    #[test]
+    fn rewritten_call_sites_list_the_helpers_they_call_instead() {
+        // A literal lop3 table is its formula: no 256-case helper.
+        let h = helpers(
+            "lop3.b32 %0, %1, %2, %3, 0xEA;",
+            &[("=r", "d"), ("r", "a"), ("r", "b"), ("r", "c")],
+        );
+        assert!(!h.iter().any(|n| n == "ptx2hip_lop3"), "{h:?}");
+        // A plain fma.rn.f32 is the intrinsic, canonicalised.
+        let h = helpers(
+            "fma.rn.f32 %0, %1, %2, %3;",
+            &[("=f", "d"), ("f", "a"), ("f", "b"), ("f", "c")],
+        );
+        assert!(h.iter().any(|n| n == "ptx2hip_canon_f32"), "{h:?}");
+        assert!(!h.iter().any(|n| n == "ptx2hip_fop_f32"), "{h:?}");
+    }
+
+    #[test]
+    fn an_input_the_template_does_not_read_calls_no_glue() {
+        // `{d} = 0` for a table of zeros: `a`, `b`, `c` are never read.
+        let h = helpers(
+            "lop3.b32 %0, %1, %2, %3, 0x00;",
+            &[("=r", "d"), ("r", "a"), ("r", "b"), ("r", "c")],
+        );
+        assert!(!h.iter().any(|n| n == "ptx2hip_in_r"), "{h:?}");
+        assert!(h.iter().any(|n| n == "ptx2hip_out_r"), "{h:?}");
     }
 }

@@ -15,19 +15,28 @@
 //! ptxas in turn accepts a register only of the instruction operand's size, except that `cvt`,
 //! `ld`, `ldu` and `st` take wider registers ([`register_fits`]).
 
+use super::helper_use::HelperUse;
 use super::types::{CType, PtxType};
 
-/// Reads input operand `expr` as the contents of a register of type `reg`.
-pub fn read(reg: CType, expr: &str) -> String {
+/// Reads input operand `expr` as the contents of a register of type `reg`; records the glue
+/// helper it calls in `uses`.
+pub fn read(reg: CType, expr: &str, uses: &mut HelperUse) -> String {
     match int_literal(expr) {
         Some(lit) if lit.binds(reg) => format!("({reg})({expr})"),
-        _ => format!("ptx2hip_in_{}({expr})", letter(reg)),
+        _ => {
+            let helper = format!("ptx2hip_in_{}", letter(reg));
+            uses.add(&helper);
+            format!("{helper}({expr})")
+        }
     }
 }
 
-/// An lvalue-like expression through which a value of type `reg` is stored into output `expr`.
-pub fn write(reg: CType, expr: &str) -> String {
-    format!("ptx2hip_out_{}({expr})", letter(reg))
+/// An lvalue-like expression through which a value of type `reg` is stored into output `expr`;
+/// records the glue helper it calls in `uses`.
+pub fn write(reg: CType, expr: &str, uses: &mut HelperUse) -> String {
+    let helper = format!("ptx2hip_out_{}", letter(reg));
+    uses.add(&helper);
+    format!("{helper}({expr})")
 }
 
 /// The constraint letter of a register type (see [`super::types::constraint_register`]).
@@ -44,8 +53,9 @@ fn letter(reg: CType) -> char {
 
 /// The value of an `"n"` operand as an instruction operand of type `want`: nvcc prints the
 /// constant as a signed integer of the constant's own width, which the instruction truncates to
-/// its width (`"n"(0xffffffffu)` in a 64-bit instruction is all ones).
-pub fn immediate(want: CType, expr: &str) -> String {
+/// its width (`"n"(0xffffffffu)` in a 64-bit instruction is all ones). Records `ptx2hip_imm` in
+/// `uses` when the value is not a literal.
+pub fn immediate(want: CType, expr: &str, uses: &mut HelperUse) -> String {
     match int_literal(expr) {
         Some(lit) if want.is_integer() && want.bits() <= 64 => {
             let value = lit.sign_extended() as u64;
@@ -63,7 +73,10 @@ pub fn immediate(want: CType, expr: &str) -> String {
                 format!("({want})0x{pattern:x}u")
             }
         }
-        _ => format!("ptx2hip_imm<{want}>({expr})"),
+        _ => {
+            uses.add("ptx2hip_imm");
+            format!("ptx2hip_imm<{want}>({expr})")
+        }
     }
 }
 
@@ -193,14 +206,36 @@ mod tests {
         assert_eq!(lit("08"), None);
     }
 
+    /// The code and the helpers it records.
+    fn glued(f: impl FnOnce(&mut HelperUse) -> String) -> (String, HelperUse) {
+        let mut uses = HelperUse::default();
+        (f(&mut uses), uses)
+    }
+
+    fn helpers(names: &[&str]) -> HelperUse {
+        let mut uses = HelperUse::default();
+        names.iter().for_each(|n| uses.add(n));
+        uses
+    }
+
     #[test]
     fn operands_are_read_through_the_helper_unless_a_literal_proves_its_type() {
-        assert_eq!(read(CType::Uint(32), "x"), "ptx2hip_in_r(x)");
-        assert_eq!(read(CType::Uint(32), "0u"), "(uint32_t)(0u)");
-        assert_eq!(read(CType::Uint(64), "0"), "ptx2hip_in_l(0)");
-        assert_eq!(read(CType::Float, "0"), "ptx2hip_in_f(0)");
-        assert_eq!(read(CType::Double, "v[i]"), "ptx2hip_in_d(v[i])");
-        assert_eq!(write(CType::Uint(16), "h.x"), "ptx2hip_out_h(h.x)");
+        let r = |t, e| glued(|u| read(t, e, u));
+        assert_eq!(
+            r(CType::Uint(32), "x"),
+            ("ptx2hip_in_r(x)".into(), helpers(&["ptx2hip_in_r"]))
+        );
+        assert_eq!(
+            r(CType::Uint(32), "0u"),
+            ("(uint32_t)(0u)".into(), helpers(&[]))
+        );
+        assert_eq!(r(CType::Uint(64), "0").0, "ptx2hip_in_l(0)");
+        assert_eq!(r(CType::Float, "0").0, "ptx2hip_in_f(0)");
+        assert_eq!(r(CType::Double, "v[i]").0, "ptx2hip_in_d(v[i])");
+        assert_eq!(
+            glued(|u| write(CType::Uint(16), "h.x", u)),
+            ("ptx2hip_out_h(h.x)".into(), helpers(&["ptx2hip_out_h"]))
+        );
     }
 
     #[test]
@@ -217,18 +252,22 @@ mod tests {
     fn immediates_are_sign_extended_from_the_constants_width_as_nvcc_prints_them() {
         // Measured: "n"(0xffffffffu) in mov.b64 gives all ones, "n"(0x123456789ll) in mov.b32 its
         // low 32 bits, "n"(0x12345) in mov.b16 0x2345.
+        let imm = |t, e| glued(|u| immediate(t, e, u));
         assert_eq!(
-            immediate(CType::Uint(64), "0xffffffffu"),
-            "(uint64_t)0xffffffffffffffffull"
+            imm(CType::Uint(64), "0xffffffffu"),
+            ("(uint64_t)0xffffffffffffffffull".into(), helpers(&[]))
         );
         assert_eq!(
-            immediate(CType::Uint(32), "0x123456789ll"),
+            imm(CType::Uint(32), "0x123456789ll").0,
             "(uint32_t)591751049"
         );
-        assert_eq!(immediate(CType::Uint(16), "0x12345"), "(uint16_t)9029");
-        assert_eq!(immediate(CType::Int(32), "7"), "(int32_t)7");
-        assert_eq!(immediate(CType::Uint(32), "N"), "ptx2hip_imm<uint32_t>(N)");
-        assert_eq!(immediate(CType::Bool, "1"), "ptx2hip_imm<bool>(1)");
+        assert_eq!(imm(CType::Uint(16), "0x12345").0, "(uint16_t)9029");
+        assert_eq!(imm(CType::Int(32), "7").0, "(int32_t)7");
+        assert_eq!(
+            imm(CType::Uint(32), "N"),
+            ("ptx2hip_imm<uint32_t>(N)".into(), helpers(&["ptx2hip_imm"]))
+        );
+        assert_eq!(imm(CType::Bool, "1").0, "ptx2hip_imm<bool>(1)");
     }
 
     #[test]

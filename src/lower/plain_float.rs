@@ -11,11 +11,24 @@
 //! (IEEE subtraction is addition of the negation, zeros and infinities included; a NaN's sign is
 //! canonicalised away).
 
+/// The general helper this rewrites away.
+const HELPER: &str = "ptx2hip_fop_f32";
+
+/// The helpers a rewritten call site no longer calls: the general helper, called once, and the
+/// `ptx2hip_fmode` of its template arguments.
+pub const REMOVED: [&str; 2] = [HELPER, "ptx2hip_fmode"];
+
+/// The helper the rewritten call site calls instead.
+pub const CANONICAL: &str = "ptx2hip_canon_f32";
+
 const CALL: &str = "ptx2hip_fop_f32<";
 
-/// `code` with its `ptx2hip_fop_f32<OP, rn, no_ftz, no_sat>(a, b, c)` call of a sub, mul or fma
-/// written as the intrinsic; `None` when it has no such call.
+/// `code` with its one `ptx2hip_fop_f32<OP, rn, no_ftz, no_sat>(a, b, c)` call of a sub, mul or
+/// fma written as the intrinsic; `None` when it has no such call (or more than one).
 pub fn simplify(code: &str) -> Option<String> {
+    if code.matches(HELPER).count() != 1 {
+        return None;
+    }
     let start = code.find(CALL)?;
     let after = &code[start + CALL.len()..];
     let close = after.find('>')?;

@@ -7,6 +7,8 @@
 
 use std::fmt;
 
+use super::helper_use::HelperUse;
+
 /// A scalar PTX type as written in a modifier (`u32`, `f16`, `pred`, ...).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum PtxType {
@@ -186,8 +188,9 @@ pub fn constraint_register(letter: char) -> Option<CType> {
 /// Same-width integers are reinterpreted with a cast; floats and integers of the same width are
 /// bit-cast through the `ptx2hip_bits` helpers; a wider integer register read as a narrower type
 /// is truncated. Returns `None` when PTX would not allow the combination (a narrower register
-/// than the instruction type, or a float of another width).
-pub fn convert(expr: &str, from: CType, to: CType) -> Option<String> {
+/// than the instruction type, or a float of another width). Records the bit-cast helper it
+/// calls in `uses`.
+pub fn convert(expr: &str, from: CType, to: CType, uses: &mut HelperUse) -> Option<String> {
     if from == to {
         return Some(expr.to_string());
     }
@@ -196,15 +199,19 @@ pub fn convert(expr: &str, from: CType, to: CType) -> Option<String> {
             Some(format!("({t})({expr})"))
         }
         (f, CType::Float) if f.is_integer() && f.bits() == 32 => {
+            uses.add("ptx2hip_f32_from_bits");
             Some(format!("ptx2hip_f32_from_bits((uint32_t)({expr}))"))
         }
         (f, CType::Double) if f.is_integer() && f.bits() == 64 => {
+            uses.add("ptx2hip_f64_from_bits");
             Some(format!("ptx2hip_f64_from_bits((uint64_t)({expr}))"))
         }
         (CType::Float, t) if t.is_integer() && t.bits() == 32 => {
+            uses.add("ptx2hip_bits_from_f32");
             Some(format!("({t})ptx2hip_bits_from_f32({expr})"))
         }
         (CType::Double, t) if t.is_integer() && t.bits() == 64 => {
+            uses.add("ptx2hip_bits_from_f64");
             Some(format!("({t})ptx2hip_bits_from_f64({expr})"))
         }
         _ => None,
@@ -215,14 +222,14 @@ pub fn convert(expr: &str, from: CType, to: CType) -> Option<String> {
 /// `reg` that receives it. Integers narrower than the register are extended by their own
 /// signedness, which is what PTX does when `ld.s8`/`cvt.s8.*` write a 16- or 32-bit register.
 /// A register narrower than the value is `None`: ptxas rejects it, and truncating would hide it.
-pub fn widen_into(expr: &str, value: CType, reg: CType) -> Option<String> {
+pub fn widen_into(expr: &str, value: CType, reg: CType, uses: &mut HelperUse) -> Option<String> {
     if value == reg {
         return Some(expr.to_string());
     }
     match (value, reg) {
         (v, r) if v.bits() > r.bits() => None,
         (v, r) if v.is_integer() && r.is_integer() => Some(format!("({r})({v})({expr})")),
-        _ => convert(expr, value, reg),
+        _ => convert(expr, value, reg, uses),
     }
 }
 
@@ -234,20 +241,24 @@ mod tests {
     fn results_widen_into_registers_but_never_narrow() {
         let (u16, u32, s8) = (CType::Uint(16), CType::Uint(32), CType::Int(8));
         assert_eq!(
-            widen_into("t", s8, u32).as_deref(),
+            widen_into("t", s8, u32, &mut HelperUse::default()).as_deref(),
             Some("(uint32_t)(int8_t)(t)")
         );
         assert_eq!(
-            widen_into("t", u16, u32).as_deref(),
+            widen_into("t", u16, u32, &mut HelperUse::default()).as_deref(),
             Some("(uint32_t)(uint16_t)(t)")
         );
+        let mut uses = HelperUse::default();
         assert_eq!(
-            widen_into("t", CType::Float, u32).as_deref(),
+            widen_into("t", CType::Float, u32, &mut uses).as_deref(),
             Some("(uint32_t)ptx2hip_bits_from_f32(t)")
         );
+        let mut expected = HelperUse::default();
+        expected.add("ptx2hip_bits_from_f32");
+        assert_eq!(uses, expected);
         // brev.b64 / mul.wide.u32 into a 32-bit register: refused, not truncated.
-        assert_eq!(widen_into("t", CType::Uint(64), u32), None);
-        assert_eq!(widen_into("t", u32, u16), None);
-        assert_eq!(widen_into("t", CType::Double, u32), None);
+        assert_eq!(widen_into("t", CType::Uint(64), u32, &mut uses), None);
+        assert_eq!(widen_into("t", u32, u16, &mut uses), None);
+        assert_eq!(widen_into("t", CType::Double, u32, &mut uses), None);
     }
 }

@@ -2,14 +2,18 @@
 //! rule so that a mistake in the data stops the tool at start with the file, the rule and the key
 //! (an unknown `{placeholder}`, helper, slot or class), never a broken translation later.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 
 use super::call_sites;
 use super::helpers;
-use super::matching::expand_class;
-use super::schema::{parse_operand_spec, vector_width, OperandKind, Role, Rule, RuleFile, TypeRef};
+use super::matching::{expand_class, target_index};
+use super::schema::{
+    parse_operand_spec, vector_width, OperandKind, Role, Rule, RuleFile, SpecialRegister,
+    TemplateHelpers, TypeRef,
+};
 use super::template;
 use super::RuleSet;
+use crate::lower::Target;
 
 /// Why the rule table does not load. Each names where the mistake is.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -107,7 +111,21 @@ impl RuleSet {
         }
         for i in 0..set.rules.len() {
             let specs = operand_specs(&set.rules[i])?;
-            set.rules[i].specs = specs;
+            let mut lookups = lookup_helpers(&set, &set.rules[i])?;
+            let helpers = template_helpers(&set, &set.rules[i], &lookups)?;
+            let rule = &mut set.rules[i];
+            rule.specs = specs;
+            rule.template_helpers = helpers;
+            for (name, l) in &mut rule.lookup {
+                l.helpers = lookups.remove(name).unwrap_or_default();
+            }
+        }
+        let names: Vec<String> = set.specials.keys().cloned().collect();
+        for name in names {
+            let helpers = special_helpers(&set, &set.specials[&name])?;
+            if let Some(s) = set.specials.get_mut(&name) {
+                s.helpers = helpers;
+            }
         }
         set.validate()?;
         for (i, r) in set.rules.iter().enumerate() {
@@ -156,6 +174,97 @@ fn rule_error(r: &Rule, key: &'static str, message: String) -> LoadError {
         key,
         message,
     }
+}
+
+/// The helpers each value of each of a rule's lookups names ([`super::Lookup::helpers`]); a
+/// `ptx2hip_*` name in a value that no helper file defines is an error (values hold no locals).
+fn lookup_helpers(set: &RuleSet, r: &Rule) -> Result<LookupHelpers, LoadError> {
+    let mut out = LookupHelpers::new();
+    for (name, l) in &r.lookup {
+        let by_key = out.entry(name.clone()).or_default();
+        for (key, value) in &l.values {
+            let mut names = Vec::new();
+            for n in template::helper_names(value) {
+                if !set.helpers.contains_key(&n.spelled) {
+                    return Err(rule_error(
+                        r,
+                        "lookup",
+                        format!(
+                            "`{name}` value `{value}` names unknown helper `{}`",
+                            n.spelled
+                        ),
+                    ));
+                }
+                names.push(n.spelled);
+            }
+            if !names.is_empty() {
+                by_key.insert(key.clone(), names);
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// Per lookup, per selecting modifier, the helpers the value names.
+type LookupHelpers = BTreeMap<String, BTreeMap<String, Vec<String>>>;
+
+/// Where the helpers each of a rule's templates calls come from ([`Rule::template_helpers`]):
+/// the known helpers among its literal names, every name completed by a placeholder, and the
+/// lookups it expands whose values name helpers. A literal call of a `ptx2hip_*` name that no
+/// helper file defines is an error; other literal names are the template's own locals
+/// (`uint32_t ptx2hip_v`).
+fn template_helpers(
+    set: &RuleSet,
+    r: &Rule,
+    lookups: &LookupHelpers,
+) -> Result<[TemplateHelpers; 2], LoadError> {
+    let mut out: [TemplateHelpers; 2] = Default::default();
+    for target in [Target::Portable, Target::Amd] {
+        let key = match (target, &r.amd) {
+            (Target::Amd, Some(_)) => "amd",
+            _ => "portable",
+        };
+        let template = r.template(target);
+        let found = &mut out[target_index(target)];
+        for n in template::helper_names(template) {
+            if !n.is_literal() || set.helpers.contains_key(&n.spelled) {
+                found.names.push(n.spelled);
+            } else if n.called {
+                return Err(rule_error(
+                    r,
+                    key,
+                    format!("the {key} template calls unknown helper `{}`", n.spelled),
+                ));
+            }
+        }
+        for (name, attr) in template::placeholders(template) {
+            let names_helpers = lookups.get(name).is_some_and(|l| !l.is_empty());
+            if attr.is_none() && names_helpers && !found.lookups.iter().any(|l| l == name) {
+                found.lookups.push(name.to_string());
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// The helpers a special register's expressions call ([`SpecialRegister::helpers`]); calling
+/// one that no helper file defines is an error.
+fn special_helpers(set: &RuleSet, s: &SpecialRegister) -> Result<[Vec<String>; 2], LoadError> {
+    let mut out: [Vec<String>; 2] = Default::default();
+    for target in [Target::Portable, Target::Amd] {
+        for n in template::helper_names(s.expression(target)) {
+            if set.helpers.contains_key(&n.spelled) {
+                out[target_index(target)].push(n.spelled);
+            } else if n.called {
+                return Err(LoadError::Special {
+                    file: "*.toml".into(),
+                    name: s.name.clone(),
+                    message: format!("calls unknown helper `{}`", n.spelled),
+                });
+            }
+        }
+    }
+    Ok(out)
 }
 
 /// Parses a rule's operand specs and gives each its role: the operands named in `writes`, or
@@ -371,6 +480,11 @@ mod tests {
 
     /// A one-rule table whose rule has the given extra keys and templates.
     fn load(portable: &str, extra: &str) -> Result<RuleSet, LoadError> {
+        load_with(portable, extra, None)
+    }
+
+    /// [`load`] with a helper file.
+    fn load_with(portable: &str, extra: &str, helpers: Option<&str>) -> Result<RuleSet, LoadError> {
         let toml = format!(
             r#"family = "t"
 [[rule]]
@@ -386,7 +500,40 @@ portable = "{portable}"
 example = {{ ptx = "abs.s32 %0, %1;", constraints = "=r,r" }}
 "#
         );
-        RuleSet::from_sources([("t.toml".to_string(), toml)])
+        let helpers = helpers.map(|h| ("helpers/t.h".to_string(), h.to_string()));
+        RuleSet::from_sources(helpers.into_iter().chain([("t.toml".to_string(), toml)]))
+    }
+
+    #[test]
+    fn the_helpers_a_template_calls_are_found_when_the_table_loads() {
+        let helpers = "// ptx2hip:helper ptx2hip_f\nint ptx2hip_f(int x);\n// ptx2hip:end\n\
+                       // ptx2hip:helper ptx2hip_abs_s32\nint ptx2hip_abs_s32(int x);\n// ptx2hip:end\n";
+        let load = |portable: &str, extra: &str| load_with(portable, extra, Some(helpers));
+        let rules = load(
+            "uint32_t ptx2hip_v = ptx2hip_abs_{T}({a}); {d} = {fn}(ptx2hip_v);",
+            r#"lookup = { fn = { slot = "T", values = { s32 = "ptx2hip_f" } } }"#,
+        )
+        .unwrap();
+        let r = &rules.rules[0];
+        let found = r.template_helpers(Target::Portable);
+        assert_eq!(found.names, ["ptx2hip_abs_{T}"]);
+        assert_eq!(found.lookups, ["fn"]);
+        assert_eq!(r.lookup["fn"].helpers("s32"), ["ptx2hip_f"]);
+        assert_eq!(r.template_helpers(Target::Amd), found);
+        let err = load("{d} = ptx2hip_g({a});", "").unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "rules/t.toml: rule X001: `portable`: the portable template calls unknown helper `ptx2hip_g`"
+        );
+        let err = load(
+            "{d} = {fn}({a});",
+            r#"lookup = { fn = { slot = "T", values = { s32 = "ptx2hip_g" } } }"#,
+        )
+        .unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "rules/t.toml: rule X001: `lookup`: `fn` value `ptx2hip_g` names unknown helper `ptx2hip_g`"
+        );
     }
 
     #[test]

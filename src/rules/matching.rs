@@ -11,7 +11,7 @@
 use crate::lower::types::PtxType;
 use crate::lower::Target;
 
-use super::schema::{Bindings, OperandSpec, Rule, Slot, TypeRef};
+use super::schema::{Bindings, OperandSpec, Rule, Slot, SpecialRegister, TemplateHelpers, TypeRef};
 
 /// Expands a `@class` slot value into modifier values.
 pub fn expand_class(value: &str) -> Option<&'static [&'static str]> {
@@ -151,5 +151,36 @@ impl Rule {
             Target::Amd => self.amd.as_deref().unwrap_or(&self.portable),
             Target::Portable => &self.portable,
         }
+    }
+
+    /// Where the helpers [`Rule::template`] for `target` calls come from, found when the table
+    /// loads: literal names of helpers, names with placeholders (`ptx2hip_bfe_{T.name}`) that the
+    /// lowering expands with the template, and lookups whose values name helpers. A template
+    /// calling an unknown `ptx2hip_*` helper does not load.
+    pub fn template_helpers(&self, target: Target) -> &TemplateHelpers {
+        &self.template_helpers[target_index(target)]
+    }
+}
+
+impl SpecialRegister {
+    /// The helpers the register's expression for `target` calls (found when the table loads).
+    pub fn helpers(&self, target: Target) -> &[String] {
+        &self.helpers[target_index(target)]
+    }
+
+    /// The register's value as a C++ expression for `target`.
+    pub fn expression(&self, target: Target) -> &str {
+        match target {
+            Target::Amd => self.amd.as_deref().unwrap_or(&self.portable),
+            Target::Portable => &self.portable,
+        }
+    }
+}
+
+/// Where the per-target lists derived at load keep `target`'s.
+pub(super) fn target_index(target: Target) -> usize {
+    match target {
+        Target::Portable => 0,
+        Target::Amd => 1,
     }
 }

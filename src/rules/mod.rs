@@ -26,7 +26,7 @@ pub use load::LoadError;
 pub use matching::expand_class;
 pub use schema::{
     vector_width, Bindings, Carry, Case, Example, Helper, Lookup, OperandKind, OperandSpec, Role,
-    Rule, Slot, SpecialRegister, TypeRef, UnsupportedForm,
+    Rule, Slot, SpecialRegister, TemplateHelpers, TypeRef, UnsupportedForm,
 };
 
 // The rule files compiled into the binary (`EMBEDDED: &[(name relative to rules/, text)]`),

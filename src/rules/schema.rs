@@ -111,6 +111,10 @@ pub struct Rule {
     /// `operands` parsed, with their roles (filled by the loader).
     #[serde(skip)]
     pub(super) specs: Vec<OperandSpec>,
+    /// The helper names the portable and the amd template spell (filled by the loader, see
+    /// [`Rule::template_helpers`]).
+    #[serde(skip)]
+    pub(super) template_helpers: [TemplateHelpers; 2],
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
@@ -151,6 +155,27 @@ pub struct Slot {
 pub struct Lookup {
     pub slot: String,
     pub values: BTreeMap<String, String>,
+    /// The helpers each value names, by the modifier that selects it (filled by the loader).
+    #[serde(skip)]
+    pub(super) helpers: BTreeMap<String, Vec<String>>,
+}
+
+impl Lookup {
+    /// The helpers the value selected by modifier `key` names (`ptx2hip_fmode` for
+    /// `ptx2hip_fmode::rn`, `ptx2hip_store_nt` for `ptx2hip_store_nt(`).
+    pub fn helpers(&self, key: &str) -> &[String] {
+        self.helpers.get(key).map_or(&[], Vec::as_slice)
+    }
+}
+
+/// Where the helpers a template calls come from, found when the table loads.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct TemplateHelpers {
+    /// Helper names the template spells: literal (`ptx2hip_prmt`) or completed by placeholders
+    /// (`ptx2hip_bfe_{T.name}`), to expand as the template is.
+    pub names: Vec<String>,
+    /// Lookups the template expands whose values name helpers ([`Lookup::helpers`]).
+    pub lookups: Vec<String>,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -241,6 +266,10 @@ pub struct SpecialRegister {
     /// Why the register is deliberately not translated (the reason users see).
     #[serde(default)]
     pub unsupported: Option<String>,
+    /// The helpers the portable and the amd expression call (filled by the loader, see
+    /// [`SpecialRegister::helpers`]).
+    #[serde(skip)]
+    pub(super) helpers: [Vec<String>; 2],
 }
 
 /// Which slot took which modifier value in a matched instruction.

@@ -29,6 +29,12 @@ enum Window {
     Offset(&'static str),
 }
 
+/// The helper that turns a global variable into its address in its state space.
+pub(super) const SYMBOL_ADDR: &str = "ptx2hip_symbol_addr";
+
+/// The aggregate a vector operand travels in (`ptx2hip_vec<T, N>`).
+const VEC: &str = "ptx2hip_vec";
+
 /// The window of a state space modifier (`None`: generic addressing).
 fn window(space: Option<&str>) -> Option<Window> {
     Some(match space {
@@ -66,7 +72,7 @@ fn is_plain_symbol(name: &str) -> bool {
 /// global namespace.
 pub(super) fn symbol_value(name: &str, component: Option<char>) -> Option<String> {
     (component.is_none() && is_plain_symbol(name))
-        .then(|| format!("ptx2hip_symbol_addr((const void*)&::{name})"))
+        .then(|| format!("{SYMBOL_ADDR}((const void*)&::{name})"))
 }
 
 /// `+ off` / `- off` with an integer suffix for a `bits`-wide unsigned operand.
@@ -152,6 +158,7 @@ impl Lowerer<'_> {
                     0 => base,
                     o => format!("({ty})({base}{})", offset_suffix(*o, bits)),
                 };
+                self.helpers.add(helper);
                 Ok(format!("(uintptr_t){helper}({addr})"))
             }
             (Window::Offset(_), _) => Err(Unsupported::at(
@@ -196,7 +203,8 @@ impl Lowerer<'_> {
         let ptx::Operand::Vector(elems) = op else {
             unreachable!("shape checked")
         };
-        let ty = format!("ptx2hip_vec<{elem}, {}>", elems.len());
+        self.helpers.add(VEC);
+        let ty = format!("{VEC}<{elem}, {}>", elems.len());
         let agg = self.temp();
         pre.push(format!("{ty} {agg};"));
         for (k, e) in elems.iter().enumerate() {
@@ -221,7 +229,8 @@ impl Lowerer<'_> {
         let ptx::Operand::Vector(elems) = op else {
             unreachable!("shape checked")
         };
-        let ty = format!("ptx2hip_vec<{elem}, {}>", elems.len());
+        self.helpers.add(VEC);
+        let ty = format!("{VEC}<{elem}, {}>", elems.len());
         let values = elems
             .iter()
             .map(|e| self.source(e, elem, at))

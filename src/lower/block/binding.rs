@@ -57,7 +57,7 @@ impl<'a> Lowerer<'a> {
             ptx::Operand::NotReg(r) if want == CType::Bool => {
                 Ok(format!("!{}", self.read_reg(r, want, at)?))
             }
-            ptx::Operand::Imm(imm) => immediate(imm, want).ok_or_else(|| {
+            ptx::Operand::Imm(imm) => immediate(imm, want, &mut self.helpers).ok_or_else(|| {
                 Unsupported::at(
                     Code::OperandShape,
                     format!("immediate `{imm:?}` cannot be used as a {want} operand"),
@@ -84,7 +84,7 @@ impl<'a> Lowerer<'a> {
             let Some(reg) = op.reg else {
                 // "n" immediate: an integer constant expression.
                 return if want.is_integer() || want == CType::Bool {
-                    Ok(operands::immediate(want, &op.expr))
+                    Ok(operands::immediate(want, &op.expr, &mut self.helpers))
                 } else {
                     Err(Unsupported::at(
                         Code::OperandBinding,
@@ -102,7 +102,7 @@ impl<'a> Lowerer<'a> {
             }
             op.used_as_source = true;
             let base = if direct {
-                operands::read(reg, &op.expr)
+                operands::read(reg, &op.expr, &mut self.helpers)
             } else {
                 op.local.clone()
             };
@@ -114,18 +114,20 @@ impl<'a> Lowerer<'a> {
                     format!("({want})({base})")
                 });
             }
-            return convert(&base, reg, want).ok_or_else(|| operand_mismatch(i, reg, want, at));
+            return convert(&base, reg, want, &mut self.helpers)
+                .ok_or_else(|| operand_mismatch(i, reg, want, at));
         }
         let (name, ty) = match (self.resolve_ident(r, at), r) {
             (Ok(found), _) => found,
             // A variable named as an integer source: its address in its state space.
             (Err(e), Reg::Ident { name, component }) if want.is_integer() && want.bits() >= 32 => {
                 let value = address::symbol_value(name, *component).ok_or(e)?;
+                self.helpers.add(address::SYMBOL_ADDR);
                 (value, CType::Uint(64))
             }
             (Err(e), _) => return Err(e),
         };
-        convert(&name, ty, want).ok_or_else(|| {
+        convert(&name, ty, want, &mut self.helpers).ok_or_else(|| {
             Unsupported::at(
                 Code::OperandBinding,
                 format!(
@@ -179,7 +181,7 @@ impl<'a> Lowerer<'a> {
                     if direct {
                         let same = reg == want
                             || (reg.is_integer() && want.is_integer() && reg.bits() == want.bits());
-                        let target = operands::write(reg, &op.expr);
+                        let target = operands::write(reg, &op.expr, &mut self.helpers);
                         if assigned && same {
                             // A same-width integer converts modulo 2^n on assignment.
                             return Ok(target);
@@ -187,7 +189,7 @@ impl<'a> Lowerer<'a> {
                         // Computed in a temporary, then stored once.
                         let t = self.temp();
                         pre.push(format!("{want} {t};"));
-                        let conv = widen_into(&t, want, reg)
+                        let conv = widen_into(&t, want, reg, &mut self.helpers)
                             .ok_or_else(|| result_mismatch(want, reg, at))?;
                         post.push(format!("{target} = {conv};"));
                         return Ok(t);
@@ -224,7 +226,8 @@ impl<'a> Lowerer<'a> {
         }
         let t = self.temp();
         pre.push(format!("{want} {t};"));
-        let conv = widen_into(&t, want, reg).ok_or_else(|| result_mismatch(want, reg, at))?;
+        let conv = widen_into(&t, want, reg, &mut self.helpers)
+            .ok_or_else(|| result_mismatch(want, reg, at))?;
         post.push(format!("{lvalue} = {conv};"));
         Ok(t)
     }
@@ -261,11 +264,10 @@ impl<'a> Lowerer<'a> {
             let ty = PtxType::parse(&sr.ty)
                 .map(|t| t.c_type())
                 .unwrap_or(CType::Uint(32));
-            let expr = match self.target {
-                Target::Amd => sr.amd.clone().unwrap_or_else(|| sr.portable.clone()),
-                Target::Portable => sr.portable.clone(),
-            };
-            return Ok((expr, ty));
+            for h in sr.helpers(self.target) {
+                self.helpers.add(h);
+            }
+            return Ok((sr.expression(self.target).to_string(), ty));
         }
         let (code, message) = if name.starts_with('%') {
             (

@@ -105,6 +105,8 @@ impl<'a> Lowerer<'a> {
     ) -> Result<(String, Vec<String>), Unsupported> {
         let at = ins.span.start;
         let mut values: Vec<(String, Option<String>, String)> = Vec::new();
+        // The helpers each source value calls: called only if the template uses the value.
+        let mut value_uses: Vec<(String, Option<String>, HelperUse)> = Vec::new();
         let mut pre: Vec<String> = Vec::new();
         let mut post: Vec<String> = Vec::new();
         let specs = rule.operand_specs();
@@ -136,7 +138,8 @@ impl<'a> Lowerer<'a> {
                     let space = slot
                         .as_ref()
                         .and_then(|s| bindings.get(s).cloned().flatten());
-                    let addr = self.address(op, space.as_deref(), at)?;
+                    let (addr, uses) = self.captured(|l| l.address(op, space.as_deref(), at))?;
+                    value_uses.push((spec.name.clone(), None, uses));
                     values.push((spec.name.clone(), None, addr));
                 }
                 OperandKind::SlotVector(slot, t) => {
@@ -149,13 +152,18 @@ impl<'a> Lowerer<'a> {
                             let assigned = template::only_assigned(template, &spec.name, None);
                             self.dest(op, ty.c_type(), assigned, &mut pre, &mut post, at)?
                         } else {
-                            self.source(op, ty.c_type(), at)?
+                            let (v, uses) = self.captured(|l| l.source(op, ty.c_type(), at))?;
+                            value_uses.push((spec.name.clone(), None, uses));
+                            v
                         };
                         (v, ty.c_type().to_string())
                     } else if writes {
                         self.vector_dest(op, ty.c_type(), &mut pre, &mut post, at)?
                     } else {
-                        self.vector_source(op, ty.c_type(), at)?
+                        let (v, uses) = self.captured(|l| l.vector_source(op, ty.c_type(), at))?;
+                        value_uses.push((spec.name.clone(), None, uses.clone()));
+                        value_uses.push((spec.name.clone(), Some("type".to_string()), uses));
+                        v
                     };
                     values.push((spec.name.clone(), None, v));
                     values.push((spec.name.clone(), Some("type".to_string()), c_type));
@@ -167,7 +175,9 @@ impl<'a> Lowerer<'a> {
                         let assigned = template::only_assigned(template, &spec.name, None);
                         self.dest(op, ty.c_type(), assigned, &mut pre, &mut post, at)?
                     } else {
-                        self.source(op, ty.c_type(), at)?
+                        let (v, uses) = self.captured(|l| l.source(op, ty.c_type(), at))?;
+                        value_uses.push((spec.name.clone(), None, uses));
+                        v
                     };
                     values.push((spec.name.clone(), None, v));
                 }
@@ -195,7 +205,9 @@ impl<'a> Lowerer<'a> {
                                 template::only_assigned(template, &spec.name, Some(&component));
                             self.dest(e, ty.c_type(), assigned, &mut pre, &mut post, at)?
                         } else {
-                            self.source(e, ty.c_type(), at)?
+                            let (v, uses) = self.captured(|l| l.source(e, ty.c_type(), at))?;
+                            value_uses.push((spec.name.clone(), Some(k.to_string()), uses));
+                            v
                         };
                         values.push((spec.name.clone(), Some(k.to_string()), v));
                     }
@@ -225,7 +237,7 @@ impl<'a> Lowerer<'a> {
         }
         let literal_lop3 = crate::lower::lop3::literal_template(self.rules, rule, ins, &values);
         let template = literal_lop3.as_deref().unwrap_or(template);
-        let code = template::expand(template, |name, attr| {
+        let lookup = |name: &str, attr: Option<&str>| {
             if name == CARRY && attr.is_none() && rule.carry.is_some() {
                 return Some(CARRY_LOCAL.to_string());
             }
@@ -251,18 +263,62 @@ impl<'a> Lowerer<'a> {
                 (None, None) => Some(raw),
                 _ => None,
             }
-        })
-        .map_err(|e| {
+        };
+        let malformed = |e: String| {
             Unsupported::at(
                 Code::RuleTableError,
                 format!("rule {} is malformed: {e}", rule.code),
                 at,
             )
-        })?;
-        let code = crate::lower::plain_float::simplify(&code).unwrap_or(code);
+        };
+        let code = template::expand(template, lookup).map_err(malformed)?;
+        // The helpers the template calls, as the table found them in it when it loaded, each
+        // name completed by this instruction's modifiers; a literal lop3 table's formula calls
+        // none.
+        let mut calls = HelperUse::default();
+        if literal_lop3.is_none() {
+            let from = rule.template_helpers(self.target);
+            for name in &from.names {
+                calls.add(&template::expand(name, lookup).map_err(malformed)?);
+            }
+            for name in &from.lookups {
+                let l = &rule.lookup[name];
+                let key = bindings.get(&l.slot).cloned().flatten().unwrap_or_default();
+                l.helpers(&key).iter().for_each(|h| calls.add(h));
+            }
+        }
+        let code = match crate::lower::plain_float::simplify(&code) {
+            Some(plain) => {
+                for h in crate::lower::plain_float::REMOVED {
+                    calls.remove(h);
+                }
+                calls.add(crate::lower::plain_float::CANONICAL);
+                plain
+            }
+            None => code,
+        };
+        self.helpers.extend(&calls);
+        let expanded = template::placeholders(template);
+        for (name, attr, uses) in &value_uses {
+            if expanded.contains(&(name.as_str(), attr.as_deref())) {
+                self.helpers.extend(uses);
+            }
+        }
         let mut code_lines = pre;
         code_lines.push(code);
         Ok((code_lines.join("\n"), post))
+    }
+
+    /// Runs `f` and returns what it gives with the helpers its code calls, which are not
+    /// recorded: a source value calls them only where the template uses it.
+    fn captured<T>(
+        &mut self,
+        f: impl FnOnce(&mut Self) -> Result<T, Unsupported>,
+    ) -> Result<(T, HelperUse), Unsupported> {
+        let outer = std::mem::take(&mut self.helpers);
+        let result = f(self);
+        let inner = std::mem::replace(&mut self.helpers, outer);
+        result.map(|v| (v, inner))
     }
 
     pub(super) fn type_of(

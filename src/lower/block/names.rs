@@ -68,8 +68,9 @@ pub(super) fn reg_text(r: &Reg) -> String {
     }
 }
 
-/// Renders a PTX immediate as a C++ expression of type `want`.
-pub(super) fn immediate(imm: &Immediate, want: CType) -> Option<String> {
+/// Renders a PTX immediate as a C++ expression of type `want`; records the helper a float
+/// literal that C++ cannot spell (a NaN, an infinity) calls in `uses`.
+pub(super) fn immediate(imm: &Immediate, want: CType, uses: &mut HelperUse) -> Option<String> {
     match (imm, want) {
         (Immediate::Int(v), t) if t.is_integer() => {
             let bits = t.bits();
@@ -87,21 +88,22 @@ pub(super) fn immediate(imm: &Immediate, want: CType) -> Option<String> {
         } else {
             "false".into()
         }),
-        (Immediate::F32Bits(b), CType::Float) => Some(f32_literal(*b)),
+        (Immediate::F32Bits(b), CType::Float) => Some(f32_literal(*b, uses)),
         (Immediate::F32Bits(b), CType::Uint(32) | CType::Int(32)) => {
             Some(format!("({want})0x{b:08x}u"))
         }
-        (Immediate::F64Bits(b), CType::Double) => Some(f64_literal(*b)),
+        (Immediate::F64Bits(b), CType::Double) => Some(f64_literal(*b, uses)),
         (Immediate::F64Bits(b), CType::Uint(64) | CType::Int(64)) => {
             Some(format!("({want})0x{b:016x}ull"))
         }
-        (Immediate::Float(s), CType::Double) => {
-            s.parse::<f64>().ok().map(|d| f64_literal(d.to_bits()))
-        }
+        (Immediate::Float(s), CType::Double) => s
+            .parse::<f64>()
+            .ok()
+            .map(|d| f64_literal(d.to_bits(), uses)),
         (Immediate::Float(s), CType::Float) => s
             .parse::<f64>()
             .ok()
-            .map(|d| f32_literal((d as f32).to_bits())),
+            .map(|d| f32_literal((d as f32).to_bits(), uses)),
         _ => None,
     }
 }
@@ -127,20 +129,22 @@ pub(super) fn int_literal(v: i128, t: CType) -> String {
     }
 }
 
-pub(super) fn f32_literal(bits: u32) -> String {
+pub(super) fn f32_literal(bits: u32, uses: &mut HelperUse) -> String {
     let f = f32::from_bits(bits);
     if f.is_finite() {
         format!("{f:e}f")
     } else {
+        uses.add("ptx2hip_f32_from_bits");
         format!("ptx2hip_f32_from_bits(0x{bits:08x}u)")
     }
 }
 
-pub(super) fn f64_literal(bits: u64) -> String {
+pub(super) fn f64_literal(bits: u64, uses: &mut HelperUse) -> String {
     let f = f64::from_bits(bits);
     if f.is_finite() {
         format!("{f:e}")
     } else {
+        uses.add("ptx2hip_f64_from_bits");
         format!("ptx2hip_f64_from_bits(0x{bits:016x}ull)")
     }
 }
@@ -173,14 +177,23 @@ mod tests {
         assert_eq!(int_literal(5, CType::Uint(32)), "(uint32_t)5");
         assert_eq!(int_literal(-1, CType::Int(32)), "(int32_t)0xffffffffu");
         assert_eq!(int_literal(1, CType::Uint(64)), "(uint64_t)1ull");
-        assert_eq!(f32_literal(0x3f80_0000), "1e0f");
+        let mut uses = HelperUse::default();
+        assert_eq!(f32_literal(0x3f80_0000, &mut uses), "1e0f");
+        assert_eq!(f64_literal(0x3ff0_0000_0000_0000, &mut uses), "1e0");
+        assert_eq!(uses, HelperUse::default());
         assert_eq!(
-            f32_literal(0x7fc0_0000),
+            f32_literal(0x7fc0_0000, &mut uses),
             "ptx2hip_f32_from_bits(0x7fc00000u)"
         );
-        assert_eq!(immediate(&Immediate::Int(256), CType::Uint(8)), None);
+        let mut nan = HelperUse::default();
+        nan.add("ptx2hip_f32_from_bits");
+        assert_eq!(uses, nan);
         assert_eq!(
-            immediate(&Immediate::Int(1), CType::Bool).as_deref(),
+            immediate(&Immediate::Int(256), CType::Uint(8), &mut uses),
+            None
+        );
+        assert_eq!(
+            immediate(&Immediate::Int(1), CType::Bool, &mut uses).as_deref(),
             Some("true")
         );
     }
