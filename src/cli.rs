@@ -362,7 +362,18 @@ fn explain(
     if let Some(code) = explain_code::explain(out, statement, rules) {
         return code;
     }
-    if let Some(rule) = rules.rule(statement.trim()) {
+    let code = statement.trim();
+    let rule = rules.rule(code).or_else(|| {
+        let rule = rules.renamed_from(code)?;
+        let old = code.to_ascii_uppercase();
+        outln!(
+            out,
+            "{old} was renamed to {}; its documentation:\n",
+            rule.code
+        );
+        Some(rule)
+    });
+    if let Some(rule) = rule {
         outln!(out, "{} ({}) — {}\n", rule.code, rule.name, rule.summary);
         outln!(out, "{}", rule.doc.trim());
         outln!(

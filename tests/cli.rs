@@ -400,6 +400,22 @@ fn explain_accepts_a_rule_code() {
 }
 
 #[test]
+fn explain_resolves_a_renamed_rule_code_to_its_new_code() {
+    let out = ptx2hip()
+        .args(["explain", "F012"])
+        .assert()
+        .code(0)
+        .get_output()
+        .stdout
+        .clone();
+    let text = String::from_utf8(out).unwrap();
+    assert!(
+        text.starts_with("F012 was renamed to D012; its documentation:\n\nD012 (f64-mad)"),
+        "{text}"
+    );
+}
+
+#[test]
 fn rules_lists_every_rule_as_json_with_forms_and_verification() {
     let out = ptx2hip()
         .args(["rules", "--format", "json"])

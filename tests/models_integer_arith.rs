@@ -539,8 +539,8 @@ fn rule_table_shape() {
     for r in &family {
         let n: u32 = r.code[1..].parse().expect("numeric code");
         assert!(
-            r.code.starts_with('I') && (100..200).contains(&n),
-            "{}: codes of this family are I100-I199",
+            r.code.starts_with('N') && (100..200).contains(&n),
+            "{}: codes of this family are N100-N199",
             r.code
         );
         assert!(

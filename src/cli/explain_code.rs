@@ -11,7 +11,7 @@ use crate::lower::RuleSet;
 const SHOWN_FORMS: usize = 12;
 
 /// Explains `arg` when it is a finding code, an unknown code or an opcode; `None` when it is a
-/// rule code or a statement, which `explain` handles as before.
+/// rule code (current or former) or a statement, which `explain` handles as before.
 pub fn explain(out: &mut Output, arg: &str, rules: &RuleSet) -> Option<ExitCode> {
     let arg = arg.trim();
     if let Some(code) = Code::parse(arg) {
@@ -25,7 +25,7 @@ pub fn explain(out: &mut Output, arg: &str, rules: &RuleSet) -> Option<ExitCode>
         outln!(out, "{}", code.doc());
         return Some(ExitCode::SUCCESS);
     }
-    if rules.rule(arg).is_some() {
+    if rules.rule(arg).is_some() || rules.renamed_from(arg).is_some() {
         return None;
     }
     if looks_like_code(arg) {

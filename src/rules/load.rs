@@ -135,11 +135,8 @@ impl RuleSet {
     }
 
     fn validate(&self) -> Result<(), LoadError> {
-        let mut codes: HashMap<&str, &str> = HashMap::new();
+        self.validate_codes()?;
         for r in &self.rules {
-            if let Some(other) = codes.insert(&r.code, &r.name) {
-                return Err(rule_error(r, "code", format!("also used by `{other}`")));
-            }
             validate_rule(self, r)?;
         }
         for s in self.specials.values() {
@@ -165,6 +162,55 @@ impl RuleSet {
         }
         Ok(())
     }
+
+    /// Codes are unique, old codes (`formerly`) name no current rule, and codes map to families
+    /// one-to-one: a family's rules share a letter that no other family uses, so the letter of a
+    /// code shown in a report says which family (and vectors file) it belongs to.
+    fn validate_codes(&self) -> Result<(), LoadError> {
+        let mut codes: HashMap<&str, &str> = HashMap::new();
+        let mut letters: HashMap<char, &str> = HashMap::new();
+        for r in &self.rules {
+            if !is_code(&r.code) {
+                return Err(rule_error(
+                    r,
+                    "code",
+                    "is not a letter and three digits".into(),
+                ));
+            }
+            if let Some(other) = codes.insert(&r.code, &r.name) {
+                return Err(rule_error(r, "code", format!("also used by `{other}`")));
+            }
+            let letter = r.code.chars().next().unwrap_or_default();
+            let family = *letters.entry(letter).or_insert(&r.family);
+            if family != r.family {
+                return Err(rule_error(
+                    r,
+                    "code",
+                    format!("the letter {letter} belongs to the family `{family}`"),
+                ));
+            }
+        }
+        for r in &self.rules {
+            let Some(old) = &r.formerly else { continue };
+            if !is_code(old) {
+                return Err(rule_error(r, "formerly", format!("`{old}` is not a code")));
+            }
+            if let Some(other) = codes.insert(old, &r.name) {
+                return Err(rule_error(
+                    r,
+                    "formerly",
+                    format!("{old} is still used by `{other}`"),
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A rule code: an upper-case letter and three digits (`I001`).
+fn is_code(code: &str) -> bool {
+    let b = code.as_bytes();
+    b.len() == 4 && b[0].is_ascii_uppercase() && b[1..].iter().all(u8::is_ascii_digit)
 }
 
 fn rule_error(r: &Rule, key: &'static str, message: String) -> LoadError {
@@ -485,10 +531,20 @@ mod tests {
 
     /// [`load`] with a helper file.
     fn load_with(portable: &str, extra: &str, helpers: Option<&str>) -> Result<RuleSet, LoadError> {
-        let toml = format!(
-            r#"family = "t"
+        let helpers = helpers.map(|h| ("helpers/t.h".to_string(), h.to_string()));
+        RuleSet::from_sources(
+            helpers
+                .into_iter()
+                .chain([("t.toml".to_string(), file("t", "X001", portable, extra))]),
+        )
+    }
+
+    /// A rule file of `family` with one rule `code`.
+    fn file(family: &str, code: &str, portable: &str, extra: &str) -> String {
+        format!(
+            r#"family = "{family}"
 [[rule]]
-code = "X001"
+code = "{code}"
 name = "x"
 summary = "x"
 doc = "x"
@@ -499,9 +555,45 @@ portable = "{portable}"
 {extra}
 example = {{ ptx = "abs.s32 %0, %1;", constraints = "=r,r" }}
 "#
+        )
+    }
+
+    #[test]
+    fn two_families_never_share_a_code_letter() {
+        let two = |second: &str| {
+            RuleSet::from_sources([
+                ("a.toml".to_string(), file("a", "X001", "{d} = {a};", "")),
+                ("b.toml".to_string(), file("b", second, "{d} = {a};", "")),
+            ])
+        };
+        assert!(two("Y001").is_ok());
+        assert_eq!(
+            two("X002").unwrap_err().to_string(),
+            "rules/b.toml: rule X002: `code`: the letter X belongs to the family `a`"
         );
-        let helpers = helpers.map(|h| ("helpers/t.h".to_string(), h.to_string()));
-        RuleSet::from_sources(helpers.into_iter().chain([("t.toml".to_string(), toml)]))
+        let embedded = RuleSet::embedded().unwrap();
+        let mut letters: HashMap<char, &str> = HashMap::new();
+        for r in &embedded.rules {
+            let letter = r.code.chars().next().unwrap();
+            assert_eq!(
+                *letters.entry(letter).or_insert(&r.family),
+                r.family,
+                "{}",
+                r.code
+            );
+        }
+    }
+
+    #[test]
+    fn a_former_code_names_no_current_rule() {
+        let err = load("{d} = {a};", r#"formerly = "X001""#).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "rules/t.toml: rule X001: `formerly`: X001 is still used by `x`"
+        );
+        let rules = load("{d} = {a};", r#"formerly = "F001""#).unwrap();
+        assert_eq!(rules.renamed_from("f001").unwrap().code, "X001");
+        assert!(load("{d} = {a};", r#"formerly = "F01""#).is_err());
     }
 
     #[test]

@@ -64,6 +64,15 @@ impl RuleSet {
             .find(|r| r.code.eq_ignore_ascii_case(code))
     }
 
+    /// The rule that was known as `code` before it was renamed (its `formerly` key).
+    pub fn renamed_from(&self, code: &str) -> Option<&Rule> {
+        self.rules.iter().find(|r| {
+            r.formerly
+                .as_deref()
+                .is_some_and(|f| f.eq_ignore_ascii_case(code))
+        })
+    }
+
     /// A deliberate "not translated" entry covering this instruction, if any.
     pub fn unsupported_reason(&self, opcode: &str, modifiers: &[String]) -> Option<&str> {
         self.unsupported

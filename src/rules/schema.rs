@@ -28,8 +28,12 @@ pub(super) struct RuleFile {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Rule {
-    /// Stable identifier shown in reports (`I001`).
+    /// Stable identifier shown in reports (`I001`): the family's letter and three digits; every
+    /// family has its own letter.
     pub code: String,
+    /// The code this rule had before it was renamed (`F012`), so `explain` still resolves it.
+    #[serde(default)]
+    pub formerly: Option<String>,
     /// Short kebab-case name (`integer-add`).
     pub name: String,
     /// One line: what the instruction computes.

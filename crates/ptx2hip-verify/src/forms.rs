@@ -129,6 +129,10 @@ pub const STORE_FILL: u8 = 0xA5;
 #[derive(Debug, Clone)]
 pub struct CanonicalForm {
     pub rule: String,
+    /// The code the rule's vectors were recorded under: its `formerly` code when it was renamed,
+    /// else `rule`. The random inputs are seeded with it, so a renamed rule replays the vectors
+    /// recorded before (dropping `formerly` would make them stale).
+    pub seed_code: String,
     pub family: String,
     /// `opcode.mod...` as [`Rule::forms`] names it, followed by ` [name=value]` for operands PTX
     /// requires to be immediates (one canonical form per immediate value).
@@ -534,6 +538,7 @@ fn canonical_with(
         .then(|| (rule.max_ulp.unwrap_or(0), rule.abs_tol.unwrap_or(0.0)));
     Some(CanonicalForm {
         rule: rule.code.clone(),
+        seed_code: rule.formerly.clone().unwrap_or_else(|| rule.code.clone()),
         family: rule.family.clone(),
         form,
         ptx,

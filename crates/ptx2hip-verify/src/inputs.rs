@@ -422,7 +422,7 @@ impl EdgeProducts<'_> {
 pub fn vectors_marked(form: &CanonicalForm) -> (Vec<Vec<u64>>, Vec<bool>) {
     let ds = domains(form);
     let total_bits: u32 = ds.iter().map(|d| d.ty_bits).sum();
-    let mut rng = Rng::new(fnv(&form.form) ^ fnv(&form.rule));
+    let mut rng = Rng::new(fnv(&form.form) ^ fnv(&form.seed_code));
     let random = RANDOM_VECTORS.div_ceil(form.variants.max(1));
     let mut edge: Vec<Vec<u64>> = Vec::new();
     let mut out: Vec<Vec<u64>> = Vec::new();
