@@ -93,11 +93,13 @@ constexpr int shared = 0, generic = 1, global = 2;
 
 // ptx2hip:helper ptx2hip_op
 // Which of two related operations a helper performs, as a template argument named after the PTX
-// opcode: min/max, add/sub, abs/neg (bool selectors) and rcp/rsqrt.
+// opcode: min/max, add/sub, abs/neg (bool selectors), rcp/rsqrt, ex2/lg2 and sin/cos.
 namespace ptx2hip_op {
 constexpr bool min = false, max = true;
 constexpr bool add = false, sub = true;
 constexpr bool abs = false, neg = true;
 constexpr int rcp = 0, rsqrt = 1;
+constexpr int ex2 = 0, lg2 = 1;
+constexpr int sin = 0, cos = 1;
 }  // namespace ptx2hip_op
 // ptx2hip:end
