@@ -93,7 +93,7 @@ constexpr int shared = 0, generic = 1, global = 2;
 
 // ptx2hip:helper ptx2hip_op
 // Which of two related operations a helper performs, as a template argument named after the PTX
-// opcode: min/max, add/sub, abs/neg (bool selectors), rcp/rsqrt, ex2/lg2 and sin/cos.
+// opcode or mode: min/max, add/sub, abs/neg, lo/hi (bool selectors), rcp/rsqrt, ex2/lg2, sin/cos.
 namespace ptx2hip_op {
 constexpr bool min = false, max = true;
 constexpr bool add = false, sub = true;
@@ -101,5 +101,13 @@ constexpr bool abs = false, neg = true;
 constexpr int rcp = 0, rsqrt = 1;
 constexpr int ex2 = 0, lg2 = 1;
 constexpr int sin = 0, cos = 1;
+constexpr bool lo = false, hi = true;
 }  // namespace ptx2hip_op
+// ptx2hip:end
+
+// ptx2hip:helper ptx2hip_sign
+// The signedness of an integer type as a template argument, named after the PTX type.
+namespace ptx2hip_sign {
+constexpr bool u32 = false, s32 = true;
+}  // namespace ptx2hip_sign
 // ptx2hip:end
