@@ -1,6 +1,21 @@
 // Helpers of rules/compare.toml (markers: rules/README.md, "Helpers").
 
-// ptx2hip:helper ptx2hip_fcmp
+// ptx2hip:helper ptx2hip_cmp
+// The floating-point CmpOp of setp/set/selp as a template argument, named as PTX writes it.
+namespace ptx2hip_cmp {
+constexpr int eq = 0, ne = 1, lt = 2, le = 3, gt = 4, ge = 5;
+constexpr int equ = 6, neu = 7, ltu = 8, leu = 9, gtu = 10, geu = 11, num = 12, nan = 13;
+}  // namespace ptx2hip_cmp
+// ptx2hip:end
+
+// ptx2hip:helper ptx2hip_fclass
+// The class that testp tests, as a template argument named as PTX writes it.
+namespace ptx2hip_fclass {
+constexpr int finite = 0, infinite = 1, number = 2, notanumber = 3, normal = 4, subnormal = 5;
+}  // namespace ptx2hip_fclass
+// ptx2hip:end
+
+// ptx2hip:helper ptx2hip_fcmp requires=ptx2hip_cmp
 // PTX floating-point CmpOp (0 eq 1 ne 2 lt 3 le 4 gt 5 ge 6 equ 7 neu 8 ltu 9 leu 10 gtu 11 geu
 // 12 num 13 nan): ordered forms are false on NaN, unordered forms true.
 template <int C, class T>
@@ -24,7 +39,7 @@ __device__ inline bool ptx2hip_fcmp(T a, T b) {
 }
 // ptx2hip:end
 
-// ptx2hip:helper ptx2hip_testp
+// ptx2hip:helper ptx2hip_testp requires=ptx2hip_fclass
 // PTX testp: 0 finite 1 infinite 2 number 3 notanumber 4 normal (zero included) 5 subnormal.
 template <int K>
 __device__ inline bool ptx2hip_testp_m(double m, bool nan, double mx, double mn) {

@@ -163,16 +163,18 @@ __device__ inline int ptx2hip_tiny_f32(float a, float b, float c) {
 
 // ptx2hip:helper ptx2hip_fmode
 // The named template arguments of ptx2hip_fop_f32: the operation, the rounding (.rn, .rz, .rm,
-// .rp), whether .ftz flushes subnormals and whether .sat clamps.
+// .rp), whether .ftz flushes subnormals and whether .sat clamps; min/max take .NaN and .xorsign.abs.
 namespace ptx2hip_fmode {
 constexpr int add = 0, sub = 1, mul = 2, fma = 3, div = 4, sqrt = 5;
 constexpr int rn = 0, rz = 1, rm = 2, rp = 3;
 constexpr bool ftz = true, no_ftz = false;
 constexpr bool sat = true, no_sat = false;
+constexpr bool nan = true, no_nan = false;
+constexpr bool xorsign_abs = true, no_xorsign = false;
 }  // namespace ptx2hip_fmode
 // ptx2hip:end
 
-// ptx2hip:helper ptx2hip_fop_f32 requires=ptx2hip_dir_f32,ptx2hip_tiny_f32,ptx2hip_ftz_f32,ptx2hip_sat_f32,ptx2hip_canon_f32
+// ptx2hip:helper ptx2hip_fop_f32 requires=ptx2hip_dir_f32,ptx2hip_tiny_f32,ptx2hip_ftz_f32,ptx2hip_sat_f32,ptx2hip_canon_f32,ptx2hip_fmode
 // f32 add (OP 0), sub (1), mul (2), fma (3), div (4), sqrt (5) with rounding M (0 rn, 1 rz, 2 rm,
 // 3 rp; call sites name them: ptx2hip_fmode), .ftz and .sat (clamp to [0, 1], NaN to +0). NaN
 // results are the canonical 0x7fffffff.
@@ -211,7 +213,7 @@ __device__ inline float ptx2hip_fop_f32(float a, float b, float c) {
 }
 // ptx2hip:end
 
-// ptx2hip:helper ptx2hip_minmax_f32 requires=ptx2hip_ftz_f32,ptx2hip_f32_from_bits
+// ptx2hip:helper ptx2hip_minmax_f32 requires=ptx2hip_ftz_f32,ptx2hip_f32_from_bits,ptx2hip_op,ptx2hip_fmode
 // PTX min/max.f32 with .ftz, .NaN and .xorsign.abs; +0 > -0; NaN results are 0x7fffffff.
 template <bool MAX, bool FTZ, bool NAN_, bool XS>
 __device__ inline float ptx2hip_minmax_f32(float a, float b) {
@@ -236,7 +238,7 @@ __device__ inline float ptx2hip_minmax_f32(float a, float b) {
 }
 // ptx2hip:end
 
-// ptx2hip:helper ptx2hip_rcp_approx_f32 requires=ptx2hip_ftz_f32,ptx2hip_canon_f32
+// ptx2hip:helper ptx2hip_rcp_approx_f32 requires=ptx2hip_ftz_f32,ptx2hip_canon_f32,ptx2hip_fmode
 // rcp.approx.f32 on any target: the correctly rounded reciprocal (inside the PTX bound).
 template <bool FTZ>
 __device__ inline float ptx2hip_rcp_approx_f32(float x) {
@@ -247,7 +249,7 @@ __device__ inline float ptx2hip_rcp_approx_f32(float x) {
 }
 // ptx2hip:end
 
-// ptx2hip:helper ptx2hip_amd_rcp_approx_f32 requires=ptx2hip_ftz_f32,ptx2hip_canon_f32
+// ptx2hip:helper ptx2hip_amd_rcp_approx_f32 requires=ptx2hip_ftz_f32,ptx2hip_canon_f32,ptx2hip_fmode
 // rcp.approx.f32 with v_rcp_f32 (1 ulp); v_rcp flushes subnormal inputs and results, so without
 // .ftz operands beyond 2^+-64 are scaled by an exact power of two first.
 template <bool FTZ>
@@ -260,7 +262,7 @@ __device__ inline float ptx2hip_amd_rcp_approx_f32(float x) {
 }
 // ptx2hip:end
 
-// ptx2hip:helper ptx2hip_rsqrt_approx_f32 requires=ptx2hip_ftz_f32,ptx2hip_canon_f32
+// ptx2hip:helper ptx2hip_rsqrt_approx_f32 requires=ptx2hip_ftz_f32,ptx2hip_canon_f32,ptx2hip_fmode
 template <bool FTZ>
 __device__ inline float ptx2hip_rsqrt_approx_f32(float x) {
   if (FTZ) x = ptx2hip_ftz_f32(x);
@@ -270,7 +272,7 @@ __device__ inline float ptx2hip_rsqrt_approx_f32(float x) {
 }
 // ptx2hip:end
 
-// ptx2hip:helper ptx2hip_amd_rsqrt_approx_f32 requires=ptx2hip_ftz_f32,ptx2hip_canon_f32
+// ptx2hip:helper ptx2hip_amd_rsqrt_approx_f32 requires=ptx2hip_ftz_f32,ptx2hip_canon_f32,ptx2hip_fmode
 // rsqrt.approx.f32 with v_rsq_f32 (1 ulp); positive inputs below 2^-100 (subnormals included) are
 // scaled by 2^64 and the result by 2^32, since v_rsq flushes subnormal inputs.
 template <bool FTZ>
@@ -282,7 +284,7 @@ __device__ inline float ptx2hip_amd_rsqrt_approx_f32(float x) {
 }
 // ptx2hip:end
 
-// ptx2hip:helper ptx2hip_approx_f32 requires=ptx2hip_ftz_f32,ptx2hip_canon_f32
+// ptx2hip:helper ptx2hip_approx_f32 requires=ptx2hip_ftz_f32,ptx2hip_canon_f32,ptx2hip_op,ptx2hip_fmode
 // ex2 (K 0), lg2 (1) .approx.f32 on any target: the accurate libm functions.
 template <int K, bool FTZ>
 __device__ inline float ptx2hip_approx_f32(float x) {
@@ -293,7 +295,7 @@ __device__ inline float ptx2hip_approx_f32(float x) {
 }
 // ptx2hip:end
 
-// ptx2hip:helper ptx2hip_amd_approx_f32 requires=ptx2hip_ftz_f32,ptx2hip_canon_f32
+// ptx2hip:helper ptx2hip_amd_approx_f32 requires=ptx2hip_ftz_f32,ptx2hip_canon_f32,ptx2hip_op,ptx2hip_fmode
 // ex2 (K 0), lg2 (1) .approx.f32 with the AMD transcendental units (1 ulp):
 // v_exp_f32 returns 0 below -126, so a < -126 is evaluated at a + 64 (exact) and scaled by 2^-64;
 // v_log_f32 flushes subnormals, so they are scaled by 2^24 first.
@@ -314,7 +316,7 @@ __device__ inline float ptx2hip_amd_approx_f32(float x) {
 }
 // ptx2hip:end
 
-// ptx2hip:helper ptx2hip_div_approx_f32 requires=ptx2hip_ftz_f32,ptx2hip_canon_f32
+// ptx2hip:helper ptx2hip_div_approx_f32 requires=ptx2hip_ftz_f32,ptx2hip_canon_f32,ptx2hip_fmode
 // div.approx.f32: for 2^126 < |b| <= FLT_MAX PTX returns 0 (NaN when a is Inf); otherwise a * (1/b)
 // with .ftz, and the correctly rounded a / b without it (the H100 keeps subnormal operands and
 // results there: 0 / 0x00000001 is 0, 1 / 1 and 0x00000001 / 0x00000001 are 1).
@@ -333,7 +335,7 @@ __device__ inline float ptx2hip_div_approx_f32(float a, float b) {
 }
 // ptx2hip:end
 
-// ptx2hip:helper ptx2hip_sincos_approx_f32 requires=ptx2hip_dir_f32,ptx2hip_f32_from_bits
+// ptx2hip:helper ptx2hip_sincos_approx_f32 requires=ptx2hip_dir_f32,ptx2hip_f32_from_bits,ptx2hip_op
 // sin.approx.f32 (K 0) and cos.approx.f32 (K 1) as the H100 computes them: the angle becomes
 // revolutions r = x * 0x3e22f983 (1/(2 pi) in f32) rounded toward zero, the fraction of |r| is
 // truncated to a multiple of 2^-25, and the sine (sign of r) or cosine of that many turns is taken,
@@ -351,7 +353,7 @@ __device__ inline float ptx2hip_sincos_approx_f32(float x) {
 }
 // ptx2hip:end
 
-// ptx2hip:helper ptx2hip_amd_div_approx_f32 requires=ptx2hip_amd_rcp_approx_f32,ptx2hip_ftz_f32,ptx2hip_canon_f32
+// ptx2hip:helper ptx2hip_amd_div_approx_f32 requires=ptx2hip_amd_rcp_approx_f32,ptx2hip_ftz_f32,ptx2hip_canon_f32,ptx2hip_fmode
 // div.approx.f32 with the v_rcp_f32-based reciprocal of ptx2hip_amd_rcp_approx_f32.
 template <bool FTZ>
 __device__ inline float ptx2hip_amd_div_approx_f32(float a, float b) {

@@ -44,7 +44,7 @@ __device__ inline double ptx2hip_dir_f64(double a, double b) {
 }
 // ptx2hip:end
 
-// ptx2hip:helper ptx2hip_addsub_f64 requires=ptx2hip_dir_f64,ptx2hip_nan_f64
+// ptx2hip:helper ptx2hip_addsub_f64 requires=ptx2hip_dir_f64,ptx2hip_nan_f64,ptx2hip_op,ptx2hip_round
 // f64 add, or sub (SUB) as a + (-b), with rounding M (0 rn, 1 rz, 2 rm, 3 rp). NaN results follow
 // the H100: the NaN of b (not negated), then of a, quieted.
 template <bool SUB, int M>
@@ -63,7 +63,7 @@ __device__ inline double ptx2hip_mul_rn_f64(double a, double b) {
 }
 // ptx2hip:end
 
-// ptx2hip:helper ptx2hip_mul_rd_f64 requires=ptx2hip_mul_dir_f64,ptx2hip_nan_f64
+// ptx2hip:helper ptx2hip_mul_rd_f64 requires=ptx2hip_mul_dir_f64,ptx2hip_nan_f64,ptx2hip_round
 // a * b in f64 rounded toward zero (M 1), -Inf (2) or +Inf (3), exactly; NaN results as the H100
 // gives them (the NaN of b, then of a, quieted).
 template <int M>
@@ -81,7 +81,7 @@ __device__ inline double ptx2hip_fma_rn_f64(double a, double b, double c) {
 }
 // ptx2hip:end
 
-// ptx2hip:helper ptx2hip_fma_rd_f64 requires=ptx2hip_fma_dir_f64,ptx2hip_nan_f64
+// ptx2hip:helper ptx2hip_fma_rd_f64 requires=ptx2hip_fma_dir_f64,ptx2hip_nan_f64,ptx2hip_round
 // a * b + c (one rounding) in f64 rounded toward zero (M 1), -Inf (2) or +Inf (3), exactly; NaN results as the H100
 // gives them (the NaN of b, then c, then a, quieted).
 template <int M>
@@ -99,7 +99,7 @@ __device__ inline double ptx2hip_div_rn_f64(double a, double b) {
 }
 // ptx2hip:end
 
-// ptx2hip:helper ptx2hip_div_rd_f64 requires=ptx2hip_div_dir_f64,ptx2hip_nan_f64
+// ptx2hip:helper ptx2hip_div_rd_f64 requires=ptx2hip_div_dir_f64,ptx2hip_nan_f64,ptx2hip_round
 // a / b in f64 rounded toward zero (M 1), -Inf (2) or +Inf (3), exactly; NaN results as the H100
 // gives them (the NaN of a, then of b, quieted).
 template <int M>
@@ -117,7 +117,7 @@ __device__ inline double ptx2hip_sqrt_rn_f64(double a) {
 }
 // ptx2hip:end
 
-// ptx2hip:helper ptx2hip_sqrt_rd_f64 requires=ptx2hip_sqrt_dir_f64,ptx2hip_nan_f64
+// ptx2hip:helper ptx2hip_sqrt_rd_f64 requires=ptx2hip_sqrt_dir_f64,ptx2hip_nan_f64,ptx2hip_round
 // sqrt(a) in f64 rounded toward zero (M 1), -Inf (2) or +Inf (3), exactly; NaN results as the H100
 // gives them (the NaN of a, quieted).
 template <int M>
@@ -363,7 +363,7 @@ __device__ inline double ptx2hip_sqrt_dir_f64(double a) {
 }
 // ptx2hip:end
 
-// ptx2hip:helper ptx2hip_minmax_f64 requires=ptx2hip_nan_f64
+// ptx2hip:helper ptx2hip_minmax_f64 requires=ptx2hip_nan_f64,ptx2hip_op
 // PTX min/max.f64: a NaN operand is ignored; two NaNs give the NaN of b, quieted (H100); +0 > -0.
 template <bool MAX>
 __device__ inline double ptx2hip_minmax_f64(double a, double b) {
@@ -376,7 +376,7 @@ __device__ inline double ptx2hip_minmax_f64(double a, double b) {
 }
 // ptx2hip:end
 
-// ptx2hip:helper ptx2hip_absneg_f64 requires=ptx2hip_nan_f64
+// ptx2hip:helper ptx2hip_absneg_f64 requires=ptx2hip_nan_f64,ptx2hip_op
 // abs.f64 (NEG false) and neg.f64 (NEG true): the H100 quiets a NaN and keeps its sign.
 template <bool NEG>
 __device__ inline double ptx2hip_absneg_f64(double a) {
@@ -385,7 +385,7 @@ __device__ inline double ptx2hip_absneg_f64(double a) {
 }
 // ptx2hip:end
 
-// ptx2hip:helper ptx2hip_approx_ftz_f64 requires=ptx2hip_f64_from_bits,ptx2hip_bits_from_f64
+// ptx2hip:helper ptx2hip_approx_ftz_f64 requires=ptx2hip_f64_from_bits,ptx2hip_bits_from_f64,ptx2hip_op
 // rcp.approx.ftz.f64 (K 0) and rsqrt.approx.ftz.f64 (K 1) as the H100 computes them: only the high
 // 32 bits of the operand are read (a subnormal one is a zero of its sign), NaN gives
 // 0x7fffffff00000000, a result below 2^-1022 is a zero of its sign, and the low 32 bits of every

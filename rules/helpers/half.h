@@ -3,6 +3,13 @@
 // ---------------------------------------------------------------------------------------------
 // Helpers
 
+// ptx2hip:helper ptx2hip_hfmt
+// The half-precision format of a helper's bf argument, named after the PTX type.
+namespace ptx2hip_hfmt {
+constexpr bool f16 = false, bf16 = true;
+}  // namespace ptx2hip_hfmt
+// ptx2hip:end
+
 // ptx2hip:helper ptx2hip_h_to_f64 requires=ptx2hip_f64_from_bits
 /* Exact value of f16 (bf false) or bf16 (bf true) bits as a double (integer decoding: no
    half-precision header, no denormal mode involved); a NaN keeps its sign and payload. */

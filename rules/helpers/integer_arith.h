@@ -369,7 +369,7 @@ __device__ inline uint32_t ptx2hip_max_s16x2(uint32_t a, uint32_t b) {
 #endif
 // ptx2hip:end
 
-// ptx2hip:helper ptx2hip_dp4a requires=ptx2hip_amd_dot_insts
+// ptx2hip:helper ptx2hip_dp4a requires=ptx2hip_amd_dot_insts,ptx2hip_sign
 // dp4a: c + the four byte products of a and b (SA/SB: bytes signed), modulo 2^32.
 template <bool SA, bool SB>
 __device__ inline uint32_t ptx2hip_dp4a(uint32_t a, uint32_t b, uint32_t c) {
@@ -404,7 +404,7 @@ __device__ inline uint32_t ptx2hip_dp4a(uint32_t a, uint32_t b, uint32_t c) {
 }
 // ptx2hip:end
 
-// ptx2hip:helper ptx2hip_dp2a
+// ptx2hip:helper ptx2hip_dp2a requires=ptx2hip_sign,ptx2hip_op
 // dp2a: c + the 16-bit halves of a times bytes 0-1 (HI: 2-3) of b (SA/SB: signed), modulo 2^32.
 template <bool HI, bool SA, bool SB>
 __device__ inline uint32_t ptx2hip_dp2a(uint32_t a, uint32_t b, uint32_t c) {

@@ -1,6 +1,40 @@
 // Helpers of rules/video.toml (markers: rules/README.md, "Helpers").
 
-// ptx2hip:helper ptx2hip_video_finish
+// ptx2hip:helper ptx2hip_vmode
+// Modifiers of the video instructions as template arguments: .sat, the vshl/vshr direction and
+// .clamp/.wrap, and the .add of the SIMD forms (the signedness of the types: ptx2hip_sign).
+namespace ptx2hip_vmode {
+constexpr bool sat = true, no_sat = false;
+constexpr bool shl = true, shr = false;
+constexpr bool clamp = true, wrap = false;
+constexpr bool add = true, no_add = false;
+}  // namespace ptx2hip_vmode
+// ptx2hip:end
+
+// ptx2hip:helper ptx2hip_vop2
+// The secondary operation of a scalar video instruction (.add, .min, .max), or none.
+namespace ptx2hip_vop2 {
+constexpr int none = 0, add = 1, min = 2, max = 3;
+}  // namespace ptx2hip_vop2
+// ptx2hip:end
+
+// ptx2hip:helper ptx2hip_vop_op
+// The operation of ptx2hip_vop: vadd, vsub, vabsdiff, vmin, vmax and the vset compares.
+namespace ptx2hip_vop_op {
+constexpr int add = 0, sub = 1, absdiff = 2, min = 3, max = 4;
+constexpr int eq = 5, ne = 6, lt = 7, le = 8, gt = 9, ge = 10;
+}  // namespace ptx2hip_vop_op
+// ptx2hip:end
+
+// ptx2hip:helper ptx2hip_vsimd_op
+// The operation of ptx2hip_vsimd: vadd2/4, vsub, vavrg, vabsdiff, vmin, vmax and the vset compares.
+namespace ptx2hip_vsimd_op {
+constexpr int add = 0, sub = 1, avrg = 2, absdiff = 3, min = 4, max = 5;
+constexpr int eq = 6, ne = 7, lt = 8, le = 9, gt = 10, ge = 11;
+}  // namespace ptx2hip_vsimd_op
+// ptx2hip:end
+
+// ptx2hip:helper ptx2hip_video_finish requires=ptx2hip_vmode,ptx2hip_vop2,ptx2hip_sign
 // Scalar video tail as an H100 computes it (sm_90, CUDA 13.0; golden vectors), not the PTX pseudo-code:
 // SAT clamps the intermediate t to S32 when DS (.dtype .s32), but to U32 only from below (t < 0 gives 0,
 // t >= 2^32 keeps its low 32 bits). OP2 (0 none, 1 add, 2 min, 3 max): .add adds c modulo 2^32; .min/.max
@@ -21,7 +55,7 @@ __device__ inline uint32_t ptx2hip_video_finish(int64_t t, uint32_t c) {
 }
 // ptx2hip:end
 
-// ptx2hip:helper ptx2hip_vop requires=ptx2hip_video_finish
+// ptx2hip:helper ptx2hip_vop requires=ptx2hip_video_finish,ptx2hip_vop_op,ptx2hip_sign
 // Scalar video vadd/vsub/vabsdiff/vmin/vmax (OP 0..4) and vset compares (OP 5..10: eq ne lt le gt ge)
 // on 33-bit sign-/zero-extended operands (AS, BS: signed source types); exact in int64_t. .min/.max see
 // the sign-extended low 32 bits of a vadd/vsub result, the exact value of the others (H100).
@@ -47,7 +81,7 @@ __device__ inline uint32_t ptx2hip_vop(uint32_t a, uint32_t b, uint32_t c) {
 }
 // ptx2hip:end
 
-// ptx2hip:helper ptx2hip_vsh requires=ptx2hip_video_finish
+// ptx2hip:helper ptx2hip_vsh requires=ptx2hip_video_finish,ptx2hip_vmode,ptx2hip_vop2,ptx2hip_sign
 // Scalar video vshl (SHL) / vshr of the 33-bit extended a by n = min(b, 32) (CLAMP) or b & 31, as an
 // H100 computes it: vshl keeps the 64-bit shifted value (bits above 63 lost) for .min/.max, but .sat
 // clamps its 34-bit signed intermediate (bits above 33 lost) to the full .dtype range; vshr is exact.
@@ -71,7 +105,7 @@ __device__ inline uint32_t ptx2hip_vsh(uint32_t a, uint32_t b, uint32_t c) {
 }
 // ptx2hip:end
 
-// ptx2hip:helper ptx2hip_vsimd
+// ptx2hip:helper ptx2hip_vsimd requires=ptx2hip_vmode,ptx2hip_vsimd_op,ptx2hip_sign
 // SIMD video over N lanes (2: half-words, 4: bytes) with default selectors and mask.
 // OP: 0 add, 1 sub, 2 avrg, 3 absdiff, 4 min, 5 max, 6..11 compare eq ne lt le gt ge (0/1).
 // DS/AS/BS: signed .dtype/.atype/.btype; SAT clamps lanes to .dtype; ADD: c + sum of lanes.

@@ -86,10 +86,11 @@ fn orders_and_scopes_map_to_hip_scoped_atomics() {
             "{form}: {code}"
         );
     }
-    // Portable: fences of the scope around a relaxed API atomic (SEM 1 acquire, SCOPE 2 sys).
+    // Portable: fences of the scope around a relaxed API atomic, the modes named as PTX writes them.
     assert!(
-        portable("atom.acquire.sys.global.add.u32 %0, [%1], %2;", "=r,l,r")
-            .contains("ptx2hip_atom<0, 1, 2>(")
+        portable("atom.acquire.sys.global.add.u32 %0, [%1], %2;", "=r,l,r").contains(
+            "ptx2hip_atom<ptx2hip_atom_op::add, ptx2hip_order::acquire, ptx2hip_scope::sys>("
+        )
     );
     assert_eq!(
         amd("ld.acquire.gpu.global.u32 %0, [%1];", "=r,l"),

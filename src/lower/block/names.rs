@@ -197,4 +197,63 @@ mod tests {
             Some("true")
         );
     }
+
+    /// The bits a C++ compiler reads back from an emitted float literal: the decimal (correctly
+    /// rounded, as clang and Rust both parse it, `-` a negation) or the `from_bits` pattern.
+    fn bits_read_back(literal: &str) -> u64 {
+        let from_bits = |s: &str, prefix: &str, suffix: &str| {
+            let hex = s.strip_prefix(prefix)?.strip_suffix(suffix)?;
+            u64::from_str_radix(hex, 16).ok()
+        };
+        from_bits(literal, "ptx2hip_f32_from_bits(0x", "u)")
+            .or_else(|| from_bits(literal, "ptx2hip_f64_from_bits(0x", "ull)"))
+            .or_else(|| {
+                let f32_text = literal.strip_suffix('f')?;
+                Some(u64::from(f32_text.parse::<f32>().ok()?.to_bits()))
+            })
+            .unwrap_or_else(|| literal.parse::<f64>().unwrap().to_bits())
+    }
+
+    #[test]
+    fn float_literals_read_back_bit_for_bit() {
+        // 0f/0d bit patterns: zeros of both signs, the smallest and largest subnormal, the
+        // smallest normal, the largest finite, a value with a long decimal, Inf and NaN payloads.
+        let f32_cases = [
+            0x0000_0000,
+            0x8000_0000,
+            0x0000_0001,
+            0x807f_ffff,
+            0x0080_0000,
+            0x7f7f_ffff,
+            0x3eaa_aaab,
+            0x7f80_0000,
+            0xff80_0000,
+            0x7fc0_0000,
+            0x7f80_0001,
+            0xffff_ffff,
+        ];
+        for bits in f32_cases {
+            assert_eq!(
+                bits_read_back(&f32_literal(bits)),
+                u64::from(bits),
+                "{bits:#x}"
+            );
+        }
+        let f64_cases = [
+            0,
+            1 << 63,
+            1,
+            0x800f_ffff_ffff_ffff,
+            0x0010_0000_0000_0000,
+            0x7fef_ffff_ffff_ffff,
+            0x3fd5_5555_5555_5555,
+            0x7ff0_0000_0000_0000,
+            0x7ff8_0000_0000_0001,
+            0xfff4_0000_0000_0000,
+        ];
+        for bits in f64_cases {
+            assert_eq!(bits_read_back(&f64_literal(bits)), bits, "{bits:#x}");
+        }
+        assert_eq!(f32_literal(0x8000_0000), "-0e0f");
+    }
 }
