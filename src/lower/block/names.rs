@@ -234,7 +234,7 @@ mod tests {
         ];
         for bits in f32_cases {
             assert_eq!(
-                bits_read_back(&f32_literal(bits)),
+                bits_read_back(&f32_literal(bits, &mut HelperUse::default())),
                 u64::from(bits),
                 "{bits:#x}"
             );
@@ -252,8 +252,12 @@ mod tests {
             0xfff4_0000_0000_0000,
         ];
         for bits in f64_cases {
-            assert_eq!(bits_read_back(&f64_literal(bits)), bits, "{bits:#x}");
+            assert_eq!(
+                bits_read_back(&f64_literal(bits, &mut HelperUse::default())),
+                bits,
+                "{bits:#x}"
+            );
         }
-        assert_eq!(f32_literal(0x8000_0000), "-0e0f");
+        assert_eq!(f32_literal(0x8000_0000, &mut HelperUse::default()), "-0e0f");
     }
 }
