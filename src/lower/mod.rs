@@ -253,7 +253,7 @@ impl Variant {
 /// whole word.
 fn holds_asm(expr: &str) -> bool {
     expr.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-        .any(|word| matches!(word, "asm" | "__asm" | "__asm__"))
+        .any(|word| crate::scan::is_asm_keyword(word.as_bytes()))
 }
 
 fn string_operand_variants(stmt: &AsmStatement, text: &str) -> Result<Vec<Variant>, Unsupported> {

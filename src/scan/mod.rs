@@ -274,6 +274,11 @@ pub fn may_contain_asm(bytes: &[u8]) -> bool {
     memchr::memmem::find(bytes, b"asm").is_some()
 }
 
+/// Whether `word` is one of the spellings of the asm keyword (`asm`, `__asm__`, `__asm`).
+pub fn is_asm_keyword(word: &[u8]) -> bool {
+    matches!(word, b"asm" | b"__asm__" | b"__asm")
+}
+
 /// Finds the inline asm statements of text without a file (no local headers) and no options.
 /// Never panics; broken code yields diagnostics.
 pub fn scan(source: &[u8]) -> ScanResult {
@@ -599,7 +604,7 @@ impl File<'_> {
                 let name = macros::define_head(self.src, d).map(|(n, _)| n);
                 if name
                     .as_deref()
-                    .is_some_and(|n| ["asm", "__asm__", "__asm"].contains(&n))
+                    .is_some_and(|n| is_asm_keyword(n.as_bytes()))
                 {
                     self.skip(at, Skip::KeywordAlias, result);
                     return;

@@ -241,7 +241,7 @@ impl<'a> Lexer<'a> {
                     self.last_name = None;
                     raw_string_end(src, end)
                 } else {
-                    if matches!(word, b"asm" | b"__asm__" | b"__asm") {
+                    if super::is_asm_keyword(word) {
                         let (place, in_nv_only_call) = self.place();
                         self.keywords.push(Keyword {
                             at: i,
