@@ -216,30 +216,20 @@ pub fn process_file(
     options: Options,
     scan_options: &scan::Options,
 ) -> FileOutcome {
-    process_placed(
+    process_file_with(
         source,
         path,
         rules,
         options,
         scan_options,
+        None,
         emit::Placement::Inline,
     )
 }
 
-/// [`process_file`] with the helpers defined where `placement` says (a shared header).
-pub fn process_placed(
-    source: &[u8],
-    path: Option<&Path>,
-    rules: &RuleSet,
-    options: Options,
-    scan_options: &scan::Options,
-    placement: emit::Placement,
-) -> FileOutcome {
-    process_file_with(source, path, rules, options, scan_options, None, placement)
-}
-
 /// [`process_file`] with the analyses of a lint remembered across files in `memo` (used only
-/// when no rewritten file is built, `options.emit` is `None`).
+/// when no rewritten file is built, `options.emit` is `None`) and the helpers defined where
+/// `placement` says (a shared header).
 pub fn process_file_with(
     source: &[u8],
     path: Option<&Path>,

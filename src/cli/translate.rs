@@ -174,12 +174,13 @@ fn translate_file(file: &SourceFile, rules: &RuleSet, options: Options, target: 
     let placement = include
         .as_deref()
         .map_or(Placement::Inline, |include| Placement::Shared { include });
-    let mut outcome = pipeline::process_placed(
+    let mut outcome = pipeline::process_file_with(
         source,
         Some(&file.path),
         rules,
         options,
         target.scan_options,
+        None,
         placement,
     );
     if let (None, Some(include)) = (&outcome.rewritten, &include) {
