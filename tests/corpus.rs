@@ -6,8 +6,6 @@ use std::process::Command;
 
 use ptx2hip::emit::{HELPERS_BEGIN, HELPERS_END};
 
-const MODES: [&str; 2] = ["guarded", "replace"];
-const TARGETS: [&str; 2] = ["amd", "portable"];
 /// The UTF-8 byte order mark, which must stay the first bytes of a file.
 const BOM: &[u8] = b"\xEF\xBB\xBF";
 
@@ -126,44 +124,62 @@ fn helper_names_only(text: &str) -> String {
     out.join("\n")
 }
 
-#[test]
-fn translations_match_snapshots_and_are_idempotent() {
+/// Every corpus file translated with `mode` and `target` matches its snapshot, and translating the
+/// translation again changes nothing. One test per combination, so that the harness runs them
+/// side by side.
+fn translations_match_snapshots_and_are_idempotent(mode: &str, target: &str) {
     let root = root();
     for rel in corpus_files() {
         let source = std::fs::read(root.join(&rel)).unwrap();
-        for mode in MODES {
-            for target in TARGETS {
-                let what = format!("{rel} --emit {mode} --target {target}");
-                let translated = translate_file(&root, &rel, mode, target);
-                // The warp-level forms have no portable translation: a file of them only may
-                // come back unchanged for --target portable.
-                if target != "portable" || !portable_declines_all(&root, &rel) {
-                    assert_ne!(translated, source, "{what}: nothing was translated");
-                }
-                if source.starts_with(BOM) {
-                    assert!(
-                        translated.starts_with(BOM),
-                        "{what}: the byte order mark moved"
-                    );
-                }
-                insta::assert_snapshot!(
-                    snapshot_name(&rel, &format!("{mode}_{target}")),
-                    snapshot_text(&source, &translated, &what)
-                );
-
-                // Idempotence: the translated file, translated again the same way, is unchanged.
-                let again_dir = tempfile::tempdir().unwrap();
-                let sub = again_dir.path().join("corpus");
-                std::fs::create_dir_all(&sub).unwrap();
-                std::fs::write(root_join(&again_dir, &rel), &translated).unwrap();
-                let twice = translate_file(again_dir.path(), &rel, mode, target);
-                assert!(
-                    twice == translated,
-                    "{what}: translating the translated file changed it"
-                );
-            }
+        let what = format!("{rel} --emit {mode} --target {target}");
+        let translated = translate_file(&root, &rel, mode, target);
+        // The warp-level forms have no portable translation: a file of them only may come back
+        // unchanged for --target portable.
+        if target != "portable" || !portable_declines_all(&root, &rel) {
+            assert_ne!(translated, source, "{what}: nothing was translated");
         }
+        if source.starts_with(BOM) {
+            assert!(
+                translated.starts_with(BOM),
+                "{what}: the byte order mark moved"
+            );
+        }
+        insta::assert_snapshot!(
+            snapshot_name(&rel, &format!("{mode}_{target}")),
+            snapshot_text(&source, &translated, &what)
+        );
+
+        // Idempotence: the translated file, translated again the same way, is unchanged.
+        let again_dir = tempfile::tempdir().unwrap();
+        let sub = again_dir.path().join("corpus");
+        std::fs::create_dir_all(&sub).unwrap();
+        std::fs::write(root_join(&again_dir, &rel), &translated).unwrap();
+        let twice = translate_file(again_dir.path(), &rel, mode, target);
+        assert!(
+            twice == translated,
+            "{what}: translating the translated file changed it"
+        );
     }
+}
+
+#[test]
+fn guarded_amd_translations_match_snapshots_and_are_idempotent() {
+    translations_match_snapshots_and_are_idempotent("guarded", "amd");
+}
+
+#[test]
+fn guarded_portable_translations_match_snapshots_and_are_idempotent() {
+    translations_match_snapshots_and_are_idempotent("guarded", "portable");
+}
+
+#[test]
+fn replace_amd_translations_match_snapshots_and_are_idempotent() {
+    translations_match_snapshots_and_are_idempotent("replace", "amd");
+}
+
+#[test]
+fn replace_portable_translations_match_snapshots_and_are_idempotent() {
+    translations_match_snapshots_and_are_idempotent("replace", "portable");
 }
 
 /// Whether `check --target portable` finds no translatable statement in the file.

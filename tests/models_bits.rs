@@ -295,7 +295,7 @@ fn translations_match_reference_models_on_the_host() {
     std::fs::write(&cpp, &src).unwrap();
     let tests = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests");
     let out = Command::new(&cxx)
-        .args(["-std=c++17", "-O1", "-w", "-I"])
+        .args(["-std=c++17", "-O0", "-w", "-I"])
         .arg(tests.join("amd_models"))
         .arg("-I")
         .arg(tests.join("cpp"))
@@ -415,7 +415,7 @@ fn amd_translations_compile_for_each_architecture() {
                 &format!("--offload-arch={arch}"),
                 "--cuda-device-only",
                 "-nogpulib",
-                "-O1",
+                "-O0",
                 "-emit-llvm",
                 "-S",
             ])

@@ -33,3 +33,26 @@ pub fn require(tools: &[&str], check: &str) -> bool {
         }
     }
 }
+
+/// `work` applied to every item on all cores, results in the items' order. The harness runs one
+/// test binary at a time, so a test that starts compilers one after another leaves the other core
+/// of a 2-core CI machine idle.
+pub fn in_parallel<T: Send, R: Send>(items: Vec<T>, work: impl Fn(T) -> R + Sync) -> Vec<R> {
+    let workers = std::thread::available_parallelism().map_or(2, |n| n.get());
+    let queue = std::sync::Mutex::new(items.into_iter().enumerate().collect::<Vec<_>>());
+    let done = std::sync::Mutex::new(Vec::new());
+    std::thread::scope(|threads| {
+        for _ in 0..workers {
+            threads.spawn(|| loop {
+                let Some((k, item)) = queue.lock().unwrap().pop() else {
+                    break;
+                };
+                let result = work(item);
+                done.lock().unwrap().push((k, result));
+            });
+        }
+    });
+    let mut done = done.into_inner().unwrap();
+    done.sort_by_key(|(k, _)| *k);
+    done.into_iter().map(|(_, r)| r).collect()
+}

@@ -852,7 +852,7 @@ pub fn check_with_inputs(
     let compile = Command::new(cxx)
         .args([
             "-std=c++17",
-            "-O1",
+            "-O0",
             "-ffp-contract=off",
             "-fno-strict-aliasing",
             "-w",

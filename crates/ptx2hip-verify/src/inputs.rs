@@ -485,12 +485,20 @@ pub fn vectors_marked(form: &CanonicalForm) -> (Vec<Vec<u64>>, Vec<bool>) {
     };
     edge.iter_mut().for_each(clamp);
     out.iter_mut().for_each(clamp);
-    edge.sort();
+    edge.sort_unstable();
     edge.dedup();
     out.extend(edge.iter().cloned());
-    out.sort();
+    out.sort_unstable();
     out.dedup();
-    let marks = out.iter().map(|v| edge.binary_search(v).is_ok()).collect();
+    // Both lists are sorted: one walk marks the edge vectors.
+    let mut edges = edge.iter().peekable();
+    let marks = out
+        .iter()
+        .map(|v| {
+            while edges.next_if(|e| *e < v).is_some() {}
+            edges.next_if(|e| *e == v).is_some()
+        })
+        .collect();
     (out, marks)
 }
 

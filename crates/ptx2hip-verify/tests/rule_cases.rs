@@ -5,10 +5,13 @@
 //! The helpers are compiled once per target by `tests/hip_compile.rs`, the values replayed
 //! against the GPU recordings by `golden.rs`.
 
+use std::collections::HashSet;
+
 use ptx2hip::lower::{analyze, render, RuleSet, Target};
 use ptx2hip::rules::{Case, Rule};
 use ptx2hip::scan::AsmStatement;
 use ptx2hip_verify::forms::all_forms;
+use rayon::prelude::*;
 
 const TARGETS: [Target; 2] = [Target::Amd, Target::Portable];
 
@@ -126,33 +129,38 @@ fn every_example_translates_with_its_rule_for_both_targets() {
 #[test]
 fn every_canonical_form_translates_with_its_rule_for_both_targets() {
     let rules = RuleSet::embedded().expect("rule table loads");
-    let mut problems = Vec::new();
     let forms = all_forms(&rules);
-    for form in &forms {
-        let rule = rules.rule(&form.rule).expect("a form's rule exists");
-        let name = form.form.split(" [").next().unwrap_or(&form.form);
-        for target in TARGETS {
-            let mut case = expected_for(rule, target);
-            case.ptx.clone_from(&form.ptx);
-            case.constraints = form.constraints.join(",");
-            let problem = check(&rules, None, &case, target).or_else(|| {
-                let used = analyze(&statement(&case.ptx, &case.constraints), &rules, target)
-                    .outcome
-                    .map(|t| t.rules)
-                    .unwrap_or_default();
-                let claims = |code: &String| {
-                    rules
-                        .rule(code)
-                        .is_some_and(|r| r.forms().iter().any(|(f, _)| f == name))
-                };
-                (case.refused.is_none() && !used.iter().any(claims))
-                    .then(|| format!("translated by {used:?}, none of which claims `{name}`"))
-            });
-            if let Some(p) = problem {
-                problems.push(format!("{} `{}` ({target}): {p}", rule.code, form.ptx));
-            }
-        }
-    }
+    // Which rules claim each form name, computed once: (rule code, form name).
+    let claimed: HashSet<(&str, String)> = rules
+        .rules
+        .iter()
+        .flat_map(|r| r.forms().into_iter().map(|(f, _)| (r.code.as_str(), f)))
+        .collect();
+    let problems: Vec<String> = forms
+        .par_iter()
+        .flat_map_iter(|form| {
+            let rule = rules.rule(&form.rule).expect("a form's rule exists");
+            let name = form.form.split(" [").next().unwrap_or(&form.form);
+            let claimed = &claimed;
+            let rules = &rules;
+            TARGETS.into_iter().filter_map(move |target| {
+                let mut case = expected_for(rule, target);
+                case.ptx.clone_from(&form.ptx);
+                case.constraints = form.constraints.join(",");
+                let problem = check(rules, None, &case, target).or_else(|| {
+                    let used = analyze(&statement(&case.ptx, &case.constraints), rules, target)
+                        .outcome
+                        .map(|t| t.rules)
+                        .unwrap_or_default();
+                    let claims =
+                        |code: &String| claimed.contains(&(code.as_str(), name.to_string()));
+                    (case.refused.is_none() && !used.iter().any(claims))
+                        .then(|| format!("translated by {used:?}, none of which claims `{name}`"))
+                });
+                problem.map(|p| format!("{} `{}` ({target}): {p}", rule.code, form.ptx))
+            })
+        })
+        .collect();
     assert!(problems.is_empty(), "{}", problems.join("\n"));
     assert!(forms.len() > 4000, "only {} forms", forms.len());
 }

@@ -414,7 +414,7 @@ fn amd_translations_compile_for_every_architecture() {
                 "hip",
                 "--cuda-device-only",
                 "-nogpulib",
-                "-O1",
+                "-O0",
                 "-emit-llvm",
                 "-S",
                 "-o",
