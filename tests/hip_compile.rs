@@ -65,8 +65,8 @@ fn corpus_split() -> (Vec<String>, Vec<String>) {
         .map(|n| format!("corpus/{n}"))
         .collect();
     files.sort();
-    files.into_iter().partition(|rel| {
-        let o = ptx2hip(&["check", "--format", "json", rel]);
+    let translatable = common::in_parallel(files.clone(), |rel| {
+        let o = ptx2hip(&["check", "--format", "json", &rel]);
         let findings: serde_json::Value =
             serde_json::from_slice(&o.stdout).expect("check emits JSON");
         findings
@@ -74,7 +74,15 @@ fn corpus_split() -> (Vec<String>, Vec<String>) {
             .unwrap()
             .iter()
             .all(|f| f["status"] == "translatable")
-    })
+    });
+    let (compilable, skipped): (Vec<_>, Vec<_>) = files
+        .into_iter()
+        .zip(translatable)
+        .partition(|(_, all)| *all);
+    (
+        compilable.into_iter().map(|(f, _)| f).collect(),
+        skipped.into_iter().map(|(f, _)| f).collect(),
+    )
 }
 
 struct Job {
@@ -155,7 +163,7 @@ const COMMON: [&str; 5] = [
 fn precompile_headers(dir: &Path) {
     let header = dir.join("hip_runtime_include.h");
     std::fs::write(&header, "#include <hip/hip_runtime.h>\n").unwrap();
-    for side in &SIDES {
+    common::in_parallel(SIDES.iter().collect(), |side| {
         let o = Command::new(CLANG)
             .args(COMMON)
             .args(side.flags)
@@ -170,7 +178,7 @@ fn precompile_headers(dir: &Path) {
             side.label,
             String::from_utf8_lossy(&o.stderr)
         );
-    }
+    });
 }
 
 fn clang_jobs(file: &Path, label: &str, amd: bool, every_side: bool, pch_dir: &Path) -> Vec<Job> {
@@ -232,45 +240,49 @@ fn translated_corpus_compiles_as_hip() {
     }
     let tmp = tempfile::tempdir().expect("temp dir");
     precompile_headers(tmp.path());
-    let mut jobs = Vec::new();
-    for (mode, target, every_side) in VARIANTS {
-        let dir = tmp.path().join(format!("{mode}-{target}"));
-        for rel in &compilable {
-            let o = ptx2hip(&[
-                "translate",
-                "--emit",
-                mode,
-                "--target",
-                target,
-                "--out-dir",
-                dir.to_str().unwrap(),
-                rel,
-            ]);
-            assert_eq!(
-                o.status.code(),
-                Some(0),
-                "translate {rel}: {}",
-                String::from_utf8_lossy(&o.stderr)
-            );
-            if target == "portable" && !o.stderr.is_empty() {
-                eprintln!(
-                    "note: {rel} --target portable keeps untranslated PTX: not compiled for AMD"
-                );
-                continue;
-            }
-            let out = dir.join(Path::new(rel).file_name().unwrap());
-            assert!(out.exists(), "{} not written", out.display());
-            let label = format!("{rel} --emit {mode} --target {target}");
-            jobs.extend(clang_jobs(
-                &out,
-                &label,
-                target == "amd",
-                every_side,
-                tmp.path(),
-            ));
-            jobs.extend(also_defined(&root().join(rel), &out, &label, tmp.path()));
-        }
+    for (mode, target, _) in VARIANTS {
+        std::fs::create_dir_all(tmp.path().join(format!("{mode}-{target}"))).unwrap();
     }
+    let translations: Vec<(&str, &str, bool, &String)> = VARIANTS
+        .iter()
+        .flat_map(|&(mode, target, every_side)| {
+            compilable
+                .iter()
+                .map(move |rel| (mode, target, every_side, rel))
+        })
+        .collect();
+    let jobs: Vec<Job> = common::in_parallel(translations, |(mode, target, every_side, rel)| {
+        let dir = tmp.path().join(format!("{mode}-{target}"));
+        let o = ptx2hip(&[
+            "translate",
+            "--emit",
+            mode,
+            "--target",
+            target,
+            "--out-dir",
+            dir.to_str().unwrap(),
+            rel,
+        ]);
+        assert_eq!(
+            o.status.code(),
+            Some(0),
+            "translate {rel}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        if target == "portable" && !o.stderr.is_empty() {
+            eprintln!("note: {rel} --target portable keeps untranslated PTX: not compiled for AMD");
+            return Vec::new();
+        }
+        let out = dir.join(Path::new(rel).file_name().unwrap());
+        assert!(out.exists(), "{} not written", out.display());
+        let label = format!("{rel} --emit {mode} --target {target}");
+        let mut jobs = clang_jobs(&out, &label, target == "amd", every_side, tmp.path());
+        jobs.extend(also_defined(&root().join(rel), &out, &label, tmp.path()));
+        jobs
+    })
+    .into_iter()
+    .flatten()
+    .collect();
     let total = jobs.len();
     let failures: Vec<String> = common::in_parallel(jobs, |job| {
         let o = Command::new(CLANG)

@@ -406,7 +406,7 @@ fn amd_translations_compile_for_each_architecture() {
     std::fs::create_dir_all(&dir).unwrap();
     let hip = dir.join("amd_forms.hip");
     std::fs::write(&hip, &src).unwrap();
-    for arch in ["gfx90a", "gfx942", "gfx1100"] {
+    common::in_parallel(vec!["gfx90a", "gfx942", "gfx1100"], |arch| {
         let out = Command::new("clang-19")
             .args([
                 "-x",
@@ -429,5 +429,5 @@ fn amd_translations_compile_for_each_architecture() {
             hip.display(),
             String::from_utf8_lossy(&out.stderr)
         );
-    }
+    });
 }

@@ -196,7 +196,7 @@ fn helpers_compile_for_amd() {
             ])
             .collect(),
     ));
-    for (label, args) in jobs {
+    common::in_parallel(jobs, |(label, args)| {
         let out = Command::new(CLANG).args(&args).output().unwrap();
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert!(
@@ -204,7 +204,7 @@ fn helpers_compile_for_amd() {
             "{label}: clang-19 {}\n{stderr}",
             args.join(" ")
         );
-    }
+    });
     // Every helper is instantiated in every mode.
     let asm = std::fs::read_to_string(dir.join("kernels-gfx942.s")).unwrap();
     for op in ["mul", "fma", "div", "rcp", "sqrt"] {
