@@ -289,7 +289,7 @@ fn simulate(
     .unwrap();
     let bin = dir.join("sim");
     let out = Command::new(cxx())
-        .args(["-std=c++17", "-O1", "-w", "-I"])
+        .args(["-std=c++17", "-O0", "-w", "-I"])
         .arg(dir)
         .arg("-o")
         .arg(&bin)
@@ -491,7 +491,7 @@ fn divergent_cross_lane_calls_are_reported() {
     let src = sim_header("wave_sim_divergent.cpp");
     let bin = dir.path().join("div");
     let out = Command::new(cxx())
-        .args(["-std=c++17", "-O1", "-o"])
+        .args(["-std=c++17", "-O0", "-o"])
         .arg(&bin)
         .arg(&src)
         .output()
@@ -561,7 +561,7 @@ fn corpus_kernels_match_the_h100_on_wave64_and_wave32() {
             .unwrap();
             let bin = dir.path().join(format!("run_{wave}"));
             let c = Command::new(cxx())
-                .args(["-std=c++17", "-O1", "-w", "-ffp-contract=off", "-o"])
+                .args(["-std=c++17", "-O0", "-w", "-ffp-contract=off", "-o"])
                 .arg(&bin)
                 .arg(&prog)
                 .output()
