@@ -462,7 +462,8 @@ fn validate_rule(set: &RuleSet, r: &Rule) -> Result<(), LoadError> {
                 format!("`{}`: target is `portable` or `amd`", case.ptx),
             ));
         }
-        if case.refused.is_some() && (!case.emits.is_empty() || case.helpers.is_some()) {
+        let emits = !case.emits.is_empty() || case.helpers.is_some() || case.translation.is_some();
+        if case.refused.is_some() && emits {
             return Err(rule_error(
                 r,
                 "test",
@@ -643,6 +644,30 @@ example = {{ ptx = "abs.s32 %0, %1;", constraints = "=r,r" }}
             err.to_string(),
             "rules/t.toml: rule X001: `helpers`: unknown helper `ptx2hip_nope`"
         );
+    }
+
+    #[test]
+    fn a_refused_case_has_no_expected_code() {
+        let case = |keys: &str| {
+            format!(r#"test = [{{ ptx = "abs.s32 %0, 1;", constraints = "=r", {keys} }}]"#)
+        };
+        assert!(load("{d} = {a};", &case(r#"translation = "op0 = 1;""#)).is_ok());
+        assert!(load("{d} = {a};", &case(r#"refused = "x""#)).is_ok());
+        for expected in [
+            r#"emits = ["1"]"#,
+            r#"helpers = []"#,
+            r#"translation = "op0 = 1;""#,
+        ] {
+            let err = load(
+                "{d} = {a};",
+                &case(&format!(r#"refused = "x", {expected}"#)),
+            )
+            .unwrap_err();
+            assert_eq!(
+                err.to_string(),
+                "rules/t.toml: rule X001: `test`: `abs.s32 %0, 1;`: a refused case emits nothing"
+            );
+        }
     }
 
     #[test]

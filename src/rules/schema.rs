@@ -230,6 +230,10 @@ pub struct Case {
     /// The helpers the translation uses, exactly, in order.
     #[serde(default)]
     pub helpers: Option<Vec<String>>,
+    /// The whole translation, exactly, of the statement as a plain `asm` (not `volatile`: without
+    /// the compiler barriers kept around a volatile statement that touches memory).
+    #[serde(default)]
+    pub translation: Option<String>,
     /// The statement is not translated; the reason contains this text.
     #[serde(default)]
     pub refused: Option<String>,

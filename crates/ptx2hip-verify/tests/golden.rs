@@ -129,7 +129,7 @@ const AMD_NOT_MODELLED: &[(&str, &str)] =
         ("integer_arith", "the amd templates use HIP vector types (__builtin_bit_cast to 2-byte vectors) that tests/amd_models.h does not model"),
         ("float", "the amd templates call __builtin_amdgcn_rcpf (v_rcp_f32, a hardware approximation with no exact host model)"),
         ("half", "the amd helpers use _Float16 ext_vector_type arithmetic and __builtin_elementwise_fma, which g++ lacks (tests/models_half.rs replays them with clang against an exact reference)"),
-        ("memory", "the amd templates differ only in the hint mapping (__builtin_nontemporal_load, L1-bypassing __hip_atomic_load) and in address-space casts (LDS, private) that g++ cannot model; the values loaded and stored are the portable templates' (crates/ptx2hip-verify/tests/rules_memory.rs checks the amd translations compile for gfx90a, gfx942 and gfx1100)"),
+        ("memory", "the amd templates differ only in the hint mapping (__builtin_nontemporal_load, L1-bypassing __hip_atomic_load) and in address-space casts (LDS, private) that g++ cannot model; the values loaded and stored are the portable templates' (crates/ptx2hip-verify/tests/memory_forms.rs checks the amd translations compile for gfx90a, gfx942 and gfx1100)"),
     ];
 
 /// Families whose `--target amd` code reaches helpers written with clang's `_Float16` vectors and
@@ -140,7 +140,7 @@ const AMD_NEEDS_CLANG: &[&str] = &["atomic"];
 /// Families whose `--target amd` replay covers only the forms on global (and generic) buffers: the
 /// `.shared` forms' AMD code differs from theirs only in the LDS address-space cast of
 /// `ptx2hip_shared_ptr`, which a host cannot execute (their values are checked by the portable
-/// replay, and their AMD code compiles in rules_sync.rs).
+/// replay, and their AMD code compiles in atomic_sync_forms_compile.rs).
 const AMD_GLOBAL_ONLY: &[&str] = &["atomic"];
 
 fn clangxx() -> String {

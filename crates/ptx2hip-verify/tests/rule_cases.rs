@@ -46,9 +46,22 @@ fn check(rules: &RuleSet, owner: Option<&Rule>, case: &Case, target: Target) -> 
     if let Some(s) = case.not_emits.iter().find(|s| code.contains(s.as_str())) {
         return Some(format!("emits `{s}`:\n{code}"));
     }
-    match &case.helpers {
-        Some(h) if *h != t.helpers => Some(format!("uses helpers {:?}, not {h:?}", t.helpers)),
-        _ => None,
+    if let Some(h) = case.helpers.as_ref().filter(|h| **h != t.helpers) {
+        return Some(format!("uses helpers {:?}, not {h:?}", t.helpers));
+    }
+    let want = case.translation.as_ref()?;
+    let got = plain_translation(rules, case, target);
+    (got != *want).then(|| format!("as a plain `asm` translates to\n{got}\nnot\n{want}"))
+}
+
+/// The whole code of the case's statement as a plain `asm`: not `volatile`, so without the
+/// compiler barriers around a volatile statement that touches memory (`lower/barrier.rs`).
+fn plain_translation(rules: &RuleSet, case: &Case, target: Target) -> String {
+    let mut stmt = statement(&case.ptx, &case.constraints);
+    stmt.qualifiers.clear();
+    match analyze(&stmt, rules, target).outcome {
+        Ok(t) => render(&t.lines, "", "  ").join("\n"),
+        Err(u) => format!("(not translated: {})", u.message),
     }
 }
 
@@ -88,7 +101,32 @@ fn every_case_in_the_table_holds() {
         }
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
-    assert!(cases > 400, "only {cases} cases ran");
+    assert!(cases > 500, "only {cases} cases ran");
+}
+
+#[test]
+fn a_translation_is_the_whole_code_of_the_plain_statement() {
+    let rules = RuleSet::embedded().expect("rule table loads");
+    let case = |translation: &str| Case {
+        ptx: "bar.sync 0;".to_string(),
+        constraints: String::new(),
+        target: None,
+        emits: Vec::new(),
+        not_emits: Vec::new(),
+        helpers: None,
+        translation: Some(translation.to_string()),
+        refused: None,
+    };
+    let holds = |translation: &str| check(&rules, None, &case(translation), Target::Amd).is_none();
+    assert!(holds("__syncthreads();"));
+    // Not a part of it, nor the volatile statement's code with its compiler barriers.
+    assert!(!holds("__syncthreads()"));
+    let volatile = analyze(&statement("bar.sync 0;", ""), &rules, Target::Amd)
+        .outcome
+        .map(|t| render(&t.lines, "", "  ").join("\n"))
+        .unwrap();
+    assert!(volatile.contains("asm volatile"), "{volatile}");
+    assert!(!holds(&volatile));
 }
 
 /// A rule without portable code is refused for `--target portable` (with its reason).
@@ -104,6 +142,7 @@ fn expected_for(rule: &Rule, target: Target) -> Case {
         emits: Vec::new(),
         not_emits: Vec::new(),
         helpers: None,
+        translation: None,
         refused,
     }
 }

@@ -1,5 +1,5 @@
 //! The memory, control and special-register rules (rules/memory.toml, control.toml,
-//! special.toml): what the golden vectors cannot show.
+//! special.toml) over all their forms, beyond what the golden vectors show:
 //!
 //! - every rule example translates for both targets;
 //! - hint modifiers (cache operators, eviction priorities, prefetch sizes, `.weak`, `.nc`), which
@@ -7,11 +7,13 @@
 //!   (so the golden vectors of the unhinted forms cover them) and translate for AMD;
 //! - every form of the value-checkable memory rules has a canonical statement (none is silently
 //!   left unverified);
-//! - addresses: state-space windows, 32-bit offsets, symbols, and what is refused;
-//! - every deliberate refusal reports its reason;
 //! - the `--target amd` translation of every memory form, hinted forms and the control and
 //!   special-register rules compiles with clang-19 for gfx90a, gfx942 and gfx1100 (skipped with a
 //!   note when clang-19 or the HIP headers are missing, failed when `CI` is set).
+//!
+//! What a given statement translates to (addresses in state spaces, hints' AMD access kinds) or
+//! why it is refused is a test case of its rule or `[[unsupported]]` entry in the rule files
+//! (run by `rule_cases.rs`).
 
 #[path = "../../../tests/common/mod.rs"]
 mod common;
@@ -146,113 +148,6 @@ fn every_form_of_a_checked_memory_rule_has_a_canonical_statement() {
             "{}: some forms have no canonical statement",
             rule.code
         );
-    }
-}
-
-#[test]
-fn addresses_in_state_spaces() {
-    let rules = RuleSet::embedded().expect("rule table loads");
-    let amd = |ptx: &str, cons: &str| translate(&rules, ptx, cons, Target::Amd);
-    // A 32-bit shared address: the offset wraps in 32 bits, then the window is converted.
-    let t = amd("ld.shared.u32 %0, [%1+-8];", "=r,r").unwrap();
-    assert!(
-        t.contains("ptx2hip_shared_ptr((uint32_t)(ptx2hip_in_r(op1) - 8u))"),
-        "{t}"
-    );
-    // A 64-bit shared address (cvta.to.shared.u64's result) is a window address as well.
-    let t = amd("ld.shared::cta.v2.f32 {%0, %1}, [%2+8];", "=f,=f,l").unwrap();
-    assert!(
-        t.contains("ptx2hip_shared_ptr((uint64_t)(ptx2hip_in_l(op2) + 8ull))"),
-        "{t}"
-    );
-    assert!(t.contains("ptx2hip_vec<float, 2>"), "{t}");
-    let t = amd("st.local.b16 [%0], %1;", "r,h").unwrap();
-    assert!(t.contains("ptx2hip_local_ptr("), "{t}");
-    let t = amd("ld.const.u32 %0, [%1];", "=r,l").unwrap();
-    assert!(t.contains("ptx2hip_const_ptr("), "{t}");
-    // Generic and global addresses are the pointers themselves.
-    let t = amd("ld.global.u32 %0, [%1+16];", "=r,l").unwrap();
-    assert_eq!(
-        t,
-        "ptx2hip_out_r(op0) = *((const uint32_t*)((uintptr_t)(ptx2hip_in_l(op1)) + 16));"
-    );
-    // A variable of the global namespace, named in PTX.
-    let t = amd("ld.shared.u32 %0, [tile+8];", "=r").unwrap();
-    assert!(t.contains("(uintptr_t)&::tile + 8ull"), "{t}");
-    let t = amd("mov.u32 %0, tile;", "=r").unwrap();
-    assert!(
-        t.contains("ptx2hip_symbol_addr((const void*)&::tile)"),
-        "{t}"
-    );
-    // .b128 values go to "q" operands.
-    let t = amd("ld.global.b128 %0, [%1];", "=q,l").unwrap();
-    assert!(t.contains("unsigned __int128"), "{t}");
-    // Narrow loads into wider registers extend by signedness.
-    let t = amd("ld.global.s8 %0, [%1];", "=r,l").unwrap();
-    assert!(t.contains("(uint32_t)(int8_t)("), "{t}");
-}
-
-#[test]
-fn hints_map_to_amd_access_kinds() {
-    let rules = RuleSet::embedded().expect("rule table loads");
-    let amd = |ptx: &str, cons: &str| translate(&rules, ptx, cons, Target::Amd).unwrap();
-    assert!(amd("ld.global.cs.u32 %0, [%1];", "=r,l").contains("ptx2hip_load_nt("));
-    assert!(amd(
-        "ld.global.nc.L1::no_allocate.L2::256B.v4.s32 {%0, %1, %2, %3}, [%4];",
-        "=r,=r,=r,=r,l"
-    )
-    .contains("ptx2hip_load_nt("));
-    assert!(amd("ld.global.cg.u32 %0, [%1];", "=r,l").contains("ptx2hip_load_cg("));
-    assert!(amd("ld.global.cv.u32 %0, [%1];", "=r,l").contains("ptx2hip_load_volatile("));
-    assert!(amd("st.global.cs.v2.u32 [%0], {%1, %2};", "l,r,r").contains("ptx2hip_store_nt("));
-    assert_eq!(
-        amd("st.global.wt.u32 [%0], %1;", "l,r"),
-        "*(uint32_t*)(uintptr_t)(ptx2hip_in_l(op0)) = ptx2hip_in_r(op1);"
-    );
-    assert!(!amd("ld.global.ca.L2::128B.u32 %0, [%1];", "=r,l").contains("ptx2hip_load"));
-}
-
-#[test]
-fn refusals_give_their_reason() {
-    let rules = RuleSet::embedded().expect("rule table loads");
-    let cases = [
-        ("exit;", "", "ends only this thread"),
-        ("ret;", "", "after inlining"),
-        ("ld.param.u32 %0, [%1];", "=r,l", "parameter slot"),
-        ("ld.param::entry.u32 %0, [%1];", "=r,l", "parameter slot"),
-        ("st.param.b32 [%0], %1;", "l,r", "calling convention"),
-        ("ld.shared::cluster.u32 %0, [%1];", "=r,r", "clusters"),
-        ("cvta.param.u64 %0, %1;", "=l,l", "`.param` window"),
-        ("cvta.to.shared.u32 %0, %1;", "=r,r", "32-bit addressing"),
-        (
-            "{ .reg .pred p; isspacep.global p, %1; selp.u32 %0, 1, 0, p; }",
-            "=r,l",
-            "ordinary global memory",
-        ),
-        (
-            "{ .reg .pred p; isspacep.const p, %1; selp.u32 %0, 1, 0, p; }",
-            "=r,l",
-            "__constant__",
-        ),
-        (
-            "ld.global.v8.f32 {%0, %1, %2, %3, %4, %5, %6, %7}, [%8];",
-            "=f,=f,=f,=f,=f,=f,=f,=f,l",
-            "sm_100",
-        ),
-        ("mov.u32 %0, %nsmid;", "=r", "CU count"),
-        ("mov.u64 %0, %gridid;", "=l", "dispatch id"),
-        ("mov.u32 %0, %dynamic_smem_size;", "=r", "kernel argument"),
-        ("mov.u32 %0, %total_smem_size;", "=r", "kernel argument"),
-        ("ld.local.b64 %0, [240];", "=l", "absolute address"),
-        ("ld.shared.u32 %0, [_ZZ6kernelE4tile];", "=r", "mangled"),
-        ("ld.global.u32 %0, [%1];", "=r,r", "64-bit pointers"),
-    ];
-    for (ptx, cons, why) in cases {
-        for target in [Target::Amd, Target::Portable] {
-            let err = translate(&rules, ptx, cons, target)
-                .expect_err(&format!("`{ptx}` must not translate"));
-            assert!(err.contains(why), "`{ptx}`: {err}");
-        }
     }
 }
 
