@@ -75,7 +75,8 @@ fn is_postfix(text: &str) -> bool {
             _ => return false,
         }
     }
-    depth == 0 && text.starts_with(|c: char| c.is_ascii_alphanumeric() || matches!(c, '_' | ':' | '('))
+    depth == 0
+        && text.starts_with(|c: char| c.is_ascii_alphanumeric() || matches!(c, '_' | ':' | '('))
 }
 
 impl fmt::Display for Expr {
@@ -119,7 +120,11 @@ mod tests {
             ("0u", false),
         ] {
             let e = Expr::from_table(text);
-            assert_eq!(e.is_cast_to("uint32_t") || e.is_cast_to("uint64_t"), cast, "{text}");
+            assert_eq!(
+                e.is_cast_to("uint32_t") || e.is_cast_to("uint64_t"),
+                cast,
+                "{text}"
+            );
             assert_eq!(e.to_string(), text);
         }
     }

@@ -169,7 +169,12 @@ mod tests {
         // An expression, a wide decimal, a different value, a type with a space, no cast.
         assert_eq!(respelled("uint32_t", "6", "2*3", 6), None);
         assert_eq!(
-            respelled("uint64_t", "0xffffffffffull", "1099511627775", 1099511627775),
+            respelled(
+                "uint64_t",
+                "0xffffffffffull",
+                "1099511627775",
+                1099511627775
+            ),
             None
         );
         assert_eq!(respelled("uint32_t", "7", "0x8", 7), None);

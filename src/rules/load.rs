@@ -265,7 +265,10 @@ fn templates(
     r: &Rule,
     lookups: &LookupHelpers,
 ) -> Result<Vec<[RuleTemplate; 2]>, LoadError> {
-    let (portable, amd) = (r.template_texts(Target::Portable), r.template_texts(Target::Amd));
+    let (portable, amd) = (
+        r.template_texts(Target::Portable),
+        r.template_texts(Target::Amd),
+    );
     let mut out = Vec::new();
     for (variant, texts) in portable.into_iter().zip(amd).enumerate() {
         let mut both: [RuleTemplate; 2] = Default::default();
@@ -709,7 +712,10 @@ example = {{ ptx = "abs.s32 %0, %1;", constraints = "=r,r" }}
         let helpers = "// ptx2hip:helper ptx2hip_f\nint ptx2hip_f(int x);\n// ptx2hip:end\n";
         RuleSet::from_sources([
             ("helpers/t.h".to_string(), helpers.to_string()),
-            ("t.toml".to_string(), format!("{text}\n[[rule.when]]\n{when}\n")),
+            (
+                "t.toml".to_string(),
+                format!("{text}\n[[rule.when]]\n{when}\n"),
+            ),
         ])
     }
 
@@ -728,7 +734,10 @@ portable = "{d} = ::abs({a});""#,
         };
         assert_eq!(template(&["s32"], Target::Portable), "{d} = ::abs({a});");
         assert_eq!(template(&["s32"], Target::Amd), "{d} = ::abs({a});");
-        assert_eq!(template(&["ftz", "s32"], Target::Portable), "{d} = ptx2hip_f({a});");
+        assert_eq!(
+            template(&["ftz", "s32"], Target::Portable),
+            "{d} = ptx2hip_f({a});"
+        );
         assert_eq!(template(&["s64"], Target::Amd), "{d} = ptx2hip_f({a});");
         let b = r.match_modifiers(&["s32".to_string()]).unwrap();
         assert!(r.template(Target::Portable, &b).helpers.names.is_empty());
@@ -737,15 +746,15 @@ portable = "{d} = ::abs({a});""#,
     #[test]
     fn a_when_names_slots_and_values_of_the_rule_and_some_form() {
         for (when, message) in [
-            (
-                r#"slots = { rnd = ["rn"] }"#,
-                "names unknown slot `rnd`",
-            ),
+            (r#"slots = { rnd = ["rn"] }"#, "names unknown slot `rnd`"),
             (
                 r#"slots = { T = ["u32"] }"#,
                 "slot `T` never takes the value `u32`",
             ),
-            (r#"slots = { T = [""] }"#, "slot `T` never takes the value ``"),
+            (
+                r#"slots = { T = [""] }"#,
+                "slot `T` never takes the value ``",
+            ),
             ("slots = {}", "names no slot"),
         ] {
             let err = with_when(&format!("{when}\nportable = \"{{d}} = {{a}};\"")).unwrap_err();

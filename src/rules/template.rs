@@ -71,7 +71,8 @@ impl Template {
             plain.push_str(&rest[..open]);
             let after = &rest[open + 1..];
             let found = if rest[open..].starts_with('{') {
-                placeholder(after).map(|(name, attr, len)| (Piece::Value(Name::new(name, attr)), len + 1))
+                placeholder(after)
+                    .map(|(name, attr, len)| (Piece::Value(Name::new(name, attr)), len + 1))
             } else {
                 cast(after)
             };
@@ -162,7 +163,9 @@ fn cast(s: &str) -> Option<(Piece, usize)> {
         }
         None => {
             let is_name = inside.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
-                && inside.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+                && inside
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || c == '_');
             if !is_name {
                 return None;
             }
@@ -376,7 +379,9 @@ mod tests {
             "unknown placeholder {zz}"
         );
         assert_eq!(
-            Template::parse("{d} = ({T.u}){d};").expand(lookup).unwrap_err(),
+            Template::parse("{d} = ({T.u}){d};")
+                .expand(lookup)
+                .unwrap_err(),
             "unknown placeholder {T.u}"
         );
     }

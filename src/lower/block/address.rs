@@ -235,7 +235,10 @@ impl Lowerer<'_> {
             .iter()
             .map(|e| self.source(e, elem, at).map(|v| v.to_string()))
             .collect::<Result<Vec<_>, _>>()?;
-        Ok((Expr::other(format!("{ty}{{{{{}}}}}", values.join(", "))), ty))
+        Ok((
+            Expr::other(format!("{ty}{{{{{}}}}}", values.join(", "))),
+            ty,
+        ))
     }
 }
 

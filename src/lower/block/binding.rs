@@ -54,10 +54,9 @@ impl<'a> Lowerer<'a> {
     ) -> Result<Expr, Unsupported> {
         match op {
             ptx::Operand::Reg(r) => self.read_reg(r, want, at),
-            ptx::Operand::NotReg(r) if want == CType::Bool => Ok(Expr::other(format!(
-                "!{}",
-                self.read_reg(r, want, at)?
-            ))),
+            ptx::Operand::NotReg(r) if want == CType::Bool => {
+                Ok(Expr::other(format!("!{}", self.read_reg(r, want, at)?)))
+            }
             ptx::Operand::Imm(imm) => immediate(imm, want, &mut self.helpers).ok_or_else(|| {
                 Unsupported::at(
                     Code::OperandShape,
@@ -334,6 +333,24 @@ mod tests {
         assert_eq!(
             code,
             "ptx2hip_out_r(acc) = (int32_t)((uint32_t)(int32_t)ptx2hip_in_r(acc) + (uint32_t)(int32_t)ptx2hip_in_r(x[i]));"
+        );
+    }
+
+    #[test]
+    fn a_value_already_cast_to_the_type_a_template_casts_it_to_is_cast_once() {
+        // `({T.arith}){b}` of the literal `(uint32_t)1`, `({D}){a}` of the signed read.
+        let code = translate("add.u32 %0, %1, 1;", &[("=r", "r"), ("r", "a")]).unwrap();
+        assert_eq!(
+            code,
+            "ptx2hip_out_r(r) = (uint32_t)((uint32_t)ptx2hip_in_r(a) + (uint32_t)1);"
+        );
+        let code = translate("cvt.s32.s32 %0, %1;", &[("=r", "d"), ("r", "x")]).unwrap();
+        assert_eq!(code, "ptx2hip_out_r(d) = (int32_t)ptx2hip_in_r(x);");
+        // A cast to another type stays.
+        let code = translate("add.s32 %0, %1, 1;", &[("=r", "r"), ("r", "a")]).unwrap();
+        assert_eq!(
+            code,
+            "ptx2hip_out_r(r) = (int32_t)((uint32_t)(int32_t)ptx2hip_in_r(a) + (uint32_t)(int32_t)1);"
         );
     }
 

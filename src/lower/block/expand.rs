@@ -176,14 +176,25 @@ impl<'a> Lowerer<'a> {
                         v
                     };
                     values.push((spec.name.clone(), None, v));
-                    values.push((spec.name.clone(), Some("type".to_string()), Expr::other(c_type)));
+                    values.push((
+                        spec.name.clone(),
+                        Some("type".to_string()),
+                        Expr::other(c_type),
+                    ));
                 }
                 OperandKind::Scalar(t) => {
                     let ty = self.type_of(rule, t, bindings, at)?;
                     self.check_register(op, ty, writes, ins)?;
                     let v = if writes {
                         let assigned = template::only_assigned(template, &spec.name, None);
-                        Expr::other(self.dest(op, ty.c_type(), assigned, &mut pre, &mut post, at)?)
+                        Expr::other(self.dest(
+                            op,
+                            ty.c_type(),
+                            assigned,
+                            &mut pre,
+                            &mut post,
+                            at,
+                        )?)
                     } else {
                         let (v, uses) = self.captured(|l| l.source(op, ty.c_type(), at))?;
                         value_uses.push((spec.name.clone(), None, uses));
@@ -376,7 +387,20 @@ pub(super) fn operands_fit(rule: &Rule, bindings: &Bindings, operands: &[ptx::Op
 
 #[cfg(test)]
 mod tests {
+    use super::super::tests::translate;
     use super::*;
+
+    #[test]
+    fn sub_rn_f32_without_ftz_or_sat_uses_the_intrinsic_as_the_table_says() {
+        let ops = [("=f", "d"), ("f", "a"), ("f", "b")];
+        assert_eq!(
+            translate("sub.rn.f32 %0, %1, %2;", &ops).unwrap(),
+            "ptx2hip_out_f(d) = ptx2hip_canon_f32(__fsub_rn(ptx2hip_in_f(a), ptx2hip_in_f(b)));"
+        );
+        assert!(translate("sub.rn.ftz.f32 %0, %1, %2;", &ops)
+            .unwrap()
+            .starts_with("ptx2hip_out_f(d) = ptx2hip_fop_f32<ptx2hip_fmode::sub, ptx2hip_fmode::rn, ptx2hip_fmode::ftz, "));
+    }
 
     fn operands(ptx: &str) -> Vec<ptx::Operand> {
         match &ptx::parse(ptx).unwrap().items[0] {

@@ -83,7 +83,9 @@ pub(super) fn immediate(imm: &Immediate, want: CType, uses: &mut HelperUse) -> O
             };
             fits.then(|| int_literal(*v, t))
         }
-        (Immediate::Int(v), CType::Bool) => Some(Expr::other(if *v != 0 { "true" } else { "false" })),
+        (Immediate::Int(v), CType::Bool) => {
+            Some(Expr::other(if *v != 0 { "true" } else { "false" }))
+        }
         (Immediate::F32Bits(b), CType::Float) => Some(Expr::other(f32_literal(*b, uses))),
         (Immediate::F32Bits(b), CType::Uint(32) | CType::Int(32)) => {
             Some(Expr::cast(want, format!("0x{b:08x}u")))
@@ -177,7 +179,10 @@ mod tests {
             int_literal(-1, CType::Int(32)).to_string(),
             "(int32_t)0xffffffffu"
         );
-        assert_eq!(int_literal(1, CType::Uint(64)).to_string(), "(uint64_t)1ull");
+        assert_eq!(
+            int_literal(1, CType::Uint(64)).to_string(),
+            "(uint64_t)1ull"
+        );
         let mut uses = HelperUse::default();
         assert_eq!(f32_literal(0x3f80_0000, &mut uses), "1e0f");
         assert_eq!(f64_literal(0x3ff0_0000_0000_0000, &mut uses), "1e0");
