@@ -705,7 +705,12 @@ example = {{ ptx = "abs.s32 %0, %1;", constraints = "=r,r" }}
 
     /// A `[[rule.when]]` of the one-rule table, whose `abs` takes an optional `.ftz`.
     fn with_when(when: &str) -> Result<RuleSet, LoadError> {
-        let text = file("t", "X001", "{d} = ptx2hip_f({a});", "").replace(
+        with_when_and(when, "")
+    }
+
+    /// [`with_when`], the rule having the `extra` keys.
+    fn with_when_and(when: &str, extra: &str) -> Result<RuleSet, LoadError> {
+        let text = file("t", "X001", "{d} = ptx2hip_f({a});", extra).replace(
             r#"slots = [{ name = "T", values = ["s32"] }]"#,
             r#"slots = [{ name = "ftz", values = ["ftz"], optional = true }, { name = "T", values = ["s32", "s64"] }]"#,
         );
@@ -764,6 +769,16 @@ portable = "{d} = ::abs({a});""#,
                 "{when}"
             );
         }
+        let err = with_when_and(
+            r#"slots = { ftz = ["ftz"], T = ["s64"] }
+portable = "{d} = {a};""#,
+            r#"exclude = [["ftz=ftz", "T=s64"]]"#,
+        )
+        .unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "rules/t.toml: rule X001: `when`: claims no form of the rule"
+        );
         let err = with_when(
             r#"slots = { ftz = ["ftz"] }
 portable = "{d} = {b};""#,
