@@ -551,8 +551,10 @@ fn rule_table_shape() {
         assert!(!r.forms().is_empty(), "{}: claims no form", r.code);
         // A source placeholder used twice would evaluate an operand expression twice in the
         // direct (single-instruction) form: helpers take such operands instead.
-        for target in [Target::Amd, Target::Portable] {
-            let t = r.template(target);
+        for (target, t) in [Target::Amd, Target::Portable]
+            .into_iter()
+            .flat_map(|target| r.templates(target).map(move |t| (target, t.code.text())))
+        {
             for s in r
                 .operand_specs()
                 .iter()

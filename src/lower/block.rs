@@ -19,11 +19,13 @@ use crate::codes::Code;
 use crate::ptx::{self, Immediate, Instruction, Item, Reg};
 use crate::scan::AsmStatement;
 
+use super::code::Expr;
 use super::helper_use::HelperUse;
 use super::operands;
 use super::types::{constraint_register, convert, widen_into, CType, PtxType};
 use super::{Target, Unsupported};
-use crate::rules::{template, vector_width, Bindings, OperandKind, Role, Rule, RuleSet, TypeRef};
+use crate::rules::template::{self, Template};
+use crate::rules::{vector_width, Bindings, OperandKind, Role, Rule, RuleSet, TypeRef};
 
 mod address;
 mod binding;

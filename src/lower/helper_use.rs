@@ -18,11 +18,6 @@ impl HelperUse {
         }
     }
 
-    /// Forgets `name`: a rewrite of the code removed its only call.
-    pub fn remove(&mut self, name: &str) {
-        self.0.retain(|n| n != name);
-    }
-
     /// Records every call `other` recorded.
     pub fn extend(&mut self, other: &HelperUse) {
         for n in &other.0 {
@@ -52,9 +47,6 @@ mod tests {
         v.add("ptx2hip_prmt");
         u.extend(&v);
         assert_eq!(u.0, ["ptx2hip_in_r", "ptx2hip_out_r", "ptx2hip_prmt"]);
-        u.remove("ptx2hip_out_r");
-        u.add("ptx2hip_out_r");
-        assert_eq!(u.0, ["ptx2hip_in_r", "ptx2hip_prmt", "ptx2hip_out_r"]);
     }
 
     #[test]

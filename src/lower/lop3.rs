@@ -11,6 +11,7 @@
 //! ([`is_simple_expr`]): evaluating it twice or never has the same effect as once.
 
 use super::block::is_simple_expr;
+use super::code::Expr;
 use crate::ptx::{Immediate, Instruction, Operand};
 use crate::rules::{Rule, RuleSet};
 
@@ -23,7 +24,7 @@ pub fn literal_template(
     rules: &RuleSet,
     rule: &Rule,
     ins: &Instruction,
-    values: &[(String, Option<String>, String)],
+    values: &[(String, Option<String>, Expr)],
 ) -> Option<String> {
     if rule.opcode != "lop3" || rule.operands.len() != 5 {
         return None;
@@ -34,7 +35,7 @@ pub fn literal_template(
     let inputs_repeatable = ["a", "b", "c"].iter().all(|name| {
         values
             .iter()
-            .any(|(n, attr, v)| n == name && attr.is_none() && repeatable(v))
+            .any(|(n, attr, v)| n == name && attr.is_none() && repeatable(&v.to_string()))
     });
     if !inputs_repeatable {
         return None;

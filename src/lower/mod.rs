@@ -7,10 +7,10 @@
 mod arms;
 mod barrier;
 mod block;
+pub mod code;
 mod helper_use;
 mod lop3;
 pub mod operands;
-mod plain_float;
 pub mod types;
 mod written;
 
@@ -213,10 +213,7 @@ pub fn analyze(stmt: &AsmStatement, rules: &RuleSet, target: Target) -> Analysis
             outcome: Err(u),
         };
     }
-    let (mut lines, rule_codes, uses) = compose_variants(stmt, lowered);
-    for (_, l) in &mut lines {
-        *l = drop_repeated_casts(l);
-    }
+    let (lines, rule_codes, uses) = compose_variants(stmt, lowered);
     let helpers = uses.closure(rules);
     Analysis {
         instructions,
@@ -386,38 +383,6 @@ fn compose_variants(
 /// The helper that compares a `"C"` operand's string with one it can denote.
 const STREQ: &str = "ptx2hip_streq";
 
-/// `(T)(T)(x)` → `(T)(x)`: casting twice to one type is casting once; templates and operand
-/// conversions each add the cast they need, and this keeps the output readable.
-fn drop_repeated_casts(line: &str) -> String {
-    let mut out = line.to_string();
-    loop {
-        let mut changed = false;
-        let mut search = 0;
-        while let Some(open) = out[search..].find('(').map(|i| i + search) {
-            let Some(close) = out[open..].find(')').map(|i| i + open) else {
-                break;
-            };
-            let cast = &out[open..=close];
-            let inner = &cast[1..cast.len() - 1];
-            let is_type = !inner.is_empty()
-                && inner
-                    .chars()
-                    .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == ' ')
-                && (inner.ends_with("_t") || matches!(inner, "float" | "double" | "bool"));
-            if is_type && out[close + 1..].starts_with(cast) {
-                let cast = cast.to_string();
-                out.replace_range(close + 1..close + 1 + cast.len(), "");
-                changed = true;
-            } else {
-                search = open + 1;
-            }
-        }
-        if !changed {
-            return out;
-        }
-    }
-}
-
 fn escape_c(s: &str) -> String {
     s.replace('\\', "\\\\").replace('"', "\\\"")
 }
@@ -455,14 +420,6 @@ mod tests {
         assert_eq!(
             substitute_operand("add.f32%1 %0,%2,%10; mov %%1", 1, ".rn"),
             "add.f32.rn %0,%2,%10; mov %%1"
-        );
-    }
-
-    #[test]
-    fn repeated_identical_casts_collapse() {
-        assert_eq!(
-            drop_repeated_casts("x = (uint32_t)(uint32_t)(uint32_t)(y) + (int32_t)(uint32_t)(z);"),
-            "x = (uint32_t)(y) + (int32_t)(uint32_t)(z);"
         );
     }
 

@@ -15,18 +15,19 @@
 //! ptxas in turn accepts a register only of the instruction operand's size, except that `cvt`,
 //! `ld`, `ldu` and `st` take wider registers ([`register_fits`]).
 
+use super::code::Expr;
 use super::helper_use::HelperUse;
 use super::types::{CType, PtxType};
 
 /// Reads input operand `expr` as the contents of a register of type `reg`; records the glue
 /// helper it calls in `uses`.
-pub fn read(reg: CType, expr: &str, uses: &mut HelperUse) -> String {
+pub fn read(reg: CType, expr: &str, uses: &mut HelperUse) -> Expr {
     match int_literal(expr) {
-        Some(lit) if lit.binds(reg) => format!("({reg})({expr})"),
+        Some(lit) if lit.binds(reg) => Expr::cast(reg, format!("({expr})")),
         _ => {
             let helper = format!("ptx2hip_in_{}", letter(reg));
             uses.add(&helper);
-            format!("{helper}({expr})")
+            Expr::other(format!("{helper}({expr})"))
         }
     }
 }
@@ -55,7 +56,7 @@ fn letter(reg: CType) -> char {
 /// constant as a signed integer of the constant's own width, which the instruction truncates to
 /// its width (`"n"(0xffffffffu)` in a 64-bit instruction is all ones). Records `ptx2hip_imm` in
 /// `uses` when the value is not a literal.
-pub fn immediate(want: CType, expr: &str, uses: &mut HelperUse) -> String {
+pub fn immediate(want: CType, expr: &str, uses: &mut HelperUse) -> Expr {
     match int_literal(expr) {
         Some(lit) if want.is_integer() && want.bits() <= 64 => {
             let value = lit.sign_extended() as u64;
@@ -65,17 +66,18 @@ pub fn immediate(want: CType, expr: &str, uses: &mut HelperUse) -> String {
             } else {
                 value & ((1u64 << bits) - 1)
             };
-            if pattern <= 0x7fff_ffff {
-                format!("({want}){pattern}")
+            let digits = if pattern <= 0x7fff_ffff {
+                format!("{pattern}")
             } else if bits > 32 {
-                format!("({want})0x{pattern:x}ull")
+                format!("0x{pattern:x}ull")
             } else {
-                format!("({want})0x{pattern:x}u")
-            }
+                format!("0x{pattern:x}u")
+            };
+            Expr::cast(want, digits)
         }
         _ => {
             uses.add("ptx2hip_imm");
-            format!("ptx2hip_imm<{want}>({expr})")
+            Expr::other(format!("ptx2hip_imm<{want}>({expr})"))
         }
     }
 }
@@ -207,9 +209,9 @@ mod tests {
     }
 
     /// The code and the helpers it records.
-    fn glued(f: impl FnOnce(&mut HelperUse) -> String) -> (String, HelperUse) {
+    fn glued<T: ToString>(f: impl FnOnce(&mut HelperUse) -> T) -> (String, HelperUse) {
         let mut uses = HelperUse::default();
-        (f(&mut uses), uses)
+        (f(&mut uses).to_string(), uses)
     }
 
     fn helpers(names: &[&str]) -> HelperUse {

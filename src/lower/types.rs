@@ -7,6 +7,7 @@
 
 use std::fmt;
 
+use super::code::Expr;
 use super::helper_use::HelperUse;
 
 /// A scalar PTX type as written in a modifier (`u32`, `f16`, `pred`, ...).
@@ -190,29 +191,33 @@ pub fn constraint_register(letter: char) -> Option<CType> {
 /// is truncated. Returns `None` when PTX would not allow the combination (a narrower register
 /// than the instruction type, or a float of another width). Records the bit-cast helper it
 /// calls in `uses`.
-pub fn convert(expr: &str, from: CType, to: CType, uses: &mut HelperUse) -> Option<String> {
+pub fn convert(expr: &Expr, from: CType, to: CType, uses: &mut HelperUse) -> Option<Expr> {
     if from == to {
-        return Some(expr.to_string());
+        return Some(expr.clone());
     }
     match (from, to) {
         (f, t) if f.is_integer() && t.is_integer() && f.bits() >= t.bits() => {
-            Some(format!("({t})({expr})"))
+            Some(Expr::cast(t, format!("({expr})")))
         }
         (f, CType::Float) if f.is_integer() && f.bits() == 32 => {
             uses.add("ptx2hip_f32_from_bits");
-            Some(format!("ptx2hip_f32_from_bits((uint32_t)({expr}))"))
+            Some(Expr::other(format!(
+                "ptx2hip_f32_from_bits((uint32_t)({expr}))"
+            )))
         }
         (f, CType::Double) if f.is_integer() && f.bits() == 64 => {
             uses.add("ptx2hip_f64_from_bits");
-            Some(format!("ptx2hip_f64_from_bits((uint64_t)({expr}))"))
+            Some(Expr::other(format!(
+                "ptx2hip_f64_from_bits((uint64_t)({expr}))"
+            )))
         }
         (CType::Float, t) if t.is_integer() && t.bits() == 32 => {
             uses.add("ptx2hip_bits_from_f32");
-            Some(format!("({t})ptx2hip_bits_from_f32({expr})"))
+            Some(Expr::cast(t, format!("ptx2hip_bits_from_f32({expr})")))
         }
         (CType::Double, t) if t.is_integer() && t.bits() == 64 => {
             uses.add("ptx2hip_bits_from_f64");
-            Some(format!("({t})ptx2hip_bits_from_f64({expr})"))
+            Some(Expr::cast(t, format!("ptx2hip_bits_from_f64({expr})")))
         }
         _ => None,
     }
@@ -229,7 +234,7 @@ pub fn widen_into(expr: &str, value: CType, reg: CType, uses: &mut HelperUse) ->
     match (value, reg) {
         (v, r) if v.bits() > r.bits() => None,
         (v, r) if v.is_integer() && r.is_integer() => Some(format!("({r})({v})({expr})")),
-        _ => convert(expr, value, reg, uses),
+        _ => convert(&Expr::other(expr), value, reg, uses).map(|e| e.to_string()),
     }
 }
 

@@ -8,6 +8,7 @@
 //! (C++ gives those an unsigned type when needed), an optional `-` and `U` suffix. The cast to
 //! the operand's type stays: it is what makes the value the register's.
 
+use super::code::Expr;
 use crate::ptx::{Immediate, Instruction, Operand};
 
 /// Respells the values (placeholder, component, value) of `ins`'s integer immediates, whose
@@ -16,7 +17,7 @@ pub fn respell<'n>(
     ptx: &str,
     ins: &Instruction,
     names: impl Iterator<Item = &'n str>,
-    values: &mut [(String, Option<String>, String)],
+    values: &mut [(String, Option<String>, Expr)],
 ) {
     for ((k, op), name) in ins.operands.iter().enumerate().zip(names) {
         let Operand::Imm(Immediate::Int(v)) = op else {
@@ -87,15 +88,13 @@ fn operand_text<'t>(ptx: &'t str, ins: &Instruction, k: usize) -> Option<&'t str
     None
 }
 
-/// `value` (`(T)` and the digits of `v`, as the lowering writes an immediate) with the digits as
-/// `written`, where that is a C++ literal of the same value.
-fn as_written(value: &str, written: &str, v: i128) -> Option<String> {
-    let cast_end = value.strip_prefix('(')?.find(')')? + 2;
-    let (cast, _) = value.split_at(cast_end);
-    if cast.contains(' ') {
+/// `value` (the digits of `v` cast to the operand's type, as the lowering writes an immediate)
+/// with the digits as `written`, where that is a C++ literal of the same value.
+fn as_written(value: &Expr, written: &str, v: i128) -> Option<Expr> {
+    let Expr::Cast { ty, .. } = value else {
         return None;
-    }
-    (literal_value(written)? == v).then(|| format!("{cast}{written}"))
+    };
+    (!ty.contains(' ') && literal_value(written)? == v).then(|| Expr::cast(ty, written))
 }
 
 /// The value of an integer literal that C++ reads as PTX does, `None` for anything else.
@@ -133,40 +132,54 @@ fn literal_value(text: &str) -> Option<i128> {
 mod tests {
     use super::*;
 
+    /// `value` respelled as `written`, as text.
+    fn respelled(ty: &str, digits: &str, written: &str, v: i128) -> Option<String> {
+        as_written(&Expr::cast(ty, digits), written, v).map(|e| e.to_string())
+    }
+
     #[test]
     fn literals_keep_their_base() {
         assert_eq!(
-            as_written("(uint32_t)234", "0xEA", 234).unwrap(),
+            respelled("uint32_t", "234", "0xEA", 234).unwrap(),
             "(uint32_t)0xEA"
         );
         assert_eq!(
-            as_written("(uint32_t)5", "0b101", 5).unwrap(),
+            respelled("uint32_t", "5", "0b101", 5).unwrap(),
             "(uint32_t)0b101"
         );
         assert_eq!(
-            as_written("(int32_t)0xffffffffu", "-1", -1).unwrap(),
+            respelled("int32_t", "0xffffffffu", "-1", -1).unwrap(),
             "(int32_t)-1"
         );
         assert_eq!(
-            as_written("(uint64_t)16ull", "0x10", 16).unwrap(),
+            respelled("uint64_t", "16ull", "0x10", 16).unwrap(),
             "(uint64_t)0x10"
         );
         assert_eq!(
-            as_written("(uint32_t)8", "010", 8).unwrap(),
+            respelled("uint32_t", "8", "010", 8).unwrap(),
             "(uint32_t)010"
         );
+        // Still a cast: a template's cast to the same type is written once.
+        let e = as_written(&Expr::cast("uint32_t", "234"), "0xEA", 234).unwrap();
+        assert!(e.is_cast_to("uint32_t"));
     }
 
     #[test]
     fn anything_else_keeps_the_value() {
-        // An expression, a wide decimal, a different value, no cast.
-        assert_eq!(as_written("(uint32_t)6", "2*3", 6), None);
+        // An expression, a wide decimal, a different value, a type with a space, no cast.
+        assert_eq!(respelled("uint32_t", "6", "2*3", 6), None);
         assert_eq!(
-            as_written("(uint64_t)0xffffffffffull", "1099511627775", 1099511627775),
+            respelled(
+                "uint64_t",
+                "0xffffffffffull",
+                "1099511627775",
+                1099511627775
+            ),
             None
         );
-        assert_eq!(as_written("(uint32_t)7", "0x8", 7), None);
-        assert_eq!(as_written("7", "7", 7), None);
+        assert_eq!(respelled("uint32_t", "7", "0x8", 7), None);
+        assert_eq!(respelled("unsigned __int128", "7", "7", 7), None);
+        assert_eq!(as_written(&Expr::other("7"), "7", 7), None);
     }
 
     #[test]

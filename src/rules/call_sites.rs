@@ -8,6 +8,8 @@
 //! for this when it loads ([`capturable_calls`] over every template), and a test checks the code
 //! emitted for every form of every rule.
 
+use crate::lower::code::Expr;
+
 /// Names that look like calls but are keywords or (functional-cast) type names.
 const NOT_FUNCTIONS: &[&str] = &[
     "alignas",
@@ -112,12 +114,14 @@ pub fn template_calls<'a>(
     template: &str,
     lookups: impl Iterator<Item = (&'a str, Vec<&'a str>)>,
 ) -> Vec<String> {
+    let template = super::template::Template::parse(template);
     let neutral = |chosen: Option<(&str, &str)>| {
-        super::template::expand(template, |name, attr| match chosen {
-            Some((l, v)) if l == name && attr.is_none() => Some(v.to_string()),
-            _ => Some("0".to_string()),
-        })
-        .unwrap_or_default()
+        template
+            .expand(|name, attr| match chosen {
+                Some((l, v)) if l == name && attr.is_none() => Some(Expr::other(v)),
+                _ => Some(Expr::other("0")),
+            })
+            .unwrap_or_default()
     };
     let mut found = capturable_calls(&neutral(None));
     for (name, values) in lookups {

@@ -8,11 +8,12 @@ use super::call_sites;
 use super::helpers;
 use super::matching::{expand_class, target_index};
 use super::schema::{
-    parse_operand_spec, vector_width, OperandKind, Role, Rule, RuleFile, SpecialRegister,
-    TemplateHelpers, TypeRef,
+    parse_operand_spec, vector_width, OperandKind, Role, Rule, RuleFile, RuleTemplate,
+    SpecialRegister, TemplateHelpers, TypeRef,
 };
-use super::template;
+use super::template::{self, Template};
 use super::RuleSet;
+use crate::lower::code::Expr;
 use crate::lower::Target;
 
 /// Why the rule table does not load. Each names where the mistake is.
@@ -112,10 +113,10 @@ impl RuleSet {
         for i in 0..set.rules.len() {
             let specs = operand_specs(&set.rules[i])?;
             let mut lookups = lookup_helpers(&set, &set.rules[i])?;
-            let helpers = template_helpers(&set, &set.rules[i], &lookups)?;
+            let templates = templates(&set, &set.rules[i], &lookups)?;
             let rule = &mut set.rules[i];
             rule.specs = specs;
-            rule.template_helpers = helpers;
+            rule.templates = templates;
             for (name, l) in &mut rule.lookup {
                 l.helpers = lookups.remove(name).unwrap_or_default();
             }
@@ -254,41 +255,54 @@ fn lookup_helpers(set: &RuleSet, r: &Rule) -> Result<LookupHelpers, LoadError> {
 /// Per lookup, per selecting modifier, the helpers the value names.
 type LookupHelpers = BTreeMap<String, BTreeMap<String, Vec<String>>>;
 
-/// Where the helpers each of a rule's templates calls come from ([`Rule::template_helpers`]):
-/// the known helpers among its literal names, every name completed by a placeholder, and the
-/// lookups it expands whose values name helpers. A literal call of a `ptx2hip_*` name that no
-/// helper file defines is an error; other literal names are the template's own locals
-/// (`uint32_t ptx2hip_v`).
-fn template_helpers(
+/// A rule's templates parsed, for each target: its own, then each `[[rule.when]]`'s
+/// ([`Rule::template`]), with where the helpers each calls come from: the known helpers among its
+/// literal names, every name completed by a placeholder, and the lookups it expands whose values
+/// name helpers. A literal call of a `ptx2hip_*` name that no helper file defines is an error;
+/// other literal names are the template's own locals (`uint32_t ptx2hip_v`).
+fn templates(
     set: &RuleSet,
     r: &Rule,
     lookups: &LookupHelpers,
-) -> Result<[TemplateHelpers; 2], LoadError> {
-    let mut out: [TemplateHelpers; 2] = Default::default();
-    for target in [Target::Portable, Target::Amd] {
-        let key = match (target, &r.amd) {
-            (Target::Amd, Some(_)) => "amd",
-            _ => "portable",
-        };
-        let template = r.template(target);
-        let found = &mut out[target_index(target)];
-        for n in template::helper_names(template) {
-            if !n.is_literal() || set.helpers.contains_key(&n.spelled) {
-                found.names.push(n.spelled);
-            } else if n.called {
-                return Err(rule_error(
-                    r,
-                    key,
-                    format!("the {key} template calls unknown helper `{}`", n.spelled),
-                ));
+) -> Result<Vec<[RuleTemplate; 2]>, LoadError> {
+    let (portable, amd) = (
+        r.template_texts(Target::Portable),
+        r.template_texts(Target::Amd),
+    );
+    let mut out = Vec::new();
+    for (variant, texts) in portable.into_iter().zip(amd).enumerate() {
+        let mut both: [RuleTemplate; 2] = Default::default();
+        for (target, text) in [(Target::Portable, texts.0), (Target::Amd, texts.1)] {
+            let key = match (variant, target, &r.amd) {
+                (1.., _, _) => "when",
+                (0, Target::Amd, Some(_)) => "amd",
+                _ => "portable",
+            };
+            let code = Template::parse(text);
+            let mut found = TemplateHelpers::default();
+            for n in template::helper_names(text) {
+                if !n.is_literal() || set.helpers.contains_key(&n.spelled) {
+                    found.names.push(n.spelled);
+                } else if n.called {
+                    return Err(rule_error(
+                        r,
+                        key,
+                        format!("the {key} template calls unknown helper `{}`", n.spelled),
+                    ));
+                }
             }
-        }
-        for (name, attr) in template::placeholders(template) {
-            let names_helpers = lookups.get(name).is_some_and(|l| !l.is_empty());
-            if attr.is_none() && names_helpers && !found.lookups.iter().any(|l| l == name) {
-                found.lookups.push(name.to_string());
+            for (name, attr) in code.placeholders() {
+                let names_helpers = lookups.get(name).is_some_and(|l| !l.is_empty());
+                if attr.is_none() && names_helpers && !found.lookups.iter().any(|l| l == name) {
+                    found.lookups.push(name.to_string());
+                }
             }
+            both[target_index(target)] = RuleTemplate {
+                code,
+                helpers: found,
+            };
         }
+        out.push(both);
     }
     Ok(out)
 }
@@ -476,11 +490,21 @@ fn validate_rule(set: &RuleSet, r: &Rule) -> Result<(), LoadError> {
             return Err(rule_error(r, "helpers", format!("unknown helper `{h}`")));
         }
     }
-    for (key, template) in [("portable", Some(&r.portable)), ("amd", r.amd.as_ref())] {
+    validate_when(r)?;
+    let when = r
+        .when
+        .iter()
+        .flat_map(|w| [Some(&w.portable), w.amd.as_ref()])
+        .map(|t| ("when", t));
+    for (key, template) in [("portable", Some(&r.portable)), ("amd", r.amd.as_ref())]
+        .into_iter()
+        .chain(when)
+    {
         let Some(template) = template else { continue };
-        if let Err(e) = template::expand(template, |name, attr| {
-            placeholder_known(r, name, attr).then(String::new)
-        }) {
+        let known = |name: &str, attr: Option<&str>| {
+            placeholder_known(r, name, attr).then(|| Expr::other(""))
+        };
+        if let Err(e) = Template::parse(template).expand(known) {
             return Err(rule_error(r, key, e));
         }
         let lookups = r.lookup.iter().map(|(name, l)| {
@@ -495,6 +519,39 @@ fn validate_rule(set: &RuleSet, r: &Rule) -> Result<(), LoadError> {
                 key,
                 format!("the {key} template calls `{name}` unqualified: {CAPTURE}"),
             ));
+        }
+    }
+    Ok(())
+}
+
+/// A `[[rule.when]]` names slots of the rule and values they take (`""`: an optional slot
+/// absent), and claims some form of the rule; the rule has portable code.
+fn validate_when(r: &Rule) -> Result<(), LoadError> {
+    for w in &r.when {
+        let error = |message: String| Err(rule_error(r, "when", message));
+        if r.portable_unsupported.is_some() {
+            return error("a rule without portable code has no `when` templates".into());
+        }
+        if w.slots.is_empty() {
+            return error("names no slot".into());
+        }
+        for (name, values) in &w.slots {
+            let Some(slot) = r.slots.iter().find(|s| &s.name == name) else {
+                return error(format!("names unknown slot `{name}`"));
+            };
+            let accepted = Rule::slot_values(slot);
+            if let Some(v) = values.iter().find(|v| {
+                if v.is_empty() {
+                    !slot.optional
+                } else {
+                    !accepted.contains(v)
+                }
+            }) {
+                return error(format!("slot `{name}` never takes the value `{v}`"));
+            }
+        }
+        if !r.forms().iter().any(|(_, b)| w.matches(b)) {
+            return error("claims no form of the rule".into());
         }
     }
     Ok(())
@@ -608,11 +665,12 @@ example = {{ ptx = "abs.s32 %0, %1;", constraints = "=r,r" }}
         )
         .unwrap();
         let r = &rules.rules[0];
-        let found = r.template_helpers(Target::Portable);
+        let own = |target| &r.templates(target).next().unwrap().helpers;
+        let found = own(Target::Portable);
         assert_eq!(found.names, ["ptx2hip_abs_{T}"]);
         assert_eq!(found.lookups, ["fn"]);
         assert_eq!(r.lookup["fn"].helpers("s32"), ["ptx2hip_f"]);
-        assert_eq!(r.template_helpers(Target::Amd), found);
+        assert_eq!(own(Target::Amd), found);
         let err = load("{d} = ptx2hip_g({a});", "").unwrap_err();
         assert_eq!(
             err.to_string(),
@@ -643,6 +701,102 @@ example = {{ ptx = "abs.s32 %0, %1;", constraints = "=r,r" }}
         assert_eq!(
             err.to_string(),
             "rules/t.toml: rule X001: `helpers`: unknown helper `ptx2hip_nope`"
+        );
+    }
+
+    /// A `[[rule.when]]` of the one-rule table, whose `abs` takes an optional `.ftz`.
+    fn with_when(when: &str) -> Result<RuleSet, LoadError> {
+        with_when_and(when, "")
+    }
+
+    /// [`with_when`], the rule having the `extra` keys.
+    fn with_when_and(when: &str, extra: &str) -> Result<RuleSet, LoadError> {
+        let text = file("t", "X001", "{d} = ptx2hip_f({a});", extra).replace(
+            r#"slots = [{ name = "T", values = ["s32"] }]"#,
+            r#"slots = [{ name = "ftz", values = ["ftz"], optional = true }, { name = "T", values = ["s32", "s64"] }]"#,
+        );
+        let helpers = "// ptx2hip:helper ptx2hip_f\nint ptx2hip_f(int x);\n// ptx2hip:end\n";
+        RuleSet::from_sources([
+            ("helpers/t.h".to_string(), helpers.to_string()),
+            (
+                "t.toml".to_string(),
+                format!("{text}\n[[rule.when]]\n{when}\n"),
+            ),
+        ])
+    }
+
+    #[test]
+    fn a_when_template_serves_the_forms_with_its_slot_values() {
+        let rules = with_when(
+            r#"slots = { ftz = [""], T = ["s32"] }
+portable = "{d} = ::abs({a});""#,
+        )
+        .unwrap();
+        let r = &rules.rules[0];
+        let template = |mods: &[&str], target| {
+            let mods: Vec<String> = mods.iter().map(|m| m.to_string()).collect();
+            let b = r.match_modifiers(&mods).unwrap();
+            r.template(target, &b).code.text().to_string()
+        };
+        assert_eq!(template(&["s32"], Target::Portable), "{d} = ::abs({a});");
+        assert_eq!(template(&["s32"], Target::Amd), "{d} = ::abs({a});");
+        assert_eq!(
+            template(&["ftz", "s32"], Target::Portable),
+            "{d} = ptx2hip_f({a});"
+        );
+        assert_eq!(template(&["s64"], Target::Amd), "{d} = ptx2hip_f({a});");
+        let b = r.match_modifiers(&["s32".to_string()]).unwrap();
+        assert!(r.template(Target::Portable, &b).helpers.names.is_empty());
+    }
+
+    #[test]
+    fn a_when_names_slots_and_values_of_the_rule_and_some_form() {
+        for (when, message) in [
+            (r#"slots = { rnd = ["rn"] }"#, "names unknown slot `rnd`"),
+            (
+                r#"slots = { T = ["u32"] }"#,
+                "slot `T` never takes the value `u32`",
+            ),
+            (
+                r#"slots = { T = [""] }"#,
+                "slot `T` never takes the value ``",
+            ),
+            ("slots = {}", "names no slot"),
+        ] {
+            let err = with_when(&format!("{when}\nportable = \"{{d}} = {{a}};\"")).unwrap_err();
+            assert_eq!(
+                err.to_string(),
+                format!("rules/t.toml: rule X001: `when`: {message}"),
+                "{when}"
+            );
+        }
+        let err = with_when_and(
+            r#"slots = { ftz = ["ftz"], T = ["s64"] }
+portable = "{d} = {a};""#,
+            r#"exclude = [["ftz=ftz", "T=s64"]]"#,
+        )
+        .unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "rules/t.toml: rule X001: `when`: claims no form of the rule"
+        );
+        let err = with_when(
+            r#"slots = { ftz = ["ftz"] }
+portable = "{d} = {b};""#,
+        )
+        .unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "rules/t.toml: rule X001: `when`: unknown placeholder {b}"
+        );
+        let err = with_when(
+            r#"slots = { ftz = ["ftz"] }
+portable = "{d} = ptx2hip_g({a});""#,
+        )
+        .unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "rules/t.toml: rule X001: `when`: the when template calls unknown helper `ptx2hip_g`"
         );
     }
 

@@ -11,7 +11,7 @@
 use crate::lower::types::PtxType;
 use crate::lower::Target;
 
-use super::schema::{Bindings, OperandSpec, Rule, Slot, SpecialRegister, TemplateHelpers, TypeRef};
+use super::schema::{Bindings, OperandSpec, Rule, RuleTemplate, Slot, SpecialRegister, TypeRef};
 
 /// Expands a `@class` slot value into modifier values.
 pub fn expand_class(value: &str) -> Option<&'static [&'static str]> {
@@ -145,20 +145,38 @@ impl Rule {
         }
     }
 
-    /// The template for a target.
-    pub fn template(&self, target: Target) -> &str {
-        match target {
-            Target::Amd => self.amd.as_deref().unwrap_or(&self.portable),
-            Target::Portable => &self.portable,
-        }
+    /// The template of the form `bindings` for `target`: the first `[[rule.when]]` the form
+    /// matches, else the rule's own (`amd`, or `portable` when the rule has none). With it, where
+    /// the helpers it calls come from, found when the table loads: literal names of helpers, names
+    /// with placeholders (`ptx2hip_bfe_{T.name}`) that the lowering expands with the template,
+    /// and lookups whose values name helpers. A template calling an unknown `ptx2hip_*` helper
+    /// does not load.
+    pub fn template(&self, target: Target, bindings: &Bindings) -> &RuleTemplate {
+        let variant = self
+            .when
+            .iter()
+            .position(|w| w.matches(bindings))
+            .map_or(0, |i| i + 1);
+        &self.templates[variant][target_index(target)]
     }
 
-    /// Where the helpers [`Rule::template`] for `target` calls come from, found when the table
-    /// loads: literal names of helpers, names with placeholders (`ptx2hip_bfe_{T.name}`) that the
-    /// lowering expands with the template, and lookups whose values name helpers. A template
-    /// calling an unknown `ptx2hip_*` helper does not load.
-    pub fn template_helpers(&self, target: Target) -> &TemplateHelpers {
-        &self.template_helpers[target_index(target)]
+    /// Every template of the rule for `target`: its own, then its `[[rule.when]]`s'.
+    pub fn templates(&self, target: Target) -> impl Iterator<Item = &RuleTemplate> {
+        self.templates.iter().map(move |t| &t[target_index(target)])
+    }
+
+    /// The template texts of the rule for `target` as written: its own first, then each
+    /// `[[rule.when]]`'s.
+    pub(super) fn template_texts(&self, target: Target) -> Vec<&str> {
+        let own = match target {
+            Target::Amd => self.amd.as_deref().unwrap_or(&self.portable),
+            Target::Portable => &self.portable,
+        };
+        let when = self.when.iter().map(move |w| match target {
+            Target::Amd => w.amd.as_deref().unwrap_or(&w.portable),
+            Target::Portable => &w.portable,
+        });
+        std::iter::once(own).chain(when).collect()
     }
 }
 

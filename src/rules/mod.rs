@@ -2,7 +2,7 @@
 //! binary and validated when it loads. The rest of the tool sees it through [`RuleSet`]: the
 //! rules of an opcode ([`RuleSet::rules_for`]), a rule's forms and matching ([`Rule::forms`],
 //! [`Rule::match_modifiers`]), its operands with their roles ([`Rule::operand_specs`]), its
-//! templates ([`Rule::template`], expanded by [`template::expand`]), the helpers a translation
+//! templates ([`Rule::template`], parsed and expanded by [`template::Template`]), the helpers a translation
 //! needs ([`RuleSet::helper_closure`]) and the evidence behind each rule ([`evidence`]).
 //!
 //! - [`schema`]: the serde types, as written in the files (rules/README.md documents every key);
@@ -26,7 +26,7 @@ pub use load::LoadError;
 pub use matching::expand_class;
 pub use schema::{
     vector_width, Bindings, Carry, Case, Example, Helper, Lookup, OperandKind, OperandSpec, Role,
-    Rule, Slot, SpecialRegister, TemplateHelpers, TypeRef, UnsupportedForm,
+    Rule, RuleTemplate, Slot, SpecialRegister, TemplateHelpers, TypeRef, UnsupportedForm, When,
 };
 
 // The rule files compiled into the binary (`EMBEDDED: &[(name relative to rules/, text)]`),

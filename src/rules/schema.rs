@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 
 use serde::Deserialize;
 
+use super::template::Template;
 use crate::lower::types::PtxType;
 
 /// One file `rules/<family>.toml`.
@@ -61,6 +62,10 @@ pub struct Rule {
     /// C++ using HIP and `__builtin_amdgcn_*`; the portable code is used when absent.
     #[serde(default)]
     pub amd: Option<String>,
+    /// Templates for some of the rule's forms (`[[rule.when]]`), in place of `portable` and
+    /// `amd`: the first whose slot values the form has is used.
+    #[serde(default)]
+    pub when: Vec<When>,
     /// Helper functions the templates call (names of helpers in `rules/helpers/*.h`).
     #[serde(default)]
     pub helpers: Vec<String>,
@@ -115,10 +120,44 @@ pub struct Rule {
     /// `operands` parsed, with their roles (filled by the loader).
     #[serde(skip)]
     pub(super) specs: Vec<OperandSpec>,
-    /// The helper names the portable and the amd template spell (filled by the loader, see
-    /// [`Rule::template_helpers`]).
+    /// The rule's templates parsed, with the helpers they call, for each target: its own, then
+    /// one per `when` (filled by the loader, see [`Rule::template`]).
     #[serde(skip)]
-    pub(super) template_helpers: [TemplateHelpers; 2],
+    pub(super) templates: Vec<[RuleTemplate; 2]>,
+}
+
+/// A template for the forms of a rule whose slots take given values (`[[rule.when]]`).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct When {
+    /// The values each named slot takes, `""` for an absent optional slot:
+    /// `{ rnd = ["", "rn"], ftz = [""] }` is every form without `.ftz` whose rounding is `.rn`
+    /// or not written.
+    pub slots: BTreeMap<String, Vec<String>>,
+    /// The template for these forms, for both targets unless `amd` is given.
+    pub portable: String,
+    #[serde(default)]
+    pub amd: Option<String>,
+}
+
+impl When {
+    /// Whether the form `bindings` has one of the listed values in every listed slot.
+    pub fn matches(&self, bindings: &Bindings) -> bool {
+        self.slots.iter().all(|(slot, values)| {
+            bindings.get(slot).is_some_and(|bound| {
+                let bound = bound.as_deref().unwrap_or_default();
+                values.iter().any(|v| v == bound)
+            })
+        })
+    }
+}
+
+/// One of a rule's templates for one target, parsed when the table loads, and the helpers it
+/// calls.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct RuleTemplate {
+    pub code: Template,
+    pub helpers: TemplateHelpers,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]

@@ -1,53 +1,180 @@
-//! Placeholder expansion in rule templates.
+//! Rule templates: parsing and placeholder expansion, and the names the table derives from
+//! them when it loads.
 //!
 //! A placeholder is `{name}` or `{name.attr}` where both parts are identifiers; every other brace
 //! is C++ and stays as written. Unknown placeholders are errors, so a typo in a rule is caught by
 //! the rule-table tests rather than emitted.
 
-/// Expands the placeholders of `template` through `lookup(name, attr)`.
-pub fn expand(
-    template: &str,
-    mut lookup: impl FnMut(&str, Option<&str>) -> Option<String>,
-) -> Result<String, String> {
-    let mut out = String::with_capacity(template.len() + 32);
-    let mut rest = template;
-    while let Some(open) = rest.find('{') {
-        out.push_str(&rest[..open]);
-        let after = &rest[open + 1..];
-        match placeholder(after) {
-            Some((name, attr, len)) => {
-                let value = lookup(name, attr).ok_or_else(|| match attr {
-                    Some(a) => format!("unknown placeholder {{{name}.{a}}}"),
-                    None => format!("unknown placeholder {{{name}}}"),
-                })?;
-                out.push_str(&value);
-                rest = &after[len + 1..];
-            }
-            None => {
-                out.push('{');
-                rest = after;
-            }
-        }
-    }
-    out.push_str(rest);
-    Ok(out)
+use crate::lower::code::Expr;
+
+/// A template parsed into the pieces its expansion writes: C++ text, placeholders, and casts of a
+/// placeholder's value (`({T.u}){a}`, `(uint32_t){b}`), which are written once when the value
+/// already is a cast to that type ([`Expr::is_cast_to`]): `(uint32_t)1`, never
+/// `(uint32_t)(uint32_t)1`. A rule's templates are parsed once, when the table loads.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Template {
+    text: String,
+    pieces: Vec<Piece>,
 }
 
-/// The placeholders `template` expands, `(name, attr)`, in order, repeats included.
-pub fn placeholders(template: &str) -> Vec<(&str, Option<&str>)> {
-    let mut found = Vec::new();
-    let mut rest = template;
-    while let Some(open) = rest.find('{') {
-        let after = &rest[open + 1..];
-        match placeholder(after) {
-            Some((name, attr, len)) => {
-                found.push((name, attr));
-                rest = &after[len + 1..];
-            }
-            None => rest = after,
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Piece {
+    /// C++ written as it is.
+    Text(String),
+    /// `{name}` or `{name.attr}`.
+    Value(Name),
+    /// `(TYPE){name}`: the placeholder's value cast to a C type that the template spells or
+    /// that a placeholder gives (`({T.u})`).
+    Cast { ty: CastType, value: Name },
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum CastType {
+    Written(String),
+    Value(Name),
+}
+
+/// A placeholder's name and attribute.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Name {
+    name: String,
+    attr: Option<String>,
+}
+
+impl Name {
+    fn new(name: &str, attr: Option<&str>) -> Name {
+        Name {
+            name: name.to_string(),
+            attr: attr.map(str::to_string),
         }
     }
-    found
+
+    fn key(&self) -> (&str, Option<&str>) {
+        (&self.name, self.attr.as_deref())
+    }
+
+    fn unknown(&self) -> String {
+        match &self.attr {
+            Some(a) => format!("unknown placeholder {{{}.{a}}}", self.name),
+            None => format!("unknown placeholder {{{}}}", self.name),
+        }
+    }
+}
+
+impl Template {
+    /// Parses `text`; a brace that opens no placeholder is C++ and stays as written.
+    pub fn parse(text: &str) -> Template {
+        let mut pieces = Vec::new();
+        let mut plain = String::new();
+        let mut rest = text;
+        while let Some(open) = rest.find(['{', '(']) {
+            plain.push_str(&rest[..open]);
+            let after = &rest[open + 1..];
+            let found = if rest[open..].starts_with('{') {
+                placeholder(after)
+                    .map(|(name, attr, len)| (Piece::Value(Name::new(name, attr)), len + 1))
+            } else {
+                cast(after)
+            };
+            match found {
+                Some((piece, len)) => {
+                    if !plain.is_empty() {
+                        pieces.push(Piece::Text(std::mem::take(&mut plain)));
+                    }
+                    pieces.push(piece);
+                    rest = &after[len..];
+                }
+                None => {
+                    plain.push_str(&rest[open..=open]);
+                    rest = after;
+                }
+            }
+        }
+        plain.push_str(rest);
+        if !plain.is_empty() {
+            pieces.push(Piece::Text(plain));
+        }
+        Template {
+            text: text.to_string(),
+            pieces,
+        }
+    }
+
+    /// The template as written in the table.
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+
+    /// Expands the placeholders through `lookup(name, attr)`; an unknown one is an error.
+    pub fn expand(
+        &self,
+        mut lookup: impl FnMut(&str, Option<&str>) -> Option<Expr>,
+    ) -> Result<String, String> {
+        let mut value = |n: &Name| lookup(&n.name, n.attr.as_deref()).ok_or_else(|| n.unknown());
+        let mut out = String::with_capacity(self.text.len() + 32);
+        for piece in &self.pieces {
+            match piece {
+                Piece::Text(text) => out.push_str(text),
+                Piece::Value(n) => out.push_str(&value(n)?.to_string()),
+                Piece::Cast { ty, value: n } => {
+                    let ty = match ty {
+                        CastType::Written(t) => t.clone(),
+                        CastType::Value(t) => value(t)?.to_string(),
+                    };
+                    let v = value(n)?;
+                    if !v.is_cast_to(&ty) {
+                        out.push_str(&format!("({ty})"));
+                    }
+                    out.push_str(&v.to_string());
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// The placeholders the template expands, `(name, attr)`, in order, repeats included.
+    pub fn placeholders(&self) -> Vec<(&str, Option<&str>)> {
+        let mut found = Vec::new();
+        for piece in &self.pieces {
+            match piece {
+                Piece::Text(_) => {}
+                Piece::Value(n) => found.push(n.key()),
+                Piece::Cast { ty, value } => {
+                    if let CastType::Value(t) = ty {
+                        found.push(t.key());
+                    }
+                    found.push(value.key());
+                }
+            }
+        }
+        found
+    }
+}
+
+/// Parses `TYPE){name}` at the start of `s` (the text after a `(`), TYPE a C type name or a
+/// placeholder; returns the cast and its length.
+fn cast(s: &str) -> Option<(Piece, usize)> {
+    let close = s.find(')')?;
+    let inside = &s[..close];
+    let ty = match inside.strip_prefix('{') {
+        Some(p) => {
+            let (name, attr, _) = placeholder(p).filter(|&(_, _, len)| len + 2 == inside.len())?;
+            CastType::Value(Name::new(name, attr))
+        }
+        None => {
+            let is_name = inside.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+                && inside
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || c == '_');
+            if !is_name {
+                return None;
+            }
+            CastType::Written(inside.to_string())
+        }
+    };
+    let (name, attr, len) = placeholder(s[close + 1..].strip_prefix('{')?)?;
+    let value = Name::new(name, attr);
+    Some((Piece::Cast { ty, value }, close + len + 3))
 }
 
 /// Whether every occurrence of placeholder `{name}` (or `{name.attr}`) in `template` is the left
@@ -149,21 +276,65 @@ mod tests {
 
     #[test]
     fn placeholders_expand_and_cpp_braces_stay() {
-        let t = "{ uint4 v = *(const uint4*)({a}); {d.0} = v.x; }";
-        let out = expand(t, |n, a| match (n, a) {
-            ("a", None) => Some("p".into()),
-            ("d", Some("0")) => Some("x".into()),
-            _ => None,
-        })
-        .unwrap();
+        let t = Template::parse("{ uint4 v = *(const uint4*)({a}); {d.0} = v.x; }");
+        let out = t
+            .expand(|n, a| match (n, a) {
+                ("a", None) => Some(Expr::other("p")),
+                ("d", Some("0")) => Some(Expr::other("x")),
+                _ => None,
+            })
+            .unwrap();
         assert_eq!(out, "{ uint4 v = *(const uint4*)(p); x = v.x; }");
+        assert_eq!(t.text(), "{ uint4 v = *(const uint4*)({a}); {d.0} = v.x; }");
     }
 
     #[test]
     fn placeholders_are_listed_and_cpp_braces_are_not() {
+        let t = Template::parse("{ uint4 v = ({T}){a}; {d.0} = v.x; {a} += (uint32_t){b}; }");
         assert_eq!(
-            placeholders("{ uint4 v = {a}; {d.0} = v.x; {a} += 1; }"),
-            [("a", None), ("d", Some("0")), ("a", None)]
+            t.placeholders(),
+            [
+                ("T", None),
+                ("a", None),
+                ("d", Some("0")),
+                ("a", None),
+                ("b", None)
+            ]
+        );
+    }
+
+    /// The values of `{T}`, `{T.u}` (the C types of `.s32`) and the operands of
+    /// `add.s32 d, a, 5`: `a` read as a signed register, `5` a literal cast to the operand type.
+    fn add_s32(name: &str, attr: Option<&str>) -> Option<Expr> {
+        Some(match (name, attr) {
+            ("T", None) => Expr::other("int32_t"),
+            ("T", Some("u")) => Expr::other("uint32_t"),
+            ("d", None) => Expr::other("ptx2hip_out_r(d)"),
+            ("a", None) => Expr::cast("int32_t", "ptx2hip_in_r(a)"),
+            ("b", None) => Expr::cast("int32_t", "5"),
+            _ => return None,
+        })
+    }
+
+    #[test]
+    fn a_cast_of_a_value_already_cast_to_the_same_type_is_written_once() {
+        let t = Template::parse("{d} = ({T})(({T.u}){a} + ({T}){b} + (int32_t){b} + ({T.u}){b});");
+        assert_eq!(
+            t.expand(add_s32).unwrap(),
+            "ptx2hip_out_r(d) = (int32_t)((uint32_t)(int32_t)ptx2hip_in_r(a) + (int32_t)5 + \
+             (int32_t)5 + (uint32_t)(int32_t)5);"
+        );
+    }
+
+    #[test]
+    fn only_a_cast_directly_applied_to_a_placeholder_is_one() {
+        // A pointer cast, a cast of a parenthesised expression, a cast followed by a space, a
+        // parenthesised placeholder: text and placeholders, written as they are.
+        let t = Template::parse("({T}*){a}; ({T})({b}); (int32_t) {b}; ({b}) + ({T} x){b};");
+        assert_eq!(
+            t.expand(add_s32).unwrap(),
+            "(int32_t*)(int32_t)ptx2hip_in_r(a); (int32_t)((int32_t)5); (int32_t) (int32_t)5; \
+             ((int32_t)5) + (int32_t x)(int32_t)5;"
         );
     }
 
@@ -202,9 +373,16 @@ mod tests {
 
     #[test]
     fn unknown_placeholder_is_an_error() {
+        let lookup = |n: &str, _: Option<&str>| (n == "d").then(|| Expr::other("x"));
         assert_eq!(
-            expand("{d} = {zz};", |n, _| (n == "d").then(|| "x".into())).unwrap_err(),
+            Template::parse("{d} = {zz};").expand(lookup).unwrap_err(),
             "unknown placeholder {zz}"
+        );
+        assert_eq!(
+            Template::parse("{d} = ({T.u}){d};")
+                .expand(lookup)
+                .unwrap_err(),
+            "unknown placeholder {T.u}"
         );
     }
 }

@@ -92,7 +92,7 @@ impl Lowerer<'_> {
         op: &ptx::Operand,
         space: Option<&str>,
         at: usize,
-    ) -> Result<String, Unsupported> {
+    ) -> Result<Expr, Unsupported> {
         let ptx::Operand::Memory { base, offset } = op else {
             return Err(Unsupported::at(
                 Code::OperandShape,
@@ -126,10 +126,10 @@ impl Lowerer<'_> {
                     at,
                 ));
             }
-            return Ok(format!(
+            return Ok(Expr::other(format!(
                 "((uintptr_t)&::{symbol}{})",
                 offset_suffix(*offset, 64)
-            ));
+            )));
         }
         let reg = match self.asm_index(base) {
             Some(i) => self.ops[i].reg,
@@ -140,9 +140,9 @@ impl Lowerer<'_> {
             (Window::Generic, Some(64)) => {
                 let base = self.read_reg(base, CType::Uint(64), at)?;
                 Ok(match offset {
-                    0 => format!("(uintptr_t)({base})"),
-                    o if *o > 0 => format!("((uintptr_t)({base}) + {o})"),
-                    o => format!("((uintptr_t)({base}) - {})", o.unsigned_abs()),
+                    0 => Expr::cast("uintptr_t", format!("({base})")),
+                    o if *o > 0 => Expr::other(format!("((uintptr_t)({base}) + {o})")),
+                    o => Expr::other(format!("((uintptr_t)({base}) - {})", o.unsigned_abs())),
                 })
             }
             (Window::Generic, _) => Err(Unsupported::at(
@@ -156,10 +156,10 @@ impl Lowerer<'_> {
                 let base = self.read_reg(base, ty, at)?;
                 let addr = match offset {
                     0 => base,
-                    o => format!("({ty})({base}{})", offset_suffix(*o, bits)),
+                    o => Expr::cast(ty, format!("({base}{})", offset_suffix(*o, bits))),
                 };
                 self.helpers.add(helper);
-                Ok(format!("(uintptr_t){helper}({addr})"))
+                Ok(Expr::cast("uintptr_t", format!("{helper}({addr})")))
             }
             (Window::Offset(_), _) => Err(Unsupported::at(
                 Code::OperandShape,
@@ -225,7 +225,7 @@ impl Lowerer<'_> {
         op: &ptx::Operand,
         elem: CType,
         at: usize,
-    ) -> Result<(String, String), Unsupported> {
+    ) -> Result<(Expr, String), Unsupported> {
         let ptx::Operand::Vector(elems) = op else {
             unreachable!("shape checked")
         };
@@ -233,9 +233,12 @@ impl Lowerer<'_> {
         let ty = format!("{VEC}<{elem}, {}>", elems.len());
         let values = elems
             .iter()
-            .map(|e| self.source(e, elem, at))
+            .map(|e| self.source(e, elem, at).map(|v| v.to_string()))
             .collect::<Result<Vec<_>, _>>()?;
-        Ok((format!("{ty}{{{{{}}}}}", values.join(", ")), ty))
+        Ok((
+            Expr::other(format!("{ty}{{{{{}}}}}", values.join(", "))),
+            ty,
+        ))
     }
 }
 

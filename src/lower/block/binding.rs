@@ -51,11 +51,11 @@ impl<'a> Lowerer<'a> {
         op: &ptx::Operand,
         want: CType,
         at: usize,
-    ) -> Result<String, Unsupported> {
+    ) -> Result<Expr, Unsupported> {
         match op {
             ptx::Operand::Reg(r) => self.read_reg(r, want, at),
             ptx::Operand::NotReg(r) if want == CType::Bool => {
-                Ok(format!("!{}", self.read_reg(r, want, at)?))
+                Ok(Expr::other(format!("!{}", self.read_reg(r, want, at)?)))
             }
             ptx::Operand::Imm(imm) => immediate(imm, want, &mut self.helpers).ok_or_else(|| {
                 Unsupported::at(
@@ -77,7 +77,7 @@ impl<'a> Lowerer<'a> {
         r: &Reg,
         want: CType,
         at: usize,
-    ) -> Result<String, Unsupported> {
+    ) -> Result<Expr, Unsupported> {
         if let Some(i) = self.asm_index(r) {
             let direct = self.direct;
             let op = &mut self.ops[i];
@@ -104,14 +104,15 @@ impl<'a> Lowerer<'a> {
             let base = if direct {
                 operands::read(reg, &op.expr, &mut self.helpers)
             } else {
-                op.local.clone()
+                Expr::other(op.local.clone())
             };
             if reg.is_integer() && want.is_integer() && reg.bits() == want.bits() && reg != want {
                 // A call needs no parentheses to be cast.
+                let base = base.to_string();
                 return Ok(if base.ends_with(')') && base.starts_with("ptx2hip_") {
-                    format!("({want}){base}")
+                    Expr::cast(want, base)
                 } else {
-                    format!("({want})({base})")
+                    Expr::cast(want, format!("({base})"))
                 });
             }
             return convert(&base, reg, want, &mut self.helpers)
@@ -123,7 +124,7 @@ impl<'a> Lowerer<'a> {
             (Err(e), Reg::Ident { name, component }) if want.is_integer() && want.bits() >= 32 => {
                 let value = address::symbol_value(name, *component).ok_or(e)?;
                 self.helpers.add(address::SYMBOL_ADDR);
-                (value, CType::Uint(64))
+                (Expr::other(value), CType::Uint(64))
             }
             (Err(e), _) => return Err(e),
         };
@@ -209,7 +210,8 @@ impl<'a> Lowerer<'a> {
                             ));
                         }
                     }
-                    self.resolve_ident(r, at)?
+                    let (name, ty) = self.resolve_ident(r, at)?;
+                    (name.to_string(), ty)
                 }
             },
             other => {
@@ -232,11 +234,12 @@ impl<'a> Lowerer<'a> {
         Ok(t)
     }
 
+    /// A `.reg` local or special register named in the PTX, as a C++ expression and its type.
     pub(super) fn resolve_ident(
         &mut self,
         r: &Reg,
         at: usize,
-    ) -> Result<(String, CType), Unsupported> {
+    ) -> Result<(Expr, CType), Unsupported> {
         let Reg::Ident { name, component } = r else {
             return Err(Unsupported::at(
                 Code::OperandBinding,
@@ -246,7 +249,7 @@ impl<'a> Lowerer<'a> {
         };
         if component.is_none() {
             if let Some(l) = self.local(name) {
-                return Ok((l.c_name.clone(), l.ty));
+                return Ok((Expr::other(l.c_name.clone()), l.ty));
             }
         }
         let full = match component {
@@ -267,7 +270,7 @@ impl<'a> Lowerer<'a> {
             for h in sr.helpers(self.target) {
                 self.helpers.add(h);
             }
-            return Ok((sr.expression(self.target).to_string(), ty));
+            return Ok((Expr::from_table(sr.expression(self.target)), ty));
         }
         let (code, message) = if name.starts_with('%') {
             (
@@ -330,6 +333,24 @@ mod tests {
         assert_eq!(
             code,
             "ptx2hip_out_r(acc) = (int32_t)((uint32_t)(int32_t)ptx2hip_in_r(acc) + (uint32_t)(int32_t)ptx2hip_in_r(x[i]));"
+        );
+    }
+
+    #[test]
+    fn a_value_already_cast_to_the_type_a_template_casts_it_to_is_cast_once() {
+        // `({T.arith}){b}` of the literal `(uint32_t)1`, `({D}){a}` of the signed read.
+        let code = translate("add.u32 %0, %1, 1;", &[("=r", "r"), ("r", "a")]).unwrap();
+        assert_eq!(
+            code,
+            "ptx2hip_out_r(r) = (uint32_t)((uint32_t)ptx2hip_in_r(a) + (uint32_t)1);"
+        );
+        let code = translate("cvt.s32.s32 %0, %1;", &[("=r", "d"), ("r", "x")]).unwrap();
+        assert_eq!(code, "ptx2hip_out_r(d) = (int32_t)ptx2hip_in_r(x);");
+        // A cast to another type stays.
+        let code = translate("add.s32 %0, %1, 1;", &[("=r", "r"), ("r", "a")]).unwrap();
+        assert_eq!(
+            code,
+            "ptx2hip_out_r(r) = (int32_t)((uint32_t)(int32_t)ptx2hip_in_r(a) + (uint32_t)(int32_t)1);"
         );
     }
 

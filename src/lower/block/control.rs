@@ -101,7 +101,11 @@ impl<'a> Lowerer<'a> {
 
     pub(super) fn guard_condition(&mut self, g: &ptx::Guard) -> Result<String, Unsupported> {
         let v = self.read_reg(&g.reg, CType::Bool, 0)?;
-        Ok(if g.negated { format!("!{v}") } else { v })
+        Ok(if g.negated {
+            format!("!{v}")
+        } else {
+            v.to_string()
+        })
     }
 }
 

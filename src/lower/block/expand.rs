@@ -104,13 +104,14 @@ impl<'a> Lowerer<'a> {
         ins: &Instruction,
     ) -> Result<(String, Vec<String>), Unsupported> {
         let at = ins.span.start;
-        let mut values: Vec<(String, Option<String>, String)> = Vec::new();
+        let mut values: Vec<(String, Option<String>, Expr)> = Vec::new();
         // The helpers each source value calls: called only if the template uses the value.
         let mut value_uses: Vec<(String, Option<String>, HelperUse)> = Vec::new();
         let mut pre: Vec<String> = Vec::new();
         let mut post: Vec<String> = Vec::new();
         let specs = rule.operand_specs();
-        let template = rule.template(self.target);
+        let chosen = rule.template(self.target, bindings);
+        let template = chosen.code.text();
         for (spec, op) in specs.iter().zip(&ins.operands) {
             let writes = spec.role == Role::Destination;
             match &spec.kind {
@@ -131,8 +132,8 @@ impl<'a> Lowerer<'a> {
                     self.check_register(&other, ty2, true, ins)?;
                     let first = self.dest(&first, ty1.c_type(), false, &mut pre, &mut post, at)?;
                     let other = self.dest(&other, ty2.c_type(), false, &mut pre, &mut post, at)?;
-                    values.push((spec.name.clone(), None, first));
-                    values.push((second.clone(), None, other));
+                    values.push((spec.name.clone(), None, Expr::other(first)));
+                    values.push((second.clone(), None, Expr::other(other)));
                 }
                 OperandKind::Address(slot) => {
                     let space = slot
@@ -150,7 +151,14 @@ impl<'a> Lowerer<'a> {
                         self.check_register(op, ty, writes, ins)?;
                         let v = if writes {
                             let assigned = template::only_assigned(template, &spec.name, None);
-                            self.dest(op, ty.c_type(), assigned, &mut pre, &mut post, at)?
+                            Expr::other(self.dest(
+                                op,
+                                ty.c_type(),
+                                assigned,
+                                &mut pre,
+                                &mut post,
+                                at,
+                            )?)
                         } else {
                             let (v, uses) = self.captured(|l| l.source(op, ty.c_type(), at))?;
                             value_uses.push((spec.name.clone(), None, uses));
@@ -158,7 +166,9 @@ impl<'a> Lowerer<'a> {
                         };
                         (v, ty.c_type().to_string())
                     } else if writes {
-                        self.vector_dest(op, ty.c_type(), &mut pre, &mut post, at)?
+                        let (agg, ty) =
+                            self.vector_dest(op, ty.c_type(), &mut pre, &mut post, at)?;
+                        (Expr::other(agg), ty)
                     } else {
                         let (v, uses) = self.captured(|l| l.vector_source(op, ty.c_type(), at))?;
                         value_uses.push((spec.name.clone(), None, uses.clone()));
@@ -166,14 +176,25 @@ impl<'a> Lowerer<'a> {
                         v
                     };
                     values.push((spec.name.clone(), None, v));
-                    values.push((spec.name.clone(), Some("type".to_string()), c_type));
+                    values.push((
+                        spec.name.clone(),
+                        Some("type".to_string()),
+                        Expr::other(c_type),
+                    ));
                 }
                 OperandKind::Scalar(t) => {
                     let ty = self.type_of(rule, t, bindings, at)?;
                     self.check_register(op, ty, writes, ins)?;
                     let v = if writes {
                         let assigned = template::only_assigned(template, &spec.name, None);
-                        self.dest(op, ty.c_type(), assigned, &mut pre, &mut post, at)?
+                        Expr::other(self.dest(
+                            op,
+                            ty.c_type(),
+                            assigned,
+                            &mut pre,
+                            &mut post,
+                            at,
+                        )?)
                     } else {
                         let (v, uses) = self.captured(|l| l.source(op, ty.c_type(), at))?;
                         value_uses.push((spec.name.clone(), None, uses));
@@ -203,7 +224,14 @@ impl<'a> Lowerer<'a> {
                             let component = k.to_string();
                             let assigned =
                                 template::only_assigned(template, &spec.name, Some(&component));
-                            self.dest(e, ty.c_type(), assigned, &mut pre, &mut post, at)?
+                            Expr::other(self.dest(
+                                e,
+                                ty.c_type(),
+                                assigned,
+                                &mut pre,
+                                &mut post,
+                                at,
+                            )?)
                         } else {
                             let (v, uses) = self.captured(|l| l.source(e, ty.c_type(), at))?;
                             value_uses.push((spec.name.clone(), Some(k.to_string()), uses));
@@ -235,11 +263,12 @@ impl<'a> Lowerer<'a> {
             let names = specs.iter().map(|s| s.name.as_str());
             crate::lower::written::respell(ptx, ins, names, &mut values);
         }
-        let literal_lop3 = crate::lower::lop3::literal_template(self.rules, rule, ins, &values);
-        let template = literal_lop3.as_deref().unwrap_or(template);
+        let literal_lop3 = crate::lower::lop3::literal_template(self.rules, rule, ins, &values)
+            .map(|t| Template::parse(&t));
+        let template = literal_lop3.as_ref().unwrap_or(&chosen.code);
         let lookup = |name: &str, attr: Option<&str>| {
             if name == CARRY && attr.is_none() && rule.carry.is_some() {
-                return Some(CARRY_LOCAL.to_string());
+                return Some(Expr::other(CARRY_LOCAL));
             }
             if let Some((_, _, v)) = values
                 .iter()
@@ -249,20 +278,21 @@ impl<'a> Lowerer<'a> {
             }
             if let (Some(l), None) = (rule.lookup.get(name), attr) {
                 let key = bindings.get(&l.slot)?.clone().unwrap_or_default();
-                return l.values.get(&key).cloned();
+                return l.values.get(&key).cloned().map(Expr::other);
             }
             let bound = bindings.get(name)?;
             let raw = bound.clone().unwrap_or_default();
-            match (PtxType::parse(&raw), attr) {
-                (Some(t), None) => Some(t.c_type().to_string()),
-                (Some(t), Some("u")) => Some(t.c_type().unsigned().to_string()),
-                (Some(t), Some("s")) => Some(t.c_type().signed().to_string()),
-                (Some(t), Some("arith")) => Some(t.c_type().arith().to_string()),
-                (Some(t), Some("bits")) => Some(t.bits().to_string()),
-                (_, Some("name")) => Some(raw),
-                (None, None) => Some(raw),
-                _ => None,
-            }
+            let text = match (PtxType::parse(&raw), attr) {
+                (Some(t), None) => t.c_type().to_string(),
+                (Some(t), Some("u")) => t.c_type().unsigned().to_string(),
+                (Some(t), Some("s")) => t.c_type().signed().to_string(),
+                (Some(t), Some("arith")) => t.c_type().arith().to_string(),
+                (Some(t), Some("bits")) => t.bits().to_string(),
+                (_, Some("name")) => raw,
+                (None, None) => raw,
+                _ => return None,
+            };
+            Some(Expr::other(text))
         };
         let malformed = |e: String| {
             Unsupported::at(
@@ -271,15 +301,15 @@ impl<'a> Lowerer<'a> {
                 at,
             )
         };
-        let code = template::expand(template, lookup).map_err(malformed)?;
+        let code = template.expand(lookup).map_err(malformed)?;
         // The helpers the template calls, as the table found them in it when it loaded, each
         // name completed by this instruction's modifiers; a literal lop3 table's formula calls
         // none.
         let mut calls = HelperUse::default();
         if literal_lop3.is_none() {
-            let from = rule.template_helpers(self.target);
+            let from = &chosen.helpers;
             for name in &from.names {
-                calls.add(&template::expand(name, lookup).map_err(malformed)?);
+                calls.add(&Template::parse(name).expand(lookup).map_err(malformed)?);
             }
             for name in &from.lookups {
                 let l = &rule.lookup[name];
@@ -287,18 +317,8 @@ impl<'a> Lowerer<'a> {
                 l.helpers(&key).iter().for_each(|h| calls.add(h));
             }
         }
-        let code = match crate::lower::plain_float::simplify(&code) {
-            Some(plain) => {
-                for h in crate::lower::plain_float::REMOVED {
-                    calls.remove(h);
-                }
-                calls.add(crate::lower::plain_float::CANONICAL);
-                plain
-            }
-            None => code,
-        };
         self.helpers.extend(&calls);
-        let expanded = template::placeholders(template);
+        let expanded = template.placeholders();
         for (name, attr, uses) in &value_uses {
             if expanded.contains(&(name.as_str(), attr.as_deref())) {
                 self.helpers.extend(uses);
@@ -367,7 +387,20 @@ pub(super) fn operands_fit(rule: &Rule, bindings: &Bindings, operands: &[ptx::Op
 
 #[cfg(test)]
 mod tests {
+    use super::super::tests::translate;
     use super::*;
+
+    #[test]
+    fn sub_rn_f32_without_ftz_or_sat_uses_the_intrinsic_as_the_table_says() {
+        let ops = [("=f", "d"), ("f", "a"), ("f", "b")];
+        assert_eq!(
+            translate("sub.rn.f32 %0, %1, %2;", &ops).unwrap(),
+            "ptx2hip_out_f(d) = ptx2hip_canon_f32(__fsub_rn(ptx2hip_in_f(a), ptx2hip_in_f(b)));"
+        );
+        assert!(translate("sub.rn.ftz.f32 %0, %1, %2;", &ops)
+            .unwrap()
+            .starts_with("ptx2hip_out_f(d) = ptx2hip_fop_f32<ptx2hip_fmode::sub, ptx2hip_fmode::rn, ptx2hip_fmode::ftz, "));
+    }
 
     fn operands(ptx: &str) -> Vec<ptx::Operand> {
         match &ptx::parse(ptx).unwrap().items[0] {

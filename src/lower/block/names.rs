@@ -70,7 +70,7 @@ pub(super) fn reg_text(r: &Reg) -> String {
 
 /// Renders a PTX immediate as a C++ expression of type `want`; records the helper a float
 /// literal that C++ cannot spell (a NaN, an infinity) calls in `uses`.
-pub(super) fn immediate(imm: &Immediate, want: CType, uses: &mut HelperUse) -> Option<String> {
+pub(super) fn immediate(imm: &Immediate, want: CType, uses: &mut HelperUse) -> Option<Expr> {
     match (imm, want) {
         (Immediate::Int(v), t) if t.is_integer() => {
             let bits = t.bits();
@@ -83,32 +83,31 @@ pub(super) fn immediate(imm: &Immediate, want: CType, uses: &mut HelperUse) -> O
             };
             fits.then(|| int_literal(*v, t))
         }
-        (Immediate::Int(v), CType::Bool) => Some(if *v != 0 {
-            "true".into()
-        } else {
-            "false".into()
-        }),
-        (Immediate::F32Bits(b), CType::Float) => Some(f32_literal(*b, uses)),
-        (Immediate::F32Bits(b), CType::Uint(32) | CType::Int(32)) => {
-            Some(format!("({want})0x{b:08x}u"))
+        (Immediate::Int(v), CType::Bool) => {
+            Some(Expr::other(if *v != 0 { "true" } else { "false" }))
         }
-        (Immediate::F64Bits(b), CType::Double) => Some(f64_literal(*b, uses)),
+        (Immediate::F32Bits(b), CType::Float) => Some(Expr::other(f32_literal(*b, uses))),
+        (Immediate::F32Bits(b), CType::Uint(32) | CType::Int(32)) => {
+            Some(Expr::cast(want, format!("0x{b:08x}u")))
+        }
+        (Immediate::F64Bits(b), CType::Double) => Some(Expr::other(f64_literal(*b, uses))),
         (Immediate::F64Bits(b), CType::Uint(64) | CType::Int(64)) => {
-            Some(format!("({want})0x{b:016x}ull"))
+            Some(Expr::cast(want, format!("0x{b:016x}ull")))
         }
         (Immediate::Float(s), CType::Double) => s
             .parse::<f64>()
             .ok()
-            .map(|d| f64_literal(d.to_bits(), uses)),
+            .map(|d| Expr::other(f64_literal(d.to_bits(), uses))),
         (Immediate::Float(s), CType::Float) => s
             .parse::<f64>()
             .ok()
-            .map(|d| f32_literal((d as f32).to_bits(), uses)),
+            .map(|d| Expr::other(f32_literal((d as f32).to_bits(), uses))),
         _ => None,
     }
 }
 
-pub(super) fn int_literal(v: i128, t: CType) -> String {
+/// The integer `v` as a literal cast to `t` (`(uint32_t)5`, `(int32_t)0xffffffffu`).
+pub(super) fn int_literal(v: i128, t: CType) -> Expr {
     let bits = t.bits();
     let mask = if bits >= 128 {
         u128::MAX
@@ -116,17 +115,18 @@ pub(super) fn int_literal(v: i128, t: CType) -> String {
         (1u128 << bits) - 1
     };
     let pattern = (v as u128) & mask;
-    if (0..=0x7fff_ffff).contains(&v) {
+    let digits = if (0..=0x7fff_ffff).contains(&v) {
         if bits > 32 {
-            format!("({t}){v}ull")
+            format!("{v}ull")
         } else {
-            format!("({t}){v}")
+            format!("{v}")
         }
     } else if bits > 32 {
-        format!("({t})0x{pattern:x}ull")
+        format!("0x{pattern:x}ull")
     } else {
-        format!("({t})0x{pattern:x}u")
-    }
+        format!("0x{pattern:x}u")
+    };
+    Expr::cast(t, digits)
 }
 
 pub(super) fn f32_literal(bits: u32, uses: &mut HelperUse) -> String {
@@ -174,9 +174,15 @@ mod tests {
 
     #[test]
     fn literals_carry_the_exact_value_in_the_operand_type() {
-        assert_eq!(int_literal(5, CType::Uint(32)), "(uint32_t)5");
-        assert_eq!(int_literal(-1, CType::Int(32)), "(int32_t)0xffffffffu");
-        assert_eq!(int_literal(1, CType::Uint(64)), "(uint64_t)1ull");
+        assert_eq!(int_literal(5, CType::Uint(32)), Expr::cast("uint32_t", "5"));
+        assert_eq!(
+            int_literal(-1, CType::Int(32)).to_string(),
+            "(int32_t)0xffffffffu"
+        );
+        assert_eq!(
+            int_literal(1, CType::Uint(64)).to_string(),
+            "(uint64_t)1ull"
+        );
         let mut uses = HelperUse::default();
         assert_eq!(f32_literal(0x3f80_0000, &mut uses), "1e0f");
         assert_eq!(f64_literal(0x3ff0_0000_0000_0000, &mut uses), "1e0");
@@ -193,8 +199,8 @@ mod tests {
             None
         );
         assert_eq!(
-            immediate(&Immediate::Int(1), CType::Bool, &mut uses).as_deref(),
-            Some("true")
+            immediate(&Immediate::Int(1), CType::Bool, &mut uses),
+            Some(Expr::other("true"))
         );
     }
 
