@@ -224,9 +224,11 @@ fn translations_match_reference_models_on_the_host() {
     let rules = rules();
     let mut cases = bits_cases();
     cases.extend(video_cases(&rules));
-    let mut src = String::from("#include \"bits_reference.h\"\n#include \"bits.h\"\n");
-    let mut checks = String::new();
+    // One program per target, built and run side by side.
+    let mut programs = Vec::new();
     for (target, ns) in [(Target::Portable, "port"), (Target::Amd, "amdt")] {
+        let mut src = String::from("#include \"bits_reference.h\"\n#include \"bits.h\"\n");
+        let mut checks = String::new();
         let mut helpers: Vec<String> = Vec::new();
         let mut funcs = String::new();
         for (k, c) in cases.iter().enumerate() {
@@ -271,7 +273,7 @@ fn translations_match_reference_models_on_the_host() {
         src.push_str(&funcs);
         src.push_str("}\n");
         // One function per check: a main holding all of them took g++ -O1 40 s of CPU, these
-        // 24 s (the optimiser is superlinear in the size of a function).
+        // 24 s (the optimiser is superlinear in the size of a function); -O0 takes 10 s.
         for (k, c) in cases.iter().enumerate() {
             let label = format!("{ns}: {}", c.ptx.replace('"', "'"));
             writeln!(
@@ -282,41 +284,44 @@ fn translations_match_reference_models_on_the_host() {
             .unwrap();
             writeln!(checks, "  check_{ns}_{k}();").unwrap();
         }
+        write!(
+            src,
+            "int main() {{\n  init_values();\n  if (ptx2hip_amd_models_bits_selfcheck() != 0) {{ printf(\"AMD model self-check failed\\n\"); return 2; }}\n{checks}  printf(\"failures: %d\\n\", failures);\n  return failures != 0;\n}}\n"
+        )
+        .unwrap();
+        programs.push((ns, src));
     }
-    write!(
-        src,
-        "int main() {{\n  init_values();\n  if (ptx2hip_amd_models_bits_selfcheck() != 0) {{ printf(\"AMD model self-check failed\\n\"); return 2; }}\n{checks}  printf(\"failures: %d\\n\", failures);\n  return failures != 0;\n}}\n"
-    )
-    .unwrap();
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("rules_bits");
     std::fs::create_dir_all(&dir).unwrap();
-    let cpp = dir.join("check.cpp");
-    let exe = dir.join("check");
-    std::fs::write(&cpp, &src).unwrap();
     let tests = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests");
-    let out = Command::new(&cxx)
-        .args(["-std=c++17", "-O0", "-w", "-I"])
-        .arg(tests.join("amd_models"))
-        .arg("-I")
-        .arg(tests.join("cpp"))
-        .arg(&cpp)
-        .arg("-o")
-        .arg(&exe)
-        .output()
-        .expect("compiler runs");
-    assert!(
-        out.status.success(),
-        "host compile of {} failed:\n{}",
-        cpp.display(),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let run = Command::new(&exe).output().expect("check runs");
-    let text = String::from_utf8_lossy(&run.stdout);
-    assert!(
-        run.status.success(),
-        "semantic mismatches ({}):\n{text}",
-        cpp.display()
-    );
+    common::in_parallel(programs, |(ns, src)| {
+        let cpp = dir.join(format!("check_{ns}.cpp"));
+        let exe = dir.join(format!("check_{ns}"));
+        std::fs::write(&cpp, &src).unwrap();
+        let out = Command::new(&cxx)
+            .args(["-std=c++17", "-O0", "-w", "-I"])
+            .arg(tests.join("amd_models"))
+            .arg("-I")
+            .arg(tests.join("cpp"))
+            .arg(&cpp)
+            .arg("-o")
+            .arg(&exe)
+            .output()
+            .expect("compiler runs");
+        assert!(
+            out.status.success(),
+            "host compile of {} failed:\n{}",
+            cpp.display(),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let run = Command::new(&exe).output().expect("check runs");
+        let text = String::from_utf8_lossy(&run.stdout);
+        assert!(
+            run.status.success(),
+            "semantic mismatches ({}):\n{text}",
+            cpp.display()
+        );
+    });
 }
 
 /// The AMD translations of every semantic-check case, with their helpers, compile for gfx90a, gfx942
