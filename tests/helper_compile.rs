@@ -13,13 +13,11 @@ mod common;
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
 use std::process::Command;
-use std::sync::Mutex;
 
 use ptx2hip::lower::{RuleSet, Target};
 
 const CLANG: &str = "clang-19";
 const ARCHS: [&str; 3] = ["gfx90a", "gfx942", "gfx1100"];
-const THREADS: usize = 2;
 
 /// Whether `tool` is installed; when it is not, a note, or a failure when `CI` is set.
 fn required(tool: &str, what: &str) -> bool {
@@ -32,33 +30,26 @@ struct Job {
     args: Vec<String>,
 }
 
-/// Runs the jobs on `THREADS` threads; the failures, each with its command and diagnostics.
+/// Runs the jobs on every core; the failures, each with its command and diagnostics.
 fn run_jobs(jobs: Vec<Job>) -> Vec<String> {
-    let queue = Mutex::new(jobs);
-    let failures = Mutex::new(Vec::new());
-    std::thread::scope(|s| {
-        for _ in 0..THREADS {
-            s.spawn(|| loop {
-                let Some(job) = queue.lock().unwrap().pop() else {
-                    break;
-                };
-                let o = Command::new(&job.program)
-                    .args(&job.args)
-                    .output()
-                    .unwrap_or_else(|e| panic!("{}: {e}", job.program));
-                if !o.status.success() {
-                    failures.lock().unwrap().push(format!(
-                        "{}\n  {} {}\n{}",
-                        job.label,
-                        job.program,
-                        job.args.join(" "),
-                        String::from_utf8_lossy(&o.stderr)
-                    ));
-                }
-            });
-        }
-    });
-    failures.into_inner().unwrap()
+    common::in_parallel(jobs, |job| {
+        let o = Command::new(&job.program)
+            .args(&job.args)
+            .output()
+            .unwrap_or_else(|e| panic!("{}: {e}", job.program));
+        (!o.status.success()).then(|| {
+            format!(
+                "{}\n  {} {}\n{}",
+                job.label,
+                job.program,
+                job.args.join(" "),
+                String::from_utf8_lossy(&o.stderr)
+            )
+        })
+    })
+    .into_iter()
+    .flatten()
+    .collect()
 }
 
 /// The helper files whose portable definitions use no CUDA or HIP API: plain C++, which host

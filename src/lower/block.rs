@@ -427,16 +427,7 @@ mod tests {
 
     /// The translation (one string) of `ptx` with operands `(constraint, expression)`.
     pub(super) fn translate(ptx: &str, operands: &[(&str, &str)]) -> Result<String, String> {
-        let constraints: Vec<String> = operands.iter().map(|(c, _)| c.to_string()).collect();
-        let mut stmt = AsmStatement::synthetic(ptx, &constraints);
-        for (op, (_, expr)) in stmt
-            .outputs
-            .iter_mut()
-            .chain(&mut stmt.inputs)
-            .zip(operands)
-        {
-            op.expr = expr.to_string();
-        }
+        let stmt = AsmStatement::synthetic_with(ptx, operands);
         let rules = RuleSet::embedded().unwrap();
         analyze(&stmt, &rules, Target::Portable)
             .outcome

@@ -434,16 +434,7 @@ mod tests {
 
     /// The helpers of the portable translation of `ptx` with operands `(constraint, expr)`.
     fn helpers(ptx: &str, operands: &[(&str, &str)]) -> Vec<String> {
-        let constraints: Vec<String> = operands.iter().map(|(c, _)| c.to_string()).collect();
-        let mut stmt = AsmStatement::synthetic(ptx, &constraints);
-        for (op, (_, expr)) in stmt
-            .outputs
-            .iter_mut()
-            .chain(&mut stmt.inputs)
-            .zip(operands)
-        {
-            op.expr = expr.to_string();
-        }
+        let stmt = AsmStatement::synthetic_with(ptx, operands);
         let rules = RuleSet::embedded().unwrap();
         analyze(&stmt, &rules, Target::Portable)
             .outcome

@@ -46,4 +46,20 @@ impl AsmStatement {
             place: Place::Block,
         }
     }
+
+    /// [`AsmStatement::synthetic`] with each operand's C expression given: `(constraint, expr)`.
+    #[cfg(test)]
+    pub(crate) fn synthetic_with(template: &str, operands: &[(&str, &str)]) -> AsmStatement {
+        let constraints: Vec<String> = operands.iter().map(|(c, _)| c.to_string()).collect();
+        let mut stmt = AsmStatement::synthetic(template, &constraints);
+        for (op, (_, expr)) in stmt
+            .outputs
+            .iter_mut()
+            .chain(&mut stmt.inputs)
+            .zip(operands)
+        {
+            op.expr = expr.to_string();
+        }
+        stmt
+    }
 }

@@ -143,29 +143,9 @@ impl<'a> Lowerer<'a> {
                     value_uses.push((spec.name.clone(), None, uses));
                     values.push((spec.name.clone(), None, addr));
                 }
-                OperandKind::SlotVector(slot, t) => {
+                OperandKind::SlotVector(slot, t) if slot_width(slot, bindings) > 1 => {
                     let ty = self.type_of(rule, t, bindings, at)?;
-                    let n =
-                        vector_width(bindings.get(slot).and_then(|v| v.as_deref())).unwrap_or(1);
-                    let (v, c_type) = if n == 1 {
-                        self.check_register(op, ty, writes, ins)?;
-                        let v = if writes {
-                            let assigned = template::only_assigned(template, &spec.name, None);
-                            Expr::other(self.dest(
-                                op,
-                                ty.c_type(),
-                                assigned,
-                                &mut pre,
-                                &mut post,
-                                at,
-                            )?)
-                        } else {
-                            let (v, uses) = self.captured(|l| l.source(op, ty.c_type(), at))?;
-                            value_uses.push((spec.name.clone(), None, uses));
-                            v
-                        };
-                        (v, ty.c_type().to_string())
-                    } else if writes {
+                    let (v, c_type) = if writes {
                         let (agg, ty) =
                             self.vector_dest(op, ty.c_type(), &mut pre, &mut post, at)?;
                         (Expr::other(agg), ty)
@@ -182,7 +162,8 @@ impl<'a> Lowerer<'a> {
                         Expr::other(c_type),
                     ));
                 }
-                OperandKind::Scalar(t) => {
+                // A scalar, or a slot-sized vector of one element (its `{x.type}` is the scalar's).
+                OperandKind::Scalar(t) | OperandKind::SlotVector(_, t) => {
                     let ty = self.type_of(rule, t, bindings, at)?;
                     self.check_register(op, ty, writes, ins)?;
                     let v = if writes {
@@ -201,6 +182,13 @@ impl<'a> Lowerer<'a> {
                         v
                     };
                     values.push((spec.name.clone(), None, v));
+                    if matches!(spec.kind, OperandKind::SlotVector(..)) {
+                        values.push((
+                            spec.name.clone(),
+                            Some("type".to_string()),
+                            Expr::other(ty.c_type().to_string()),
+                        ));
+                    }
                 }
                 OperandKind::Vector(n, t) => {
                     let ty = self.type_of(rule, t, bindings, at)?;
@@ -383,6 +371,11 @@ pub(super) fn operands_fit(rule: &Rule, bindings: &Bindings, operands: &[ptx::Op
             (OperandKind::Scalar(_), o) => address::is_scalar_operand(o),
             _ => false,
         })
+}
+
+/// The element count of an operand sized by `slot` (`.v2`, `.v4`; 1 without the modifier).
+fn slot_width(slot: &str, bindings: &Bindings) -> u32 {
+    vector_width(bindings.get(slot).and_then(|v| v.as_deref())).unwrap_or(1)
 }
 
 #[cfg(test)]
