@@ -13,8 +13,6 @@
 //! binds them), [`address`] (memory operands, modifier-sized vectors) and [`names`] (local names
 //! and literals).
 
-use std::collections::HashSet;
-
 use crate::codes::Code;
 use crate::ptx::{self, Immediate, Instruction, Item, Reg};
 use crate::scan::AsmStatement;
@@ -35,7 +33,7 @@ mod names;
 
 use binding::visit_regs;
 pub use names::is_simple_expr;
-use names::{immediate, operand_local_name, reg_text, sanitize, unique_name};
+use names::{immediate, operand_local_name, reg_text, sanitize, LocalNames};
 
 /// One line of generated code at a nesting depth.
 pub type Line = (usize, String);
@@ -86,7 +84,7 @@ pub struct Lowerer<'a> {
     target: Target,
     ops: Vec<AsmOp>,
     scopes: Vec<Vec<Local>>,
-    taken: HashSet<String>,
+    names: LocalNames,
     rule_codes: Vec<String>,
     /// The helpers the code produced so far calls.
     helpers: HelperUse,
@@ -115,7 +113,7 @@ impl<'a> Lowerer<'a> {
         rules: &'a RuleSet,
         target: Target,
     ) -> Result<Self, Unsupported> {
-        let mut taken = HashSet::new();
+        let mut names = LocalNames::default();
         let mut ops = Vec::new();
         for (i, op) in stmt.operands().enumerate() {
             let c = op.constraint.as_str();
@@ -157,10 +155,7 @@ impl<'a> Lowerer<'a> {
                     ));
                 }
             }
-            let local = unique_name(
-                &mut taken,
-                &operand_local_name(op.name.as_deref(), &op.expr, i),
-            );
+            let local = names.fresh(&operand_local_name(op.name.as_deref(), &op.expr, i));
             ops.push(AsmOp {
                 kind,
                 reg,
@@ -178,7 +173,7 @@ impl<'a> Lowerer<'a> {
             target,
             ops,
             scopes: vec![Vec::new()],
-            taken,
+            names,
             rule_codes: Vec::new(),
             direct: false,
             touches_memory: false,
@@ -369,7 +364,7 @@ impl<'a> Lowerer<'a> {
         })?;
         let cty = ty.c_type();
         for name in &decl.names {
-            let c_name = unique_name(&mut self.taken, &format!("p2h_{}", sanitize(name)));
+            let c_name = self.names.fresh(&format!("p2h_{}", sanitize(name)));
             out.push((depth, format!("{cty} {c_name};")));
             self.scopes
                 .last_mut()
@@ -404,7 +399,7 @@ impl<'a> Lowerer<'a> {
 
     fn temp(&mut self) -> String {
         self.temps += 1;
-        unique_name(&mut self.taken, &format!("p2h_t{}", self.temps))
+        self.names.fresh(&format!("p2h_t{}", self.temps))
     }
 }
 

@@ -18,9 +18,13 @@ pub fn last_identifier(expr: &str) -> Option<&str> {
     let mut rest = expr;
     loop {
         let end = rest.rfind(is_ident)? + 1;
+        // The character before the word may be any (non-ASCII) character: step over its
+        // whole encoding, never into it.
         let start = rest[..end]
-            .rfind(|c: char| !is_ident(c))
-            .map_or(0, |i| i + 1);
+            .char_indices()
+            .rev()
+            .find(|&(_, c)| !is_ident(c))
+            .map_or(0, |(i, c)| i + c.len_utf8());
         let word = &rest[start..end];
         if !word.starts_with(|c: char| c.is_ascii_digit()) {
             return Some(word);
@@ -136,5 +140,12 @@ mod tests {
         assert_eq!(last_identifier("v1"), Some("v1"));
         assert_eq!(last_identifier("tbl[0]"), Some("tbl"));
         assert_eq!(last_identifier("42"), None);
+    }
+
+    #[test]
+    fn last_identifier_steps_over_non_ascii_characters_whole() {
+        assert_eq!(last_identifier("é·mode"), Some("mode"));
+        assert_eq!(last_identifier("tbl[ü]"), Some("tbl"));
+        assert_eq!(last_identifier("ü"), None);
     }
 }

@@ -1,6 +1,8 @@
 //! Names and literals: the C++ names of locals made from PTX names and operand expressions,
 //! and C++ literals that carry an immediate's exact value in the operand's type.
 
+use std::collections::{HashMap, HashSet};
+
 use super::*;
 
 /// An expression that can be evaluated any number of times with the same result and no effects:
@@ -42,14 +44,29 @@ pub(super) fn operand_local_name(name: Option<&str>, expr: &str, index: usize) -
     format!("p2h_{base}")
 }
 
-pub(super) fn unique_name(taken: &mut HashSet<String>, base: &str) -> String {
-    let mut name = base.to_string();
-    let mut n = 2;
-    while !taken.insert(name.clone()) {
-        name = format!("{base}_{n}");
-        n += 1;
+/// The local names a block has declared. A name asked for again gets the next free `_N` suffix;
+/// each base remembers where its probing stopped, so a statement with many operands sharing one
+/// expression is named in linear time, not quadratic.
+#[derive(Default)]
+pub(super) struct LocalNames {
+    taken: HashSet<String>,
+    next_suffix: HashMap<String, usize>,
+}
+
+impl LocalNames {
+    pub(super) fn fresh(&mut self, base: &str) -> String {
+        if self.taken.insert(base.to_string()) {
+            return base.to_string();
+        }
+        let n = self.next_suffix.entry(base.to_string()).or_insert(2);
+        loop {
+            let name = format!("{base}_{n}");
+            *n += 1;
+            if self.taken.insert(name.clone()) {
+                return name;
+            }
+        }
     }
-    name
 }
 
 pub(super) fn reg_text(r: &Reg) -> String {
@@ -159,9 +176,15 @@ mod tests {
         assert_eq!(operand_local_name(Some("sum"), "x + 1", 3), "p2h_sum");
         assert_eq!(operand_local_name(None, "x[i] + 1", 3), "p2h_x_i_1");
         assert_eq!(operand_local_name(None, "42", 3), "p2h_op3");
-        let mut taken = HashSet::new();
-        assert_eq!(unique_name(&mut taken, "p2h_x"), "p2h_x");
-        assert_eq!(unique_name(&mut taken, "p2h_x"), "p2h_x_2");
+        let mut names = LocalNames::default();
+        assert_eq!(names.fresh("p2h_x"), "p2h_x");
+        assert_eq!(names.fresh("p2h_x"), "p2h_x_2");
+        assert_eq!(names.fresh("p2h_x_3"), "p2h_x_3");
+        assert_eq!(
+            names.fresh("p2h_x"),
+            "p2h_x_4",
+            "a suffix another base took is skipped"
+        );
     }
 
     #[test]
