@@ -9,7 +9,7 @@
 //! Files are recorded relative to the baseline's directory, so the baseline matches whichever
 //! directory `check` runs from and wherever the tree is checked out.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 use std::path::{Component, Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
@@ -113,6 +113,40 @@ impl Baseline {
             file: relative_to(path, &self.dir),
             code: d.code.as_str().to_string(),
             fingerprint: d.fingerprint.clone(),
+        }
+    }
+
+    /// How the baseline names the file at `path`.
+    pub fn file_of(&self, path: &Path) -> String {
+        relative_to(path, &self.dir)
+    }
+
+    /// Whether the run that gives `seen` (files as the baseline names them) speaks for the
+    /// recorded `file`: it checked the file, or the file no longer exists. A run over a subset of
+    /// the tree (pre-commit passes the changed files) knows nothing of the others' findings.
+    fn covered(&self, file: &str, seen: &HashSet<String>) -> bool {
+        seen.contains(file) || !self.dir.join(file).exists()
+    }
+
+    /// How many of its findings lie in files the run covered (see `covered`): the findings a run
+    /// that matched fewer can call gone.
+    pub fn len_covered(&self, seen: &HashSet<String>) -> usize {
+        self.counts
+            .iter()
+            .filter(|(k, _)| self.covered(&k.file, seen))
+            .map(|(_, n)| n)
+            .sum()
+    }
+
+    /// Adds the findings `previous` recorded for files this run did not cover: writing the
+    /// baseline of a partial run keeps what it did not look at.
+    pub fn keep_uncovered(&mut self, previous: &Baseline, seen: &HashSet<String>) {
+        for (k, &n) in &previous.counts {
+            if !previous.covered(&k.file, seen) {
+                let file = relative_to(&previous.dir.join(&k.file), &self.dir);
+                let key = Key { file, ..k.clone() };
+                *self.counts.entry(key).or_default() += n;
+            }
         }
     }
 

@@ -45,8 +45,9 @@ enum Command {
         #[arg(long, conflicts_with = "out_dir")]
         in_place: bool,
         /// With --in-place, keep each rewritten file's original beside it under its name plus
-        /// SUFFIX (`--backup-suffix .prehip`, as hipify-perl does); an existing backup is kept.
-        #[arg(long, value_name = "SUFFIX", requires = "in_place")]
+        /// SUFFIX (`--backup-suffix .prehip`, as hipify-perl does). Where no backup can be made
+        /// (something else has that name), the file is not rewritten.
+        #[arg(long, value_name = "SUFFIX", requires = "in_place", value_parser = backup_suffix)]
         backup_suffix: Option<std::ffi::OsString>,
         /// Write translated copies of the processed files under DIR, mirroring the tree (DIR must
         /// lie outside the inputs; links under DIR are never followed).
@@ -552,5 +553,17 @@ fn list_rules(out: &mut Output, rules: &RuleSet, format: Format) {
                 );
             }
         }
+    }
+}
+
+/// A backup suffix names a file beside the source: never empty (the backup would be the source)
+/// and never a path.
+fn backup_suffix(s: &str) -> Result<std::ffi::OsString, String> {
+    if s.is_empty() {
+        Err("the suffix is empty: the backup would be the source itself".into())
+    } else if s.contains('/') {
+        Err("the suffix contains '/': a backup is kept beside its source".into())
+    } else {
+        Ok(s.into())
     }
 }

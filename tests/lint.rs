@@ -472,6 +472,42 @@ mod baseline {
     }
 
     #[test]
+    fn a_run_over_some_files_leaves_the_others_findings_alone() {
+        // Two files, as pre-commit sees a tree: it passes only the files a commit changes.
+        let dir = tree();
+        write(dir.path(), "src/m.cu", &kernel(&format!("{ADD}{FROB}")));
+        check(dir.path(), &["--write-baseline", "b.json"]);
+        let (code, _, err) = check(dir.path(), &["--baseline", "b.json", "src/k.cu"]);
+        assert_eq!(code, 0, "{err}");
+        assert!(!err.contains("gone"), "m.cu was not checked: {err}");
+
+        // Rewriting the baseline from a run over k.cu keeps m.cu's findings.
+        write(dir.path(), "src/k.cu", &kernel(ADD));
+        check(dir.path(), &["--write-baseline", "b.json", "src/k.cu"]);
+        let text = fs::read_to_string(dir.path().join("b.json")).unwrap();
+        assert_eq!(text.matches("src/m.cu").count(), 2, "{text}");
+        assert_eq!(text.matches("src/k.cu").count(), 1, "{text}");
+
+        // A deleted file's findings are gone for any run.
+        fs::remove_file(dir.path().join("src/m.cu")).unwrap();
+        let (_, _, err) = check(dir.path(), &["--baseline", "b.json", "src/k.cu"]);
+        assert!(err.contains("2 findings of the baseline are gone"), "{err}");
+    }
+
+    #[test]
+    fn write_baseline_never_overwrites_a_file_that_is_not_a_baseline() {
+        let dir = tree();
+        write(dir.path(), "notes.json", "{\"mine\": true}\n");
+        let (code, _, err) = check(dir.path(), &["--write-baseline", "notes.json"]);
+        assert_eq!(code, 2, "{err}");
+        assert!(err.contains("not overwritten"), "{err}");
+        assert_eq!(
+            fs::read_to_string(dir.path().join("notes.json")).unwrap(),
+            "{\"mine\": true}\n"
+        );
+    }
+
+    #[test]
     fn fixed_findings_are_noted_and_a_bad_baseline_is_an_error() {
         let dir = tree();
         check(dir.path(), &["--write-baseline", "b.json"]);

@@ -24,7 +24,7 @@ fn stderr(a: &assert_cmd::assert::Assert) -> String {
 }
 
 #[test]
-fn backup_suffix_keeps_the_first_original_beside_the_file() {
+fn backup_suffix_keeps_the_original_beside_the_file_and_never_rewrites_without_one() {
     let dir = tempfile::tempdir().unwrap();
     let p = write(dir.path(), "k.cu", ADD.as_bytes());
     let run = || {
@@ -32,16 +32,27 @@ fn backup_suffix_keeps_the_first_original_beside_the_file() {
             .args(["translate", "--in-place", "--backup-suffix", ".prehip"])
             .arg(&p)
             .assert()
-            .code(0)
     };
-    run();
+    run().code(0);
     let backup = dir.path().join("k.cu.prehip");
     assert_eq!(fs::read_to_string(&backup).unwrap(), ADD);
     assert!(fs::read_to_string(&p).unwrap().contains("// ptx2hip: I001"));
-    // A file that changes again keeps the older backup: the original.
+    // The file changes again: its backup would have to replace the older original, which is
+    // kept; without a backup the file is not rewritten.
     let more = fs::read_to_string(&p).unwrap() + ADD.replace(" f(", " g(").as_str();
-    fs::write(&p, more).unwrap();
-    run();
+    fs::write(&p, &more).unwrap();
+    let refused = run().code(2);
+    assert!(
+        stderr(&refused).contains("no backup can be made"),
+        "{}",
+        stderr(&refused)
+    );
+    assert!(
+        stderr(&refused).contains("0 of 1 file changed"),
+        "{}",
+        stderr(&refused)
+    );
+    assert_eq!(fs::read_to_string(&p).unwrap(), more);
     assert_eq!(fs::read_to_string(&backup).unwrap(), ADD);
     let mut names: Vec<String> = fs::read_dir(dir.path())
         .unwrap()
@@ -54,6 +65,50 @@ fn backup_suffix_keeps_the_first_original_beside_the_file() {
         .arg(&p)
         .assert()
         .code(2);
+}
+
+#[test]
+fn anything_already_at_the_backup_name_means_no_rewrite() {
+    for occupant in ["patch's .orig", "directory", "link", "empty suffix"] {
+        let dir = tempfile::tempdir().unwrap();
+        let p = write(dir.path(), "k.cu", ADD.as_bytes());
+        let at = dir.path().join("k.cu.orig");
+        let suffix = match occupant {
+            "patch's .orig" => {
+                fs::write(&at, "older\n").unwrap();
+                ".orig"
+            }
+            "directory" => {
+                fs::create_dir(&at).unwrap();
+                ".orig"
+            }
+            "link" => {
+                std::os::unix::fs::symlink("elsewhere", &at).unwrap();
+                ".orig"
+            }
+            _ => "",
+        };
+        ptx2hip()
+            .args(["translate", "--in-place", "--backup-suffix", suffix])
+            .arg(&p)
+            .assert()
+            .code(2);
+        assert_eq!(fs::read_to_string(&p).unwrap(), ADD, "{occupant}");
+        assert!(!dir.path().join("elsewhere").exists(), "{occupant}");
+    }
+}
+
+#[test]
+fn a_backup_left_by_an_interrupted_run_is_the_backup() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = write(dir.path(), "k.cu", ADD.as_bytes());
+    write(dir.path(), "k.cu.prehip", ADD.as_bytes());
+    ptx2hip()
+        .args(["translate", "--in-place", "--backup-suffix", ".prehip"])
+        .arg(&p)
+        .assert()
+        .code(0);
+    assert!(fs::read_to_string(&p).unwrap().contains("// ptx2hip: I001"));
 }
 
 #[cfg(unix)]

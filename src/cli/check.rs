@@ -1,6 +1,7 @@
 //! `ptx2hip check`: the lint. Every non-portable asm statement, as a report in one of several
 //! formats, with an exit code a CI job can gate on.
 
+use std::collections::HashSet;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -207,8 +208,32 @@ fn check(args: &LintArgs, rules: &RuleSet, options: Options, run: Prepared) -> E
         }
         all.extend(report.linted.reported.into_iter().map(|(d, _)| d));
     }
-    if let (Some(path), Some(b)) = (&args.write_baseline, &recorded) {
-        if let Err(e) = std::fs::write(path, b.to_json()) {
+    let seen: HashSet<String> = match recorded.as_ref().or(baseline.as_ref()) {
+        Some(b) => sources
+            .iter()
+            .map(|s| match s {
+                Source::File(p) | Source::Stdin { path: p, .. } => b.file_of(p),
+            })
+            .collect(),
+        None => HashSet::new(),
+    };
+    if let (Some(path), Some(b)) = (&args.write_baseline, recorded.as_mut()) {
+        // A baseline already there keeps the findings of the files this run did not check;
+        // a file there that is not a baseline is the user's, never overwritten.
+        if path.exists() {
+            match Baseline::read(path) {
+                Ok(previous) => b.keep_uncovered(&previous, &seen),
+                Err(e) => {
+                    errors.push(format!("{e}: not overwritten"));
+                    return conclude(out, errors, ExitCode::SUCCESS);
+                }
+            }
+        }
+        let inputs = sources.iter().filter_map(|s| match s {
+            Source::File(p) => Some(p.as_path()),
+            Source::Stdin { .. } => None,
+        });
+        if let Err(e) = super::write::output(path, b.to_json().as_bytes(), inputs) {
             errors.push(format!("{}: {e}", path.display()));
         } else if !args.quiet {
             warn(format_args!(
@@ -222,7 +247,7 @@ fn check(args: &LintArgs, rules: &RuleSet, options: Options, run: Prepared) -> E
     }
     finish_report(&mut out, args, &all, &totals);
     if let (Some(b), false) = (&baseline, args.quiet) {
-        let gone = b.len().saturating_sub(totals.baselined);
+        let gone = b.len_covered(&seen).saturating_sub(totals.baselined);
         if gone > 0 {
             warn(format_args!(
                 "ptx2hip: note: {gone} finding{} of the baseline {} gone; --write-baseline {} records the smaller set",

@@ -31,7 +31,11 @@ pub fn run(input: &Input, rules: &RuleSet, output: &Path) -> ExitCode {
         }
     }
     let page = html::page(&entries, rules);
-    match std::fs::write(output, page) {
+    match super::write::output(
+        output,
+        page.as_bytes(),
+        files.iter().map(|f| f.path.as_path()),
+    ) {
         Ok(()) => warn(format_args!(
             "ptx2hip: wrote {} ({} statements)",
             output.display(),

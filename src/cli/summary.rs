@@ -12,6 +12,8 @@ use crate::pipeline::FileOutcome;
 pub struct Summary {
     files: usize,
     changed: usize,
+    /// Files whose translation could not be written (an error says why).
+    not_written: usize,
     translated: usize,
     left: usize,
     rules: BTreeMap<String, usize>,
@@ -39,9 +41,16 @@ impl Summary {
         }
     }
 
+    /// A file whose translation could not be written: whatever `add` counted, it did not change.
+    pub fn not_written(&mut self, outcome: &FileOutcome) {
+        self.changed -= usize::from(outcome.rewritten.is_some());
+        self.not_written += 1;
+    }
+
     pub fn merge(&mut self, other: Summary) {
         self.files += other.files;
         self.changed += other.changed;
+        self.not_written += other.not_written;
         self.translated += other.translated;
         self.left += other.left;
         for (k, n) in other.rules {
@@ -64,6 +73,15 @@ impl Summary {
             plural(self.translated, "statement", "statements"),
             self.left,
         );
+        if self.not_written > 0 {
+            s.insert_str(
+                s.len() - 1,
+                &format!(
+                    "; {} not written (see the errors above)",
+                    plural(self.not_written, "file", "files")
+                ),
+            );
+        }
         if statistics {
             let mut codes: BTreeMap<Code, usize> = BTreeMap::new();
             for ((code, _), n) in &self.reasons {

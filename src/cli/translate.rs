@@ -226,6 +226,9 @@ fn translate_file(file: &SourceFile, rules: &RuleSet, options: Options, target: 
             .map_err(|e| format!("{path}: {e}")),
         (None, None) => Ok(()),
     };
+    if written.is_err() {
+        done.summary.not_written(&outcome);
+    }
     done.error = written.err();
     done
 }

@@ -29,6 +29,12 @@ pub struct Original {
     metadata: std::fs::Metadata,
 }
 
+/// The backup of a rewrite: made by this run, or an identical one found in place.
+enum Backup {
+    Written(std::ffi::OsString),
+    AlreadyThere,
+}
+
 impl Original {
     pub fn read(path: &Path) -> io::Result<Original> {
         let mut file = File::open(path)?;
@@ -70,15 +76,24 @@ impl Original {
         self.keep_owner(&temp.file)?;
         temp.file.set_permissions(Permissions::from_mode(mode))?;
         temp.file.sync_all()?;
+        // The backup first, then the check that the file is still the one read, right before the
+        // rename: an edit made in between is in neither the backup nor the rewrite, and the
+        // backup, holding what is no longer the file's content, is removed again.
+        let backup = match backup {
+            Some(suffix) => {
+                let mut backup_name = name.to_os_string();
+                backup_name.push(suffix);
+                Some(self.back_up(&dir, backup_name, mode)?)
+            }
+            None => None,
+        };
         if !self.unchanged(&dir, name)? {
+            if let Some(Backup::Written(b)) = &backup {
+                let _ = rfs::unlinkat(&dir, b.as_os_str(), AtFlags::empty());
+            }
             return Err(io::Error::other(
                 "the file changed while ptx2hip was working on it: not rewritten (run again)",
             ));
-        }
-        if let Some(suffix) = backup {
-            let mut backup_name = name.to_os_string();
-            backup_name.push(suffix);
-            self.back_up(&dir, &backup_name, mode)?;
         }
         temp.rename_to(name)
     }
@@ -94,21 +109,41 @@ impl Original {
         Ok(())
     }
 
-    /// Writes the original bytes to `name` in `dir` unless that exists (`linkat` fails then,
-    /// atomically: a backup is never overwritten).
-    fn back_up(&self, dir: &OwnedFd, name: &OsStr, mode: u32) -> io::Result<()> {
+    /// Writes the original bytes to `name` in `dir`; never over anything already there (`linkat`
+    /// fails then, atomically). A file already there holding exactly these bytes is the backup
+    /// (a run that was stopped before its rename); anything else there — an older original,
+    /// patch's `*.orig`, a link, a directory — means no backup can be made, and without a backup
+    /// the source is not rewritten.
+    fn back_up(&self, dir: &OwnedFd, name: std::ffi::OsString, mode: u32) -> io::Result<Backup> {
         let mut temp = Temp::create(dir, Mode::from_raw_mode(0o600))?;
         temp.file.write_all(&self.bytes)?;
         self.keep_owner(&temp.file)?;
         temp.file.set_permissions(Permissions::from_mode(mode))?;
         temp.file.sync_all()?;
-        match rfs::linkat(dir, temp.name.as_str(), dir, name, AtFlags::empty()) {
-            Ok(()) | Err(Errno::EXIST) => Ok(()),
+        match rfs::linkat(dir, temp.name.as_str(), dir, name.as_os_str(), AtFlags::empty()) {
+            Ok(()) => Ok(Backup::Written(name)),
+            Err(Errno::EXIST) if self.holds_the_original(dir, &name) => Ok(Backup::AlreadyThere),
+            Err(Errno::EXIST) => Err(io::Error::new(
+                ErrorKind::AlreadyExists,
+                format!(
+                    "{} exists and is not a copy of this file: no backup can be made, so the file is not rewritten (move it away or choose another --backup-suffix)",
+                    Path::new(&name).display()
+                ),
+            )),
             Err(e) => Err(annotate(
                 e.into(),
                 "could not write the backup: not rewritten",
             )),
         }
+    }
+
+    /// Whether `name` in `dir` is a regular file (not a link) holding the bytes read.
+    fn holds_the_original(&self, dir: &OwnedFd, name: &OsStr) -> bool {
+        let Ok(mut file) = open_file(dir, name) else {
+            return false;
+        };
+        let mut bytes = Vec::new();
+        file.read_to_end(&mut bytes).is_ok() && bytes == self.bytes
     }
 
     /// Whether `name` in `dir` is still the file read, with the same bytes.
@@ -166,6 +201,60 @@ pub fn create(path: &Path, bytes: &[u8]) -> io::Result<()> {
         )),
         Err(e) => Err(e.into()),
     }
+}
+
+/// Writes a file the user named as an output (`--write-baseline FILE`, `report -o FILE`) through
+/// a temporary file renamed over it once complete: a full disk or a crash leaves the old file,
+/// never a truncated one. A symbolic link or anything else that is not a regular file at `path`
+/// is refused, never followed or replaced, and so is a file that is one of the run's `inputs`.
+pub fn output<'p>(
+    path: &Path,
+    bytes: &[u8],
+    inputs: impl IntoIterator<Item = &'p Path>,
+) -> io::Result<()> {
+    let (Some(parent), Some(name)) = (path.parent(), path.file_name()) else {
+        return Err(io::Error::new(ErrorKind::InvalidInput, "not a file name"));
+    };
+    let parent = if parent.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        parent
+    };
+    let dir = open_dir(parent)?;
+    match rfs::statat(&dir, name, AtFlags::SYMLINK_NOFOLLOW) {
+        Ok(st) => {
+            let kind = FileType::from_raw_mode(st.st_mode);
+            if kind == FileType::Symlink {
+                return Err(io::Error::new(
+                    ErrorKind::InvalidInput,
+                    "is a symbolic link: ptx2hip does not write through links",
+                ));
+            }
+            if kind != FileType::RegularFile {
+                return Err(io::Error::new(
+                    ErrorKind::InvalidInput,
+                    "not a regular file: not written",
+                ));
+            }
+            let there = open_file(&dir, name)?.metadata()?;
+            let same = |p: &Path| {
+                std::fs::metadata(p).is_ok_and(|m| (m.dev(), m.ino()) == (there.dev(), there.ino()))
+            };
+            if inputs.into_iter().any(same) {
+                return Err(io::Error::new(
+                    ErrorKind::InvalidInput,
+                    "is one of the files this run reads: not overwritten",
+                ));
+            }
+        }
+        Err(Errno::NOENT) => {}
+        Err(e) => return Err(e.into()),
+    }
+    let temp = Temp::create(&dir, Mode::from_raw_mode(0o600))?;
+    (&temp.file).write_all(bytes)?;
+    temp.file.set_permissions(Permissions::from_mode(0o644))?;
+    temp.file.sync_all()?;
+    temp.rename_to(name)
 }
 
 /// An output directory.
@@ -355,6 +444,53 @@ mod tests {
         assert_eq!(fs::read(&path).unwrap(), b"new");
         assert_eq!(fs::metadata(&path).unwrap().mode() & 0o7777, 0o751);
         assert_eq!(entries(dir.path()), ["a.cu"]);
+    }
+
+    #[test]
+    fn an_edit_after_the_read_leaves_no_backup_and_no_rewrite() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("a.cu");
+        fs::write(&path, "old text").unwrap();
+        let original = Original::read(&path).unwrap();
+        fs::write(&path, "edited text").unwrap();
+        let e = original
+            .replace(b"translated", Some(OsStr::new(".bak")))
+            .unwrap_err();
+        assert!(e.to_string().contains("changed while ptx2hip"), "{e}");
+        assert_eq!(fs::read(&path).unwrap(), b"edited text");
+        assert_eq!(
+            entries(dir.path()),
+            ["a.cu"],
+            "the backup made is removed again"
+        );
+    }
+
+    #[test]
+    fn an_output_file_is_replaced_whole_never_through_a_link_or_over_an_input() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("baseline.json");
+        fs::write(&out, "older and longer contents").unwrap();
+        output(&out, b"new", []).unwrap();
+        assert_eq!(fs::read(&out).unwrap(), b"new");
+        let target = dir.path().join("target.txt");
+        fs::write(&target, "kept").unwrap();
+        let link = dir.path().join("link.json");
+        symlink(&target, &link).unwrap();
+        let e = output(&link, b"new", []).unwrap_err();
+        assert!(e.to_string().contains("symbolic link"), "{e}");
+        assert_eq!(fs::read(&target).unwrap(), b"kept");
+        let source = dir.path().join("k.cu");
+        fs::write(&source, "source").unwrap();
+        let e = output(&source, b"new", [source.as_path()]).unwrap_err();
+        assert!(e.to_string().contains("one of the files"), "{e}");
+        assert_eq!(fs::read(&source).unwrap(), b"source");
+        let e = output(dir.path(), b"new", []).unwrap_err();
+        assert!(e.to_string().contains("not a regular file"), "{e}");
+        assert_eq!(
+            entries(dir.path()),
+            ["baseline.json", "k.cu", "link.json", "target.txt"],
+            "no temporary file is left"
+        );
     }
 
     #[test]
