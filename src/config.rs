@@ -128,6 +128,12 @@ impl Config {
             ));
         }
         let raw: Raw = table.try_into().map_err(|e| e.to_string())?;
+        if raw.extensions.as_ref().is_some_and(Vec::is_empty) {
+            return Err(
+                "`extensions` is empty: no file would be processed (leave it out for the default extensions)"
+                    .into(),
+            );
+        }
         Ok(Config {
             path: None,
             root: PathBuf::new(),

@@ -6,8 +6,9 @@
 //! inside walked directories are not followed unless `--follow` (a link loop is then an error
 //! for that link, not a hang). Files named
 //! explicitly are always processed, whatever their extension. A tree can track files that its
-//! own `.gitignore` matches (DeepSpeed ignores `*.cuh` yet tracks some), so when ignore rules
-//! left out tracked source files the walk says how many. A file reached through several of the
+//! own `.gitignore` matches (DeepSpeed ignores `*.cuh` yet tracks some): as for git, ignore rules
+//! apply to untracked files only, so in a git work tree what git tracks is processed (asked of
+//! `git ls-files` beside the walk). A file reached through several of the
 //! given paths (`a.cu ./a.cu`, `src src/kernels`) is processed once, as found under the first of
 //! them: two workers must never rewrite the same file.
 
@@ -46,8 +47,6 @@ pub struct Walked {
     pub files: Vec<SourceFile>,
     /// Walk errors (not fatal).
     pub errors: Vec<String>,
-    /// Source files git tracks that ignore rules left out (only when rules are honoured).
-    pub ignored: usize,
 }
 
 /// Collects the files under `paths`, sorted by path; walk errors are returned alongside, not fatal.
@@ -55,7 +54,7 @@ pub fn collect(paths: &[PathBuf], extensions: &[String], options: WalkOptions) -
     let mut files = Vec::new();
     let mut errors = Vec::new();
     let mut seen = HashSet::new();
-    let counting = (!options.no_ignore).then(|| IgnoredCount::start(paths));
+    let tracked = (!options.no_ignore).then(|| TrackedIgnored::start(paths));
     // Followed links can reach one file by several paths, as overlapping roots can.
     let overlap = options.follow || roots_overlap(paths);
     if !overlap {
@@ -73,13 +72,18 @@ pub fn collect(paths: &[PathBuf], extensions: &[String], options: WalkOptions) -
             }
         }
     }
-    files.sort();
-    let ignored = counting.map_or(0, |c| c.finish(extensions, options));
-    Walked {
-        files,
-        errors,
-        ignored,
+    if let Some(tracked) = tracked {
+        let walked: HashSet<PathBuf> = files.iter().map(|f| f.path.clone()).collect();
+        for file in tracked.finish(extensions, options) {
+            let real = || std::fs::canonicalize(&file.path).unwrap_or_else(|_| file.path.clone());
+            if !walked.contains(&file.path) && (!overlap || seen.insert(real())) {
+                files.push(file);
+            }
+        }
     }
+    files.sort();
+    files.dedup_by(|a, b| a.path == b.path);
+    Walked { files, errors }
 }
 
 /// Whether two of `paths` can reach the same file: the same file or directory named twice, or a
@@ -174,21 +178,22 @@ fn collect_roots(
 }
 
 /// Source files under the directories of `paths` that git tracks although ignore rules match
-/// them (and that the walk therefore left out), as `git ls-files` lists them. Untracked ignored
-/// files are build outputs and are not counted. Without git, or outside a work tree, none. The
-/// `git` processes start before the walk and run beside it: waiting for each in turn after the
-/// walk cost a run over eight trees 40 ms of wall time.
-struct IgnoredCount {
-    listings: Vec<std::process::Child>,
+/// them (so the walk left them out), as `git ls-files` lists them: regular files only (a tracked
+/// link is not followed, as in the walk). Untracked ignored files are build outputs and stay out.
+/// Without git, or outside a work tree, none. The `git` processes start before the walk and run
+/// beside it: waiting for each in turn after the walk cost a run over eight trees 40 ms of wall
+/// time.
+struct TrackedIgnored {
+    listings: Vec<(PathBuf, std::process::Child)>,
 }
 
-impl IgnoredCount {
-    fn start(paths: &[PathBuf]) -> IgnoredCount {
+impl TrackedIgnored {
+    fn start(paths: &[PathBuf]) -> TrackedIgnored {
         let listings = paths
             .iter()
             .filter(|p| p.is_dir())
             .filter_map(|root| {
-                std::process::Command::new("git")
+                let child = std::process::Command::new("git")
                     .arg("-C")
                     .arg(root)
                     .args([
@@ -202,27 +207,40 @@ impl IgnoredCount {
                     .stdout(std::process::Stdio::piped())
                     .stderr(std::process::Stdio::null())
                     .spawn()
-                    .ok()
+                    .ok()?;
+                Some((root.clone(), child))
             })
             .collect();
-        IgnoredCount { listings }
+        TrackedIgnored { listings }
     }
 
-    fn finish(self, extensions: &[String], options: WalkOptions) -> usize {
-        self.listings
-            .into_iter()
-            .filter_map(|child| child.wait_with_output().ok())
-            .filter(|o| o.status.success())
-            .map(|o| {
-                o.stdout
-                    .split(|b| *b == 0)
-                    .filter_map(|name| std::str::from_utf8(name).ok())
-                    .filter(|name| !name.is_empty())
-                    .filter(|name| options.hidden || !name.split('/').any(|c| c.starts_with('.')))
-                    .filter(|name| has_extension(Path::new(name), extensions))
-                    .count()
-            })
-            .sum()
+    fn finish(self, extensions: &[String], options: WalkOptions) -> Vec<SourceFile> {
+        let mut files = Vec::new();
+        for (root, child) in self.listings {
+            let Ok(out) = child.wait_with_output() else {
+                continue;
+            };
+            if !out.status.success() {
+                continue;
+            }
+            let names = out
+                .stdout
+                .split(|b| *b == 0)
+                .filter_map(|name| std::str::from_utf8(name).ok())
+                .filter(|name| !name.is_empty())
+                .filter(|name| options.hidden || !name.split('/').any(|c| c.starts_with('.')))
+                .filter(|name| has_extension(Path::new(name), extensions));
+            for name in names {
+                let path = root.join(name);
+                if std::fs::symlink_metadata(&path).is_ok_and(|m| m.is_file()) {
+                    files.push(SourceFile {
+                        path,
+                        relative: PathBuf::from(name),
+                    });
+                }
+            }
+        }
+        files
     }
 }
 

@@ -444,7 +444,9 @@ fn extensions_filter_directory_walks_and_gitignore_is_honoured() {
     write(dir.path(), ".gitignore", b"ignored/\n");
     write(dir.path(), "ignored/a.cu", ADD.as_bytes());
     write(dir.path(), "kernel.txt", ADD.as_bytes());
-    ptx2hip().args(["check"]).arg(dir.path()).assert().code(0);
+    // Nothing left to check is an error: a lint that read nothing must not pass.
+    let none = ptx2hip().args(["check"]).arg(dir.path()).assert().code(2);
+    assert!(String::from_utf8_lossy(&none.get_output().stderr).contains("no files to process"));
     ptx2hip()
         .args(["check", "--ext", "txt"])
         .arg(dir.path())
@@ -453,7 +455,7 @@ fn extensions_filter_directory_walks_and_gitignore_is_honoured() {
 }
 
 #[test]
-fn no_ignore_and_hidden_walk_what_the_defaults_skip_and_skipped_files_are_counted() {
+fn no_ignore_and_hidden_walk_what_the_defaults_skip_and_tracked_files_are_always_checked() {
     let dir = tempfile::tempdir().unwrap();
     let git = |args: &[&str]| {
         std::process::Command::new("git")
@@ -472,11 +474,17 @@ fn no_ignore_and_hidden_walk_what_the_defaults_skip_and_skipped_files_are_counte
     write(dir.path(), "build/generated.cuh", ADD.as_bytes());
     write(dir.path(), ".hidden/kernel.cu", PRMT.as_bytes());
     assert!(git(&["add", "-f", "tracked_but_ignored.cuh"]));
-    let out = ptx2hip().args(["check"]).arg(dir.path()).assert().code(0);
-    let stderr = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+    // As for git, ignore rules apply to untracked files only: the tracked header is checked,
+    // the untracked build output is not.
+    let out = ptx2hip()
+        .args(["check", "--format", "json"])
+        .arg(dir.path())
+        .assert()
+        .code(1);
+    let json = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
     assert!(
-        stderr.contains("1 source files tracked by git but matched by .gitignore/.ignore rules were not processed"),
-        "{stderr}"
+        json.contains("tracked_but_ignored.cuh") && !json.contains("generated.cuh"),
+        "{json}"
     );
     let out = ptx2hip()
         .args(["check", "--format", "json", "--no-ignore"])

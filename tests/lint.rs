@@ -336,8 +336,32 @@ __device__ unsigned b(const unsigned* p) {\n  unsigned v;\n  asm(\n#if FAST\n  \
     fn exclude_applies_to_files_named_on_the_command_line() {
         let dir = tree();
         write(dir.path(), "ptx2hip.toml", "exclude = [\"src/\"]\n");
-        let (code, out, _) = check(dir.path(), &["src/k.cu"]);
+        let (code, out, err) = check(dir.path(), &["src/k.cu"]);
         assert_eq!(code, 0, "{out}");
+        assert!(
+            err.contains("no file processed: the 1 found are all excluded"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn a_configuration_that_selects_no_file_is_an_error_in_every_format() {
+        for (config, why) in [
+            ("exclude = [\"*\"]\n", "all excluded"),
+            (
+                "extensions = [\"kern\"]\n",
+                "none has one of the extensions kern",
+            ),
+            ("extensions = []\n", "`extensions` is empty"),
+        ] {
+            let dir = tree();
+            write(dir.path(), "ptx2hip.toml", config);
+            for format in ["human", "github", "json", "sarif"] {
+                let (code, _, err) = check(dir.path(), &["--format", format]);
+                assert_eq!(code, 2, "{config} {format}: {err}");
+                assert!(err.contains(why), "{config} {format}: {err}");
+            }
+        }
     }
 }
 

@@ -75,8 +75,9 @@ impl Selection {
     }
 
     /// The files under `paths`, and the errors met finding them. `extensions` (from `--ext`)
-    /// replace the configuration's, which replace [`walk::DEFAULT_EXTENSIONS`]. When ignore
-    /// rules left out source files git tracks, a note on stderr says how many.
+    /// replace the configuration's, which replace [`walk::DEFAULT_EXTENSIONS`]. A run that
+    /// selects no file is an error (a lint that checked nothing must not pass), except when every
+    /// path names a file: then a note says they were all excluded.
     pub fn files(
         &self,
         paths: &[PathBuf],
@@ -102,13 +103,25 @@ impl Selection {
             follow: self.follow,
         };
         let mut walked = walk::collect(paths, &extensions, options);
-        if walked.ignored > 0 {
-            warn(format_args!(
-                "ptx2hip: note: {} source files tracked by git but matched by .gitignore/.ignore rules were not processed (--no-ignore processes them)",
-                walked.ignored
-            ));
-        }
+        let found = walked.files.len();
         walked.files.retain(|f| filter.keeps(&f.path));
+        if walked.files.is_empty() && walked.errors.is_empty() && !paths.is_empty() {
+            let why = if found > 0 {
+                format!("the {found} found are all excluded (`exclude` of the configuration, --exclude or --glob)")
+            } else {
+                format!(
+                    "none has one of the extensions {} outside ignore rules and hidden directories (--ext, --no-ignore and --hidden widen the walk)",
+                    extensions.join(", ")
+                )
+            };
+            if paths.iter().all(|p| p.is_file()) {
+                // Files named one by one (pre-commit passes a commit's files): excluding them is
+                // the configuration's intent.
+                warn(format_args!("ptx2hip: note: no file processed: {why}"));
+            } else {
+                walked.errors.push(format!("no files to process: {why}"));
+            }
+        }
         (walked.files, walked.errors)
     }
 }
