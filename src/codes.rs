@@ -350,9 +350,30 @@ asm("add.s32 %0, %1, %2;" : "=r"(d) : "r"(a), "r"(b));   // L001: the finding is
 ```
 
 What to do: remove the comment, or correct the code it names."#;
+
+    MalformedSuppression = "L002", "malformed-suppression", Warning,
+        "a `ptx2hip: ignore` comment that cannot be read",
+        r#"A comment starts like a suppression (`ptx2hip: ignore`, in any case) but cannot be read, so
+it silences nothing: an empty list `ignore[]`, a `[` without its `]`, or codes without
+brackets (`ignore U001`). Always reported, so that a statement the comment was meant to silence
+is never taken as silenced. A bare `ptx2hip: ignore` (nothing or a reason after it) is read as
+`ignore[*]`, as ruff reads a bare `# noqa`.
+
+Example:
+
+```cuda
+asm volatile("frobnicate.b32 %0;" :: "r"(x));   // ptx2hip: ignore[U001 NVIDIA-only
+```
+
+What to do: write the list in brackets, `ignore[U001] reason`."#;
 }
 
 impl Code {
+    /// A finding about a suppression comment rather than an asm statement.
+    pub fn is_about_a_comment(self) -> bool {
+        matches!(self, Code::UnusedSuppression | Code::MalformedSuppression)
+    }
+
     /// The code written as `code` (`U001`, any case), if there is one.
     pub fn parse(code: &str) -> Option<Code> {
         Code::ALL
@@ -475,7 +496,11 @@ mod tests {
             .collect();
         assert_eq!(
             warnings,
-            [&Code::Translatable, &Code::UnusedSuppression],
+            [
+                &Code::Translatable,
+                &Code::UnusedSuppression,
+                &Code::MalformedSuppression
+            ],
             "a warning never fails `--fail-on unsupported`"
         );
     }

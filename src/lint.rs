@@ -77,6 +77,21 @@ pub fn lint(
         }
         unsuppressed.push((d, origin));
     }
+    if !settings.ignore.contains(&Code::MalformedSuppression) {
+        for s in &ledger.suppressions {
+            if let suppress::Names::Malformed(why) = &s.names {
+                let at = Location::find(source, s.offset, s.line, s.offset);
+                let message = format!(
+                    "malformed suppression: {why} ({}); it silences nothing",
+                    s.text
+                );
+                unsuppressed.push((
+                    Diagnostic::at(Code::MalformedSuppression, file, at, message),
+                    None,
+                ));
+            }
+        }
+    }
     if settings.report_unused_suppressions && !settings.ignore.contains(&Code::UnusedSuppression) {
         for (s, names) in ledger.unused() {
             let unknown: Vec<&str> = names

@@ -270,6 +270,12 @@ pub fn process_file_with(
     let newline = emit::newline_of(source);
     let lines = emit::Lines::new(source);
     let mut edits = Vec::new();
+    // A statement its comment keeps quiet (`ptx2hip: ignore[T001]`, `[*]`) is kept as written
+    // on purpose: a translation would drop the NVIDIA original the comment protects.
+    let suppressions = match options.emit {
+        Some(_) => crate::suppress::find(source),
+        None => Vec::new(),
+    };
     scan::scan_each(source, path, scan_options, &mut |part| {
         for d in part.diagnostics {
             outcome.diagnostics.push(FileDiagnostic {
@@ -301,6 +307,27 @@ pub fn process_file_with(
                     _ => fitted(&stmt, lower::analyze(&stmt, rules, options.target)),
                 }
             };
+            let mut analysis = analysis;
+            if analysis.outcome.is_ok() && !suppressions.is_empty() {
+                let last = stmt.line
+                    + source[stmt.span.clone()]
+                        .iter()
+                        .filter(|&&b| b == b'\n')
+                        .count();
+                if let Some(s) = suppressions
+                    .iter()
+                    .find(|s| s.covers(Code::Translatable, stmt.line, last))
+                {
+                    analysis.outcome = Err(lower::Unsupported::new(
+                        Code::Translatable,
+                        format!(
+                            "its comment `{}` (line {}) keeps it as written",
+                            s.text, s.line
+                        ),
+                    ));
+                }
+            }
+            let suppressed = matches!(&analysis.outcome, Err(u) if u.code == Code::Translatable);
             match (&analysis.outcome, options.emit) {
                 (Ok(t), Some(mode)) => edits.extend(emit::edit(
                     source,
@@ -311,7 +338,7 @@ pub fn process_file_with(
                     newline,
                     options.provenance,
                 )),
-                (Err(u), Some(_)) if options.provenance => {
+                (Err(u), Some(_)) if options.provenance && !suppressed => {
                     edits.extend(emit::marker(
                         source, &lines, &stmt, u.code, &u.message, newline,
                     ));

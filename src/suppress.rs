@@ -24,6 +24,9 @@ pub enum Names {
     All,
     /// The codes as written, in order; a text that is no code is kept to be reported.
     Codes(Vec<String>),
+    /// Starts like a suppression but cannot be read (`ignore[]`, an unclosed `[`, codes without
+    /// brackets): silences nothing and is reported, with what is wrong.
+    Malformed(String),
 }
 
 /// One `ptx2hip: ignore[...]` comment.
@@ -42,95 +45,110 @@ pub struct Suppression {
 
 const MARKER: &[u8] = b"ptx2hip:";
 
-/// Every suppression comment of a file, in file order.
+/// Every suppression comment of a file, in file order, malformed ones included (to be
+/// reported). The marker and `ignore` are read in any case, as ruff reads `# NOQA`.
 pub fn find(source: &[u8]) -> Vec<Suppression> {
+    let lower = source.to_ascii_lowercase();
+    let mut markers = memchr::memmem::find_iter(&lower, MARKER).peekable();
+    if markers.peek().is_none() {
+        return Vec::new();
+    }
+    // Only a marker that opens a comment's text counts: the comments come from the scanner's
+    // lexer, so a `// ptx2hip:` inside a (raw) string literal is not one.
+    let comments = crate::scan::comments(source);
     let mut found = Vec::new();
     let mut line = 1;
     let mut counted = 0;
-    for at in memchr::memmem::find_iter(source, MARKER) {
+    let mut comment = comments.iter().peekable();
+    for at in markers {
+        while comment.next_if(|c| c.end <= at).is_some() {}
+        let Some(c) = comment.peek().filter(|c| c.start < at) else {
+            continue;
+        };
+        let block = source[c.start + 1] == b'*';
+        // The marker opens the comment's text, or a `//` inside it (`// note // ptx2hip: ...`).
+        let before = source[c.start..at].trim_ascii_end();
+        if !(before.len() == 2 || before.ends_with(b"//")) {
+            continue;
+        }
         line += source[counted..at].iter().filter(|&&b| b == b'\n').count();
         counted = at;
-        let line_start = source[..at]
+        let end = if block && source[..c.end].ends_with(b"*/") {
+            c.end - 2
+        } else {
+            c.end
+        };
+        let end = source[at..end.max(at)]
+            .iter()
+            .position(|&b| b == b'\n')
+            .map_or(end.max(at), |p| at + p);
+        let text = String::from_utf8_lossy(&source[at..end])
+            .trim_end()
+            .to_string();
+        let Some(names) = parse_names(&text[MARKER.len()..]) else {
+            continue;
+        };
+        let line_start = source[..c.start]
             .iter()
             .rposition(|&b| b == b'\n')
             .map_or(0, |p| p + 1);
-        let Some(opener) = comment_opener(&source[line_start..at]) else {
-            continue;
-        };
-        let rest_end = source[at..]
-            .iter()
-            .position(|&b| b == b'\n')
-            .map_or(source.len(), |p| at + p);
-        let mut rest = String::from_utf8_lossy(&source[at..rest_end]).into_owned();
-        if let Some(close) = rest.find("*/").filter(|_| opener == Opener::Block) {
-            rest.truncate(close);
-        }
-        let rest = rest.trim_end().to_string();
-        let Some(names) = parse_names(&rest[MARKER.len()..]) else {
-            continue;
-        };
         found.push(Suppression {
             line,
             offset: at,
-            own_line: source[line_start..at]
+            own_line: source[line_start..c.start]
                 .iter()
-                .take_while(|&&b| b != b'/')
                 .all(u8::is_ascii_whitespace),
             names,
-            text: rest,
+            text,
         });
     }
     found
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Opener {
-    Line,
-    Block,
-}
-
-/// The comment `before` (the line up to the marker) ends in: `//` or `/*` followed by blanks
-/// only, and not inside a string or character literal.
-fn comment_opener(before: &[u8]) -> Option<Opener> {
-    let trimmed = before.trim_ascii_end();
-    let opener = match trimmed {
-        [.., b'/', b'/'] => Opener::Line,
-        [.., b'/', b'*'] => Opener::Block,
-        _ => return None,
-    };
-    let code = &trimmed[..trimmed.len() - 2];
-    let mut quote = None;
-    let mut i = 0;
-    while i < code.len() {
-        match (quote, code[i]) {
-            (Some(_), b'\\') => i += 1,
-            (Some(q), c) if c == q => quote = None,
-            (None, c @ (b'"' | b'\'')) => quote = Some(c),
-            // An earlier `//` comment holds the rest of the line.
-            (None, b'/') if code.get(i + 1) == Some(&b'/') => return Some(Opener::Line),
-            _ => {}
-        }
-        i += 1;
-    }
-    quote.is_none().then_some(opener)
-}
-
-/// `ignore[...]` after the marker: the names, or `None` when the text is not a suppression.
+/// What follows the marker: `ignore[CODES]`, `ignore[*]`, or a bare `ignore` (every code, as a
+/// bare `# noqa`); anything else that starts with the word `ignore` is malformed, and text that
+/// does not is no suppression (`None`).
 fn parse_names(after_marker: &str) -> Option<Names> {
-    let inner = after_marker
-        .trim_start()
-        .strip_prefix("ignore[")?
-        .split_once(']')?
-        .0;
+    let rest = after_marker.trim_start();
+    if !rest
+        .get(..6)
+        .is_some_and(|w| w.eq_ignore_ascii_case("ignore"))
+    {
+        return None;
+    }
+    let rest = &rest[6..];
+    if rest.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_') {
+        return None;
+    }
+    let rest = rest.trim_start();
+    let Some(list) = rest.strip_prefix('[') else {
+        let first = rest
+            .split(|c: char| c.is_whitespace() || c == ',')
+            .next()
+            .unwrap_or("");
+        return Some(if Code::parse(first).is_some() {
+            Names::Malformed(format!("codes go in brackets: write `ignore[{first}]`"))
+        } else {
+            Names::All
+        });
+    };
+    let Some((inner, _reason)) = list.split_once(']') else {
+        return Some(Names::Malformed("`[` is not closed by `]`".into()));
+    };
     let names: Vec<String> = inner
         .split(',')
         .map(|s| s.trim().to_string())
         .filter(|s| !s.is_empty())
         .collect();
+    if names.is_empty() {
+        return Some(Names::Malformed(
+            "`[]` names no code: write `ignore[U001]`, or `ignore[*]` for every code".into(),
+        ));
+    }
     if names.iter().any(|n| n == "*") {
         return Some(Names::All);
     }
-    (!names.is_empty()).then_some(Names::Codes(names))
+    Some(Names::Codes(names))
 }
 
 impl Suppression {
@@ -140,6 +158,7 @@ impl Suppression {
         near && match &self.names {
             Names::All => true,
             Names::Codes(c) => c.iter().any(|n| Code::parse(n) == Some(code)),
+            Names::Malformed(_) => false,
         }
     }
 }
@@ -159,6 +178,7 @@ impl Ledger {
             .map(|s| match &s.names {
                 Names::All => vec![false],
                 Names::Codes(c) => vec![false; c.len()],
+                Names::Malformed(_) => Vec::new(),
             })
             .collect();
         Ledger { suppressions, used }
@@ -180,6 +200,7 @@ impl Ledger {
                         *u |= Code::parse(name) == Some(code);
                     }
                 }
+                Names::Malformed(_) => {}
             }
         }
         any
@@ -200,6 +221,8 @@ impl Ledger {
                         .filter(|(_, u)| !**u)
                         .map(|(n, _)| n.as_str())
                         .collect(),
+                    // Reported as malformed, whether or not unused ones are.
+                    Names::Malformed(_) => Vec::new(),
                 };
                 (!names.is_empty()).then_some((s, names))
             })
@@ -236,19 +259,48 @@ mod tests {
     }
 
     #[test]
-    fn markers_in_strings_or_outside_comments_or_without_codes_are_not_suppressions() {
+    fn markers_in_strings_or_outside_comments_are_not_suppressions() {
         let text = concat!(
             "asm(\"// ptx2hip: ignore[U001]\");\n",
             "ptx2hip: ignore[U001]\n",
-            "// ptx2hip: ignore[]\n",
-            "// ptx2hip: ignore U001\n",
             "// see ptx2hip: ignore[U001]\n",
             "char c = '\"'; // ptx2hip: ignore[U002]\n",
             "// a comment // ptx2hip: ignore[U003]\n",
+            "const char* t = R\"x(\n// ptx2hip: ignore[U004]\n)x\"; // ptx2hip: ignore[U005]\n",
+            "// ptx2hip: ignored elsewhere\n",
         );
         let s = find(text.as_bytes());
         let lines: Vec<usize> = s.iter().map(|s| s.line).collect();
-        assert_eq!(lines, [6, 7]);
+        assert_eq!(lines, [4, 5, 8], "not line 7: inside a raw string");
+        assert_eq!(s[2].names, codes(&["U005"]));
+    }
+
+    #[test]
+    fn a_bare_ignore_is_every_code_and_case_does_not_matter() {
+        for text in [
+            "// ptx2hip: ignore\n",
+            "// PTX2HIP: IGNORE kept on purpose\n",
+            "/* ptx2hip: Ignore */\n",
+        ] {
+            assert_eq!(find(text.as_bytes())[0].names, Names::All, "{text}");
+        }
+        assert_eq!(
+            find(b"// Ptx2Hip: Ignore [u001] spaced\n")[0].names,
+            codes(&["u001"])
+        );
+    }
+
+    #[test]
+    fn what_cannot_be_read_is_malformed_and_covers_nothing() {
+        for text in [
+            "// ptx2hip: ignore[]\n",
+            "// ptx2hip: ignore[U001\n",
+            "// ptx2hip: ignore U001 reason\n",
+        ] {
+            let s = &find(text.as_bytes())[0];
+            assert!(matches!(s.names, Names::Malformed(_)), "{text}");
+            assert!(!s.covers(Code::UnknownInstruction, 1, 1), "{text}");
+        }
     }
 
     #[test]

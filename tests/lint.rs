@@ -446,6 +446,52 @@ mod suppression {
             "{out}"
         );
     }
+
+    #[test]
+    fn a_malformed_suppression_silences_nothing_and_is_always_reported() {
+        let dir = tempfile::tempdir().unwrap();
+        let body = FROB.replace('\n', " // ptx2hip: ignore[U001 NVIDIA-only\n");
+        write(dir.path(), "k.cu", &kernel(&body));
+        let (code, out, _) = check(dir.path(), &["--format", "concise", "-q"]);
+        assert_eq!(code, 1);
+        assert!(out.contains("k.cu:3:17: U001"), "{out}");
+        assert!(
+            out.contains("L002 malformed suppression: `[` is not closed by `]`"),
+            "{out}"
+        );
+    }
+
+    #[test]
+    fn a_bare_ignore_in_any_case_silences_every_code() {
+        let dir = tempfile::tempdir().unwrap();
+        let body = FROB.replace('\n', " // PTX2HIP: IGNORE kept for NVIDIA\n");
+        write(dir.path(), "k.cu", &kernel(&body));
+        let (code, out, _) = check(dir.path(), &[]);
+        assert_eq!(code, 0, "{out}");
+    }
+
+    #[test]
+    fn translate_leaves_a_suppressed_statement_as_written() {
+        let dir = tempfile::tempdir().unwrap();
+        let kept = ADD.replace(
+            '\n',
+            " // ptx2hip: ignore[T001] the NVIDIA original, on purpose\n",
+        );
+        let text = kernel(&format!("{kept}{ADD}"));
+        let path = write(dir.path(), "k.cu", &text);
+        let out = ptx2hip(dir.path())
+            .args(["translate", "--emit", "replace", "--in-place", "k.cu"])
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains("1 statement translated, 1 left as written"),
+            "{err}"
+        );
+        let after = fs::read_to_string(path).unwrap();
+        assert!(after.contains(&kept), "{after}");
+        assert_eq!(after.matches("add.s32").count(), 1, "{after}");
+    }
 }
 
 mod baseline {

@@ -321,6 +321,7 @@ struct Totals {
     translatable: usize,
     unsupported: usize,
     unused_suppressions: usize,
+    malformed_suppressions: usize,
     suppressed: usize,
     baselined: usize,
 }
@@ -332,9 +333,10 @@ impl Totals {
             match d.code {
                 Code::Translatable => self.translatable += 1,
                 Code::UnusedSuppression => self.unused_suppressions += 1,
+                Code::MalformedSuppression => self.malformed_suppressions += 1,
                 _ => self.unsupported += 1,
             }
-            statements += usize::from(d.code != Code::UnusedSuppression);
+            statements += usize::from(!d.code.is_about_a_comment());
         }
         self.files += usize::from(statements > 0);
         self.suppressed += l.suppressed;
@@ -347,6 +349,10 @@ impl Totals {
         if self.unused_suppressions > 0 {
             let n = self.unused_suppressions;
             extra.push(format!("{n} unused suppression{}", plural(n)));
+        }
+        if self.malformed_suppressions > 0 {
+            let n = self.malformed_suppressions;
+            extra.push(format!("{n} malformed suppression{}", plural(n)));
         }
         if self.suppressed > 0 {
             extra.push(format!("{} suppressed by comments", self.suppressed));

@@ -36,6 +36,7 @@ pub fn diagnostic_json(d: &Diagnostic) -> JsonFinding {
         status: match d.code {
             Code::Translatable => "translatable",
             Code::UnusedSuppression => "unused-suppression",
+            Code::MalformedSuppression => "malformed-suppression",
             _ => "unsupported",
         },
         rules: d.rules.clone(),

@@ -42,6 +42,7 @@ use conditional::{Conditionals, Environments, Reach};
 pub use dialect::Foreign;
 use extract::Missing;
 use macros::Defines;
+pub use nesting::comments;
 use nesting::{Keyword, Survey};
 use platform::Environment;
 pub use platform::Macros;

@@ -75,6 +75,14 @@ pub fn survey(src: &[u8]) -> Survey {
     }
 }
 
+/// The comments of `src` in code, in file order: a `//` inside a string or raw string literal,
+/// however many lines it spans, starts none.
+pub fn comments(src: &[u8]) -> Vec<Range<usize>> {
+    let mut lexer = Lexer::new(src, true);
+    lexer.run(src.len());
+    lexer.comments
+}
+
 /// The declarations in which one of `names` appears as a name in code, in file order, each from
 /// the end of the statement before it (a `;`, `{`, `}` or preprocessor line) through its `;`: where
 /// a `"C"` operand's strings may be initialized (`static constexpr const char mode[] = ".rn";`).
@@ -142,6 +150,8 @@ struct Lexer<'a> {
     /// The boundaries of declarations that name a watched name and have not ended yet.
     pending: Vec<(usize, usize)>,
     declarations: Vec<Range<usize>>,
+    /// Every `//` and `/* */` comment in code (not those on preprocessor lines).
+    comments: Vec<Range<usize>>,
 }
 
 impl<'a> Lexer<'a> {
@@ -162,6 +172,7 @@ impl<'a> Lexer<'a> {
             boundary: (0, 0),
             pending: Vec::new(),
             declarations: Vec::new(),
+            comments: Vec::new(),
         }
     }
 
@@ -224,8 +235,16 @@ impl<'a> Lexer<'a> {
             }
             b'\\' if next == Some(b'\n') => i + 2,
             b'\\' if next == Some(b'\r') && src.get(i + 2) == Some(&b'\n') => i + 3,
-            b'/' if next == Some(b'/') => line_comment_end(src, i),
-            b'/' if next == Some(b'*') => block_comment_end(src, i),
+            b'/' if next == Some(b'/') => {
+                let end = line_comment_end(src, i);
+                self.comments.push(i..end);
+                end
+            }
+            b'/' if next == Some(b'*') => {
+                let end = block_comment_end(src, i);
+                self.comments.push(i..end);
+                end
+            }
             b'"' | b'\'' => {
                 self.last_name = None;
                 quoted_end(src, i, b).clamp(i + 1, src.len())
