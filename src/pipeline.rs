@@ -309,11 +309,8 @@ pub fn process_file_with(
             };
             let mut analysis = analysis;
             if analysis.outcome.is_ok() && !suppressions.is_empty() {
-                let last = stmt.line
-                    + source[stmt.span.clone()]
-                        .iter()
-                        .filter(|&&b| b == b'\n')
-                        .count();
+                let text = crate::scan::with_compiler_lines(&source[stmt.span.clone()]);
+                let last = stmt.line + text.iter().filter(|&&b| b == b'\n').count();
                 if let Some(s) = suppressions
                     .iter()
                     .find(|s| s.covers(Code::Translatable, stmt.line, last))

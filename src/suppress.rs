@@ -48,6 +48,8 @@ const MARKER: &[u8] = b"ptx2hip:";
 /// Every suppression comment of a file, in file order, malformed ones included (to be
 /// reported). The marker and `ignore` are read in any case, as ruff reads `# NOQA`.
 pub fn find(source: &[u8]) -> Vec<Suppression> {
+    let text = crate::scan::with_compiler_lines(source);
+    let source = &text[..];
     let lower = source.to_ascii_lowercase();
     let mut markers = memchr::memmem::find_iter(&lower, MARKER).peekable();
     if markers.peek().is_none() {

@@ -723,3 +723,37 @@ fn an_asm_inside_an_operand_of_another_is_reported_and_left_as_written() {
         "{after}"
     );
 }
+
+#[test]
+fn a_file_with_old_mac_line_endings_is_read_translated_and_kept_in_its_endings() {
+    let dir = tempfile::tempdir().unwrap();
+    let cr = format!("// licence\r{}", ADD.replace('\n', "\r"));
+    let path = write(dir.path(), "k.cu", cr.as_bytes());
+    let out = ptx2hip()
+        .args(["check", "--format", "concise"])
+        .arg(&path)
+        .assert()
+        .code(1);
+    let text = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    assert!(text.contains("k.cu:4:3: T001"), "{text}");
+    ptx2hip()
+        .args(["translate", "--in-place"])
+        .arg(&path)
+        .assert()
+        .code(0);
+    let once = fs::read(&path).unwrap();
+    assert!(
+        !once.contains(&b'\n'),
+        "every line the translation adds ends in CR"
+    );
+    ptx2hip()
+        .args(["translate", "--in-place"])
+        .arg(&path)
+        .assert()
+        .code(0);
+    assert_eq!(
+        fs::read(&path).unwrap(),
+        once,
+        "a second run changes nothing"
+    );
+}

@@ -437,6 +437,8 @@ impl FileReport {
             Some(memo),
             crate::emit::Placement::Inline,
         );
+        // Lines, columns and snippets as the compiler reads the lines (a lone CR ends one).
+        let bytes = &crate::scan::with_compiler_lines(bytes)[..];
         let linted = lint::lint(&shown, path, bytes, &outcome, settings);
         let mut text = String::new();
         let mut newlines = None;

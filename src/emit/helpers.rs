@@ -517,6 +517,8 @@ fn contains(hay: &[u8], needle: &[u8]) -> bool {
 /// the file's leading comment lines (a licence); the start of the file (after a byte order mark)
 /// if there are none.
 fn insertion_point(text: &[u8], limit: usize) -> usize {
+    // Lines as the compiler ends them (a lone CR too): the offsets are the file's.
+    let text = &crate::scan::with_compiler_lines(text)[..];
     let lines = Lines::new(text);
     let mut walker = Walker::default();
     let mut best = lines.starts.first().copied().unwrap_or(text.len());

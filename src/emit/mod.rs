@@ -79,7 +79,10 @@ pub struct Edit {
 pub fn newline_of(source: &[u8]) -> &'static str {
     let lf = memchr::memchr_iter(b'\n', source).count();
     let crlf = memchr::memmem::find_iter(source, b"\r\n").count();
-    if crlf > lf - crlf {
+    let cr = memchr::memchr_iter(b'\r', source).count() - crlf;
+    if cr > lf {
+        "\r"
+    } else if crlf > lf - crlf {
         "\r\n"
     } else {
         "\n"

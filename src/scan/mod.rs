@@ -33,6 +33,7 @@ mod template;
 mod tokens;
 mod walk;
 
+use std::borrow::Cow;
 use std::ops::Range;
 use std::path::Path;
 
@@ -42,7 +43,6 @@ use conditional::{Conditionals, Environments, Reach};
 pub use dialect::Foreign;
 use extract::Missing;
 use macros::Defines;
-pub use nesting::comments;
 use nesting::{Keyword, Survey};
 use platform::Environment;
 pub use platform::Macros;
@@ -270,10 +270,44 @@ pub struct Options {
     pub macros: Macros,
 }
 
-/// Cheap pre-filter: files without the bytes `asm` cannot contain inline asm and are not parsed.
+/// Cheap pre-filter: files without the bytes `asm` cannot contain inline asm and are not parsed,
+/// unless a line splice (`\` at a line end) may cut the keyword (`as\`, newline, `m`).
 pub fn may_contain_asm(bytes: &[u8]) -> bool {
-    memchr::memmem::find(bytes, b"asm").is_some()
+    memchr::memmem::find(bytes, b"asm").is_some() || splice_may_cut_asm(bytes)
 }
+
+/// Whether some line splice has `asm` across it once removed: a few name bytes each side are
+/// enough to tell (the keyword is at most `__asm__`).
+fn splice_may_cut_asm(bytes: &[u8]) -> bool {
+    memchr::memchr_iter(b'\\', bytes).any(|at| {
+        let after = match bytes.get(at + 1..at + 3) {
+            Some([b'\r', b'\n']) => at + 3,
+            Some([b'\n' | b'\r', ..]) => at + 2,
+            _ => return false,
+        };
+        let before = &bytes[at.saturating_sub(6)..at];
+        let after = &bytes[after..(after + 6).min(bytes.len())];
+        let joined = [before, after].concat();
+        memchr::memmem::find(&joined, b"asm").is_some()
+    })
+}
+
+/// The text as the compiler reads its lines: a lone carriage return (old Mac line endings, or a
+/// stray one) ends a line as a newline does. Byte for byte the same length, so every offset into
+/// it is one into the file; borrowed when the file has none.
+pub fn with_compiler_lines(source: &[u8]) -> Cow<'_, [u8]> {
+    let lone = |&i: &usize| source.get(i + 1) != Some(&b'\n');
+    if memchr::memchr_iter(b'\r', source).find(lone).is_none() {
+        return Cow::Borrowed(source);
+    }
+    let mut text = source.to_vec();
+    for i in memchr::memchr_iter(b'\r', source).filter(lone) {
+        text[i] = b'\n';
+    }
+    Cow::Owned(text)
+}
+
+pub use nesting::comments;
 
 /// Whether `word` is one of the spellings of the asm keyword (`asm`, `__asm__`, `__asm`).
 pub fn is_asm_keyword(word: &[u8]) -> bool {
@@ -312,7 +346,23 @@ pub fn scan_each(
     if !may_contain_asm(source) {
         return;
     }
+    let text = with_compiler_lines(source);
+    let source = &text[..];
     let survey = nesting::survey(source);
+    if !survey.split_keywords.is_empty() {
+        let lines = LineIndex::new(source);
+        let mut result = ScanResult::default();
+        for &at in &survey.split_keywords {
+            let (line, column) = lines.line_col(at);
+            result.diagnostics.push(ScanDiagnostic {
+                span: at..at + 1,
+                line,
+                column,
+                message: "an asm keyword cut by a line continuation (`\\` at the end of a line): the compiler joins it, ptx2hip does not read it; join the keyword's lines".into(),
+            });
+        }
+        each(result);
+    }
     if survey.keywords.is_empty() {
         return;
     }

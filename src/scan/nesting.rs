@@ -28,6 +28,9 @@ use super::Place;
 #[derive(Debug, Default)]
 pub struct Survey {
     pub keywords: Vec<Keyword>,
+    /// Where an asm keyword cut by a line splice starts (`as\`, newline, `m`): the compiler
+    /// reads the keyword, ptx2hip reports it.
+    pub split_keywords: Vec<usize>,
     /// Every preprocessor line, in file order.
     pub directives: Vec<Directive>,
 }
@@ -71,6 +74,7 @@ pub fn survey(src: &[u8]) -> Survey {
     lexer.run(src.len());
     Survey {
         keywords: lexer.keywords,
+        split_keywords: lexer.split_keywords,
         directives: lexer.directive_lines,
     }
 }
@@ -152,6 +156,7 @@ struct Lexer<'a> {
     declarations: Vec<Range<usize>>,
     /// Every `//` and `/* */` comment in code (not those on preprocessor lines).
     comments: Vec<Range<usize>>,
+    split_keywords: Vec<usize>,
 }
 
 impl<'a> Lexer<'a> {
@@ -173,6 +178,7 @@ impl<'a> Lexer<'a> {
             pending: Vec::new(),
             declarations: Vec::new(),
             comments: Vec::new(),
+            split_keywords: Vec::new(),
         }
     }
 
@@ -255,6 +261,16 @@ impl<'a> Lexer<'a> {
             }
             b if is_name_byte(b) => {
                 let end = i + src[i..].iter().take_while(|&&c| is_name_byte(c)).count();
+                if let Some((joined, after)) = spliced_name(src, end) {
+                    // The name goes on past a line splice: one token for the compiler.
+                    let word = [&src[i..end], &joined[..]].concat();
+                    if super::is_asm_keyword(&word) {
+                        self.split_keywords.push(i);
+                    }
+                    self.last_name = Some((i, end));
+                    self.pos = after;
+                    return;
+                }
                 let word = &src[i..end];
                 if src.get(end) == Some(&b'"') && is_raw_prefix(word) {
                     self.last_name = None;
@@ -489,6 +505,28 @@ pub fn directive_end(src: &[u8], hash: usize) -> usize {
 
 fn is_name_byte(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b == b'_' || b == b'$' || b >= 0x80
+}
+
+/// When a line splice at `end` continues a name, the name bytes after it (over further splices)
+/// and the offset after them.
+fn spliced_name(src: &[u8], mut end: usize) -> Option<(Vec<u8>, usize)> {
+    let mut more = Vec::new();
+    loop {
+        let next = match src.get(end..end + 3) {
+            Some([b'\\', b'\r', b'\n']) => end + 3,
+            _ => match src.get(end..end + 2) {
+                Some([b'\\', b'\n']) => end + 2,
+                _ => break,
+            },
+        };
+        let run = src[next..].iter().take_while(|&&c| is_name_byte(c)).count();
+        if run == 0 {
+            break;
+        }
+        more.extend_from_slice(&src[next..next + run]);
+        end = next + run;
+    }
+    (!more.is_empty()).then_some((more, end))
 }
 
 /// Encoding prefixes of raw string literals.

@@ -1159,3 +1159,33 @@ fn each_arm_ends_its_own_template_where_the_sections_start_inside_the_arms() {
     };
     assert_eq!(statement.inputs.len(), 2);
 }
+
+#[test]
+fn a_lone_carriage_return_ends_a_line_as_the_compiler_reads_it() {
+    // Old Mac line endings: a `//` comment or a directive ends at the CR, so the statements
+    // after it are read, at their own lines and columns.
+    let src =
+        "// licence\r#define N 4\r__device__ void f(int a) {\r  asm volatile(\"trap;\");\r}\r";
+    let s = only(src);
+    assert_eq!((s.line, s.column), (4, 3));
+    assert_eq!(text(&s.template), "trap;");
+    assert_eq!(&src.as_bytes()[s.span.clone()], b"asm volatile(\"trap;\");");
+}
+
+#[test]
+fn an_asm_keyword_cut_by_a_line_splice_is_reported_never_passed() {
+    for src in [
+        "__device__ void f() {\n  as\\\nm volatile(\"trap;\");\n}\n",
+        "__device__ void f() {\r\n  __as\\\r\nm__(\"trap;\");\r\n}\r\n",
+    ] {
+        let r = scan(src.as_bytes());
+        assert!(r.statements.is_empty(), "{r:#?}");
+        assert_eq!(r.diagnostics.len(), 1, "{src:?}");
+        assert_eq!(r.diagnostics[0].line, 2);
+        assert!(r.diagnostics[0]
+            .message
+            .contains("cut by a line continuation"));
+    }
+    // A name that merely continues over a splice is no keyword.
+    assert!(scan(b"int as\\\nmx = 1; // asm\n").diagnostics.is_empty());
+}
