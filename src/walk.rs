@@ -124,7 +124,16 @@ fn collect_roots(
         } else if root.exists() {
             dirs.push(root);
         } else {
-            missing.push(format!("{}: no such file or directory", root.display()));
+            // A link that leads nowhere (a loop, a missing target) exists as a link: say so.
+            missing.push(match std::fs::metadata(root) {
+                Err(e) if std::fs::symlink_metadata(root).is_ok() => {
+                    format!(
+                        "{}: a symbolic link that cannot be followed: {e}",
+                        root.display()
+                    )
+                }
+                _ => format!("{}: no such file or directory", root.display()),
+            });
         }
     }
     let Some((first, more)) = dirs.split_first() else {
@@ -255,6 +264,22 @@ fn has_extension(path: &Path, extensions: &[String]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[cfg(unix)]
+    #[test]
+    fn a_link_loop_or_a_dangling_link_is_named_as_a_link() {
+        let dir = tempfile::tempdir().unwrap();
+        let (a, b) = (dir.path().join("a.cu"), dir.path().join("b.cu"));
+        std::os::unix::fs::symlink(&b, &a).unwrap();
+        std::os::unix::fs::symlink(&a, &b).unwrap();
+        let gone = dir.path().join("gone.cu");
+        std::os::unix::fs::symlink(dir.path().join("missing.cu"), &gone).unwrap();
+        let walked = collect(&[a, gone], &[], WalkOptions::default());
+        assert_eq!(walked.errors.len(), 2);
+        for e in &walked.errors {
+            assert!(e.contains("a symbolic link that cannot be followed"), "{e}");
+        }
+    }
 
     #[test]
     fn roots_overlap_when_one_reaches_into_another_or_both_name_one_file() {

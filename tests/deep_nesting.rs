@@ -130,3 +130,25 @@ fn a_directory_of_deep_files_runs_on_worker_threads_without_aborting() {
         .assert()
         .code(1);
 }
+
+/// Beyond the depth whose brackets the scanner follows (256), ptx2hip's own wrapper around a
+/// kept original is still recognised: a second run changes nothing.
+#[test]
+fn guarded_output_deeper_than_the_followed_brackets_is_recognised_on_the_next_run() {
+    for depth in [255, 256, 300, 1000] {
+        let source = format!(
+            "__device__ int f(int x) {{\n{}{ADD_VALUE}{};\n  return x;\n}}\n",
+            "(".repeat(depth),
+            ")".repeat(depth)
+        );
+        let once = process(&source).rewritten.expect("translated").bytes;
+        assert!(
+            process(std::str::from_utf8(&once).unwrap())
+                .rewritten
+                .is_none(),
+            "depth {depth}: a second run rewrote the file"
+        );
+    }
+}
+
+const ADD_VALUE: &str = "asm(\"add.s32 %0, %1, %1;\" : \"=r\"(x) : \"r\"(x))";

@@ -282,3 +282,28 @@ fn statements_with_thousands_of_operands_translate() {
         stderr(&a)
     );
 }
+
+#[test]
+fn temporaries_of_a_killed_run_are_removed_and_a_live_runs_are_kept() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = write(dir.path(), "k.cu", ADD.as_bytes());
+    let mut gone = std::process::Command::new("true").spawn().unwrap();
+    let dead = gone.id();
+    gone.wait().unwrap();
+    let left = format!(".ptx2hip-{dead}-0.tmp");
+    let live = format!(".ptx2hip-{}-0.tmp", std::process::id());
+    write(dir.path(), &left, b"half a file");
+    write(dir.path(), &live, b"another run's");
+    let run = ptx2hip()
+        .args(["translate", "--in-place"])
+        .arg(&p)
+        .assert()
+        .code(0);
+    assert!(
+        stderr(&run).contains("removed 1 temporary file"),
+        "{}",
+        stderr(&run)
+    );
+    assert!(!dir.path().join(left).exists());
+    assert!(dir.path().join(live).exists());
+}

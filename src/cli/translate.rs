@@ -6,6 +6,7 @@
 //! read, and only if it did not change meanwhile (see [`write`]).
 
 use std::collections::hash_map::{Entry, HashMap};
+use std::collections::BTreeSet;
 use std::ffi::OsString;
 use std::io;
 use std::path::{Component, Path, PathBuf};
@@ -14,7 +15,7 @@ use std::process::ExitCode;
 use rayon::prelude::*;
 
 use super::diff_root::DiffRoot;
-use super::output::{warn_text, Output};
+use super::output::{warn, warn_text, Output};
 use super::progress::Progress;
 use super::shared_helpers::SharedHeader;
 use super::summary::Summary;
@@ -124,8 +125,32 @@ pub fn run(
         out.write(&diff);
         errors.extend(written.err());
     }
+    let swept = sweep_interrupted_runs(&files, &target);
+    if swept > 0 {
+        warn(format_args!(
+            "ptx2hip: note: removed {swept} temporary file{} (.ptx2hip-*.tmp) left by an interrupted run",
+            if swept == 1 { "" } else { "s" }
+        ));
+    }
     warn_text(&summary.render(statistics));
     conclude(out, errors, ExitCode::SUCCESS)
+}
+
+/// Removes what interrupted runs left in the directories this run writes to (see
+/// [`write::sweep_interrupted`]); how many files.
+fn sweep_interrupted_runs(files: &[SourceFile], target: &Target) -> usize {
+    let written: BTreeSet<PathBuf> = files
+        .iter()
+        .filter_map(|f| match (target.mode, target.out_dir) {
+            (Mode::InPlace { .. }, _) => std::fs::canonicalize(&f.path)
+                .ok()?
+                .parent()
+                .map(Path::to_path_buf),
+            (_, Some(dir)) => dir.path().join(&f.relative).parent().map(Path::to_path_buf),
+            _ => None,
+        })
+        .collect();
+    written.iter().map(|d| write::sweep_interrupted(d)).sum()
 }
 
 /// What became of one file: messages for stderr, its diff, or why it failed.

@@ -257,6 +257,35 @@ pub fn output<'p>(
     temp.rename_to(name)
 }
 
+/// Removes from `dir` the temporary files (`.ptx2hip-<pid>-<n>.tmp`) of runs that were killed
+/// between writing and renaming (`kill -9`, a power cut): only those whose process no longer
+/// exists, so a run working beside this one keeps its own. How many were removed.
+pub fn sweep_interrupted(dir: &Path) -> usize {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return 0;
+    };
+    let Ok(fd) = open_dir(dir) else {
+        return 0;
+    };
+    let mut removed = 0;
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(pid) = name
+            .to_str()
+            .and_then(|n| n.strip_prefix(".ptx2hip-")?.strip_suffix(".tmp"))
+            .and_then(|n| n.split_once('-')?.0.parse::<i32>().ok())
+            .and_then(rustix::process::Pid::from_raw)
+        else {
+            continue;
+        };
+        let gone = matches!(rustix::process::test_kill_process(pid), Err(Errno::SRCH));
+        if gone && rfs::unlinkat(&fd, name.as_os_str(), AtFlags::empty()).is_ok() {
+            removed += 1;
+        }
+    }
+    removed
+}
+
 /// An output directory.
 pub struct OutDir {
     path: PathBuf,

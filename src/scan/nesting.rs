@@ -139,6 +139,8 @@ struct Lexer<'a> {
     open: Vec<Open>,
     /// Brackets opened beyond [`MAX_DEPTH`].
     overflow: usize,
+    /// The `overflow` counts at which a `PTX2HIP_NV_ONLY(` beyond [`MAX_DEPTH`] opened.
+    overflow_nv_only: Vec<usize>,
     arms: Vec<Arm>,
     /// Inside an arm no compiler sees.
     skipping: bool,
@@ -168,6 +170,7 @@ impl<'a> Lexer<'a> {
             line_start: true,
             open: Vec::new(),
             overflow: 0,
+            overflow_nv_only: Vec::new(),
             arms: Vec::new(),
             skipping: false,
             last_name: None,
@@ -192,7 +195,8 @@ impl<'a> Lexer<'a> {
     /// `PTX2HIP_NV_ONLY(`.
     fn place(&self) -> (Place, bool) {
         let name = |o: &Open| o.callee.map(|(s, e)| &self.src[s..e]);
-        let in_nv_only_call = self.open.iter().any(|o| name(o) == Some(NV_ONLY_MACRO));
+        let in_nv_only_call = !self.overflow_nv_only.is_empty()
+            || self.open.iter().any(|o| name(o) == Some(NV_ONLY_MACRO));
         let innermost = self.open.iter().rev().find(|o| o.byte != b'{');
         let place = match innermost {
             _ if self.overflow > 0 => Place::Argument {
@@ -337,6 +341,11 @@ impl<'a> Lexer<'a> {
         }
         if self.open.len() >= MAX_DEPTH || self.overflow > 0 {
             self.overflow += 1;
+            // ptx2hip's own wrapper is known at any depth: its kept original must never be
+            // taken for a statement to translate again.
+            if open.callee.map(|(s, e)| &self.src[s..e]) == Some(NV_ONLY_MACRO) {
+                self.overflow_nv_only.push(self.overflow);
+            }
         } else {
             self.open.push(open);
         }
@@ -347,6 +356,9 @@ impl<'a> Lexer<'a> {
             return;
         }
         if self.overflow > 0 {
+            if self.overflow_nv_only.last() == Some(&self.overflow) {
+                self.overflow_nv_only.pop();
+            }
             self.overflow -= 1;
             return;
         }
@@ -393,6 +405,8 @@ impl<'a> Lexer<'a> {
                 };
                 self.open.clone_from(&arm.saved);
                 self.overflow = arm.saved_overflow;
+                let depth = self.overflow;
+                self.overflow_nv_only.retain(|&d| d <= depth);
                 arm.dead = arm.first_always || word == b"elif" && is_literal(rest, b'0');
             }
             b"endif" => {
