@@ -62,14 +62,21 @@ pub fn collect(paths: &[PathBuf], extensions: &[String], options: WalkOptions) -
         let roots: Vec<&Path> = paths.iter().map(PathBuf::as_path).collect();
         (files, errors) = collect_roots(&roots, extensions, options);
     }
-    for root in paths.iter().filter(|_| overlap) {
+    // One file reached by several paths is processed once, under the first root's path that
+    // reaches it without a link where there is one (the file itself, not a link to it).
+    let mut reached: Vec<(PathBuf, bool, usize, SourceFile)> = Vec::new();
+    for (k, root) in paths.iter().enumerate().filter(|_| overlap) {
         let (found, errs) = collect_roots(&[root.as_path()], extensions, options);
         errors.extend(errs);
         for file in found {
             let real = std::fs::canonicalize(&file.path).unwrap_or_else(|_| file.path.clone());
-            if seen.insert(real) {
-                files.push(file);
-            }
+            reached.push((real, options.follow && through_link(&file.path), k, file));
+        }
+    }
+    reached.sort_by(|a, b| (&a.0, a.1, a.2, &a.3).cmp(&(&b.0, b.1, b.2, &b.3)));
+    for (real, _, _, file) in reached {
+        if seen.insert(real) {
+            files.push(file);
         }
     }
     if let Some(tracked) = tracked {
@@ -84,6 +91,13 @@ pub fn collect(paths: &[PathBuf], extensions: &[String], options: WalkOptions) -
     files.sort();
     files.dedup_by(|a, b| a.path == b.path);
     Walked { files, errors }
+}
+
+/// Whether some component of `path` is a symbolic link.
+fn through_link(path: &Path) -> bool {
+    path.ancestors()
+        .filter(|p| !p.as_os_str().is_empty())
+        .any(|p| std::fs::symlink_metadata(p).is_ok_and(|m| m.file_type().is_symlink()))
 }
 
 /// Whether two of `paths` can reach the same file: the same file or directory named twice, or a

@@ -249,6 +249,46 @@ fn follow_enters_linked_files_and_directories() {
     let followed = files(true);
     assert_eq!(followed.len(), 3, "{followed:?}");
     assert!(followed.contains(&"lib/k.cu".to_string()) && followed.contains(&"one.cu".to_string()));
+    assert!(
+        followed.contains(&"own.cu".to_string()),
+        "a file reached directly and through a link keeps its own path: {followed:?}"
+    );
+
+    // In place, files that links lead to outside the named tree are left alone, with a note.
+    let run = ptx2hip()
+        .args(["translate", "--in-place", "--follow"])
+        .arg(&tree)
+        .assert()
+        .code(0);
+    assert!(
+        stderr(&run).contains("lies outside the named paths"),
+        "{}",
+        stderr(&run)
+    );
+    assert_eq!(fs::read_to_string(outside.join("lib/k.cu")).unwrap(), ADD);
+    assert_eq!(fs::read_to_string(outside.join("one.cu")).unwrap(), ADD);
+    assert!(fs::read_to_string(tree.join("own.cu"))
+        .unwrap()
+        .contains("// ptx2hip: I001"));
+}
+
+#[test]
+fn a_link_from_the_inputs_into_the_output_directory_is_refused() {
+    use std::os::unix::fs::symlink;
+    let dir = tempfile::tempdir().unwrap();
+    let tree = dir.path().join("tree");
+    write(&tree, "k.cu", ADD.as_bytes());
+    let out = dir.path().join("out");
+    write(&out, "old.cu", ADD.as_bytes());
+    symlink(&out, tree.join("out")).unwrap();
+    let run = ptx2hip()
+        .args(["translate", "--follow", "--out-dir"])
+        .arg(&out)
+        .arg(&tree)
+        .assert()
+        .code(2);
+    assert!(stderr(&run).contains("lies inside it"), "{}", stderr(&run));
+    assert!(!out.join("k.cu").exists(), "nothing is written");
 }
 
 /// One statement with thousands of operands and registers: names are made unique without

@@ -58,6 +58,9 @@ pub fn run(
             return conclude(Output::stdout(), errors, ExitCode::SUCCESS);
         }
     };
+    if matches!(mode, Mode::InPlace { .. }) {
+        keep_inside_the_named_paths(&mut files, &input.paths);
+    }
     if let Some(h) = &header {
         files.retain(|f| !h.is(&f.path));
     }
@@ -134,6 +137,33 @@ pub fn run(
     }
     warn_text(&summary.render(statistics));
     conclude(out, errors, ExitCode::SUCCESS)
+}
+
+/// `--in-place` rewrites what the user named: a walked file that a followed link (`--follow`)
+/// reaches outside every named path (a vendored include directory, the system's CUDA headers)
+/// is left alone, with a note naming where it lies. A file named on the command line is
+/// rewritten where it lies, link or not.
+fn keep_inside_the_named_paths(files: &mut Vec<SourceFile>, roots: &[PathBuf]) {
+    let real_roots: Vec<PathBuf> = roots
+        .iter()
+        .filter_map(|r| std::fs::canonicalize(r).ok())
+        .collect();
+    files.retain(|f| {
+        if roots.contains(&f.path) {
+            return true;
+        }
+        match std::fs::canonicalize(&f.path) {
+            Ok(real) if !real_roots.iter().any(|r| real.starts_with(r)) => {
+                warn(format_args!(
+                    "ptx2hip: note: {}: reached through a symbolic link, it lies outside the named paths ({}): not rewritten (name it to rewrite it)",
+                    display_path(&f.path),
+                    real.display()
+                ));
+                false
+            }
+            _ => true,
+        }
+    });
 }
 
 /// Removes what interrupted runs left in the directories this run writes to (see
@@ -297,6 +327,18 @@ fn open_out_dir(
                 root.display()
             )]);
         }
+    }
+    // A link inside the inputs (followed with --follow) may lead into the output directory:
+    // its files would be translated copies of this run's own output, a level deeper each run.
+    if let Some(f) = files
+        .iter()
+        .find(|f| std::fs::canonicalize(&f.path).is_ok_and(|real| real.starts_with(&out)))
+    {
+        return Err(vec![format!(
+            "--out-dir {}: the input {} lies inside it (reached through a symbolic link): nothing was written",
+            dir.display(),
+            display_path(&f.path)
+        )]);
     }
     let mut first: HashMap<&Path, &Path> = HashMap::new();
     let mut clashes = Vec::new();
