@@ -96,6 +96,9 @@ pub struct FileOutcome {
     pub diagnostics: Vec<FileDiagnostic>,
     /// The rewritten file, when at least one statement was translated.
     pub rewritten: Option<emit::Rewrite>,
+    /// The `__CUDA_ARCH__` conditions the rewritten file tests as `PTX2HIP_CUDA_ARCH` for
+    /// `--cuda-arch` (see [`emit::cuda_arch`]).
+    pub arch_conditions: usize,
 }
 
 /// The encoding a UTF-16 byte order mark names.
@@ -270,7 +273,11 @@ pub fn process_file_with(
     let newline = emit::newline_of(source);
     let lines = emit::Lines::new(source);
     let mut edits = Vec::new();
+    let mut arch_tokens = Vec::new();
+    let mut arch_conditions = Vec::new();
     scan::scan_each(source, path, scan_options, &mut |part| {
+        arch_tokens.extend(part.arch_tokens);
+        arch_conditions.extend(part.arch_conditions);
         for d in part.diagnostics {
             outcome.diagnostics.push(FileDiagnostic {
                 code: Code::UnreadableAsm,
@@ -321,12 +328,34 @@ pub fn process_file_with(
             outcome.findings.push(Finding::new(&stmt, &analysis));
         }
     });
+    if let (Some(arch), Some(_)) = (scan_options.macros.cuda_arch, options.emit) {
+        // A condition inside a statement is the statement's own (`scan::arms`): its rewrite
+        // owns those bytes.
+        let inside = |at: usize| {
+            let k = outcome.findings.partition_point(|f| f.span.start <= at);
+            k > 0 && outcome.findings[k - 1].span.contains(&at)
+        };
+        arch_tokens.retain(|t| !inside(t.start));
+        arch_conditions.retain(|&c| !inside(c));
+        let arch_edits = emit::cuda_arch::edits(
+            source,
+            &arch_tokens,
+            arch_conditions.first().copied(),
+            arch,
+            newline,
+        );
+        if !arch_edits.is_empty() {
+            edits.extend(arch_edits);
+            edits.sort_by_key(|e| e.span.start);
+        }
+    }
     // Markers go only into a file that is rewritten for another reason.
     let significant = edits.iter().any(|e| e.significant);
     if let (true, Some(mode)) = (significant, options.emit) {
         let rewritten = emit::apply(source, &edits, rules, mode, options.target, placement);
         if rewritten.bytes != source {
             outcome.rewritten = Some(rewritten);
+            outcome.arch_conditions = arch_conditions.len();
         }
     }
     outcome

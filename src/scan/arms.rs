@@ -213,10 +213,7 @@ mod tests {
     fn plan_of(src: &str) -> Result<Plan, TooMany> {
         let s = survey(src.as_bytes());
         let user = Macros::default();
-        let envs = Environments {
-            nvidia: Environment::nvidia_device(&user),
-            amd: Environment::amd(&user),
-        };
+        let envs = Environments::new(&user);
         let c = Conditionals::new(src.as_bytes(), &s.directives, &envs);
         let inner = c.inside(&(0..src.len()));
         plan(src.as_bytes(), &inner)

@@ -8,7 +8,7 @@
 use std::ops::Range;
 
 use super::nesting::Directive;
-use super::platform::Environment;
+use super::platform::{Environment, Macros};
 
 /// Which compilations compile a piece of code.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -27,6 +27,22 @@ pub enum Reach {
 pub struct Environments {
     pub nvidia: Environment,
     pub amd: Environment,
+    /// The AMD device compilation in the chains decided by `--cuda-arch`
+    /// ([`super::cuda_arch::ArchChains`]).
+    pub amd_device: Environment,
+    /// The AMD device compilation of the file as written (`__CUDA_ARCH__` undefined).
+    pub amd_device_as_written: Environment,
+}
+
+impl Environments {
+    pub fn new(user: &Macros) -> Self {
+        Environments {
+            nvidia: Environment::nvidia_device(user),
+            amd: Environment::amd(user),
+            amd_device: Environment::amd_device(user),
+            amd_device_as_written: Environment::amd_device_as_written(user),
+        }
+    }
 }
 
 #[derive(Debug, Clone)]
@@ -62,18 +78,35 @@ struct Group {
 
 impl Conditionals {
     pub fn new(src: &[u8], directives: &[Directive], envs: &Environments) -> Self {
+        Self::deciding(src, directives, envs, &[])
+    }
+
+    /// Like [`Conditionals::new`], with the AMD compilation reading the directives marked in
+    /// `by_arch` (indexed like `directives`) as its device compilation for the chosen
+    /// architecture.
+    pub fn deciding(
+        src: &[u8],
+        directives: &[Directive],
+        envs: &Environments,
+        by_arch: &[bool],
+    ) -> Self {
         let mut arms: Vec<Arm> = Vec::new();
         let mut open: Vec<Group> = Vec::new();
-        for d in directives {
+        for (i, d) in directives.iter().enumerate() {
             let word = d.word(src);
             let rest = &src[d.rest.clone()];
+            let amd_env = if by_arch.get(i) == Some(&true) {
+                &envs.amd_device
+            } else {
+                &envs.amd
+            };
             let body = (d.span.end + 1).min(src.len());
             match word {
                 b"if" | b"ifdef" | b"ifndef" => {
                     let parent = open.last().map(|g| g.arm);
                     let (nvidia, amd) = (
                         envs.nvidia.condition(word, rest),
-                        envs.amd.condition(word, rest),
+                        amd_env.condition(word, rest),
                     );
                     open.push(Group {
                         arm: arms.len(),
@@ -100,7 +133,7 @@ impl Conditionals {
                     } else {
                         (
                             envs.nvidia.condition(word, rest),
-                            envs.amd.condition(word, rest),
+                            amd_env.condition(word, rest),
                         )
                     };
                     let nvidia = and(not(group.taken_nvidia), own_nvidia);
@@ -238,15 +271,11 @@ fn or(a: Option<bool>, b: Option<bool>) -> Option<bool> {
 #[cfg(test)]
 mod tests {
     use super::super::nesting::survey;
-    use super::super::platform::Macros;
     use super::*;
 
     fn reach_of(src: &str, user: &Macros) -> Vec<(String, Reach)> {
         let s = survey(src.as_bytes());
-        let envs = Environments {
-            nvidia: Environment::nvidia_device(user),
-            amd: Environment::amd(user),
-        };
+        let envs = Environments::new(user);
         let c = Conditionals::new(src.as_bytes(), &s.directives, &envs);
         src.match_indices("stmt")
             .map(|(at, _)| {

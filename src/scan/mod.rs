@@ -20,6 +20,7 @@
 mod arms;
 mod conditional;
 mod cstrings;
+pub mod cuda_arch;
 mod dialect;
 mod extract;
 mod literal;
@@ -43,7 +44,6 @@ pub use dialect::Foreign;
 use extract::Missing;
 use macros::Defines;
 use nesting::{Keyword, Survey};
-use platform::Environment;
 pub use platform::Macros;
 use position::LineIndex;
 use statement::Reader;
@@ -256,6 +256,11 @@ pub struct ScanResult {
     pub diagnostics: Vec<ScanDiagnostic>,
     /// Keywords that are not statements to port (see [`Skip`]).
     pub skipped: Vec<Skipped>,
+    /// The `__CUDA_ARCH__` tokens that `translate` replaces by [`cuda_arch::MACRO`] for
+    /// `--cuda-arch` (in the first part of a file handed over in parts).
+    pub arch_tokens: Vec<Range<usize>>,
+    /// Offsets of the conditions holding them.
+    pub arch_conditions: Vec<usize>,
 }
 
 /// Message for a statement among statements whose `;` does not follow it: a rewrite would need
@@ -292,6 +297,8 @@ pub fn scan_file(source: &[u8], path: Option<&Path>, options: &Options) -> ScanR
         all.statements.extend(part.statements);
         all.diagnostics.extend(part.diagnostics);
         all.skipped.extend(part.skipped);
+        all.arch_tokens.extend(part.arch_tokens);
+        all.arch_conditions.extend(part.arch_conditions);
     });
     all
 }
@@ -315,11 +322,19 @@ pub fn scan_each(
     if survey.keywords.is_empty() {
         return;
     }
-    let envs = Environments {
-        nvidia: Environment::nvidia_device(&options.macros),
-        amd: Environment::amd(&options.macros),
-    };
-    let conditionals = Conditionals::new(source, &survey.directives, &envs);
+    let envs = Environments::new(&options.macros);
+    let arch = options
+        .macros
+        .cuda_arch
+        .map(|_| {
+            let differs = |word: &[u8], rest: &[u8]| {
+                let with = envs.amd_device.condition(word, rest);
+                with.is_none() || with != envs.amd_device_as_written.condition(word, rest)
+            };
+            cuda_arch::arch_chains(source, &survey.directives, &survey.keywords, &differs)
+        })
+        .unwrap_or_default();
+    let conditionals = Conditionals::deciding(source, &survey.directives, &envs, &arch.decided);
     let lines = LineIndex::new(source);
     let defines = Defines::new(source, &survey, &conditionals, &lines, path, &envs);
     let file = File {
@@ -330,7 +345,11 @@ pub fn scan_each(
         defines: &defines,
     };
     let streaming = memchr::memmem::find(source, b"\"C\"").is_none();
-    let mut result = ScanResult::default();
+    let mut result = ScanResult {
+        arch_tokens: arch.tokens,
+        arch_conditions: arch.conditions,
+        ..ScanResult::default()
+    };
     let mut read_until = 0;
     for keyword in &survey.keywords {
         // A keyword inside a statement already read (in its operands) belongs to that statement.
