@@ -95,6 +95,27 @@ asm("add.s32 %0, %1, %2;" : "=r"(d) : "r"(a), "r"(b));   // T001 (rule I001)
 
 What to do: run `ptx2hip translate`. `check --fail-on unsupported` does not fail on these."#;
 
+    OtherArchArm = "T002", "other-arch-arm", Warning,
+        "inline PTX in a `__CUDA_ARCH__` arm the AMD device compilation does not take",
+        r#"The statement sits in an arm of an `#if`/`#elif` chain on `__CUDA_ARCH__` that is not the one
+the AMD device compilation takes for the NVIDIA architecture chosen with `--cuda-arch` (default
+90, sm_90; `cuda-arch` in ptx2hip.toml). `ptx2hip translate` makes the AMD device compilation
+take the arm this finding names (the chain tests `PTX2HIP_CUDA_ARCH`, defined by the file), so
+the statement stays as written, for the NVIDIA architectures that compile it.
+
+Example, with `--cuda-arch 90`:
+
+```cuda
+#if __CUDA_ARCH__ >= 800
+  asm("mul.hi.u32 %0, %1, %2;" : "=r"(d) : "r"(a), "r"(b));          // T001
+#else
+  asm("mul.wide.u32 %0, %1, %2;" : "=l"(w) : "r"(a), "r"(b));        // T002: AMD takes line 1
+#endif
+```
+
+What to do: nothing, if AMD should follow that architecture's code paths; otherwise choose
+another with `--cuda-arch`."#;
+
     UnknownInstruction = "U001", "unknown-instruction", Error,
         "an instruction no rule of the table translates",
         r#"The statement uses a PTX instruction (an opcode) for which the rule table has no rule at all,

@@ -110,6 +110,25 @@ fn utf16(source: &[u8]) -> Option<&'static str> {
     }
 }
 
+/// Why a statement in an arm the AMD device compilation does not take stays as written, naming
+/// the arm it takes.
+fn other_arch_message(source: &[u8], taken: Option<usize>, arch: scan::cuda_arch::CudaArch) -> String {
+    let instead = match taken {
+        Some(at) => {
+            let line = 1 + memchr::memchr_iter(b'\n', &source[..at]).count();
+            let end = memchr::memchr2(b'\n', b'\r', &source[at..]).map_or(source.len(), |n| at + n);
+            let text = String::from_utf8_lossy(&source[at..end]);
+            let text: String = text.trim_end().chars().take(100).collect();
+            format!("takes the `{text}` arm at line {line} instead")
+        }
+        None => "takes no arm of this chain".to_string(),
+    };
+    format!(
+        "in an arm for other NVIDIA architectures: with `--cuda-arch {arch}` (`__CUDA_ARCH__` = {}) the AMD device compilation {instead}; left as written for NVIDIA",
+        arch.value()
+    )
+}
+
 /// The analysis, not translated when the translation cannot take the statement's place.
 fn fitted(stmt: &AsmStatement, mut analysis: lower::Analysis) -> lower::Analysis {
     if let Ok(Err(message)) = analysis.outcome.as_ref().map(|t| emit::fits(stmt, t)) {
@@ -278,6 +297,19 @@ pub fn process_file_with(
     scan::scan_each(source, path, scan_options, &mut |part| {
         arch_tokens.extend(part.arch_tokens);
         arch_conditions.extend(part.arch_conditions);
+        for skipped in part.skipped {
+            if let (scan::Skip::OtherArch { taken }, Some(arch)) =
+                (skipped.why, scan_options.macros.cuda_arch)
+            {
+                outcome.diagnostics.push(FileDiagnostic {
+                    code: Code::OtherArchArm,
+                    offset: Some(skipped.span.start),
+                    line: skipped.line,
+                    column: skipped.column,
+                    message: other_arch_message(source, taken, arch),
+                });
+            }
+        }
         for d in part.diagnostics {
             outcome.diagnostics.push(FileDiagnostic {
                 code: Code::UnreadableAsm,

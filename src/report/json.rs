@@ -17,7 +17,7 @@ pub struct JsonFinding {
     pub code: &'static str,
     /// PTX instruction forms as written, in order.
     pub instructions: Vec<String>,
-    /// `translatable`, `unsupported` or `unused-suppression`.
+    /// `translatable`, `unsupported`, `other-arch-arm` or `unused-suppression`.
     pub status: &'static str,
     /// Codes of the rules that translate the statement (empty when unsupported).
     pub rules: Vec<String>,
@@ -36,6 +36,7 @@ pub fn diagnostic_json(d: &Diagnostic) -> JsonFinding {
         status: match d.code {
             Code::Translatable => "translatable",
             Code::UnusedSuppression => "unused-suppression",
+            Code::OtherArchArm => "other-arch-arm",
             _ => "unsupported",
         },
         rules: d.rules.clone(),

@@ -58,6 +58,8 @@ struct Arm {
     amd: Option<bool>,
     /// Whether the AMD compilation takes this arm of its group, if it reaches the group.
     own_amd: Option<bool>,
+    /// Its group is decided by the architecture chosen for AMD device code (`--cuda-arch`).
+    by_arch: bool,
     /// Index of its group's first arm (`#if`, `#ifdef`, `#ifndef`).
     group: usize,
 }
@@ -113,14 +115,9 @@ impl Conditionals {
                         taken_nvidia: nvidia,
                         taken_amd: amd,
                     });
-                    arms.push(Arm::new(
-                        d.span.start..body,
-                        parent,
-                        &arms,
-                        nvidia,
-                        amd,
-                        None,
-                    ));
+                    let mut arm = Arm::new(d.span.start..body, parent, &arms, nvidia, amd, None);
+                    arm.by_arch = by_arch.get(i) == Some(&true);
+                    arms.push(arm);
                 }
                 b"elif" | b"elifdef" | b"elifndef" | b"else" => {
                     let Some(group) = open.last_mut() else {
@@ -142,14 +139,10 @@ impl Conditionals {
                     group.taken_amd = or(group.taken_amd, own_amd);
                     let first = arms[group.arm].group;
                     group.arm = arms.len();
-                    arms.push(Arm::new(
-                        d.span.start..body,
-                        parent,
-                        &arms,
-                        nvidia,
-                        amd,
-                        Some(first),
-                    ));
+                    let mut arm =
+                        Arm::new(d.span.start..body, parent, &arms, nvidia, amd, Some(first));
+                    arm.by_arch = arms[first].by_arch;
+                    arms.push(arm);
                 }
                 b"endif" => {
                     if let Some(group) = open.pop() {
@@ -173,6 +166,29 @@ impl Conditionals {
             (_, Some(false)) => Reach::NvidiaOnly,
             (Some(false), _) => Reach::NotNvidia,
             _ => Reach::Both,
+        }
+    }
+
+    /// When the AMD compilation leaves out the code at `offset` because of the architecture
+    /// chosen for it (`--cuda-arch`): the `#` of the arm it takes instead in that chain (`None`
+    /// inside the option: it takes no arm of the chain).
+    pub fn arch_arm(&self, offset: usize) -> Option<Option<usize>> {
+        let mut at = self.innermost(offset)?;
+        loop {
+            let arm = &self.arms[at];
+            let outer_amd = arm.parent.map_or(Some(true), |p| self.arms[p].amd);
+            if arm.amd == Some(false) && outer_amd != Some(false) {
+                if !arm.by_arch {
+                    return None;
+                }
+                let taken = self.arms[arm.group..]
+                    .iter()
+                    .take_while(|a| a.group == arm.group || a.parent > arm.parent)
+                    .find(|a| a.group == arm.group && a.own_amd == Some(true))
+                    .map(|a| a.directive);
+                return Some(taken);
+            }
+            at = arm.parent?;
         }
     }
 
@@ -244,6 +260,7 @@ impl Arm {
             nvidia: and(outer.map_or(Some(true), |o| o.nvidia), nvidia),
             amd: and(outer.map_or(Some(true), |o| o.amd), amd),
             own_amd: amd,
+            by_arch: false,
         }
     }
 }

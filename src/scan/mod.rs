@@ -239,6 +239,10 @@ pub enum Skip {
     NotNvidia,
     /// No compilation sees it (`#if 0`).
     NeverCompiled,
+    /// The AMD device compilation takes another arm of a `__CUDA_ARCH__` chain for the
+    /// architecture chosen with `--cuda-arch`: the offset of that arm's `#`, `None` when it takes
+    /// none (only NVIDIA compiles the statement, for other architectures).
+    OtherArch { taken: Option<usize> },
     /// An empty template: a compiler barrier such as `asm volatile("" ::: "memory")`.
     Barrier,
     /// Another assembly dialect.
@@ -412,7 +416,10 @@ impl File<'_> {
         let span = extent.as_ref().map_or(at.clone(), extract::Extent::span);
         let why = match reach {
             Reach::Both => None,
-            Reach::NvidiaOnly => Some(Skip::NvidiaOnly),
+            Reach::NvidiaOnly => Some(match self.conditionals.arch_arm(keyword.at) {
+                Some(taken) if !keyword.in_nv_only_call => Skip::OtherArch { taken },
+                _ => Skip::NvidiaOnly,
+            }),
             Reach::NotNvidia => Some(Skip::NotNvidia),
             Reach::Neither => Some(Skip::NeverCompiled),
         };
