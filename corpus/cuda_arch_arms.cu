@@ -1,10 +1,10 @@
 // Architecture-dependent inline PTX the way communication, transformer and GEMM libraries
 // write it: `#if __CUDA_ARCH__ >= N` chains pick a PTX path per NVIDIA architecture, with an
-// older path or a stub that traps in the arms below; a host fallback sits in the `#else` of
-// `#ifdef __CUDA_ARCH__`; a feature macro is defined from the architecture and tested later.
-// A HIP compilation never defines `__CUDA_ARCH__`: without `--cuda-arch` the AMD device pass
-// would compile the stubs and the host fallbacks, and calling a host function from device
-// code does not compile.
+// older path or a stub that traps in the arms below; host and device functions keep their host
+// implementation in the `#else` of `#ifdef __CUDA_ARCH__`; a feature macro is defined from the
+// architecture and tested later. A HIP compilation never defines `__CUDA_ARCH__`: as written,
+// the AMD device pass would compile the stubs and the host implementations, which call host
+// functions and so do not compile as device code.
 
 #include <assert.h>
 #include <stdint.h>
@@ -16,12 +16,13 @@
 
 namespace arch_arms {
 
-// Host code: logs a device path that should never run on the host.
-void host_fallback(const char *what);
+// Host implementations, in a host-only translation unit.
+uint32_t host_mul_hi(uint32_t a, uint32_t b);
+uint32_t host_select_bytes(uint32_t a, uint32_t b, uint32_t sel);
 
 // The high 32 bits of a 32x32 product: one instruction from sm_80 on, two before sm_70, and
 // a stub that traps on anything older (the stub arm holds no asm).
-__device__ __forceinline__ uint32_t mul_hi(uint32_t a, uint32_t b) {
+__host__ __device__ inline uint32_t mul_hi(uint32_t a, uint32_t b) {
   uint32_t d;
 #if __CUDA_ARCH__ >= 800
   asm("mul.hi.u32 %0, %1, %2;" : "=r"(d) : "r"(a), "r"(b));
@@ -34,19 +35,17 @@ __device__ __forceinline__ uint32_t mul_hi(uint32_t a, uint32_t b) {
   assert(0);
   d = 0;
 #else
-  host_fallback("mul_hi");
-  d = 0;
+  d = host_mul_hi(a, b);
 #endif
   return d;
 }
 
-// Pre-Volta first: an undefined macro is 0 in `#if`, so without `--cuda-arch` this first arm
-// is what the AMD device pass would compile.
-__device__ __forceinline__ uint32_t bit_reverse(uint32_t a) {
-  uint32_t d;
+// Host and pre-Volta first: an undefined macro is 0 in `#if`, so this first arm is what the
+// AMD device pass compiles as written.
+__host__ __device__ inline uint32_t bit_reverse(uint32_t a) {
+  uint32_t d = 0;
 #if __CUDA_ARCH__ < 700
-  host_fallback("bit_reverse");
-  d = 0;
+  for (int i = 0; i < 32; ++i) d |= ((a >> i) & 1u) << (31 - i);
 #else
   asm("brev.b32 %0, %1;" : "=r"(d) : "r"(a));
 #endif
@@ -54,7 +53,7 @@ __device__ __forceinline__ uint32_t bit_reverse(uint32_t a) {
 }
 
 // Device code against a host fallback; the device arm nests its own architecture choice.
-__device__ __forceinline__ uint32_t select_bytes(uint32_t a, uint32_t b, uint32_t sel) {
+__host__ __device__ inline uint32_t select_bytes(uint32_t a, uint32_t b, uint32_t sel) {
   uint32_t d;
 #ifdef __CUDA_ARCH__
 #  if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 600 /* any device arch in use */
@@ -63,20 +62,18 @@ __device__ __forceinline__ uint32_t select_bytes(uint32_t a, uint32_t b, uint32_
   d = a;
 #  endif
 #else
-  host_fallback("select_bytes");
-  d = b;
+  d = host_select_bytes(a, b, sel);
 #endif
   return d;
 }
 
 // A feature macro defined from the architecture at the top of the file.
-__device__ __forceinline__ uint32_t min_u32(uint32_t a, uint32_t b) {
+__host__ __device__ inline uint32_t min_u32(uint32_t a, uint32_t b) {
   uint32_t d;
 #if defined(ARCH_FP8_PATH)
   asm("min.u32 %0, %1, %2;" : "=r"(d) : "r"(a), "r"(b));
 #else
-  host_fallback("min_u32");
-  d = a;
+  d = b < a ? b : a;
 #endif
   return d;
 }

@@ -112,7 +112,11 @@ fn utf16(source: &[u8]) -> Option<&'static str> {
 
 /// Why a statement in an arm the AMD device compilation does not take stays as written, naming
 /// the arm it takes.
-fn other_arch_message(source: &[u8], taken: Option<usize>, arch: scan::cuda_arch::CudaArch) -> String {
+fn other_arch_message(
+    source: &[u8],
+    taken: Option<usize>,
+    arch: scan::cuda_arch::CudaArch,
+) -> String {
     let instead = match taken {
         Some(at) => {
             let line = 1 + memchr::memchr_iter(b'\n', &source[..at]).count();
