@@ -169,15 +169,16 @@ impl Conditionals {
         }
     }
 
-    /// When the AMD compilation leaves out the code at `offset` because of the architecture
+    /// When the AMD compilation leaves out the code at `offset` only because of the architecture
     /// chosen for it (`--cuda-arch`): the `#` of the arm it takes instead in that chain (`None`
-    /// inside the option: it takes no arm of the chain).
+    /// inside the option: it takes no arm of the chain). The innermost arm AMD does not take
+    /// decides: inside `#ifndef __HIP_PLATFORM_AMD__` (ptx2hip's kept originals) the code is
+    /// NVIDIA-only whatever the architecture.
     pub fn arch_arm(&self, offset: usize) -> Option<Option<usize>> {
         let mut at = self.innermost(offset)?;
         loop {
             let arm = &self.arms[at];
-            let outer_amd = arm.parent.map_or(Some(true), |p| self.arms[p].amd);
-            if arm.amd == Some(false) && outer_amd != Some(false) {
+            if arm.own_amd == Some(false) {
                 if !arm.by_arch {
                     return None;
                 }
@@ -355,6 +356,64 @@ stmt9;
             reach,
             vec![Reach::NotNvidia, Reach::NvidiaOnly, Reach::NvidiaOnly]
         );
+    }
+
+    #[test]
+    fn chains_decided_by_the_architecture_name_the_arm_amd_takes() {
+        let src = "\
+#if __CUDA_ARCH__ >= 900
+stmt0;
+#elif __CUDA_ARCH__ >= 800
+stmt1;
+#  if defined(__HIP_PLATFORM_AMD__)
+stmt2;
+#  else
+stmt3;
+#  endif
+#else
+stmt4;
+#endif
+#if __CUDA_ARCH__ < 700
+stmt5;
+#endif
+#if __CUDA_ARCH__ < 700
+stmt6;
+#endif
+";
+        let user = Macros {
+            cuda_arch: Some(super::super::cuda_arch::CudaArch::parse("80").unwrap()),
+            ..Macros::default()
+        };
+        let s = survey(src.as_bytes());
+        // The last chain is not decided by the architecture: `__CUDA_ARCH__` stays unknown there.
+        let last = s.directives.len() - 2;
+        let by_arch: Vec<bool> = s
+            .directives
+            .iter()
+            .enumerate()
+            .map(|(i, d)| i < last && src[d.span.clone()].contains("__CUDA_ARCH__"))
+            .collect();
+        let c = Conditionals::deciding(
+            src.as_bytes(),
+            &s.directives,
+            &Environments::new(&user),
+            &by_arch,
+        );
+        let at = |stmt: &str| src.find(stmt).unwrap();
+        let line = |text: &str| Some(Some(src.find(text).unwrap()));
+        assert_eq!(c.arch_arm(at("stmt0")), line("#elif __CUDA_ARCH__ >= 800"));
+        assert_eq!(c.arch_arm(at("stmt1")), None, "taken");
+        assert_eq!(c.arch_arm(at("stmt2")), None, "taken");
+        assert_eq!(
+            c.arch_arm(at("stmt3")),
+            None,
+            "NVIDIA-only whatever the architecture"
+        );
+        assert_eq!(c.reach(at("stmt3")), Reach::NvidiaOnly);
+        assert_eq!(c.arch_arm(at("stmt4")), line("#elif __CUDA_ARCH__ >= 800"));
+        assert_eq!(c.arch_arm(at("stmt5")), Some(None), "no arm of the chain");
+        assert_eq!(c.reach(at("stmt6")), Reach::Both);
+        assert_eq!(c.arch_arm(at("stmt6")), None);
     }
 
     #[test]
