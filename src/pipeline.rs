@@ -111,8 +111,8 @@ fn utf16(source: &[u8]) -> Option<&'static str> {
 }
 
 /// Why a statement in an arm the AMD device compilation does not take stays as written, naming
-/// the arm it takes.
-fn other_arch_message(
+/// the arm it takes (`T002`).
+pub fn other_arch_message(
     source: &[u8],
     taken: Option<usize>,
     arch: scan::cuda_arch::CudaArch,
