@@ -6,7 +6,8 @@
 //! `ptx2hip.toml` and in baselines, so a code never changes meaning and is never reused; a new
 //! kind of finding gets a new code. The messages stay free to improve.
 //!
-//! The letters: `T` a statement ptx2hip translates, `U` a statement it leaves as written and why,
+//! The letters: `T` a statement `translate` takes care of (translates it, or makes the AMD device
+//! compilation take another `__CUDA_ARCH__` arm), `U` a statement it leaves as written and why,
 //! `E` asm or a file ptx2hip could not read at all, `L` the lint's own bookkeeping. They never
 //! collide with the letters of translation rules (`I001`, `B013`): a test checks it.
 
@@ -446,8 +447,15 @@ mod tests {
     #[test]
     fn every_example_in_the_documentation_is_reported_with_its_code() {
         use crate::lower::Target;
-        use crate::pipeline::{process, Options};
+        use crate::pipeline::{process_file, Options};
         let rules = RuleSet::embedded().unwrap();
+        // As the command line reads them: with the default `--cuda-arch`.
+        let scan = crate::scan::Options {
+            macros: crate::scan::Macros {
+                cuda_arch: Some(crate::scan::cuda_arch::CudaArch::DEFAULT),
+                ..Default::default()
+            },
+        };
         for &code in Code::ALL {
             for example in examples(code.doc()) {
                 let source = format!("__device__ void f() {{\n{example}}}\n");
@@ -455,14 +463,16 @@ mod tests {
                     Code::NoPortableTranslation => Target::Portable,
                     _ => Target::Amd,
                 };
-                let outcome = process(
+                let outcome = process_file(
                     source.as_bytes(),
+                    None,
                     &rules,
                     Options {
                         target,
                         emit: None,
                         provenance: false,
                     },
+                    &scan,
                 );
                 let settings = crate::lint::Settings {
                     report_unused_suppressions: true,
@@ -489,14 +499,18 @@ mod tests {
     }
 
     #[test]
-    fn only_translatable_statements_and_lint_bookkeeping_are_warnings() {
+    fn only_translatable_or_set_aside_statements_and_lint_bookkeeping_are_warnings() {
         let warnings: Vec<_> = Code::ALL
             .iter()
             .filter(|c| c.level() == Level::Warning)
             .collect();
         assert_eq!(
             warnings,
-            [&Code::Translatable, &Code::UnusedSuppression],
+            [
+                &Code::Translatable,
+                &Code::OtherArchArm,
+                &Code::UnusedSuppression
+            ],
             "a warning never fails `--fail-on unsupported`"
         );
     }
