@@ -39,6 +39,8 @@ pub struct Finding {
     pub instructions: Vec<String>,
     /// The rule codes that translate it, or why it is not translated.
     pub outcome: Result<Vec<String>, NotTranslated>,
+    /// Which `__CUDA_ARCH__` arm around it the AMD device compilation takes (`--cuda-arch`).
+    pub note: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -58,6 +60,7 @@ impl Finding {
             column: stmt.column,
             end_line: stmt.end_line,
             end_column: stmt.end_column,
+            note: None,
             instructions: analysis.instructions.clone(),
             outcome: match &analysis.outcome {
                 Ok(t) => Ok(t.rules.clone()),
@@ -110,21 +113,42 @@ fn utf16(source: &[u8]) -> Option<&'static str> {
     }
 }
 
+/// An arm for a message: "`#if X` (line 3)", or "`#else` (line 5) of `#if X` (line 3)".
+fn describe_arm(source: &[u8], arm: scan::ArmAt) -> String {
+    let directive = |at: usize| {
+        let line = 1 + memchr::memchr_iter(b'\n', &source[..at]).count();
+        let end = memchr::memchr2(b'\n', b'\r', &source[at..]).map_or(source.len(), |n| at + n);
+        let text: String = String::from_utf8_lossy(&source[at..end])
+            .trim_end()
+            .chars()
+            .take(100)
+            .collect();
+        format!("`{text}` (line {line})")
+    };
+    if arm.directive == arm.chain {
+        directive(arm.chain)
+    } else {
+        format!("{} of {}", directive(arm.directive), directive(arm.chain))
+    }
+}
+
+/// Where a statement in a `__CUDA_ARCH__` arm that the AMD device compilation takes sits.
+fn taken_arm_note(source: &[u8], arm: scan::ArmAt, arch: scan::cuda_arch::CudaArch) -> String {
+    format!(
+        "AMD device code takes its arm {} for `--cuda-arch {arch}`",
+        describe_arm(source, arm)
+    )
+}
+
 /// Why a statement in an arm the AMD device compilation does not take stays as written, naming
 /// the arm it takes (`T002`).
 pub fn other_arch_message(
     source: &[u8],
-    taken: Option<usize>,
+    taken: Option<scan::ArmAt>,
     arch: scan::cuda_arch::CudaArch,
 ) -> String {
     let instead = match taken {
-        Some(at) => {
-            let line = 1 + memchr::memchr_iter(b'\n', &source[..at]).count();
-            let end = memchr::memchr2(b'\n', b'\r', &source[at..]).map_or(source.len(), |n| at + n);
-            let text = String::from_utf8_lossy(&source[at..end]);
-            let text: String = text.trim_end().chars().take(100).collect();
-            format!("takes the `{text}` arm at line {line} instead")
-        }
+        Some(arm) => format!("takes the arm {} instead", describe_arm(source, arm)),
         None => "takes no arm of this chain".to_string(),
     };
     format!(
@@ -361,7 +385,12 @@ pub fn process_file_with(
                 }
                 _ => {}
             }
-            outcome.findings.push(Finding::new(&stmt, &analysis));
+            let mut finding = Finding::new(&stmt, &analysis);
+            finding.note = stmt
+                .arch_arm
+                .zip(scan_options.macros.cuda_arch)
+                .map(|(at, arch)| taken_arm_note(source, at, arch));
+            outcome.findings.push(finding);
         }
     });
     if let (Some(arch), Some(_)) = (scan_options.macros.cuda_arch, options.emit) {

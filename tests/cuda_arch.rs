@@ -131,7 +131,7 @@ fn check_says_which_arm_amd_device_code_takes_for_each_architecture() {
         why.contains("--cuda-arch sm_90")
             && why.contains("`__CUDA_ARCH__` = 900")
             && why.contains(&format!(
-                "`#if __CUDA_ARCH__ >= 800` arm at line {}",
+                "takes the arm `#if __CUDA_ARCH__ >= 800` (line {})",
                 hi - 1
             )),
         "{why}"
@@ -139,8 +139,17 @@ fn check_says_which_arm_amd_device_code_takes_for_each_architecture() {
     let (_, _, why) = default.iter().find(|f| f.0 == max).unwrap();
     assert!(
         why.contains(&format!(
-            "`#  if __CUDA_ARCH__ >= 900` arm at line {}",
+            "the arm `#  if __CUDA_ARCH__ >= 900` (line {})",
             min - 1
+        )),
+        "{why}"
+    );
+    // A statement in an arm AMD takes says so.
+    let (_, _, why) = default.iter().find(|f| f.0 == hi).unwrap();
+    assert!(
+        why.ends_with(&format!(
+            "translatable (N113); AMD device code takes its arm `#if __CUDA_ARCH__ >= 800` (line {}) for `--cuda-arch sm_90`",
+            hi - 1
         )),
         "{why}"
     );
@@ -168,7 +177,14 @@ fn check_says_which_arm_amd_device_code_takes_for_each_architecture() {
         ]
     );
     let (_, _, why) = old.iter().find(|f| f.0 == hi).unwrap();
-    assert!(why.contains("`#elif defined(__CUDA_ARCH__)` arm"), "{why}");
+    assert!(
+        why.contains(&format!(
+            "the arm `#elif defined(__CUDA_ARCH__)` (line {}) of `#if __CUDA_ARCH__ >= 800` (line {})",
+            mad + 1,
+            hi - 1
+        )),
+        "{why}"
+    );
 }
 
 #[test]

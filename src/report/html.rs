@@ -294,7 +294,7 @@ mod tests {
         assert!(html.contains("<code>--cuda-arch sm_90</code>"));
         assert!(html.contains("data-status=\"other-arch\""));
         assert!(
-            html.contains("takes the `#if __CUDA_ARCH__ &gt;= 800` arm at line 3 instead"),
+            html.contains("takes the arm `#if __CUDA_ARCH__ &gt;= 800` (line 3) instead"),
             "{html}"
         );
     }

@@ -170,11 +170,11 @@ impl Conditionals {
     }
 
     /// When the AMD compilation leaves out the code at `offset` only because of the architecture
-    /// chosen for it (`--cuda-arch`): the `#` of the arm it takes instead in that chain (`None`
-    /// inside the option: it takes no arm of the chain). The innermost arm AMD does not take
+    /// chosen for it (`--cuda-arch`): the arm it takes instead in that chain (`None` inside the
+    /// option: it takes no arm of the chain). The innermost arm AMD does not take
     /// decides: inside `#ifndef __HIP_PLATFORM_AMD__` (ptx2hip's kept originals) the code is
     /// NVIDIA-only whatever the architecture.
-    pub fn arch_arm(&self, offset: usize) -> Option<Option<usize>> {
+    pub fn arch_arm(&self, offset: usize) -> Option<Option<ArmAt>> {
         let mut at = self.innermost(offset)?;
         loop {
             let arm = &self.arms[at];
@@ -186,10 +186,30 @@ impl Conditionals {
                     .iter()
                     .take_while(|a| a.group == arm.group || a.parent > arm.parent)
                     .find(|a| a.group == arm.group && a.own_amd == Some(true))
-                    .map(|a| a.directive);
+                    .map(|a| self.arm_at(a));
                 return Some(taken);
             }
             at = arm.parent?;
+        }
+    }
+
+    /// The innermost arm around `offset` that the AMD compilation takes because of the
+    /// architecture chosen for it (`--cuda-arch`).
+    pub fn taken_arch_arm(&self, offset: usize) -> Option<ArmAt> {
+        let mut at = self.innermost(offset)?;
+        loop {
+            let arm = &self.arms[at];
+            if arm.by_arch && arm.own_amd == Some(true) {
+                return Some(self.arm_at(arm));
+            }
+            at = arm.parent?;
+        }
+    }
+
+    fn arm_at(&self, arm: &Arm) -> ArmAt {
+        ArmAt {
+            directive: arm.directive,
+            chain: self.arms[arm.group].directive,
         }
     }
 
@@ -224,6 +244,13 @@ impl Conditionals {
             })
             .collect()
     }
+}
+
+/// Where an arm is: the `#` of its directive and of its chain's `#if`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ArmAt {
+    pub directive: usize,
+    pub chain: usize,
 }
 
 /// An arm that opens inside an asm statement.
@@ -400,9 +427,17 @@ stmt6;
             &by_arch,
         );
         let at = |stmt: &str| src.find(stmt).unwrap();
-        let line = |text: &str| Some(Some(src.find(text).unwrap()));
+        let arm = |text: &str, chain: &str| ArmAt {
+            directive: src.find(text).unwrap(),
+            chain: src.find(chain).unwrap(),
+        };
+        let line = |text: &str| Some(Some(arm(text, "#if __CUDA_ARCH__ >= 900")));
         assert_eq!(c.arch_arm(at("stmt0")), line("#elif __CUDA_ARCH__ >= 800"));
         assert_eq!(c.arch_arm(at("stmt1")), None, "taken");
+        let elif = arm("#elif __CUDA_ARCH__ >= 800", "#if __CUDA_ARCH__ >= 900");
+        assert_eq!(c.taken_arch_arm(at("stmt1")), Some(elif));
+        assert_eq!(c.taken_arch_arm(at("stmt2")), Some(elif));
+        assert_eq!(c.taken_arch_arm(at("stmt6")), None);
         assert_eq!(c.arch_arm(at("stmt2")), None, "taken");
         assert_eq!(
             c.arch_arm(at("stmt3")),

@@ -39,6 +39,7 @@ use std::path::Path;
 
 use tree_sitter::Parser;
 
+pub use conditional::ArmAt;
 use conditional::{Conditionals, Environments, Reach};
 pub use dialect::Foreign;
 use extract::Missing;
@@ -85,6 +86,9 @@ pub struct AsmStatement {
     /// statement read once per combination of their arms. The fields above are the first
     /// reading's.
     pub arms: Option<Arms>,
+    /// The innermost `__CUDA_ARCH__` arm around the statement that the AMD device compilation
+    /// takes for `--cuda-arch` (see [`cuda_arch`]).
+    pub arch_arm: Option<ArmAt>,
 }
 
 /// An asm statement as each combination of arms of the `#if` blocks inside it reads, and the
@@ -240,9 +244,9 @@ pub enum Skip {
     /// No compilation sees it (`#if 0`).
     NeverCompiled,
     /// The AMD device compilation takes another arm of a `__CUDA_ARCH__` chain for the
-    /// architecture chosen with `--cuda-arch`: the offset of that arm's `#`, `None` when it takes
-    /// none (only NVIDIA compiles the statement, for other architectures).
-    OtherArch { taken: Option<usize> },
+    /// architecture chosen with `--cuda-arch`: that arm, `None` when it takes none (only NVIDIA
+    /// compiles the statement, for other architectures).
+    OtherArch { taken: Option<ArmAt> },
     /// An empty template: a compiler barrier such as `asm volatile("" ::: "memory")`.
     Barrier,
     /// Another assembly dialect.
@@ -542,7 +546,10 @@ impl File<'_> {
                     .diagnostics
                     .push(self.diagnostic(at, NOT_TERMINATED.into()));
             }
-            None => result.statements.push(*statement),
+            None => {
+                statement.arch_arm = self.conditionals.taken_arch_arm(keyword.at);
+                result.statements.push(*statement);
+            }
         }
         Some(extent.span().end)
     }
