@@ -2,6 +2,8 @@
 //! `check` says about each statement, what `translate` writes (both emit modes, with a shared
 //! helpers header), and that a second run changes nothing.
 
+mod common;
+
 use std::fs;
 use std::path::{Path, PathBuf};
 
@@ -324,4 +326,26 @@ fn with_a_shared_helpers_header_the_definition_stays_in_the_file() {
         .contains("PTX2HIP_CUDA_ARCH"));
     translate(&file, &args);
     assert_eq!(fs::read_to_string(&file).unwrap(), text);
+}
+
+#[test]
+fn a_formatted_translation_is_translated_again_to_itself() {
+    if !common::require(&["clang-format-19"], "re-translation after clang-format") {
+        return;
+    }
+    for style in ["LLVM", "Google", "WebKit"] {
+        let dir = tempfile::tempdir().unwrap();
+        let file = kernel_file(dir.path());
+        translate(&file, &[]);
+        let formatted = std::process::Command::new("clang-format-19")
+            .args(["-i", &format!("--style={style}")])
+            .arg(&file)
+            .status()
+            .unwrap();
+        assert!(formatted.success());
+        let text = fs::read_to_string(&file).unwrap();
+        assert!(text.contains("#define PTX2HIP_CUDA_ARCH 900"), "{text}");
+        translate(&file, &[]);
+        assert_eq!(fs::read_to_string(&file).unwrap(), text, "--style={style}");
+    }
 }

@@ -12,16 +12,14 @@ use super::helpers::insertion_point;
 use super::Edit;
 use crate::scan::cuda_arch::{CudaArch, MACRO};
 
-const HEAD: &str = "// ---- ptx2hip --cuda-arch ";
+const HEAD: &str = "// ---- ptx2hip: AMD device code takes the arms of ";
 const VALUE: &str = "#define PTX2HIP_CUDA_ARCH ";
 
 /// The definition's lines for `arch`.
 fn definition(arch: CudaArch) -> [String; 8] {
     [
-        format!(
-            "{HEAD}{arch}: AMD device code takes the arms of __CUDA_ARCH__ == {} ----",
-            arch.value()
-        ),
+        // Under 80 columns: a formatter keeps it on one line.
+        format!("{HEAD}{arch} (--cuda-arch) ----"),
         format!("#ifndef {MACRO}"),
         "#if defined(__CUDA_ARCH__)".into(),
         format!("#define {MACRO} __CUDA_ARCH__"),
@@ -167,7 +165,7 @@ mod tests {
         assert_eq!(
             out,
             "#include <cuda.h>\n\
-             // ---- ptx2hip --cuda-arch sm_80: AMD device code takes the arms of __CUDA_ARCH__ == 800 ----\n\
+             // ---- ptx2hip: AMD device code takes the arms of sm_80 (--cuda-arch) ----\n\
              #ifndef PTX2HIP_CUDA_ARCH\n\
              #if defined(__CUDA_ARCH__)\n\
              #define PTX2HIP_CUDA_ARCH __CUDA_ARCH__\n\
@@ -200,6 +198,6 @@ mod tests {
         lines[3] = "#define PTX2HIP_CUDA_ARCH 800".into();
         let src = lines.join("\n") + "\n";
         assert_eq!(find(src.as_bytes()), None);
-        assert!(find(b"x // ---- ptx2hip --cuda-arch sm_90").is_none());
+        assert!(find(b"x // ---- ptx2hip: AMD device code takes the arms of sm_90").is_none());
     }
 }
