@@ -78,6 +78,21 @@ __host__ __device__ inline uint32_t min_u32(uint32_t a, uint32_t b) {
   return d;
 }
 
+// The PTX text chosen per architecture inside the statement (an L2 prefetch hint from sm_80 on):
+// every arm is translated, and the `#if` choosing between the translations tests the macro too.
+__device__ __forceinline__ uint32_t load_hinted(const uint32_t *p) {
+  uint32_t v;
+  asm volatile(
+#if __CUDA_ARCH__ >= 800
+      "ld.global.L2::128B.u32 %0, [%1];"
+#else
+      "ld.global.u32 %0, [%1];"
+#endif
+      : "=r"(v)
+      : "l"(p));
+  return v;
+}
+
 // Host code that tests `__CUDA_ARCH__` for "compiled as device code": no asm, left alone.
 __host__ __device__ inline int where_am_i() {
 #ifndef __CUDA_ARCH__
@@ -91,9 +106,10 @@ __host__ __device__ inline int where_am_i() {
 
 __global__ void arch_arms_kernel(const uint32_t *a, const uint32_t *b, uint32_t *out) {
   unsigned t = blockIdx.x * blockDim.x + threadIdx.x;
-  out[5 * t + 0] = arch_arms::mul_hi(a[t], b[t]);
-  out[5 * t + 1] = arch_arms::bit_reverse(a[t]);
-  out[5 * t + 2] = arch_arms::select_bytes(a[t], b[t], 0x5140u);
-  out[5 * t + 3] = arch_arms::min_u32(a[t], b[t]);
-  out[5 * t + 4] = (uint32_t)arch_arms::where_am_i();
+  out[6 * t + 0] = arch_arms::mul_hi(a[t], b[t]);
+  out[6 * t + 1] = arch_arms::bit_reverse(a[t]);
+  out[6 * t + 2] = arch_arms::select_bytes(a[t], b[t], 0x5140u);
+  out[6 * t + 3] = arch_arms::min_u32(a[t], b[t]);
+  out[6 * t + 4] = (uint32_t)arch_arms::where_am_i();
+  out[6 * t + 5] = arch_arms::load_hinted(&a[t]);
 }

@@ -157,6 +157,16 @@ pub fn other_arch_message(
     )
 }
 
+/// Whether the `#if`s that choose between the translations of `stmt`'s arms test
+/// [`scan::cuda_arch::MACRO`].
+fn tests_arch_macro(stmt: &AsmStatement) -> bool {
+    stmt.arms.as_ref().is_some_and(|arms| {
+        arms.layout.iter().any(|piece| {
+            matches!(piece, scan::ArmPiece::Directive(d) if d.contains(scan::cuda_arch::MACRO))
+        })
+    })
+}
+
 /// The analysis, not translated when the translation cannot take the statement's place.
 fn fitted(stmt: &AsmStatement, mut analysis: lower::Analysis) -> lower::Analysis {
     if let Ok(Err(message)) = analysis.outcome.as_ref().map(|t| emit::fits(stmt, t)) {
@@ -322,6 +332,7 @@ pub fn process_file_with(
     let mut edits = Vec::new();
     let mut arch_tokens = Vec::new();
     let mut arch_conditions = Vec::new();
+    let mut arch_statements = Vec::new();
     scan::scan_each(source, path, scan_options, &mut |part| {
         arch_tokens.extend(part.arch_tokens);
         arch_conditions.extend(part.arch_conditions);
@@ -368,6 +379,9 @@ pub fn process_file_with(
                     _ => fitted(&stmt, lower::analyze(&stmt, rules, options.target)),
                 }
             };
+            if analysis.outcome.is_ok() && tests_arch_macro(&stmt) {
+                arch_statements.push(stmt.span.start);
+            }
             match (&analysis.outcome, options.emit) {
                 (Ok(t), Some(mode)) => edits.extend(emit::edit(
                     source,
@@ -402,13 +416,14 @@ pub fn process_file_with(
         };
         arch_tokens.retain(|t| !inside(t.start));
         arch_conditions.retain(|&c| !inside(c));
-        let arch_edits = emit::cuda_arch::edits(
-            source,
-            &arch_tokens,
-            arch_conditions.first().copied(),
-            arch,
-            newline,
-        );
+        // Translations whose own `#if`s test the macro (`scan::cuda_arch::renamed`) need it too.
+        let first = arch_conditions
+            .first()
+            .copied()
+            .into_iter()
+            .chain(arch_statements.first().copied())
+            .min();
+        let arch_edits = emit::cuda_arch::edits(source, &arch_tokens, first, arch, newline);
         if !arch_edits.is_empty() {
             edits.extend(arch_edits);
             edits.sort_by_key(|e| e.span.start);

@@ -329,6 +329,24 @@ fn with_a_shared_helpers_header_the_definition_stays_in_the_file() {
 }
 
 #[test]
+fn ifs_inside_a_statement_choose_between_its_translations_by_the_macro() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("ld.cu");
+    let source = "#include <stdint.h>\n__device__ uint32_t ld(const uint32_t *p) {\n  uint32_t v;\n  asm volatile(\n#if __CUDA_ARCH__ >= 800\n      \"ld.global.L2::128B.u32 %0, [%1];\"\n#else\n      \"ld.global.u32 %0, [%1];\"\n#endif\n      : \"=r\"(v) : \"l\"(p));\n  return v;\n}\n";
+    fs::write(&file, source).unwrap();
+    translate(&file, &["--emit", "replace"]);
+    let text = fs::read_to_string(&file).unwrap();
+    let definition = text.find("#define PTX2HIP_CUDA_ARCH 900").expect("defined");
+    let choice = text
+        .find("  #if PTX2HIP_CUDA_ARCH >= 800")
+        .expect("the translation's `#if`");
+    assert!(definition < choice, "{text}");
+    assert!(!text.contains("__CUDA_ARCH__ >="), "{text}");
+    translate(&file, &["--emit", "replace"]);
+    assert_eq!(fs::read_to_string(&file).unwrap(), text);
+}
+
+#[test]
 fn a_formatted_translation_is_translated_again_to_itself() {
     if !common::require(&["clang-format-19"], "re-translation after clang-format") {
         return;

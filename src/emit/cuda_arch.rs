@@ -74,12 +74,13 @@ fn find(source: &[u8]) -> Option<(Range<usize>, u32)> {
 }
 
 /// The edits for `--cuda-arch` `arch`: `tokens` (the scanner's) renamed, and the definition put
-/// before `first_condition` or brought up to date. Only an out-of-date definition is a reason to
-/// rewrite the file; the rest goes along with its translations.
+/// before `first_use` (the first rewritten condition or translation testing [`MACRO`]) or brought
+/// up to date. Only an out-of-date definition is a reason to rewrite the file; the rest goes along
+/// with its translations.
 pub fn edits(
     source: &[u8],
     tokens: &[Range<usize>],
-    first_condition: Option<usize>,
+    first_use: Option<usize>,
     arch: CudaArch,
     nl: &str,
 ) -> Vec<Edit> {
@@ -109,7 +110,7 @@ pub fn edits(
             out.push(edit(range, text, true));
         }
         None => {
-            if let Some(first) = first_condition.filter(|_| !tokens.is_empty()) {
+            if let Some(first) = first_use {
                 let at = insertion_point(source, first);
                 let text = if at == 0 || source[at - 1] == b'\n' {
                     block(nl)

@@ -187,6 +187,24 @@ fn defines_macro(rest: &[u8]) -> bool {
             .is_some_and(|b| b.is_ascii_alphanumeric() || *b == b'_')
 }
 
+/// `directive` with its `__CUDA_ARCH__` tokens renamed to [`MACRO`]; `None` without any. For
+/// the `#if`s inside a statement, which `translate` copies around the translations of its arms.
+pub fn renamed(directive: &str) -> Option<String> {
+    let found = tokens(directive.as_bytes(), 0..directive.len(), CUDA_ARCH);
+    if found.is_empty() {
+        return None;
+    }
+    let mut out = String::with_capacity(directive.len() + 8);
+    let mut at = 0;
+    for t in found {
+        out.push_str(&directive[at..t.start]);
+        out.push_str(MACRO);
+        at = t.end;
+    }
+    out.push_str(&directive[at..]);
+    Some(out)
+}
+
 /// The occurrences of the identifier `name` in `src[range]` outside comments (a `\`-newline
 /// inside the identifier hides it: such a spelling is left alone).
 fn tokens(src: &[u8], range: Range<usize>, name: &[u8]) -> Vec<Range<usize>> {
@@ -302,6 +320,16 @@ mod tests {
         let chains = chains(src);
         assert_eq!(chains.decided, [true, false]);
         assert!(chains.tokens.is_empty());
+    }
+
+    #[test]
+    fn directives_inside_statements_are_renamed_token_by_token() {
+        assert_eq!(
+            renamed("#elif defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800 // __CUDA_ARCH__")
+                .as_deref(),
+            Some("#elif defined(PTX2HIP_CUDA_ARCH) && PTX2HIP_CUDA_ARCH >= 800 // __CUDA_ARCH__")
+        );
+        assert_eq!(renamed("#if MY__CUDA_ARCH__X"), None);
     }
 
     #[test]

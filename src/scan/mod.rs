@@ -351,6 +351,7 @@ pub fn scan_each(
         lines,
         conditionals: &conditionals,
         defines: &defines,
+        cuda_arch: options.macros.cuda_arch.is_some(),
     };
     let streaming = memchr::memmem::find(source, b"\"C\"").is_none();
     let mut result = ScanResult {
@@ -384,6 +385,9 @@ struct File<'a> {
     lines: LineIndex,
     conditionals: &'a Conditionals,
     defines: &'a Defines<'a>,
+    /// `--cuda-arch` is given: the `#if`s on `__CUDA_ARCH__` that choose between the arms of a
+    /// statement choose between their translations on [`cuda_arch::MACRO`].
+    cuda_arch: bool,
 }
 
 impl File<'_> {
@@ -607,11 +611,16 @@ impl File<'_> {
             .layout
             .iter()
             .filter_map(|step| match step {
-                arms::Step::Directive(r) => Some(ArmPiece::Directive(
-                    String::from_utf8_lossy(&self.src[r.clone()])
-                        .trim_end()
-                        .to_string(),
-                )),
+                arms::Step::Directive(r) => {
+                    let text = String::from_utf8_lossy(&self.src[r.clone()]);
+                    let text = text.trim_end();
+                    Some(ArmPiece::Directive(
+                        self.cuda_arch
+                            .then(|| cuda_arch::renamed(text))
+                            .flatten()
+                            .unwrap_or_else(|| text.to_string()),
+                    ))
+                }
                 arms::Step::Else => Some(ArmPiece::Directive("#else".into())),
                 arms::Step::Reading(n) => readings.next().map(|s| ArmPiece::Reading {
                     arms: plan.readings[*n].arms.clone(),
