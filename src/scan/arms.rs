@@ -206,7 +206,7 @@ fn word(src: &[u8], at: usize) -> &[u8] {
 mod tests {
     use super::super::conditional::{Conditionals, Environments};
     use super::super::nesting::survey;
-    use super::super::platform::{Environment, Macros};
+    use super::super::platform::Macros;
     use super::*;
 
     /// The plan of the `#if` arms inside `src`, as the scanner reads them for NVIDIA and AMD.

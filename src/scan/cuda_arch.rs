@@ -50,7 +50,7 @@ impl CudaArch {
         let sm: u32 = digits.parse().map_err(|_| bad())?;
         match sm {
             10..=199 => Ok(CudaArch(sm)),
-            200.. if sm % 10 == 0 && sm <= 1990 => Err(format!(
+            200..=1990 if sm.is_multiple_of(10) => Err(format!(
                 "`{text}`: write the sm number, not the value of `__CUDA_ARCH__`: `--cuda-arch {}` (sm_{}) defines `__CUDA_ARCH__` = {sm}",
                 sm / 10,
                 sm / 10
