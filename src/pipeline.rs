@@ -423,7 +423,10 @@ pub fn process_file_with(
             .into_iter()
             .chain(arch_statements.first().copied())
             .min();
-        let arch_edits = emit::cuda_arch::edits(source, &arch_tokens, first, arch, newline);
+        // ptx2hip's own output of a run that translated every arm (before `--cuda-arch`).
+        let translated = !arch_tokens.is_empty() && emit::needs_of(source).is_some();
+        let arch_edits =
+            emit::cuda_arch::edits(source, &arch_tokens, first, arch, translated, newline);
         if !arch_edits.is_empty() {
             edits.extend(arch_edits);
             edits.sort_by_key(|e| e.span.start);

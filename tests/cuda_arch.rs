@@ -312,6 +312,31 @@ fn another_architecture_on_a_translated_file_updates_the_definition() {
 }
 
 #[test]
+fn a_file_translated_before_cuda_arch_existed_gets_its_conditions_rewritten() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = kernel_file(dir.path());
+    translate(&file, &[]);
+    let translated = fs::read_to_string(&file).unwrap();
+    // What an earlier version wrote: the same translations, the conditions as written.
+    let start = translated.find("// ---- ptx2hip: AMD device code").unwrap();
+    let end = start + translated[start..].find("#endif\n#endif\n").unwrap() + 14;
+    let earlier = format!("{}{}", &translated[..start], &translated[end..])
+        .replace("PTX2HIP_CUDA_ARCH", "__CUDA_ARCH__");
+    fs::write(&file, &earlier).unwrap();
+    let summary = translate(&file, &[]);
+    assert!(
+        summary.contains("1 of 1 file changed, 0 statements translated"),
+        "{summary}"
+    );
+    let text = fs::read_to_string(&file).unwrap();
+    assert!(
+        text.contains("#define PTX2HIP_CUDA_ARCH 900")
+            && text.contains("#if PTX2HIP_CUDA_ARCH >= 800"),
+        "{text}"
+    );
+}
+
+#[test]
 fn with_a_shared_helpers_header_the_definition_stays_in_the_file() {
     let dir = tempfile::tempdir().unwrap();
     let file = kernel_file(dir.path());

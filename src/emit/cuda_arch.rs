@@ -75,13 +75,15 @@ fn find(source: &[u8]) -> Option<(Range<usize>, u32)> {
 
 /// The edits for `--cuda-arch` `arch`: `tokens` (the scanner's) renamed, and the definition put
 /// before `first_use` (the first rewritten condition or translation testing [`MACRO`]) or brought
-/// up to date. Only an out-of-date definition is a reason to rewrite the file; the rest goes along
-/// with its translations.
+/// up to date. An out-of-date definition is a reason to rewrite the file, and so are the tokens
+/// of a file `translated` by an earlier run (which translated every arm and left the conditions
+/// as written); otherwise they go along with the file's new translations.
 pub fn edits(
     source: &[u8],
     tokens: &[Range<usize>],
     first_use: Option<usize>,
     arch: CudaArch,
+    translated: bool,
     nl: &str,
 ) -> Vec<Edit> {
     let edit = |span: Range<usize>, text: String, significant: bool| Edit {
@@ -117,14 +119,14 @@ pub fn edits(
                 } else {
                     format!("{nl}{}", block(nl))
                 };
-                out.push(edit(at..at, text, false));
+                out.push(edit(at..at, text, translated && !tokens.is_empty()));
             }
         }
     }
     out.extend(
         tokens
             .iter()
-            .map(|t| edit(t.clone(), MACRO.to_string(), false)),
+            .map(|t| edit(t.clone(), MACRO.to_string(), translated)),
     );
     out
 }
@@ -177,13 +179,13 @@ mod tests {
              int x;\n#if PTX2HIP_CUDA_ARCH >= 800\nasm(\"a;\");\n#endif\n"
         );
         assert_eq!(find(out.as_bytes()).map(|(_, v)| v), Some(800));
-        assert!(edits(out.as_bytes(), &[], None, arch("80"), "\n").is_empty());
+        assert!(edits(out.as_bytes(), &[], None, arch("80"), true, "\n").is_empty());
     }
 
     #[test]
     fn another_architecture_updates_the_definition_and_is_a_reason_to_rewrite() {
         let src = format!("{}\r\nint x;\r\n", definition(arch("70")).join("\r\n"));
-        let update = edits(src.as_bytes(), &[], None, arch("90"), "\n");
+        let update = edits(src.as_bytes(), &[], None, arch("90"), false, "\n");
         assert_eq!(update.len(), 1);
         assert!(update[0].significant);
         let out = applied(&src, &update);
