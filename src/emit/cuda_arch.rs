@@ -161,9 +161,20 @@ mod tests {
             &[at..at + 13],
             Some(at - 4),
             arch("80"),
+            false,
             "\n",
         );
         assert!(first.iter().all(|e| !e.significant));
+        // In a file an earlier run translated, the rewrite alone is a reason to write it.
+        let upgrade = edits(
+            src.as_bytes(),
+            &[at..at + 13],
+            Some(at - 4),
+            arch("80"),
+            true,
+            "\n",
+        );
+        assert!(upgrade.iter().all(|e| e.significant));
         let out = applied(src, &first);
         assert_eq!(
             out,
