@@ -133,7 +133,7 @@ fn describe_arm(source: &[u8], arm: scan::ArmAt) -> String {
 }
 
 /// Where a statement in a `__CUDA_ARCH__` arm that the AMD device compilation takes sits.
-fn taken_arm_note(source: &[u8], arm: scan::ArmAt, arch: scan::cuda_arch::CudaArch) -> String {
+pub fn taken_arm_note(source: &[u8], arm: scan::ArmAt, arch: scan::cuda_arch::CudaArch) -> String {
     format!(
         "AMD device code takes its arm {} for `--cuda-arch {arch}`",
         describe_arm(source, arm)

@@ -28,6 +28,8 @@ pub struct Entry {
     /// Code and reason when the statement is left as written (for AMD); `T002` for a statement
     /// in a `__CUDA_ARCH__` arm the AMD device compilation does not take.
     pub left: Option<(String, String)>,
+    /// Which `__CUDA_ARCH__` arm around it AMD device code takes (`--cuda-arch`).
+    pub note: Option<String>,
     /// The code each target gets, or why it gets none.
     pub amd: Result<String, String>,
     pub portable: Result<String, String>,
@@ -63,6 +65,10 @@ pub fn entries(
                 original: String::from_utf8_lossy(&source[stmt.span.clone()]).into_owned(),
                 rules: amd.as_ref().map(|(_, r)| r.clone()).unwrap_or_default(),
                 left: amd.as_ref().err().map(|(c, m)| (c.to_string(), m.clone())),
+                note: stmt
+                    .arch_arm
+                    .zip(scan_options.macros.cuda_arch)
+                    .map(|(arm, arch)| crate::pipeline::taken_arm_note(source, arm, arch)),
                 amd: amd.map(|(c, _)| c).map_err(|(c, m)| format!("{c}: {m}")),
                 portable: portable
                     .map(|(c, _)| c)
@@ -82,6 +88,7 @@ pub fn entries(
                 original: String::from_utf8_lossy(&source[skipped.span.clone()]).into_owned(),
                 rules: Vec::new(),
                 left: Some((Code::OtherArchArm.to_string(), why.clone())),
+                note: None,
                 amd: Err(format!("{}: {why}", Code::OtherArchArm)),
                 portable: Err(format!("{}: {why}", Code::OtherArchArm)),
             });
@@ -208,6 +215,9 @@ pub fn page(entries: &[Entry], rules: &RuleSet, arch: Option<CudaArch>) -> Strin
                 }
             }
         }
+        if let Some(note) = &e.note {
+            let _ = write!(h, " <span class=\"note\">({})</span>", text(note));
+        }
         h.push_str("</div><div class=\"cols\">");
         let _ = write!(h, "<div>original<pre>{}</pre></div>", text(&e.original));
         for (name, code) in [("--target amd", &e.amd), ("--target portable", &e.portable)] {
@@ -295,6 +305,10 @@ mod tests {
         assert!(html.contains("data-status=\"other-arch\""));
         assert!(
             html.contains("takes the arm `#if __CUDA_ARCH__ &gt;= 800` (line 3) instead"),
+            "{html}"
+        );
+        assert!(
+            html.contains("(AMD device code takes its arm `#if __CUDA_ARCH__ &gt;= 800` (line 3) for `--cuda-arch sm_90`)"),
             "{html}"
         );
     }
