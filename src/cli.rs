@@ -20,7 +20,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 use crate::emit::EmitMode;
 use crate::lower::{self, render, RuleSet, Target};
 use crate::pipeline::Options;
-use crate::scan;
+use crate::scan::{self, cuda_arch::CudaArch};
 use crate::walk;
 use output::{outln, warn, Output};
 
@@ -129,6 +129,12 @@ struct Input {
     /// Macro undefined in every compilation (wins over every definition).
     #[arg(short = 'U', long = "undefine", value_name = "NAME")]
     undefines: Vec<String>,
+    /// The NVIDIA architecture whose `__CUDA_ARCH__` arms the AMD device compilation takes, as
+    /// its sm number (`90` or `sm_90`: `__CUDA_ARCH__` = 900). `translate` rewrites the
+    /// `__CUDA_ARCH__` conditions around asm to `PTX2HIP_CUDA_ARCH`, which it defines to this
+    /// value for AMD device code only [default: `cuda-arch` of ptx2hip.toml, else 90].
+    #[arg(long, value_name = "SM", value_parser = CudaArch::parse)]
+    cuda_arch: Option<CudaArch>,
     #[command(flatten)]
     selection: selection::Selection,
 }
@@ -296,6 +302,11 @@ impl Input {
                     .collect(),
                 amd_defines: config.amd_defines.clone(),
                 nvidia_defines: config.nvidia_only_macros.clone(),
+                cuda_arch: Some(
+                    self.cuda_arch
+                        .or(config.cuda_arch)
+                        .unwrap_or(CudaArch::DEFAULT),
+                ),
             },
         })
     }

@@ -6,7 +6,8 @@
 //! `ptx2hip.toml` and in baselines, so a code never changes meaning and is never reused; a new
 //! kind of finding gets a new code. The messages stay free to improve.
 //!
-//! The letters: `T` a statement ptx2hip translates, `U` a statement it leaves as written and why,
+//! The letters: `T` a statement `translate` takes care of (translates it, or makes the AMD device
+//! compilation take another `__CUDA_ARCH__` arm), `U` a statement it leaves as written and why,
 //! `E` asm or a file ptx2hip could not read at all, `L` the lint's own bookkeeping. They never
 //! collide with the letters of translation rules (`I001`, `B013`): a test checks it.
 
@@ -94,6 +95,27 @@ asm("add.s32 %0, %1, %2;" : "=r"(d) : "r"(a), "r"(b));   // T001 (rule I001)
 ```
 
 What to do: run `ptx2hip translate`. `check --fail-on unsupported` does not fail on these."#;
+
+    OtherArchArm = "T002", "other-arch-arm", Warning,
+        "inline PTX in a `__CUDA_ARCH__` arm the AMD device compilation does not take",
+        r#"The statement sits in an arm of an `#if`/`#elif` chain on `__CUDA_ARCH__` that is not the one
+the AMD device compilation takes for the NVIDIA architecture chosen with `--cuda-arch` (default
+90, sm_90; `cuda-arch` in ptx2hip.toml). `ptx2hip translate` makes the AMD device compilation
+take the arm this finding names (the chain tests `PTX2HIP_CUDA_ARCH`, defined by the file), so
+the statement stays as written, for the NVIDIA architectures that compile it.
+
+Example, with `--cuda-arch 90`:
+
+```cuda
+#if __CUDA_ARCH__ >= 800
+  asm("mul.hi.u32 %0, %1, %2;" : "=r"(d) : "r"(a), "r"(b));          // T001
+#else
+  asm("mul.wide.u32 %0, %1, %2;" : "=l"(w) : "r"(a), "r"(b));        // T002: AMD takes line 1
+#endif
+```
+
+What to do: nothing, if AMD should follow that architecture's code paths; otherwise choose
+another with `--cuda-arch`."#;
 
     UnknownInstruction = "U001", "unknown-instruction", Error,
         "an instruction no rule of the table translates",
@@ -446,8 +468,15 @@ mod tests {
     #[test]
     fn every_example_in_the_documentation_is_reported_with_its_code() {
         use crate::lower::Target;
-        use crate::pipeline::{process, Options};
+        use crate::pipeline::{process_file, Options};
         let rules = RuleSet::embedded().unwrap();
+        // As the command line reads them: with the default `--cuda-arch`.
+        let scan = crate::scan::Options {
+            macros: crate::scan::Macros {
+                cuda_arch: Some(crate::scan::cuda_arch::CudaArch::DEFAULT),
+                ..Default::default()
+            },
+        };
         for &code in Code::ALL {
             for example in examples(code.doc()) {
                 let source = format!("__device__ void f() {{\n{example}}}\n");
@@ -455,14 +484,16 @@ mod tests {
                     Code::NoPortableTranslation => Target::Portable,
                     _ => Target::Amd,
                 };
-                let outcome = process(
+                let outcome = process_file(
                     source.as_bytes(),
+                    None,
                     &rules,
                     Options {
                         target,
                         emit: None,
                         provenance: false,
                     },
+                    &scan,
                 );
                 let settings = crate::lint::Settings {
                     report_unused_suppressions: true,
@@ -489,7 +520,7 @@ mod tests {
     }
 
     #[test]
-    fn only_translatable_statements_and_lint_bookkeeping_are_warnings() {
+    fn only_translatable_or_set_aside_statements_and_lint_bookkeeping_are_warnings() {
         let warnings: Vec<_> = Code::ALL
             .iter()
             .filter(|c| c.level() == Level::Warning)
@@ -498,6 +529,7 @@ mod tests {
             warnings,
             [
                 &Code::Translatable,
+                &Code::OtherArchArm,
                 &Code::UnusedSuppression,
                 &Code::MalformedSuppression
             ],

@@ -22,6 +22,7 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 
 use crate::codes::Code;
+use crate::scan::cuda_arch::CudaArch;
 
 /// The name looked for.
 pub const FILE_NAME: &str = "ptx2hip.toml";
@@ -34,6 +35,7 @@ const KEYS: &[&str] = &[
     "defines",
     "amd-defines",
     "nvidia-only-macros",
+    "cuda-arch",
 ];
 
 /// A macro the user declares: its name and, for `NAME=VALUE`, its value.
@@ -64,6 +66,9 @@ pub struct Config {
     /// `NEW_MMA_AVAILABLE`): they feed the scanner's NVIDIA-compilation macros, so that asm
     /// under `#ifdef NEW_MMA_AVAILABLE` is known to be NVIDIA-only and not reported.
     pub nvidia_only_macros: Vec<Define>,
+    /// The NVIDIA architecture whose `__CUDA_ARCH__` arms the AMD device compilation follows
+    /// (`cuda-arch = 90` or `"sm_90"`); `--cuda-arch` replaces it.
+    pub cuda_arch: Option<CudaArch>,
 }
 
 /// The file as written.
@@ -81,6 +86,7 @@ struct Raw {
     amd_defines: Vec<String>,
     #[serde(default)]
     nvidia_only_macros: Vec<String>,
+    cuda_arch: Option<toml::Value>,
 }
 
 /// Which configuration to use, from `--config` and `--isolated`.
@@ -154,6 +160,7 @@ impl Config {
             defines: defines("defines", &raw.defines)?,
             amd_defines: defines("amd-defines", &raw.amd_defines)?,
             nvidia_only_macros: defines("nvidia-only-macros", &raw.nvidia_only_macros)?,
+            cuda_arch: raw.cuda_arch.as_ref().map(cuda_arch).transpose()?,
         })
     }
 }
@@ -174,6 +181,16 @@ fn extension(text: &str) -> Result<String, String> {
         ));
     }
     Ok(e.to_string())
+}
+
+/// `cuda-arch = 90` or `cuda-arch = "sm_90"`.
+fn cuda_arch(value: &toml::Value) -> Result<CudaArch, String> {
+    let text = match value {
+        toml::Value::Integer(n) => n.to_string(),
+        toml::Value::String(s) => s.clone(),
+        other => format!("{other}"),
+    };
+    CudaArch::parse(&text).map_err(|e| format!("`cuda-arch`: {e}"))
 }
 
 /// `NAME` or `NAME=VALUE` entries of `key`.
@@ -214,6 +231,7 @@ mod tests {
             defines = ["NDEBUG", "CUDA_VERSION=12040", "EMPTY="]
             amd-defines = ["GGML_USE_HIP"]
             nvidia-only-macros = ["NEW_MMA_AVAILABLE"]
+            cuda-arch = "sm_80"
             "#,
         )
         .unwrap();
@@ -230,6 +248,9 @@ mod tests {
         );
         assert_eq!(c.amd_defines, [("GGML_USE_HIP".into(), None)]);
         assert_eq!(c.nvidia_only_macros, [("NEW_MMA_AVAILABLE".into(), None)]);
+        assert_eq!(c.cuda_arch.map(CudaArch::value), Some(800));
+        let c = Config::parse("cuda-arch = 70").unwrap();
+        assert_eq!(c.cuda_arch.map(CudaArch::value), Some(700));
     }
 
     #[test]
@@ -259,6 +280,11 @@ mod tests {
         assert!(e.contains("`amd-defines`"), "{e}");
         let e = Config::parse("extensions = [\"src/cu\"]").unwrap_err();
         assert!(e.contains("`extensions`"), "{e}");
+        let e = Config::parse("cuda-arch = 900").unwrap_err();
+        assert!(
+            e.contains("`cuda-arch`") && e.contains("--cuda-arch 90"),
+            "{e}"
+        );
     }
 
     #[test]

@@ -39,6 +39,8 @@ pub struct Finding {
     pub instructions: Vec<String>,
     /// The rule codes that translate it, or why it is not translated.
     pub outcome: Result<Vec<String>, NotTranslated>,
+    /// Which `__CUDA_ARCH__` arm around it the AMD device compilation takes (`--cuda-arch`).
+    pub note: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -58,6 +60,7 @@ impl Finding {
             column: stmt.column,
             end_line: stmt.end_line,
             end_column: stmt.end_column,
+            note: None,
             instructions: analysis.instructions.clone(),
             outcome: match &analysis.outcome {
                 Ok(t) => Ok(t.rules.clone()),
@@ -96,6 +99,9 @@ pub struct FileOutcome {
     pub diagnostics: Vec<FileDiagnostic>,
     /// The rewritten file, when at least one statement was translated.
     pub rewritten: Option<emit::Rewrite>,
+    /// The `__CUDA_ARCH__` conditions the rewritten file tests as `PTX2HIP_CUDA_ARCH` for
+    /// `--cuda-arch` (see [`emit::cuda_arch`]).
+    pub arch_conditions: usize,
 }
 
 /// The encoding a UTF-16 byte order mark names.
@@ -105,6 +111,60 @@ fn utf16(source: &[u8]) -> Option<&'static str> {
         [0xFE, 0xFF, ..] => Some("UTF-16BE"),
         _ => None,
     }
+}
+
+/// An arm for a message: "`#if X` (line 3)", or "`#else` (line 5) of `#if X` (line 3)".
+fn describe_arm(source: &[u8], arm: scan::ArmAt) -> String {
+    let directive = |at: usize| {
+        let line = 1 + memchr::memchr_iter(b'\n', &source[..at]).count();
+        let end = memchr::memchr2(b'\n', b'\r', &source[at..]).map_or(source.len(), |n| at + n);
+        let text: String = String::from_utf8_lossy(&source[at..end])
+            .trim_end()
+            .chars()
+            .take(100)
+            .collect();
+        format!("`{text}` (line {line})")
+    };
+    if arm.directive == arm.chain {
+        directive(arm.chain)
+    } else {
+        format!("{} of {}", directive(arm.directive), directive(arm.chain))
+    }
+}
+
+/// Where a statement in a `__CUDA_ARCH__` arm that the AMD device compilation takes sits.
+pub fn taken_arm_note(source: &[u8], arm: scan::ArmAt, arch: scan::cuda_arch::CudaArch) -> String {
+    format!(
+        "AMD device code takes its arm {} for `--cuda-arch {arch}`",
+        describe_arm(source, arm)
+    )
+}
+
+/// Why a statement in an arm the AMD device compilation does not take stays as written, naming
+/// the arm it takes (`T002`).
+pub fn other_arch_message(
+    source: &[u8],
+    taken: Option<scan::ArmAt>,
+    arch: scan::cuda_arch::CudaArch,
+) -> String {
+    let instead = match taken {
+        Some(arm) => format!("takes the arm {} instead", describe_arm(source, arm)),
+        None => "takes no arm of this chain".to_string(),
+    };
+    format!(
+        "in an arm for other NVIDIA architectures: with `--cuda-arch {arch}` (`__CUDA_ARCH__` = {}) the AMD device compilation {instead}; left as written for NVIDIA",
+        arch.value()
+    )
+}
+
+/// Whether the `#if`s that choose between the translations of `stmt`'s arms test
+/// [`scan::cuda_arch::MACRO`].
+fn tests_arch_macro(stmt: &AsmStatement) -> bool {
+    stmt.arms.as_ref().is_some_and(|arms| {
+        arms.layout.iter().any(|piece| {
+            matches!(piece, scan::ArmPiece::Directive(d) if d.contains(scan::cuda_arch::MACRO))
+        })
+    })
 }
 
 /// The analysis, not translated when the translation cannot take the statement's place.
@@ -276,7 +336,25 @@ pub fn process_file_with(
         Some(_) => crate::suppress::find(source),
         None => Vec::new(),
     };
+    let mut arch_tokens = Vec::new();
+    let mut arch_conditions = Vec::new();
+    let mut arch_statements = Vec::new();
     scan::scan_each(source, path, scan_options, &mut |part| {
+        arch_tokens.extend(part.arch_tokens);
+        arch_conditions.extend(part.arch_conditions);
+        for skipped in part.skipped {
+            if let (scan::Skip::OtherArch { taken }, Some(arch)) =
+                (skipped.why, scan_options.macros.cuda_arch)
+            {
+                outcome.diagnostics.push(FileDiagnostic {
+                    code: Code::OtherArchArm,
+                    offset: Some(skipped.span.start),
+                    line: skipped.line,
+                    column: skipped.column,
+                    message: other_arch_message(source, taken, arch),
+                });
+            }
+        }
         for d in part.diagnostics {
             outcome.diagnostics.push(FileDiagnostic {
                 code: Code::UnreadableAsm,
@@ -325,6 +403,9 @@ pub fn process_file_with(
                 }
             }
             let suppressed = matches!(&analysis.outcome, Err(u) if u.code == Code::Translatable);
+            if analysis.outcome.is_ok() && tests_arch_macro(&stmt) {
+                arch_statements.push(stmt.span.start);
+            }
             match (&analysis.outcome, options.emit) {
                 (Ok(t), Some(mode)) => edits.extend(emit::edit(
                     source,
@@ -342,15 +423,46 @@ pub fn process_file_with(
                 }
                 _ => {}
             }
-            outcome.findings.push(Finding::new(&stmt, &analysis));
+            let mut finding = Finding::new(&stmt, &analysis);
+            finding.note = stmt
+                .arch_arm
+                .zip(scan_options.macros.cuda_arch)
+                .map(|(at, arch)| taken_arm_note(source, at, arch));
+            outcome.findings.push(finding);
         }
     });
+    if let (Some(arch), Some(_)) = (scan_options.macros.cuda_arch, options.emit) {
+        // A condition inside a statement is the statement's own (`scan::arms`): its rewrite
+        // owns those bytes.
+        let inside = |at: usize| {
+            let k = outcome.findings.partition_point(|f| f.span.start <= at);
+            k > 0 && outcome.findings[k - 1].span.contains(&at)
+        };
+        arch_tokens.retain(|t| !inside(t.start));
+        arch_conditions.retain(|&c| !inside(c));
+        // Translations whose own `#if`s test the macro (`scan::cuda_arch::renamed`) need it too.
+        let first = arch_conditions
+            .first()
+            .copied()
+            .into_iter()
+            .chain(arch_statements.first().copied())
+            .min();
+        // ptx2hip's own output of a run that translated every arm (before `--cuda-arch`).
+        let translated = !arch_tokens.is_empty() && emit::needs_of(source).is_some();
+        let arch_edits =
+            emit::cuda_arch::edits(source, &arch_tokens, first, arch, translated, newline);
+        if !arch_edits.is_empty() {
+            edits.extend(arch_edits);
+            edits.sort_by_key(|e| e.span.start);
+        }
+    }
     // Markers go only into a file that is rewritten for another reason.
     let significant = edits.iter().any(|e| e.significant);
     if let (true, Some(mode)) = (significant, options.emit) {
         let rewritten = emit::apply(source, &edits, rules, mode, options.target, placement);
         if rewritten.bytes != source {
             outcome.rewritten = Some(rewritten);
+            outcome.arch_conditions = arch_conditions.len();
         }
     }
     outcome

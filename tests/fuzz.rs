@@ -86,6 +86,9 @@ const CPP_TOKENS: &[&str] = &[
     "#define S \".u32\"\n",
     "#if defined(__HIP_PLATFORM_AMD__)\n",
     "#ifdef __HIP__\n",
+    "#if __CUDA_ARCH__ >= 800\n",
+    "#elif defined(__CUDA_ARCH__)\n",
+    "#ifndef PTX2HIP_CUDA_ARCH\n",
     "#else\n",
     "#elif 1\n",
     "#endif\n",
@@ -313,18 +316,26 @@ fn parse_checked(text: &str) -> Result<(), TestCaseError> {
 }
 
 /// The whole pipeline on `src` as `translate` (both emit modes, both targets) and `check` (both
-/// report formats) run it.
+/// report formats) run it, with the default `--cuda-arch` as the command line gives it.
 fn pipeline_checked(src: &[u8]) -> Result<(), TestCaseError> {
+    let scan_options = scan::Options {
+        macros: scan::Macros {
+            cuda_arch: Some(scan::cuda_arch::CudaArch::DEFAULT),
+            ..Default::default()
+        },
+    };
     for target in [Target::Amd, Target::Portable] {
         for emit in [Some(EmitMode::Guarded), Some(EmitMode::Replace), None] {
-            let outcome = pipeline::process(
+            let outcome = pipeline::process_file(
                 src,
+                None,
                 rules(),
                 Options {
                     target,
                     emit,
                     provenance: true,
                 },
+                &scan_options,
             );
             if let Some(r) = &outcome.rewritten {
                 prop_assert!(r.bytes != src);

@@ -1,7 +1,8 @@
 //! Properties of `translate` on corpus files under random edits, most of which leave invalid C++
 //! (a `;`, `)`, `#endif` or quote deleted or added, an `#if 0` opened, a stray backslash or CR,
 //! random bytes, a byte order mark, CRLF line endings): for both emit modes,
-//! (a) translating the output again changes nothing, and
+//! (a) translating the output again changes nothing (also with `--cuda-arch`, whose rewritten
+//!     `__CUDA_ARCH__` conditions and definition make splices of their own), and
 //! (b) every byte outside the rewritten statements (and the spaces around one that had to start
 //!     or end a line of its own) and the helper block is kept; the splices that the diff is made
 //!     from describe the output exactly; no line gains trailing whitespace.
@@ -17,7 +18,8 @@ use proptest::prelude::*;
 use proptest::sample::Index;
 use ptx2hip::emit::{EmitMode, Rewrite, HELPERS_BEGIN, HELPERS_END};
 use ptx2hip::lower::{RuleSet, Target};
-use ptx2hip::pipeline::{process, Options};
+use ptx2hip::pipeline::{process, process_file, Options};
+use ptx2hip::scan;
 
 const BOM: &[u8] = b"\xEF\xBB\xBF";
 
@@ -47,6 +49,8 @@ const PIECES: &[&str] = &[
     "\n#else\n",
     "\n#if defined(__HIP_PLATFORM_AMD__)\n",
     "\n#ifndef __HIP__\n",
+    "\n#if __CUDA_ARCH__ >= 800\n",
+    "\n#elif defined(__CUDA_ARCH__)\n",
     "\u{feff}",
     "asm(",
     "MACRO(d, ",
@@ -151,6 +155,22 @@ fn translate(src: &[u8], mode: EmitMode, target: Target) -> Option<Rewrite> {
         provenance: false,
     };
     process(src, rules(), options).rewritten
+}
+
+/// [`translate`] with the default `--cuda-arch`, as the command line runs it.
+fn translate_for_arch(src: &[u8], mode: EmitMode, target: Target) -> Option<Rewrite> {
+    let options = Options {
+        target,
+        emit: Some(mode),
+        provenance: false,
+    };
+    let scan_options = scan::Options {
+        macros: scan::Macros {
+            cuda_arch: Some(scan::cuda_arch::CudaArch::DEFAULT),
+            ..Default::default()
+        },
+    };
+    process_file(src, None, rules(), options, &scan_options).rewritten
 }
 
 /// Lines ending in a space or tab.
@@ -274,15 +294,22 @@ fn cases() -> u32 {
 /// Both properties for one input.
 fn check(src: &[u8], target: Target) -> Result<(), TestCaseError> {
     for mode in [EmitMode::Guarded, EmitMode::Replace] {
-        let Some(once) = translate(src, mode, target) else {
-            continue;
-        };
-        check_kept(src, &once, mode)?;
-        if let Some(twice) = translate(&once.bytes, mode, target) {
-            return Err(TestCaseError::fail(format!(
-                "{mode:?}: a second translate changed the output:\n{}",
-                first_difference(&once.bytes, &twice.bytes)
-            )));
+        if let Some(once) = translate(src, mode, target) {
+            check_kept(src, &once, mode)?;
+            if let Some(twice) = translate(&once.bytes, mode, target) {
+                return Err(TestCaseError::fail(format!(
+                    "{mode:?}: a second translate changed the output:\n{}",
+                    first_difference(&once.bytes, &twice.bytes)
+                )));
+            }
+        }
+        if let Some(once) = translate_for_arch(src, mode, target) {
+            if let Some(twice) = translate_for_arch(&once.bytes, mode, target) {
+                return Err(TestCaseError::fail(format!(
+                    "{mode:?} --cuda-arch: a second translate changed the output:\n{}",
+                    first_difference(&once.bytes, &twice.bytes)
+                )));
+            }
         }
     }
     Ok(())

@@ -322,6 +322,8 @@ struct Totals {
     unsupported: usize,
     unused_suppressions: usize,
     malformed_suppressions: usize,
+    /// Statements in `__CUDA_ARCH__` arms the AMD device compilation does not take (`T002`).
+    other_arch: usize,
     suppressed: usize,
     baselined: usize,
 }
@@ -334,9 +336,10 @@ impl Totals {
                 Code::Translatable => self.translatable += 1,
                 Code::UnusedSuppression => self.unused_suppressions += 1,
                 Code::MalformedSuppression => self.malformed_suppressions += 1,
+                Code::OtherArchArm => self.other_arch += 1,
                 _ => self.unsupported += 1,
             }
-            statements += usize::from(!d.code.is_about_a_comment());
+            statements += usize::from(!d.code.is_about_a_comment() && d.code != Code::OtherArchArm);
         }
         self.files += usize::from(statements > 0);
         self.suppressed += l.suppressed;
@@ -346,6 +349,13 @@ impl Totals {
     fn summary(&self) -> String {
         let mut line = report::summary(self.files, self.translatable, self.unsupported);
         let mut extra = Vec::new();
+        if self.other_arch > 0 {
+            let n = self.other_arch;
+            extra.push(format!(
+                "{n} in `__CUDA_ARCH__` arm{} AMD does not take",
+                plural(n)
+            ));
+        }
         if self.unused_suppressions > 0 {
             let n = self.unused_suppressions;
             extra.push(format!("{n} unused suppression{}", plural(n)));

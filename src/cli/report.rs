@@ -30,7 +30,7 @@ pub fn run(input: &Input, rules: &RuleSet, output: &Path) -> ExitCode {
             Err(e) => errors.push(e),
         }
     }
-    let page = html::page(&entries, rules);
+    let page = html::page(&entries, rules, scan_options.macros.cuda_arch);
     match super::write::output(
         output,
         page.as_bytes(),

@@ -7,6 +7,7 @@ use std::fmt::Write;
 
 use crate::codes::Code;
 use crate::pipeline::FileOutcome;
+use crate::scan::cuda_arch::CudaArch;
 
 #[derive(Debug, Default)]
 pub struct Summary {
@@ -18,6 +19,10 @@ pub struct Summary {
     left: usize,
     rules: BTreeMap<String, usize>,
     reasons: BTreeMap<(Code, String), usize>,
+    /// `__CUDA_ARCH__` conditions rewritten for `--cuda-arch`, in the files changed.
+    arch_conditions: usize,
+    /// Statements in `__CUDA_ARCH__` arms the AMD device compilation does not take (`T002`).
+    other_arch: usize,
 }
 
 impl Summary {
@@ -25,6 +30,12 @@ impl Summary {
     pub fn add(&mut self, outcome: &FileOutcome) {
         self.files += 1;
         self.changed += usize::from(outcome.rewritten.is_some());
+        self.arch_conditions += outcome.arch_conditions;
+        self.other_arch += outcome
+            .diagnostics
+            .iter()
+            .filter(|d| d.code == Code::OtherArchArm)
+            .count();
         for f in &outcome.findings {
             match &f.outcome {
                 Ok(rules) => {
@@ -53,6 +64,8 @@ impl Summary {
         self.not_written += other.not_written;
         self.translated += other.translated;
         self.left += other.left;
+        self.arch_conditions += other.arch_conditions;
+        self.other_arch += other.other_arch;
         for (k, n) in other.rules {
             *self.rules.entry(k).or_default() += n;
         }
@@ -61,27 +74,35 @@ impl Summary {
         }
     }
 
-    /// `ptx2hip: 2 of 3 files changed, 5 statements translated, 1 left as written`, and with
-    /// `statistics` the counts behind it, most frequent first.
-    pub fn render(&self, statistics: bool) -> String {
+    /// `ptx2hip: 2 of 3 files changed, 5 statements translated, 1 left as written`, then what
+    /// `arch` (`--cuda-arch`) decided when it decided something, and with `statistics` the counts
+    /// behind it, most frequent first.
+    pub fn render(&self, statistics: bool, arch: Option<CudaArch>) -> String {
         let plural =
             |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
         let mut s = format!(
-            "ptx2hip: {} of {} changed, {} translated, {} left as written\n",
+            "ptx2hip: {} of {} changed, {} translated, {} left as written",
             self.changed,
             plural(self.files, "file", "files"),
             plural(self.translated, "statement", "statements"),
             self.left,
         );
         if self.not_written > 0 {
-            s.insert_str(
-                s.len() - 1,
-                &format!(
-                    "; {} not written (see the errors above)",
-                    plural(self.not_written, "file", "files")
-                ),
+            s.push_str(&format!(
+                "; {} not written (see the errors above)",
+                plural(self.not_written, "file", "files")
+            ));
+        }
+        if let Some(arch) = arch.filter(|_| self.arch_conditions + self.other_arch > 0) {
+            let _ = write!(
+                s,
+                "; AMD device code takes the arms of `__CUDA_ARCH__` = {} (--cuda-arch {arch}): {} rewritten, {} in other arms left for NVIDIA",
+                arch.value(),
+                plural(self.arch_conditions, "condition", "conditions"),
+                plural(self.other_arch, "statement", "statements"),
             );
         }
+        s.push('\n');
         if statistics {
             let mut codes: BTreeMap<Code, usize> = BTreeMap::new();
             for ((code, _), n) in &self.reasons {
@@ -128,16 +149,45 @@ mod tests {
         other.add(&process(b"int x;\n", &rules, options));
         summary.merge(other);
         assert_eq!(
-            summary.render(false),
+            summary.render(false, Some(CudaArch::DEFAULT)),
             "ptx2hip: 1 of 2 files changed, 1 statement translated, 1 left as written\n"
         );
-        let detailed = summary.render(true);
+        let detailed = summary.render(true, None);
         assert!(detailed.contains(
             "     1  U001  unknown-instruction (left as written)\n           1  unknown instruction `frob`"
         ));
         assert!(
             detailed.ends_with("     1  I001  translated\n"),
             "{detailed}"
+        );
+    }
+
+    #[test]
+    fn the_summary_says_what_the_architecture_decided() {
+        let rules = RuleSet::embedded().unwrap();
+        let options = Options {
+            target: Target::Amd,
+            emit: Some(crate::emit::EmitMode::Guarded),
+            provenance: true,
+        };
+        let scan = crate::scan::Options {
+            macros: crate::scan::Macros {
+                cuda_arch: Some(CudaArch::DEFAULT),
+                ..Default::default()
+            },
+        };
+        let src = "__device__ int f(int x) {\n  int y;\n#if __CUDA_ARCH__ >= 800\n  asm(\"add.s32 %0, %1, 1;\" : \"=r\"(y) : \"r\"(x));\n#elif __CUDA_ARCH__ >= 700\n  asm(\"add.s32 %0, %1, 2;\" : \"=r\"(y) : \"r\"(x));\n#endif\n  return y;\n}\n";
+        let mut summary = Summary::default();
+        summary.add(&crate::pipeline::process_file(
+            src.as_bytes(),
+            None,
+            &rules,
+            options,
+            &scan,
+        ));
+        assert_eq!(
+            summary.render(false, Some(CudaArch::DEFAULT)),
+            "ptx2hip: 1 of 1 file changed, 1 statement translated, 0 left as written; AMD device code takes the arms of `__CUDA_ARCH__` = 900 (--cuda-arch sm_90): 2 conditions rewritten, 1 statement in other arms left for NVIDIA\n"
         );
     }
 }

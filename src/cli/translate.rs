@@ -20,6 +20,7 @@ use super::progress::Progress;
 use super::shared_helpers::SharedHeader;
 use super::summary::Summary;
 use super::{conclude, display_path, write, Input};
+use crate::codes::Code;
 use crate::emit::{self, diff, Needs, Placement};
 use crate::lower::RuleSet;
 use crate::pipeline::{self, Options};
@@ -135,7 +136,7 @@ pub fn run(
             if swept == 1 { "" } else { "s" }
         ));
     }
-    warn_text(&summary.render(statistics));
+    warn_text(&summary.render(statistics, scan_options.macros.cuda_arch));
     conclude(out, errors, ExitCode::SUCCESS)
 }
 
@@ -244,7 +245,11 @@ fn translate_file(file: &SourceFile, rules: &RuleSet, options: Options, target: 
     }
     done.summary.add(&outcome);
     for d in &outcome.diagnostics {
-        done.notes += &report::render_file_diagnostic(&path, d);
+        if d.code == Code::OtherArchArm {
+            done.notes += &format!("{path}:{}:{}: {}\n", d.line, d.column, d.message);
+        } else {
+            done.notes += &report::render_file_diagnostic(&path, d);
+        }
     }
     for f in &outcome.findings {
         if let Err(u) = &f.outcome {

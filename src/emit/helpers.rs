@@ -516,7 +516,7 @@ fn contains(hay: &[u8], needle: &[u8]) -> bool {
 /// After the last top-level anchor (see [`LineKind::Anchor`]) before `limit`; without one, after
 /// the file's leading comment lines (a licence); the start of the file (after a byte order mark)
 /// if there are none.
-fn insertion_point(text: &[u8], limit: usize) -> usize {
+pub(super) fn insertion_point(text: &[u8], limit: usize) -> usize {
     // Lines as the compiler ends them (a lone CR too): the offsets are the file's.
     let text = &crate::scan::with_compiler_lines(text)[..];
     let lines = Lines::new(text);

@@ -13,6 +13,7 @@
 //! variadic macros `PTX2HIP_AMD_ONLY(...) PTX2HIP_NV_ONLY(...)` instead. A rewrite there replaces the
 //! asm expression's tokens only, so it is right however the invocation expands.
 
+pub mod cuda_arch;
 pub mod diff;
 mod helpers;
 mod lines;

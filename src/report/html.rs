@@ -12,9 +12,10 @@ use std::path::Path;
 
 use html_escape::{encode_double_quoted_attribute as attr, encode_text as text};
 
+use crate::codes::Code;
 use crate::emit;
 use crate::lower::{self, render, RuleSet, Target};
-use crate::scan;
+use crate::scan::{self, cuda_arch::CudaArch};
 
 /// One asm statement as the report shows it.
 #[derive(Debug, Clone)]
@@ -24,8 +25,11 @@ pub struct Entry {
     pub original: String,
     /// Rule codes of the AMD translation; empty when it is left as written.
     pub rules: Vec<String>,
-    /// Code and reason when the statement is left as written (for AMD).
+    /// Code and reason when the statement is left as written (for AMD); `T002` for a statement
+    /// in a `__CUDA_ARCH__` arm the AMD device compilation does not take.
     pub left: Option<(String, String)>,
+    /// Which `__CUDA_ARCH__` arm around it AMD device code takes (`--cuda-arch`).
+    pub note: Option<String>,
     /// The code each target gets, or why it gets none.
     pub amd: Result<String, String>,
     pub portable: Result<String, String>,
@@ -61,14 +65,48 @@ pub fn entries(
                 original: String::from_utf8_lossy(&source[stmt.span.clone()]).into_owned(),
                 rules: amd.as_ref().map(|(_, r)| r.clone()).unwrap_or_default(),
                 left: amd.as_ref().err().map(|(c, m)| (c.to_string(), m.clone())),
+                note: stmt
+                    .arch_arm
+                    .zip(scan_options.macros.cuda_arch)
+                    .map(|(arm, arch)| crate::pipeline::taken_arm_note(source, arm, arch)),
                 amd: amd.map(|(c, _)| c).map_err(|(c, m)| format!("{c}: {m}")),
                 portable: portable
                     .map(|(c, _)| c)
                     .map_err(|(c, m)| format!("{c}: {m}")),
             });
         }
+        for skipped in part.skipped {
+            let (scan::Skip::OtherArch { taken }, Some(arch)) =
+                (skipped.why, scan_options.macros.cuda_arch)
+            else {
+                continue;
+            };
+            let why = crate::pipeline::other_arch_message(source, taken, arch);
+            out.push(Entry {
+                file: file.to_string(),
+                line: skipped.line,
+                original: String::from_utf8_lossy(&source[skipped.span.clone()]).into_owned(),
+                rules: Vec::new(),
+                left: Some((Code::OtherArchArm.to_string(), why.clone())),
+                note: None,
+                amd: Err(format!("{}: {why}", Code::OtherArchArm)),
+                portable: Err(format!("{}: {why}", Code::OtherArchArm)),
+            });
+        }
     });
+    out.sort_by_key(|e| e.line);
     out
+}
+
+impl Entry {
+    /// `translated`, `left` (as written) or `other-arch` (in an arm AMD does not take).
+    fn status(&self) -> &'static str {
+        match &self.left {
+            None => "translated",
+            Some((code, _)) if *code == Code::OtherArchArm.as_str() => "other-arch",
+            Some(_) => "left",
+        }
+    }
 }
 
 const STYLE: &str = "body{font:14px system-ui,sans-serif;margin:1em 2em;color:#222}\
@@ -110,25 +148,34 @@ fromHash();
 apply();
 "#;
 
-/// The whole page.
-pub fn page(entries: &[Entry], rules: &RuleSet) -> String {
+/// The whole page; `arch`: the architecture whose `__CUDA_ARCH__` arms AMD device code takes.
+pub fn page(entries: &[Entry], rules: &RuleSet, arch: Option<CudaArch>) -> String {
     let mut h = String::new();
     let files: BTreeSet<&str> = entries.iter().map(|e| e.file.as_str()).collect();
     let used: BTreeSet<&str> = entries
         .iter()
         .flat_map(|e| e.rules.iter().map(String::as_str))
         .collect();
-    let left = entries.iter().filter(|e| e.left.is_some()).count();
+    let count = |status: &str| entries.iter().filter(|e| e.status() == status).count();
+    let other_arch = match arch {
+        Some(arch) => format!(
+            ", {} in <code>__CUDA_ARCH__</code> arms AMD device code does not take (it takes those of \
+<code>__CUDA_ARCH__</code> = {}: <code>--cuda-arch {arch}</code>)",
+            count("other-arch"),
+            arch.value()
+        ),
+        None => String::new(),
+    };
     let _ = write!(
         h,
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
 <title>ptx2hip review</title><style>{STYLE}</style></head><body>\n<header><h1>ptx2hip review</h1>\
-<p>{} statements in {} files: {} translated, {} left as written. <span id=\"shown\"></span></p>\
+<p>{} statements in {} files: {} translated, {} left as written{other_arch}. <span id=\"shown\"></span></p>\
 <label>File <select id=\"f-file\"><option value=\"\">all</option>",
         entries.len(),
         files.len(),
-        entries.len() - left,
-        left
+        count("translated"),
+        count("left"),
     );
     for f in &files {
         let _ = write!(h, "<option value=\"{}\">{}</option>", attr(f), text(f));
@@ -136,15 +183,11 @@ pub fn page(entries: &[Entry], rules: &RuleSet) -> String {
     h.push_str(
         "</select></label><label>Status <select id=\"f-status\"><option value=\"\">all</option>\
 <option value=\"translated\">translated</option><option value=\"left\">left as written</option>\
-</select></label><label>Rule or code <input id=\"f-rule\" size=\"6\" placeholder=\"B012\"></label>\
+<option value=\"other-arch\">in arms AMD does not take</option></select></label><label>Rule or code <input id=\"f-rule\" size=\"6\" placeholder=\"B012\"></label>\
 </header>\n<main>\n",
     );
     for e in entries {
-        let status = if e.left.is_some() {
-            "left"
-        } else {
-            "translated"
-        };
+        let status = e.status();
         let code = e.left.as_ref().map_or("", |(c, _)| c.as_str());
         let _ = write!(
             h,
@@ -171,6 +214,9 @@ pub fn page(entries: &[Entry], rules: &RuleSet) -> String {
                     let _ = write!(h, " <a href=\"#rule-{0}\">{1}</a>", attr(r), text(r));
                 }
             }
+        }
+        if let Some(note) = &e.note {
+            let _ = write!(h, " <span class=\"note\">({})</span>", text(note));
         }
         h.push_str("</div><div class=\"cols\">");
         let _ = write!(h, "<div>original<pre>{}</pre></div>", text(&e.original));
@@ -227,7 +273,7 @@ mod tests {
             &scan::Options::default(),
         );
         assert_eq!(e.len(), 2);
-        let html = page(&e, &rules);
+        let html = page(&e, &rules, None);
         assert!(!html.contains("</pre><script>\""), "unescaped source text");
         assert!(html.contains("a&lt;b&gt;.cu"));
         assert!(html.contains("id=\"rule-I001\""));
@@ -235,6 +281,35 @@ mod tests {
         assert!(
             !html.contains("http://") && !html.contains("https://"),
             "nothing loaded"
+        );
+    }
+
+    #[test]
+    fn statements_in_arms_amd_does_not_take_are_shown_with_the_arm_it_takes() {
+        let rules = RuleSet::embedded().unwrap();
+        let src = "__device__ int f(int x) {\n  int y;\n#if __CUDA_ARCH__ >= 800\n  asm(\"add.s32 %0, %1, 1;\" : \"=r\"(y) : \"r\"(x));\n#else\n  asm(\"add.s32 %0, %1, 2;\" : \"=r\"(y) : \"r\"(x));\n#endif\n  return y;\n}\n";
+        let options = scan::Options {
+            macros: scan::Macros {
+                cuda_arch: Some(CudaArch::DEFAULT),
+                ..scan::Macros::default()
+            },
+        };
+        let e = entries("k.cu", None, src.as_bytes(), &rules, &options);
+        assert_eq!(
+            e.iter().map(Entry::status).collect::<Vec<_>>(),
+            ["translated", "other-arch"]
+        );
+        let html = page(&e, &rules, Some(CudaArch::DEFAULT));
+        assert!(html.contains("1 translated, 0 left as written, 1 in <code>__CUDA_ARCH__</code> arms AMD device code does not take"), "{html}");
+        assert!(html.contains("<code>--cuda-arch sm_90</code>"));
+        assert!(html.contains("data-status=\"other-arch\""));
+        assert!(
+            html.contains("takes the arm `#if __CUDA_ARCH__ &gt;= 800` (line 3) instead"),
+            "{html}"
+        );
+        assert!(
+            html.contains("(AMD device code takes its arm `#if __CUDA_ARCH__ &gt;= 800` (line 3) for `--cuda-arch sm_90`)"),
+            "{html}"
         );
     }
 }

@@ -195,6 +195,7 @@ mod tests {
             end_line: line,
             end_column: 1,
             instructions: vec!["add.s32".into()],
+            note: None,
             outcome: Err(NotTranslated {
                 code: crate::codes::Code::UnknownInstruction,
                 message: "the reason".into(),

@@ -17,7 +17,7 @@ pub struct JsonFinding {
     pub code: &'static str,
     /// PTX instruction forms as written, in order.
     pub instructions: Vec<String>,
-    /// `translatable`, `unsupported` or `unused-suppression`.
+    /// `translatable`, `unsupported`, `other-arch-arm` or `unused-suppression`.
     pub status: &'static str,
     /// Codes of the rules that translate the statement (empty when unsupported).
     pub rules: Vec<String>,
@@ -37,6 +37,7 @@ pub fn diagnostic_json(d: &Diagnostic) -> JsonFinding {
             Code::Translatable => "translatable",
             Code::UnusedSuppression => "unused-suppression",
             Code::MalformedSuppression => "malformed-suppression",
+            Code::OtherArchArm => "other-arch-arm",
             _ => "unsupported",
         },
         rules: d.rules.clone(),

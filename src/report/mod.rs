@@ -43,7 +43,7 @@ pub fn message(f: &Finding) -> String {
             .collect::<Vec<_>>()
             .join(", ")
     };
-    match &f.outcome {
+    let message = match &f.outcome {
         Ok(rules) => format!(
             "non-portable inline PTX {forms}: translatable ({})",
             rules.join(", ")
@@ -52,6 +52,10 @@ pub fn message(f: &Finding) -> String {
             "non-portable inline PTX {forms}: not translated: {}",
             u.message
         ),
+    };
+    match &f.note {
+        Some(note) => format!("{message}; {note}"),
+        None => message,
     }
 }
 

@@ -206,17 +206,14 @@ fn word(src: &[u8], at: usize) -> &[u8] {
 mod tests {
     use super::super::conditional::{Conditionals, Environments};
     use super::super::nesting::survey;
-    use super::super::platform::{Environment, Macros};
+    use super::super::platform::Macros;
     use super::*;
 
     /// The plan of the `#if` arms inside `src`, as the scanner reads them for NVIDIA and AMD.
     fn plan_of(src: &str) -> Result<Plan, TooMany> {
         let s = survey(src.as_bytes());
         let user = Macros::default();
-        let envs = Environments {
-            nvidia: Environment::nvidia_device(&user),
-            amd: Environment::amd(&user),
-        };
+        let envs = Environments::new(&user);
         let c = Conditionals::new(src.as_bytes(), &s.directives, &envs);
         let inner = c.inside(&(0..src.len()));
         plan(src.as_bytes(), &inner)

@@ -8,7 +8,7 @@
 use std::ops::Range;
 
 use super::nesting::Directive;
-use super::platform::Environment;
+use super::platform::{Environment, Macros};
 
 /// Which compilations compile a piece of code.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -27,6 +27,22 @@ pub enum Reach {
 pub struct Environments {
     pub nvidia: Environment,
     pub amd: Environment,
+    /// The AMD device compilation in the chains decided by `--cuda-arch`
+    /// ([`super::cuda_arch::ArchChains`]).
+    pub amd_device: Environment,
+    /// The AMD device compilation of the file as written (`__CUDA_ARCH__` undefined).
+    pub amd_device_as_written: Environment,
+}
+
+impl Environments {
+    pub fn new(user: &Macros) -> Self {
+        Environments {
+            nvidia: Environment::nvidia_device(user),
+            amd: Environment::amd(user),
+            amd_device: Environment::amd_device(user),
+            amd_device_as_written: Environment::amd_device_as_written(user),
+        }
+    }
 }
 
 #[derive(Debug, Clone)]
@@ -42,6 +58,8 @@ struct Arm {
     amd: Option<bool>,
     /// Whether the AMD compilation takes this arm of its group, if it reaches the group.
     own_amd: Option<bool>,
+    /// Its group is decided by the architecture chosen for AMD device code (`--cuda-arch`).
+    by_arch: bool,
     /// Index of its group's first arm (`#if`, `#ifdef`, `#ifndef`).
     group: usize,
 }
@@ -62,32 +80,44 @@ struct Group {
 
 impl Conditionals {
     pub fn new(src: &[u8], directives: &[Directive], envs: &Environments) -> Self {
+        Self::deciding(src, directives, envs, &[])
+    }
+
+    /// Like [`Conditionals::new`], with the AMD compilation reading the directives marked in
+    /// `by_arch` (indexed like `directives`) as its device compilation for the chosen
+    /// architecture.
+    pub fn deciding(
+        src: &[u8],
+        directives: &[Directive],
+        envs: &Environments,
+        by_arch: &[bool],
+    ) -> Self {
         let mut arms: Vec<Arm> = Vec::new();
         let mut open: Vec<Group> = Vec::new();
-        for d in directives {
+        for (i, d) in directives.iter().enumerate() {
             let word = d.word(src);
             let rest = &src[d.rest.clone()];
+            let amd_env = if by_arch.get(i) == Some(&true) {
+                &envs.amd_device
+            } else {
+                &envs.amd
+            };
             let body = (d.span.end + 1).min(src.len());
             match word {
                 b"if" | b"ifdef" | b"ifndef" => {
                     let parent = open.last().map(|g| g.arm);
                     let (nvidia, amd) = (
                         envs.nvidia.condition(word, rest),
-                        envs.amd.condition(word, rest),
+                        amd_env.condition(word, rest),
                     );
                     open.push(Group {
                         arm: arms.len(),
                         taken_nvidia: nvidia,
                         taken_amd: amd,
                     });
-                    arms.push(Arm::new(
-                        d.span.start..body,
-                        parent,
-                        &arms,
-                        nvidia,
-                        amd,
-                        None,
-                    ));
+                    let mut arm = Arm::new(d.span.start..body, parent, &arms, nvidia, amd, None);
+                    arm.by_arch = by_arch.get(i) == Some(&true);
+                    arms.push(arm);
                 }
                 b"elif" | b"elifdef" | b"elifndef" | b"else" => {
                     let Some(group) = open.last_mut() else {
@@ -100,7 +130,7 @@ impl Conditionals {
                     } else {
                         (
                             envs.nvidia.condition(word, rest),
-                            envs.amd.condition(word, rest),
+                            amd_env.condition(word, rest),
                         )
                     };
                     let nvidia = and(not(group.taken_nvidia), own_nvidia);
@@ -109,14 +139,10 @@ impl Conditionals {
                     group.taken_amd = or(group.taken_amd, own_amd);
                     let first = arms[group.arm].group;
                     group.arm = arms.len();
-                    arms.push(Arm::new(
-                        d.span.start..body,
-                        parent,
-                        &arms,
-                        nvidia,
-                        amd,
-                        Some(first),
-                    ));
+                    let mut arm =
+                        Arm::new(d.span.start..body, parent, &arms, nvidia, amd, Some(first));
+                    arm.by_arch = arms[first].by_arch;
+                    arms.push(arm);
                 }
                 b"endif" => {
                     if let Some(group) = open.pop() {
@@ -140,6 +166,50 @@ impl Conditionals {
             (_, Some(false)) => Reach::NvidiaOnly,
             (Some(false), _) => Reach::NotNvidia,
             _ => Reach::Both,
+        }
+    }
+
+    /// When the AMD compilation leaves out the code at `offset` only because of the architecture
+    /// chosen for it (`--cuda-arch`): the arm it takes instead in that chain (`None` inside the
+    /// option: it takes no arm of the chain). The innermost arm AMD does not take
+    /// decides: inside `#ifndef __HIP_PLATFORM_AMD__` (ptx2hip's kept originals) the code is
+    /// NVIDIA-only whatever the architecture.
+    pub fn arch_arm(&self, offset: usize) -> Option<Option<ArmAt>> {
+        let mut at = self.innermost(offset)?;
+        loop {
+            let arm = &self.arms[at];
+            if arm.own_amd == Some(false) {
+                if !arm.by_arch {
+                    return None;
+                }
+                let taken = self.arms[arm.group..]
+                    .iter()
+                    .take_while(|a| a.group == arm.group || a.parent > arm.parent)
+                    .find(|a| a.group == arm.group && a.own_amd == Some(true))
+                    .map(|a| self.arm_at(a));
+                return Some(taken);
+            }
+            at = arm.parent?;
+        }
+    }
+
+    /// The innermost arm around `offset` that the AMD compilation takes because of the
+    /// architecture chosen for it (`--cuda-arch`).
+    pub fn taken_arch_arm(&self, offset: usize) -> Option<ArmAt> {
+        let mut at = self.innermost(offset)?;
+        loop {
+            let arm = &self.arms[at];
+            if arm.by_arch && arm.own_amd == Some(true) {
+                return Some(self.arm_at(arm));
+            }
+            at = arm.parent?;
+        }
+    }
+
+    fn arm_at(&self, arm: &Arm) -> ArmAt {
+        ArmAt {
+            directive: arm.directive,
+            chain: self.arms[arm.group].directive,
         }
     }
 
@@ -174,6 +244,13 @@ impl Conditionals {
             })
             .collect()
     }
+}
+
+/// Where an arm is: the `#` of its directive and of its chain's `#if`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ArmAt {
+    pub directive: usize,
+    pub chain: usize,
 }
 
 /// An arm that opens inside an asm statement.
@@ -211,6 +288,7 @@ impl Arm {
             nvidia: and(outer.map_or(Some(true), |o| o.nvidia), nvidia),
             amd: and(outer.map_or(Some(true), |o| o.amd), amd),
             own_amd: amd,
+            by_arch: false,
         }
     }
 }
@@ -238,15 +316,11 @@ fn or(a: Option<bool>, b: Option<bool>) -> Option<bool> {
 #[cfg(test)]
 mod tests {
     use super::super::nesting::survey;
-    use super::super::platform::Macros;
     use super::*;
 
     fn reach_of(src: &str, user: &Macros) -> Vec<(String, Reach)> {
         let s = survey(src.as_bytes());
-        let envs = Environments {
-            nvidia: Environment::nvidia_device(user),
-            amd: Environment::amd(user),
-        };
+        let envs = Environments::new(user);
         let c = Conditionals::new(src.as_bytes(), &s.directives, &envs);
         src.match_indices("stmt")
             .map(|(at, _)| {
@@ -309,6 +383,72 @@ stmt9;
             reach,
             vec![Reach::NotNvidia, Reach::NvidiaOnly, Reach::NvidiaOnly]
         );
+    }
+
+    #[test]
+    fn chains_decided_by_the_architecture_name_the_arm_amd_takes() {
+        let src = "\
+#if __CUDA_ARCH__ >= 900
+stmt0;
+#elif __CUDA_ARCH__ >= 800
+stmt1;
+#  if defined(__HIP_PLATFORM_AMD__)
+stmt2;
+#  else
+stmt3;
+#  endif
+#else
+stmt4;
+#endif
+#if __CUDA_ARCH__ < 700
+stmt5;
+#endif
+#if __CUDA_ARCH__ < 700
+stmt6;
+#endif
+";
+        let user = Macros {
+            cuda_arch: Some(super::super::cuda_arch::CudaArch::parse("80").unwrap()),
+            ..Macros::default()
+        };
+        let s = survey(src.as_bytes());
+        // The last chain is not decided by the architecture: `__CUDA_ARCH__` stays unknown there.
+        let last = s.directives.len() - 2;
+        let by_arch: Vec<bool> = s
+            .directives
+            .iter()
+            .enumerate()
+            .map(|(i, d)| i < last && src[d.span.clone()].contains("__CUDA_ARCH__"))
+            .collect();
+        let c = Conditionals::deciding(
+            src.as_bytes(),
+            &s.directives,
+            &Environments::new(&user),
+            &by_arch,
+        );
+        let at = |stmt: &str| src.find(stmt).unwrap();
+        let arm = |text: &str, chain: &str| ArmAt {
+            directive: src.find(text).unwrap(),
+            chain: src.find(chain).unwrap(),
+        };
+        let line = |text: &str| Some(Some(arm(text, "#if __CUDA_ARCH__ >= 900")));
+        assert_eq!(c.arch_arm(at("stmt0")), line("#elif __CUDA_ARCH__ >= 800"));
+        assert_eq!(c.arch_arm(at("stmt1")), None, "taken");
+        let elif = arm("#elif __CUDA_ARCH__ >= 800", "#if __CUDA_ARCH__ >= 900");
+        assert_eq!(c.taken_arch_arm(at("stmt1")), Some(elif));
+        assert_eq!(c.taken_arch_arm(at("stmt2")), Some(elif));
+        assert_eq!(c.taken_arch_arm(at("stmt6")), None);
+        assert_eq!(c.arch_arm(at("stmt2")), None, "taken");
+        assert_eq!(
+            c.arch_arm(at("stmt3")),
+            None,
+            "NVIDIA-only whatever the architecture"
+        );
+        assert_eq!(c.reach(at("stmt3")), Reach::NvidiaOnly);
+        assert_eq!(c.arch_arm(at("stmt4")), line("#elif __CUDA_ARCH__ >= 800"));
+        assert_eq!(c.arch_arm(at("stmt5")), Some(None), "no arm of the chain");
+        assert_eq!(c.reach(at("stmt6")), Reach::Both);
+        assert_eq!(c.arch_arm(at("stmt6")), None);
     }
 
     #[test]

@@ -224,6 +224,7 @@ mod tests {
             indent: String::new(),
             in_macro: None,
             arms: None,
+            arch_arm: None,
         }
     }
 

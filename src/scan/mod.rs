@@ -20,6 +20,7 @@
 mod arms;
 mod conditional;
 mod cstrings;
+pub mod cuda_arch;
 mod dialect;
 mod extract;
 mod literal;
@@ -39,12 +40,12 @@ use std::path::Path;
 
 use tree_sitter::Parser;
 
+pub use conditional::ArmAt;
 use conditional::{Conditionals, Environments, Reach};
 pub use dialect::Foreign;
 use extract::Missing;
 use macros::Defines;
 use nesting::{Keyword, Survey};
-use platform::Environment;
 pub use platform::Macros;
 use position::LineIndex;
 use statement::Reader;
@@ -86,6 +87,9 @@ pub struct AsmStatement {
     /// statement read once per combination of their arms. The fields above are the first
     /// reading's.
     pub arms: Option<Arms>,
+    /// The innermost `__CUDA_ARCH__` arm around the statement that the AMD device compilation
+    /// takes for `--cuda-arch` (see [`cuda_arch`]).
+    pub arch_arm: Option<ArmAt>,
 }
 
 /// An asm statement as each combination of arms of the `#if` blocks inside it reads, and the
@@ -240,6 +244,10 @@ pub enum Skip {
     NotNvidia,
     /// No compilation sees it (`#if 0`).
     NeverCompiled,
+    /// The AMD device compilation takes another arm of a `__CUDA_ARCH__` chain for the
+    /// architecture chosen with `--cuda-arch`: that arm, `None` when it takes none (only NVIDIA
+    /// compiles the statement, for other architectures).
+    OtherArch { taken: Option<ArmAt> },
     /// An empty template: a compiler barrier such as `asm volatile("" ::: "memory")`.
     Barrier,
     /// Another assembly dialect.
@@ -257,6 +265,11 @@ pub struct ScanResult {
     pub diagnostics: Vec<ScanDiagnostic>,
     /// Keywords that are not statements to port (see [`Skip`]).
     pub skipped: Vec<Skipped>,
+    /// The `__CUDA_ARCH__` tokens that `translate` replaces by [`cuda_arch::MACRO`] for
+    /// `--cuda-arch` (in the first part of a file handed over in parts).
+    pub arch_tokens: Vec<Range<usize>>,
+    /// Offsets of the conditions holding them.
+    pub arch_conditions: Vec<usize>,
 }
 
 /// Message for a statement among statements whose `;` does not follow it: a rewrite would need
@@ -327,6 +340,8 @@ pub fn scan_file(source: &[u8], path: Option<&Path>, options: &Options) -> ScanR
         all.statements.extend(part.statements);
         all.diagnostics.extend(part.diagnostics);
         all.skipped.extend(part.skipped);
+        all.arch_tokens.extend(part.arch_tokens);
+        all.arch_conditions.extend(part.arch_conditions);
     });
     all
 }
@@ -366,11 +381,19 @@ pub fn scan_each(
     if survey.keywords.is_empty() {
         return;
     }
-    let envs = Environments {
-        nvidia: Environment::nvidia_device(&options.macros),
-        amd: Environment::amd(&options.macros),
-    };
-    let conditionals = Conditionals::new(source, &survey.directives, &envs);
+    let envs = Environments::new(&options.macros);
+    let arch = options
+        .macros
+        .cuda_arch
+        .map(|_| {
+            let differs = |word: &[u8], rest: &[u8]| {
+                let with = envs.amd_device.condition(word, rest);
+                with.is_none() || with != envs.amd_device_as_written.condition(word, rest)
+            };
+            cuda_arch::arch_chains(source, &survey.directives, &survey.keywords, &differs)
+        })
+        .unwrap_or_default();
+    let conditionals = Conditionals::deciding(source, &survey.directives, &envs, &arch.decided);
     let lines = LineIndex::new(source);
     let defines = Defines::new(source, &survey, &conditionals, &lines, path, &envs);
     let file = File {
@@ -379,9 +402,14 @@ pub fn scan_each(
         lines,
         conditionals: &conditionals,
         defines: &defines,
+        cuda_arch: options.macros.cuda_arch.is_some(),
     };
     let streaming = memchr::memmem::find(source, b"\"C\"").is_none();
-    let mut result = ScanResult::default();
+    let mut result = ScanResult {
+        arch_tokens: arch.tokens,
+        arch_conditions: arch.conditions,
+        ..ScanResult::default()
+    };
     let mut read_until = 0;
     for keyword in &survey.keywords {
         // A keyword inside a statement already read (in its operands) belongs to that statement.
@@ -408,6 +436,9 @@ struct File<'a> {
     lines: LineIndex,
     conditionals: &'a Conditionals,
     defines: &'a Defines<'a>,
+    /// `--cuda-arch` is given: the `#if`s on `__CUDA_ARCH__` that choose between the arms of a
+    /// statement choose between their translations on [`cuda_arch::MACRO`].
+    cuda_arch: bool,
 }
 
 impl File<'_> {
@@ -444,7 +475,10 @@ impl File<'_> {
         let span = extent.as_ref().map_or(at.clone(), extract::Extent::span);
         let why = match reach {
             Reach::Both => None,
-            Reach::NvidiaOnly => Some(Skip::NvidiaOnly),
+            Reach::NvidiaOnly => Some(match self.conditionals.arch_arm(keyword.at) {
+                Some(taken) if !keyword.in_nv_only_call => Skip::OtherArch { taken },
+                _ => Skip::NvidiaOnly,
+            }),
             Reach::NotNvidia => Some(Skip::NotNvidia),
             Reach::Neither => Some(Skip::NeverCompiled),
         };
@@ -567,7 +601,10 @@ impl File<'_> {
                     .diagnostics
                     .push(self.diagnostic(at, NOT_TERMINATED.into()));
             }
-            None => result.statements.push(*statement),
+            None => {
+                statement.arch_arm = self.conditionals.taken_arch_arm(keyword.at);
+                result.statements.push(*statement);
+            }
         }
         Some(extent.span().end)
     }
@@ -625,11 +662,16 @@ impl File<'_> {
             .layout
             .iter()
             .filter_map(|step| match step {
-                arms::Step::Directive(r) => Some(ArmPiece::Directive(
-                    String::from_utf8_lossy(&self.src[r.clone()])
-                        .trim_end()
-                        .to_string(),
-                )),
+                arms::Step::Directive(r) => {
+                    let text = String::from_utf8_lossy(&self.src[r.clone()]);
+                    let text = text.trim_end();
+                    Some(ArmPiece::Directive(
+                        self.cuda_arch
+                            .then(|| cuda_arch::renamed(text))
+                            .flatten()
+                            .unwrap_or_else(|| text.to_string()),
+                    ))
+                }
                 arms::Step::Else => Some(ArmPiece::Directive("#else".into())),
                 arms::Step::Reading(n) => readings.next().map(|s| ArmPiece::Reading {
                     arms: plan.readings[*n].arms.clone(),

@@ -10,6 +10,7 @@
 
 use std::collections::HashMap;
 
+use super::cuda_arch::{self, CudaArch};
 use super::nesting::without_comments;
 
 /// Macros the user declares (`defines`, `amd-defines` and `nvidia-only-macros` of ptx2hip.toml,
@@ -27,6 +28,9 @@ pub struct Macros {
     /// Defined when compiling for NVIDIA and undefined when compiling for AMD (a project's
     /// `NEW_MMA_AVAILABLE`).
     pub nvidia_defines: Vec<(String, Option<String>)>,
+    /// The NVIDIA architecture whose `__CUDA_ARCH__` arms the AMD device compilation follows
+    /// (`--cuda-arch`; see [`super::cuda_arch`]); `None`: `__CUDA_ARCH__` stays unknown for AMD.
+    pub cuda_arch: Option<CudaArch>,
 }
 
 /// What a compilation knows about one macro.
@@ -78,6 +82,7 @@ impl Environment {
         env.set("__NVCC__", Known::Defined(Some("1".into())));
         env.set("__CUDACC__", Known::Defined(Some("1".into())));
         env.set("__CUDA_ARCH__", Known::Defined(None));
+        env.set(cuda_arch::MACRO, Known::Defined(None));
         env.common();
         env.user(user, &user.nvidia_defines, &user.amd_defines);
         env
@@ -85,7 +90,8 @@ impl Environment {
 
     /// Any compilation for AMD GPUs (host or device), where the asm must not remain. Whether
     /// `__CUDA_ARCH__` is defined is left unknown: ports commonly define it, or keep device
-    /// paths under it.
+    /// paths under it. The conditions ptx2hip rewrites test [`cuda_arch::MACRO`] instead, which
+    /// has the chosen architecture's value (see [`Environment::amd_device`]).
     pub fn amd(user: &Macros) -> Self {
         let mut env = Environment::default();
         for name in AMD
@@ -97,7 +103,40 @@ impl Environment {
         for name in NVIDIA {
             env.set(name, Known::Undefined);
         }
+        if let Some(arch) = user.cuda_arch {
+            env.set(
+                cuda_arch::MACRO,
+                Known::Defined(Some(arch.value().to_string())),
+            );
+        }
         env.common();
+        env.user(user, &user.amd_defines, &user.nvidia_defines);
+        env
+    }
+
+    /// The AMD device compilation as it reads the conditions `translate` rewrites for
+    /// `--cuda-arch` ([`cuda_arch::ArchChains`]): `__CUDA_ARCH__` has the chosen value there. The
+    /// host compilation never reaches an asm statement's arm through them: it sees the macro
+    /// undefined, as it sees `__CUDA_ARCH__`, and asm is device code.
+    pub fn amd_device(user: &Macros) -> Self {
+        let mut env = Environment::amd(user);
+        if let Some(arch) = user.cuda_arch {
+            env.set(
+                "__CUDA_ARCH__",
+                Known::Defined(Some(arch.value().to_string())),
+            );
+            env.set("__HIP_DEVICE_COMPILE__", Known::Defined(Some("1".into())));
+            env.user(user, &user.amd_defines, &user.nvidia_defines);
+        }
+        env
+    }
+
+    /// The AMD device compilation of the file as written, where hipcc leaves `__CUDA_ARCH__`
+    /// undefined: a condition that has the same value here and in [`Environment::amd_device`]
+    /// needs no rewrite.
+    pub fn amd_device_as_written(user: &Macros) -> Self {
+        let mut env = Environment::amd_device(user);
+        env.set("__CUDA_ARCH__", Known::Undefined);
         env.user(user, &user.amd_defines, &user.nvidia_defines);
         env
     }
@@ -468,12 +507,61 @@ mod tests {
     }
 
     #[test]
+    fn the_chosen_architecture_decides_amd_device_code_only() {
+        let user = Macros {
+            cuda_arch: Some(CudaArch::parse("80").unwrap()),
+            ..Macros::default()
+        };
+        let (amd, device, written) = (
+            Environment::amd(&user),
+            Environment::amd_device(&user),
+            Environment::amd_device_as_written(&user),
+        );
+        let nv = Environment::nvidia_device(&user);
+        // Rewritten conditions: the value for AMD, whatever nvcc compiles for NVIDIA.
+        assert_eq!(on(&amd, "PTX2HIP_CUDA_ARCH >= 800"), Some(true));
+        assert_eq!(on(&amd, "PTX2HIP_CUDA_ARCH >= 900"), Some(false));
+        assert_eq!(on(&nv, "PTX2HIP_CUDA_ARCH >= 800"), None);
+        assert_eq!(nv.condition(b"ifdef", b"PTX2HIP_CUDA_ARCH"), Some(true));
+        // `__CUDA_ARCH__` itself: unknown for AMD as a whole, the chosen value in device code
+        // once rewritten, undefined in device code as written.
+        assert_eq!(on(&amd, "defined(__CUDA_ARCH__)"), None);
+        assert_eq!(
+            on(&device, "__CUDA_ARCH__ >= 800 && __CUDA_ARCH__ < 900"),
+            Some(true)
+        );
+        assert_eq!(device.condition(b"ifndef", b"__CUDA_ARCH__"), Some(false));
+        assert_eq!(on(&written, "__CUDA_ARCH__ < 700"), Some(true));
+        assert_eq!(on(&written, "defined(__HIP_DEVICE_COMPILE__)"), Some(true));
+        // A user's own definition wins.
+        let pinned = Macros {
+            defines: vec![("__CUDA_ARCH__".into(), Some("750".into()))],
+            ..user
+        };
+        assert_eq!(
+            on(&Environment::amd_device(&pinned), "__CUDA_ARCH__ == 750"),
+            Some(true)
+        );
+        assert_eq!(
+            on(
+                &Environment::amd_device_as_written(&pinned),
+                "__CUDA_ARCH__ == 750"
+            ),
+            Some(true)
+        );
+        // Without an architecture nothing changes.
+        let none = Environment::amd_device(&Macros::default());
+        assert_eq!(on(&none, "__CUDA_ARCH__ >= 800"), None);
+    }
+
+    #[test]
     fn user_macros_are_defined_or_undefined_per_compilation() {
         let user = Macros {
             defines: vec![("GGML_CUDA_CC".into(), Some("700".into()))],
             undefines: vec!["FOO".into()],
             amd_defines: vec![("GGML_USE_HIP".into(), None)],
             nvidia_defines: vec![("NEW_MMA_AVAILABLE".into(), None)],
+            cuda_arch: None,
         };
         let (nv, amd) = (Environment::nvidia_device(&user), Environment::amd(&user));
         assert_eq!(on(&amd, "defined(GGML_USE_HIP)"), Some(true));

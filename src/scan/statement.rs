@@ -125,6 +125,7 @@ impl Reader<'_> {
             indent: indent_at(self.src, self.lines, span.start),
             in_macro: self.in_macro.clone(),
             arms: None,
+            arch_arm: None,
             terminated: extent.semicolon.is_some(),
             place: self.place.clone(),
             span,

@@ -42,6 +42,7 @@ impl AsmStatement {
             indent: String::new(),
             in_macro: None,
             arms: None,
+            arch_arm: None,
             terminated: true,
             place: Place::Block,
         }

@@ -18,7 +18,11 @@ use ptx2hip::{ptx, walk};
 use serde_json::json;
 
 fn main() {
-    let mut macros = scan::Macros::default();
+    // As the command line reads files: with its default `--cuda-arch`.
+    let mut macros = scan::Macros {
+        cuda_arch: Some(scan::cuda_arch::CudaArch::DEFAULT),
+        ..scan::Macros::default()
+    };
     let mut roots = Vec::new();
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
@@ -127,6 +131,7 @@ fn main() {
                         Skip::NvidiaOnly => "nvidia-only".to_string(),
                         Skip::NotNvidia => "not-nvidia".to_string(),
                         Skip::NeverCompiled => "never-compiled".to_string(),
+                        Skip::OtherArch { .. } => "other-arch".to_string(),
                         Skip::Barrier => "barrier".to_string(),
                         Skip::NotPtx(f) => format!("not-ptx:{f:?}").to_lowercase(),
                         Skip::KeywordAlias => "keyword-alias".to_string(),
