@@ -321,7 +321,7 @@ pub fn scan_each(
     };
     let conditionals = Conditionals::new(source, &survey.directives, &envs);
     let lines = LineIndex::new(source);
-    let defines = Defines::new(source, &survey, &conditionals, &lines, path, &envs);
+    let defines = Defines::new(source, &survey, &conditionals, path, &envs);
     let file = File {
         src: source,
         survey: &survey,
