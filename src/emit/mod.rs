@@ -17,6 +17,7 @@
 
 pub mod diff;
 mod helpers;
+mod layout;
 mod lines;
 mod provenance;
 
@@ -27,6 +28,7 @@ use crate::lower::{render, RuleSet, Target, Translation};
 use crate::scan::{AsmStatement, Place};
 
 pub use helpers::{needs_of, relink, render_header, Needs, Placement, HELPERS_BEGIN, HELPERS_END};
+pub use layout::same_up_to_layout;
 pub use lines::Lines;
 
 /// How a translation is put into the file.
@@ -197,6 +199,7 @@ pub fn edit(
     let Some(old) = provenance::existing_marker(source, lines, stmt.span.start) else {
         return vec![edit];
     };
+    let old = old.range;
     // A rewrite that starts a line of its own takes the spaces before it, and the marker's too.
     let mut start = old.start;
     if edit.lead > 0 {
@@ -233,14 +236,14 @@ pub fn marker(
         let ending = lines.ending_of(source, start, nl);
         (
             line_start,
-            format!("{indent}{}{ending}", provenance::line_comment(&note)),
+            format!("{indent}{}{ending}", provenance::block_comment(&note)),
         )
     } else {
         (start, format!("{} ", provenance::block_comment(&note)))
     };
     match provenance::existing_marker(source, lines, start) {
-        Some(old) if source[old.clone()] == *text.as_bytes() => None,
-        Some(old) => Some(plain_edit(old, text, true)),
+        Some(old) if old.says(&note) => None,
+        Some(old) => Some(plain_edit(old.range, text, true)),
         None => Some(plain_edit(at..at, text, false)),
     }
 }
