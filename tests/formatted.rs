@@ -4,9 +4,9 @@
 //! re-flowing, include order and directive indentation `clang-format` gave it.
 //!
 //! Every corpus file is translated (guarded and replace, both targets, inline helpers and
-//! `--helpers`), formatted with `clang-format-19 -i` in three styles (the repository's, LLVM's,
-//! Google's at 40 columns, which re-flows nearly every comment), and translated again: nothing may
-//! change. Then each file gets one more translatable statement and is translated again: the new
+//! `--helpers`), formatted with `clang-format-19 -i` in three styles (the repository's, LLVM's
+//! with directives indented after the `#`, Google's at 40 columns, which re-flows nearly every
+//! comment and wraps long directives), and translated again: nothing may change. Then each file gets one more translatable statement and is translated again: the new
 //! statement is translated, each file still has one helper block (none nested in another) and
 //! its statements left as written still one marker each, and a further run changes nothing.
 //!
@@ -30,7 +30,7 @@ fn root() -> PathBuf {
 fn styles() -> [String; 3] {
     [
         format!("file:{}", root().join(".clang-format").display()),
-        "LLVM".to_string(),
+        "{BasedOnStyle: LLVM, IndentPPDirectives: AfterHash}".to_string(),
         "{BasedOnStyle: Google, ColumnLimit: 40}".to_string(),
     ]
 }
