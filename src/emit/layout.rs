@@ -110,9 +110,10 @@ fn tokens(code: &[u8]) -> Vec<u8> {
             k += memchr::memchr(b'\n', rest).unwrap_or(rest.len());
         } else if rest.starts_with(b"/*") {
             k += memchr::memmem::find(&rest[2..], b"*/").map_or(rest.len(), |e| e + 4);
-        } else if rest[0] == b'\\' && matches!(rest.get(1), Some(b'\n' | b'\r')) {
-            k += 1;
-        } else if rest[0].is_ascii_whitespace() {
+        } else if rest[0].is_ascii_whitespace()
+            || rest[0] == b'\\' && matches!(rest.get(1), Some(b'\n' | b'\r'))
+        {
+            // Whitespace, and the `\\` of a continuation.
             k += 1;
         } else if matches!(rest[0], b'"' | b'\'') {
             let quote = rest[0];
