@@ -295,18 +295,16 @@ What to do: fix the template (ptxas would reject it too), or report a parser gap
 accepts it."#;
 
     TranslationDoesNotFit = "U013", "translation-does-not-fit", Error,
-        "the translation cannot take the statement's place in the source",
-        r#"The statement translates, but its translation cannot be spliced where the statement is:
-inside a macro argument, a translation with a comma outside parentheses would split the
-argument.
+        "no longer reported: the translation could not take the statement's place in the source",
+        r#"Reported by versions before issue 18 for a statement inside a macro argument whose
+translation had a comma outside parentheses, which would have split the argument. Such a
+translation is now emitted as one parenthesised expression, `([&] { ... }())`, whose commas no
+macro splits, so this code is no longer reported; it stays reserved, and suppressions and
+baselines that name it stay valid.
 
-Example:
+Example: none any more (`CALL_MACRO(asm("ld.global.v2.u32 {%0, %1}, [%2];" : ...))` was one).
 
-```cuda
-CALL_MACRO(asm("ld.global.v2.u32 {%0, %1}, [%2];" : "=r"(a), "=r"(b) : "l"(p)));   // U013
-```
-
-What to do: move the statement out of the macro argument."#;
+What to do: nothing; remove suppressions of `U013`."#;
 
     InvalidUtf8 = "U014", "invalid-utf8", Error,
         "the statement contains bytes that are not valid UTF-8",

@@ -167,22 +167,11 @@ fn tests_arch_macro(stmt: &AsmStatement) -> bool {
     })
 }
 
-/// The analysis, not translated when the translation cannot take the statement's place.
-fn fitted(stmt: &AsmStatement, mut analysis: lower::Analysis) -> lower::Analysis {
-    if let Ok(Err(message)) = analysis.outcome.as_ref().map(|t| emit::fits(stmt, t)) {
-        analysis.outcome = Err(lower::Unsupported::new(
-            Code::TranslationDoesNotFit,
-            message,
-        ));
-    }
-    analysis
-}
-
 /// What the analyses of a lint (`check`, no rewritten file) found, by everything an analysis
 /// reads of a statement: a run over a tree meets the same statement text in many places (copied
 /// headers, one macro expanded per type), and a statement is analysed once per run. The analysis
 /// reads the template text, the qualifiers, the operands (name, constraint, expression, strings),
-/// the clobbers and labels, and where the statement sits; it does not read the statement's
+/// the clobbers and labels; it does not read where the statement sits or its
 /// position, so a reason's place in the template is the same wherever the text occurs.
 #[derive(Default)]
 pub struct Memo {
@@ -193,14 +182,14 @@ pub struct Memo {
 const MEMO_CAPACITY: usize = 1 << 16;
 
 impl Memo {
-    /// The fitted analysis of `stmt`, computed once per distinct statement. Only for a lint: the
+    /// The analysis of `stmt`, computed once per distinct statement. Only for a lint: the
     /// translation kept here has no code lines.
     fn analysis(&self, stmt: &AsmStatement, rules: &RuleSet, target: Target) -> lower::Analysis {
         let key = memo_key(stmt, target);
         if let Some(found) = self.analyses.lock().ok().and_then(|m| m.get(&key).cloned()) {
             return found;
         }
-        let mut analysis = fitted(stmt, lower::analyze(stmt, rules, target));
+        let mut analysis = lower::analyze(stmt, rules, target);
         if let Ok(t) = &mut analysis.outcome {
             t.lines = Vec::new();
             t.helpers = Vec::new();
@@ -215,7 +204,7 @@ impl Memo {
     }
 }
 
-/// Everything [`lower::analyze`] and [`fitted`] read of a statement, as one string.
+/// Everything [`lower::analyze`] reads of a statement, as one string.
 fn memo_key(stmt: &AsmStatement, target: Target) -> String {
     let text = match &stmt.template {
         scan::Template::Known { text, .. } => text.as_str(),
@@ -231,14 +220,6 @@ fn memo_key(stmt: &AsmStatement, target: Target) -> String {
         Target::Portable => "p",
     });
     key.push(if stmt.is_volatile() { 'v' } else { '-' });
-    match &stmt.place {
-        scan::Place::Block => key.push('b'),
-        scan::Place::Group => key.push('g'),
-        scan::Place::Argument { callee } => {
-            key.push('a');
-            key.push_str(callee);
-        }
-    }
     key.push('\0');
     key.push_str(text);
     for op in stmt.operands() {
@@ -382,7 +363,7 @@ pub fn process_file_with(
                     {
                         memo.analysis(&stmt, rules, options.target)
                     }
-                    _ => fitted(&stmt, lower::analyze(&stmt, rules, options.target)),
+                    _ => lower::analyze(&stmt, rules, options.target),
                 }
             };
             let mut analysis = analysis;

@@ -36,7 +36,7 @@ fn each_translation_names_its_rules_and_each_statement_left_says_why() {
     let guarded = in_place(&write(dir.path(), "g.cu", MIXED.as_bytes()), &[]);
     assert!(guarded.contains("  #if defined(__HIP_PLATFORM_AMD__) // ptx2hip: I001\n"));
     assert!(guarded.contains(
-        "  // ptx2hip: U001 not translated: unknown instruction `frob`: no rule in the table\n  asm(\"frob.b32"
+        "  /* ptx2hip: U001 not translated: unknown instruction `frob`: no rule in the table */\n  asm(\"frob.b32"
     ));
     // In a #define body a `//` comment would swallow the rest: `/* */` there.
     assert!(guarded.contains("#define M(x) PTX2HIP_AMD_ONLY(/* ptx2hip: I001 */ do "));

@@ -6,7 +6,7 @@
 //! it already defines and those every processed file's `// uses:` line names, in the rule
 //! table's order. Helpers are never removed, since a file of another run may use them; delete
 //! the header and translate every file that includes it again to rebuild it with the minimum.
-//! A second run changes nothing. The header is written as the run writes files (a diff that
+//! A second run changes nothing, also after a formatter re-laid the header out. The header is written as the run writes files (a diff that
 //! creates or changes it, in place, or at FILE beside the `--out-dir` copies); a file of that
 //! name that is not a generated header is never overwritten.
 
@@ -105,7 +105,8 @@ impl SharedHeader {
             return Ok(());
         }
         let new = emit::render_header(rules, &needs, mode, target, "\n");
-        if old == Some(new.as_bytes()) {
+        // The same header in whatever layout a formatter gave it is left as it is.
+        if old.is_some_and(|old| emit::same_up_to_layout(old, new.as_bytes())) {
             return Ok(());
         }
         let shown = display_path(&self.path);

@@ -9,6 +9,7 @@
 
 use std::ops::Range;
 
+use super::layout;
 use crate::emit::EmitMode;
 use crate::lower::{RuleSet, Target};
 
@@ -93,12 +94,12 @@ pub fn render_header(
 
 /// `text` with its include block naming the shared header as `include`, where it names it
 /// otherwise (a copy written elsewhere with `--out-dir`, a header moved): `None` when it has no
-/// such block or the block is right.
+/// such block or the block is right (in whatever layout a formatter gave it).
 pub fn relink(text: &[u8], include: &str) -> Option<super::Rewrite> {
     let block = find_block(text).filter(|b| b.shared)?;
     let nl = super::newline_of(text);
     let new = render_include(&block.names, block.macro_guards, include, nl);
-    if text[block.range.clone()] == *new.as_bytes() {
+    if layout::same_up_to_layout(&text[block.range.clone()], new.as_bytes()) {
         return None;
     }
     let mut bytes = text.to_vec();
@@ -146,6 +147,15 @@ pub fn install(
     };
     // Spliced in place: a copy of a large rewritten file would double the peak memory.
     match existing {
+        // What a formatter made of the same block stays as it is.
+        Some(Block { range, .. })
+            if layout::same_up_to_layout(&text[range.clone()], block.as_bytes()) =>
+        {
+            super::Splice {
+                old: range.clone(),
+                new: range,
+            }
+        }
         Some(Block { range, .. }) => {
             text.splice(range.clone(), block.bytes());
             super::Splice {
@@ -245,20 +255,21 @@ pub(super) struct Block {
 /// The first helper block in its generated shape: marker lines of their own at the file's top
 /// preprocessor level (inside an include guard at most) around only the generated sections —
 /// the includes, `#ifndef PTX2HIP_HELPER_*` sections, the selection macros — in the generated
-/// order, optionally inside `#if defined(__HIP_PLATFORM_AMD__)`.
+/// order, optionally inside `#if defined(__HIP_PLATFORM_AMD__)`. The shape is read up to what a
+/// formatter changes (`layout`): whitespace, re-flowed comments, the order of the includes.
 ///
 /// Anything else is user code, even with the marker text in it (a comment, a string, a block
 /// edited by hand): it is left alone and a fresh block is inserted, so no user byte is ever
 /// replaced. A block edited by hand then stays as its owner wrote it; the helpers of both
 /// blocks are guarded by name, so each is compiled once, in the first block that defines it.
 pub(super) fn find_block(text: &[u8]) -> Option<Block> {
-    if !contains(text, HELPERS_BEGIN.as_bytes()) {
+    if !contains(text, b"ptx2hip") {
         return None;
     }
     let lines = Lines::new(text);
     let mut walker = Walker::default();
     for (k, line) in lines.iter().enumerate() {
-        if walker.top_level() && line.text == HELPERS_BEGIN.as_bytes() {
+        if walker.top_level() {
             if let Some(block) = generated_block(&lines, k) {
                 return Some(block);
             }
@@ -268,89 +279,121 @@ pub(super) fn find_block(text: &[u8]) -> Option<Block> {
     None
 }
 
-/// The block whose first marker is line `first`, if the lines from there have the generated
-/// shape.
+/// The block whose first marker starts at line `first`, if the lines from there have the
+/// generated shape. The marker and a `// uses:` line after it are one run of `//` lines, which a
+/// formatter may re-flow as one paragraph.
 fn generated_block(lines: &Lines, first: usize) -> Option<Block> {
-    included_block(lines, first).or_else(|| defining_block(lines, first))
+    // Only a line that starts like the marker starts a run worth reading.
+    layout::line_comment(lines.at(first).text).filter(|t| t.starts_with("----"))?;
+    let (count, text) = lines.comment_run(first);
+    let begin = layout::line_comment(HELPERS_BEGIN.as_bytes())?;
+    let after = text.strip_prefix(&begin)?;
+    let body = first + count;
+    if after.is_empty() {
+        return included_block(lines, first, body, "")
+            .or_else(|| defining_block(lines, first, body));
+    }
+    let uses = after
+        .strip_prefix(' ')?
+        .strip_prefix(USES_PREFIX[2..].trim())?;
+    included_block(lines, first, body, uses)
 }
 
-/// The block from line `first` if it has the shape of [`render_include`].
-fn included_block(lines: &Lines, first: usize) -> Option<Block> {
-    let mut rest = lines.iter().skip(first + 1).peekable();
+/// The block from line `first` (its `#include` on line `body`, the names of its `// uses:` line
+/// `uses`) if it has the shape of [`render_include`].
+fn included_block(lines: &Lines, first: usize, body: usize, uses: &str) -> Option<Block> {
     let mut names = Vec::new();
     let mut macro_guards = false;
-    if let Some(uses) = rest.next_if(|l| l.text.starts_with(USES_PREFIX.as_bytes())) {
-        let uses = std::str::from_utf8(&uses.text[USES_PREFIX.len()..]).ok()?;
-        for name in uses.split_ascii_whitespace() {
-            if !name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') {
-                return None;
-            }
-            if name == MACROS_NAME {
-                macro_guards = true;
-            } else {
-                names.push(name.to_string());
-            }
+    for name in uses.split_ascii_whitespace() {
+        if !name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') {
+            return None;
+        }
+        if name == MACROS_NAME {
+            macro_guards = true;
+        } else {
+            names.push(name.to_string());
         }
     }
-    let include = rest.next()?;
-    let path = include.text.strip_prefix(b"#include \"")?;
-    if path.is_empty() || path.iter().filter(|&&b| b == b'"').count() != 1 {
+    let include = layout::directive(lines.get(body)?.text);
+    let path = include.strip_prefix("#include \"")?;
+    if path.is_empty() || path.bytes().filter(|&b| b == b'"').count() != 1 || !path.ends_with('"') {
         return None;
     }
-    if !path.ends_with(b"\"") {
-        return None;
-    }
-    let end = rest.next_if(|l| l.text == HELPERS_END.as_bytes())?;
+    let end = body + 1;
+    let end_lines = lines.comment(end, HELPERS_END)?;
+    let last = lines.at(end + end_lines - 1);
     Some(Block {
-        range: lines.at(first).start..end.start + end.text.len(),
+        range: lines.at(first).start..last.start + last.text.len(),
         names,
         macro_guards,
         shared: true,
     })
 }
 
-/// The block from line `first` if it has the shape of [`render_block`].
-fn defining_block(lines: &Lines, first: usize) -> Option<Block> {
-    let mut rest = lines.iter().skip(first + 1).peekable();
-    let mut take = |want: &[u8]| rest.next_if(|l| l.text == want).is_some();
-    let amd_only = take(super::AMD_CONDITION.as_bytes());
-    while rest
-        .next_if(|l| l.text.starts_with(b"#include <"))
-        .is_some()
-    {}
+/// The block from line `first` (its body from line `body`) if it has the shape of
+/// [`render_block`].
+fn defining_block(lines: &Lines, first: usize, body: usize) -> Option<Block> {
+    let mut k = body;
+    let is = |k: usize, want: &str| {
+        lines
+            .get(k)
+            .is_some_and(|l| layout::directive(l.text) == want)
+    };
+    let amd_only = is(k, super::AMD_CONDITION);
+    if amd_only {
+        k += 1;
+    }
+    while lines
+        .get(k)
+        .is_some_and(|l| layout::directive(l.text).starts_with("#include <"))
+    {
+        k += 1;
+    }
     let mut names = Vec::new();
-    while let Some(guard) = rest.next_if(|l| l.text.starts_with(HELPER_GUARD_PREFIX.as_bytes())) {
-        let name = &guard.text[HELPER_GUARD_PREFIX.len()..];
-        let define = [HELPER_DEFINE_PREFIX.as_bytes(), name].concat();
-        if name.is_empty() || !name.iter().all(|b| b.is_ascii_alphanumeric() || *b == b'_') {
+    while let Some(name) = lines.get(k).and_then(|l| {
+        layout::directive(l.text)
+            .strip_prefix(HELPER_GUARD_PREFIX)
+            .map(str::to_string)
+    }) {
+        if name.is_empty() || !name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') {
             return None;
         }
-        rest.next_if(|l| l.text == define)?;
+        if !is(k + 1, &format!("{HELPER_DEFINE_PREFIX}{name}")) {
+            return None;
+        }
+        k += 2;
         // The helper's code, through the `#endif` that closes the section.
         let mut depth = 1;
         while depth > 0 {
-            let line = rest.next()?;
-            if line.text == HELPERS_BEGIN.as_bytes() || line.text == HELPERS_END.as_bytes() {
+            let line = lines.get(k)?;
+            if lines.comment(k, HELPERS_BEGIN).is_some() || lines.comment(k, HELPERS_END).is_some()
+            {
                 return None;
             }
             depth += directive_depth_change(line.text);
+            k += 1;
         }
-        names.push(String::from_utf8_lossy(name).into_owned());
+        names.push(name);
     }
-    if amd_only && rest.next_if(|l| l.text == b"#endif").is_none() {
-        return None;
+    if amd_only {
+        if !is(k, "#endif") {
+            return None;
+        }
+        k += 1;
     }
-    let macro_guards = rest
-        .next_if(|l| l.text == MACRO_GUARD_LINES[0].as_bytes())
-        .is_some();
+    let macro_guards = is(k, MACRO_GUARD_LINES[0]);
     if macro_guards {
-        for want in &MACRO_GUARD_LINES[1..] {
-            rest.next_if(|l| l.text == want.as_bytes())?;
+        for want in &MACRO_GUARD_LINES {
+            if !is(k, want) {
+                return None;
+            }
+            k += 1;
         }
     }
-    let end = rest.next_if(|l| l.text == HELPERS_END.as_bytes())?;
+    let end_lines = lines.comment(k, HELPERS_END)?;
+    let last = lines.at(k + end_lines - 1);
     Some(Block {
-        range: lines.at(first).start..end.start + end.text.len(),
+        range: lines.at(first).start..last.start + last.text.len(),
         names,
         macro_guards,
         shared: false,
@@ -416,8 +459,25 @@ impl<'a> Lines<'a> {
         }
     }
 
+    fn get(&self, k: usize) -> Option<Line<'a>> {
+        (k < self.starts.len()).then(|| self.at(k))
+    }
+
     fn iter(&self) -> impl Iterator<Item = Line<'a>> + '_ {
         (0..self.starts.len()).map(|k| self.at(k))
+    }
+
+    /// The `//` comment lines from line `k` on: how many, and their text as one line.
+    fn comment_run(&self, k: usize) -> (usize, String) {
+        let texts: Vec<String> = (k..self.starts.len())
+            .map_while(|k| layout::line_comment(self.at(k).text))
+            .collect();
+        (texts.len(), texts.join(" "))
+    }
+
+    /// How many lines from line `k` hold the `//` comment line `want`, re-flowed or not.
+    fn comment(&self, k: usize, want: &str) -> Option<usize> {
+        layout::comment_lines((k..self.starts.len()).map(|k| self.at(k).text), want)
     }
 }
 
@@ -654,6 +714,32 @@ mod tests {
         let src = format!("{edited}{block}\nint x;\n");
         let found = find_block(src.as_bytes()).expect("the generated block is found");
         assert_eq!(found.range.start, edited.len());
+    }
+
+    #[test]
+    fn a_block_a_formatter_re_laid_out_is_found() {
+        // The begin marker and the `// uses:` line re-flowed as one paragraph.
+        let src = "#include <a>\n// ---- ptx2hip helpers: generated by\n// ptx2hip, do not edit ---- uses: f\n// g PTX2HIP_AMD_ONLY\n#  include \"h.h\"\n// ---- end of ptx2hip\n// helpers ----\nint x;\n";
+        let found = find_block(src.as_bytes()).expect("the include block is found");
+        assert_eq!(found.names, ["f", "g"]);
+        assert!(found.shared && found.macro_guards);
+        assert!(src[found.range].ends_with("// helpers ----"));
+        // A defining block with sorted includes, indented directives and a wrapped `#define`.
+        let name = some_helper();
+        let block = generated(&[&name], true, "\n")
+            .replace("#include <math.h>\n", "")
+            .replace(
+                "#include <stdint.h>",
+                "#include <math.h>\n#include <stdint.h>",
+            )
+            .replace("#ifndef PTX2HIP_HELPER_", "#  ifndef PTX2HIP_HELPER_")
+            .replace(
+                "#define PTX2HIP_AMD_ONLY(...) __VA_ARGS__",
+                "#define PTX2HIP_AMD_ONLY(...) \\\n  __VA_ARGS__",
+            );
+        let found = find_block(format!("{block}\nint x;\n").as_bytes()).expect("found");
+        assert!(found.names.contains(&name), "{:?}", found.names);
+        assert!(found.macro_guards && !found.shared);
     }
 
     #[test]

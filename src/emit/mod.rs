@@ -11,11 +11,14 @@
 //! parentheses: `NV_IF_TARGET(c, (asm(...);))`, `MACRO(x, asm(...))`) or in a `#define` body, a
 //! preprocessor directive would be undefined behaviour, so a guarded rewrite selects with the
 //! variadic macros `PTX2HIP_AMD_ONLY(...) PTX2HIP_NV_ONLY(...)` instead. A rewrite there replaces the
-//! asm expression's tokens only, so it is right however the invocation expands.
+//! asm expression's tokens only, so it is right however the invocation expands; in an argument list
+//! a translation with a comma outside parentheses becomes a lambda called at once,
+//! `([&] { ... }())`, whose commas no macro splits, however often it passes the argument on.
 
 pub mod cuda_arch;
 pub mod diff;
 mod helpers;
+mod layout;
 mod lines;
 mod provenance;
 
@@ -26,6 +29,7 @@ use crate::lower::{render, RuleSet, Target, Translation};
 use crate::scan::{AsmStatement, Place};
 
 pub use helpers::{needs_of, relink, render_header, Needs, Placement, HELPERS_BEGIN, HELPERS_END};
+pub use layout::same_up_to_layout;
 pub use lines::Lines;
 
 /// How a translation is put into the file.
@@ -90,53 +94,84 @@ pub fn newline_of(source: &[u8]) -> &'static str {
     }
 }
 
-/// Whether a translation can take the statement's place: `Err` with the reason when it cannot.
-/// A comma outside parentheses would split the macro argument the statement may be
-/// (`MACRO(x, asm(...))`), even inside `PTX2HIP_AMD_ONLY(...)` once a macro passes the argument on.
-pub fn fits(stmt: &AsmStatement, translation: &Translation) -> Result<(), String> {
-    let Place::Argument { callee } = &stmt.place else {
-        return Ok(());
-    };
-    let text = render(&translation.lines, "", " ").join(" ");
-    if !has_top_level_comma(&text) {
-        return Ok(());
-    }
-    let what = if callee.is_empty() {
-        "a macro argument".to_string()
-    } else {
-        format!("the argument of `{callee}` (possibly a macro)")
-    };
-    Err(format!(
-        "the statement is {what}, and its translation has a comma outside parentheses, which would split the argument: left as written"
-    ))
+/// Whether `code`, put where `stmt` is, would split the macro argument the statement may be
+/// (`MACRO(x, asm(...))`): a comma outside parentheses would, even inside `PTX2HIP_AMD_ONLY(...)`
+/// once a macro passes its argument on to another (the argument is expanded before).
+fn splits_an_argument(stmt: &AsmStatement, code: &str) -> bool {
+    matches!(stmt.place, Place::Argument { .. }) && has_top_level_comma(code)
 }
 
-/// Whether `code` has a comma that no parentheses enclose (string and character literals skipped).
+/// `code` (statements) as one parenthesised expression statement, a lambda called at once:
+/// `([&] { code }())`, and its `;` where the statement had one. Parentheses protect its commas
+/// through every macro that passes it on; the lambda captures by reference, so it reads and
+/// writes the operands' objects as the statement did, and compilers inline it. Standard C++ for
+/// nvcc and HIP alike, where a GNU statement expression `({ ... })` is an extension.
+fn parenthesised(code: &str, terminated: bool) -> String {
+    let end = if terminated { ";" } else { "" };
+    let code = code.trim();
+    if is_one_block(code) {
+        format!("([&] {code}()){end}")
+    } else {
+        format!("([&] {{ {code} }}()){end}")
+    }
+}
+
+/// Whether `code` has a comma that no parentheses enclose.
 fn has_top_level_comma(code: &str) -> bool {
     let mut depth = 0i32;
-    let mut quote = None;
-    let mut escaped = false;
-    for c in code.chars() {
-        match quote {
-            Some(q) => {
-                if escaped {
-                    escaped = false;
-                } else if c == '\\' {
-                    escaped = true;
-                } else if c == q {
-                    quote = None;
-                }
-            }
-            None => match c {
-                '"' | '\'' => quote = Some(c),
-                '(' => depth += 1,
-                ')' => depth -= 1,
-                ',' if depth <= 0 => return true,
-                _ => {}
-            },
+    for (_, c) in outside_literals(code) {
+        match c {
+            '(' => depth += 1,
+            ')' => depth -= 1,
+            ',' if depth <= 0 => return true,
+            _ => {}
         }
     }
     false
+}
+
+/// `code` is one `{ ... }` block: its first brace closes at its end.
+fn is_one_block(code: &str) -> bool {
+    let mut depth = 0i32;
+    for (k, c) in outside_literals(code) {
+        match c {
+            '{' => depth += 1,
+            '}' => {
+                depth -= 1;
+                if depth == 0 {
+                    return k + 1 == code.len();
+                }
+            }
+            _ if depth == 0 => return false,
+            _ => {}
+        }
+    }
+    false
+}
+
+/// The characters of `code` (with their offsets) outside string and character literals.
+fn outside_literals(code: &str) -> impl Iterator<Item = (usize, char)> + '_ {
+    let mut quote = None;
+    let mut escaped = false;
+    code.char_indices().filter(move |&(_, c)| match quote {
+        Some(q) => {
+            if escaped {
+                escaped = false;
+            } else if c == '\\' {
+                escaped = true;
+            } else if c == q {
+                quote = None;
+            }
+            false
+        }
+        None => {
+            if matches!(c, '"' | '\'') {
+                quote = Some(c);
+                return false;
+            }
+            true
+        }
+    })
 }
 
 /// The edits that put `translation` in place of `stmt` (with a comment naming its rules when
@@ -168,6 +203,7 @@ pub fn edit(
     let Some(old) = provenance::existing_marker(source, lines, stmt.span.start) else {
         return vec![edit];
     };
+    let old = old.range;
     // A rewrite that starts a line of its own takes the spaces before it, and the marker's too.
     let mut start = old.start;
     if edit.lead > 0 {
@@ -204,14 +240,14 @@ pub fn marker(
         let ending = lines.ending_of(source, start, nl);
         (
             line_start,
-            format!("{indent}{}{ending}", provenance::line_comment(&note)),
+            format!("{indent}{}{ending}", provenance::block_comment(&note)),
         )
     } else {
         (start, format!("{} ", provenance::block_comment(&note)))
     };
     match provenance::existing_marker(source, lines, start) {
-        Some(old) if source[old.clone()] == *text.as_bytes() => None,
-        Some(old) => Some(plain_edit(old, text, true)),
+        Some(old) if old.says(&note) => None,
+        Some(old) => Some(plain_edit(old.range, text, true)),
         None => Some(plain_edit(at..at, text, false)),
     }
 }
@@ -407,11 +443,16 @@ fn statement_text(
     };
     let code = lines.join(nl);
     let body = if stmt.terminated {
-        code
+        code.clone()
     } else {
         format!("{}do {} while (0)", stmt.indent, code.trim_start())
     };
     if !directives_allowed(source, stmt) {
+        let body = if splits_an_argument(stmt, &code) {
+            parenthesised(&code, stmt.terminated)
+        } else {
+            body
+        };
         let body = body.trim_start();
         let body = match note {
             Some(n) => format!("{} {body}", provenance::block_comment(n)),
@@ -487,4 +528,37 @@ fn statement_text(
         nl.len() + stmt.indent.len()
     };
     edit(span, text, lead, !ends_line)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_commas_outside_parentheses_and_literals_split_an_argument() {
+        assert!(has_top_level_comma("{ uint32_t a, b; }"));
+        assert!(has_top_level_comma("f<int, int>(x);"));
+        assert!(!has_top_level_comma("d = f(a, b);"));
+        assert!(!has_top_level_comma("s = \",\"; c = ',';"));
+    }
+
+    #[test]
+    fn a_translation_in_a_macro_argument_is_one_parenthesised_lambda_call() {
+        assert_eq!(
+            parenthesised("{\n  uint32_t a, b;\n}", true),
+            "([&] {\n  uint32_t a, b;\n}());"
+        );
+        assert_eq!(
+            parenthesised("a = f<int, int>(x); b = a;", false),
+            "([&] { a = f<int, int>(x); b = a; }())"
+        );
+        assert_eq!(
+            parenthesised("{ a = 1, 2; } { b = 3; }", false),
+            "([&] { { a = 1, 2; } { b = 3; } }())"
+        );
+        assert!(!has_top_level_comma(&parenthesised(
+            "{ uint32_t a, b; }",
+            true
+        )));
+    }
 }

@@ -13,7 +13,6 @@ use std::path::Path;
 use html_escape::{encode_double_quoted_attribute as attr, encode_text as text};
 
 use crate::codes::Code;
-use crate::emit;
 use crate::lower::{self, render, RuleSet, Target};
 use crate::scan::{self, cuda_arch::CudaArch};
 
@@ -51,10 +50,7 @@ pub fn entries(
     scan::scan_each(source, path, scan_options, &mut |part| {
         for stmt in part.statements {
             let translate = |target| match lower::analyze(&stmt, rules, target).outcome {
-                Ok(t) => match emit::fits(&stmt, &t) {
-                    Ok(()) => Ok((render(&t.lines, "", "  ").join("\n"), t.rules)),
-                    Err(why) => Err((crate::codes::Code::TranslationDoesNotFit, why)),
-                },
+                Ok(t) => Ok((render(&t.lines, "", "  ").join("\n"), t.rules)),
                 Err(u) => Err((u.code, u.message)),
             };
             let amd = translate(Target::Amd);

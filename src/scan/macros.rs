@@ -12,7 +12,6 @@ use std::path::{Path, PathBuf};
 
 use super::conditional::{Conditionals, Environments, Reach};
 use super::nesting::{survey, Directive, Survey};
-use super::position::LineIndex;
 
 /// One `#define`.
 #[derive(Debug, Clone)]
@@ -23,8 +22,6 @@ pub struct Definition {
     pub params: Option<Vec<Vec<u8>>>,
     /// The body (with its `\`-newline continuations).
     pub body: Range<usize>,
-    /// 1-based line of the `#define` in its file.
-    pub line: usize,
     reach: Reach,
 }
 
@@ -48,7 +45,7 @@ pub struct Defines<'s> {
 enum Decision {
     Found(usize),
     Unknown,
-    Ambiguous(Vec<usize>),
+    Ambiguous(Vec<String>),
 }
 
 /// The local headers, read when a name is first missing from the file itself.
@@ -67,8 +64,9 @@ pub enum Lookup<'d> {
     Found(&'d Definition),
     /// Defined nowhere the scanner can see.
     Unknown,
-    /// Several different definitions that the known macros do not decide between (their lines).
-    Ambiguous(Vec<usize>),
+    /// Several different definitions that the known macros do not decide between: their bodies,
+    /// as [`Defines::shown`] writes them.
+    Ambiguous(Vec<String>),
 }
 
 impl<'s> Defines<'s> {
@@ -76,7 +74,6 @@ impl<'s> Defines<'s> {
         src: &'s [u8],
         survey: &Survey,
         conditionals: &Conditionals,
-        lines: &LineIndex,
         path: Option<&Path>,
         envs: &'s Environments,
     ) -> Self {
@@ -85,9 +82,7 @@ impl<'s> Defines<'s> {
         for d in &survey.directives {
             match d.word(src) {
                 b"define" => {
-                    if let Some((name, def)) =
-                        read_define(src, d, None, lines.line_col(d.span.start).0)
-                    {
+                    if let Some((name, def)) = read_define(src, d, None) {
                         let reach = conditionals.reach(d.span.start);
                         own.entry(&src[name])
                             .or_default()
@@ -176,7 +171,31 @@ impl<'s> Defines<'s> {
         {
             Decision::Found(first_index)
         } else {
-            Decision::Ambiguous(seen.iter().map(|(_, d)| d.line).collect())
+            let mut shown: Vec<String> = Vec::new();
+            for (_, d) in &seen {
+                let body = self.shown(d);
+                if !shown.contains(&body) {
+                    shown.push(body);
+                }
+            }
+            Decision::Ambiguous(shown)
+        }
+    }
+
+    /// A definition's body for a message: blanks collapsed, continuations joined, long ones cut.
+    /// Not its line: a message that ends up in a marker comment must read the same after the
+    /// rewrite moved the lines (a second run changes nothing).
+    fn shown(&self, def: &Definition) -> String {
+        const MAX: usize = 48;
+        let text = self.text(def).get(def.body.clone()).unwrap_or_default();
+        let text = String::from_utf8_lossy(text)
+            .replace("\\\n", " ")
+            .replace("\\\r\n", " ");
+        let words: Vec<&str> = text.split_whitespace().collect();
+        let body = words.join(" ");
+        match body.char_indices().nth(MAX) {
+            Some((cut, _)) => format!("{}...", &body[..cut]),
+            None => body,
         }
     }
 
@@ -217,14 +236,11 @@ fn read_header(
     let index = out.texts.len();
     let s = survey(&text);
     let conditionals = Conditionals::new(&text, &s.directives, envs);
-    let lines = LineIndex::new(&text);
     let mut nested = Vec::new();
     for d in &s.directives {
         match d.word(&text) {
             b"define" => {
-                if let Some((name, def)) =
-                    read_define(&text, d, Some(index), lines.line_col(d.span.start).0)
-                {
+                if let Some((name, def)) = read_define(&text, d, Some(index)) {
                     let reach = conditionals.reach(d.span.start);
                     out.by_name
                         .entry(text[name].to_vec())
@@ -248,7 +264,6 @@ fn read_define(
     src: &[u8],
     d: &Directive,
     file: Option<usize>,
-    line: usize,
 ) -> Option<(Range<usize>, Definition)> {
     let rest = d.rest.clone();
     let mut i = rest.start + skip_spaces(&src[rest.clone()]);
@@ -272,7 +287,6 @@ fn read_define(
             file,
             params,
             body: i..rest.end,
-            line,
             reach: Reach::Both,
         },
     ))
@@ -303,7 +317,7 @@ pub fn parameters(list: &[u8]) -> Vec<Vec<u8>> {
 
 /// The name of the macro a `#define` line defines and its parameters, for statements in its body.
 pub fn define_head(src: &[u8], d: &Directive) -> Option<(String, Vec<Vec<u8>>)> {
-    let (name, def) = read_define(src, d, None, 0)?;
+    let (name, def) = read_define(src, d, None)?;
     Some((
         String::from_utf8_lossy(&src[name]).into_owned(),
         def.params.unwrap_or_default(),

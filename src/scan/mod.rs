@@ -395,7 +395,7 @@ pub fn scan_each(
         .unwrap_or_default();
     let conditionals = Conditionals::deciding(source, &survey.directives, &envs, &arch.decided);
     let lines = LineIndex::new(source);
-    let defines = Defines::new(source, &survey, &conditionals, &lines, path, &envs);
+    let defines = Defines::new(source, &survey, &conditionals, path, &envs);
     let file = File {
         src: source,
         survey: &survey,

@@ -153,11 +153,11 @@ impl Expander<'_> {
                 };
                 format!("template piece `{name}`{from} is a macro not defined in {place} (only headers included with \"...\" and found beside the file are read)")
             }
-            Lookup::Ambiguous(lines) => {
-                let lines: Vec<String> = lines.iter().map(usize::to_string).collect();
+            Lookup::Ambiguous(bodies) => {
+                let bodies: Vec<String> = bodies.iter().map(|b| format!("`{b}`")).collect();
                 format!(
-                    "template piece `{name}`{from} has different definitions (lines {}) under `#if`s ptx2hip cannot decide (declare the macros with -D/-U)",
-                    lines.join(", ")
+                    "template piece `{name}`{from} has different definitions ({}) under `#if`s ptx2hip cannot decide (declare the macros with -D/-U)",
+                    bodies.join(", ")
                 )
             }
             Lookup::Found(d) if d.params.is_some() => format!(

@@ -922,7 +922,7 @@ fn definitions_under_undecided_ifs_are_ambiguous_until_declared() {
     assert_eq!(
         texts(&r),
         vec![
-            "? template piece `LD` has different definitions (lines 2, 4) under `#if`s ptx2hip cannot decide (declare the macros with -D/-U)",
+            "? template piece `LD` has different definitions (`\"ld.global.nc.u32 \"`, `\"ld.global.u32 \"`) under `#if`s ptx2hip cannot decide (declare the macros with -D/-U)",
             "mov.u32 %0, 1;"
         ]
     );
