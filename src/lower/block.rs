@@ -312,7 +312,7 @@ impl<'a> Lowerer<'a> {
     /// Direct form is exact when there is one unguarded instruction and reading an input
     /// expression in place cannot evaluate it twice or after an output was written.
     fn direct_form_allowed(&self, ins: &Instruction) -> bool {
-        if ins.guard.is_some() || ins.opcode == "bra" {
+        if ins.guard.is_some() || ins.opcode == BRANCH {
             return false;
         }
         let mut uses = vec![0usize; self.ops.len()];
@@ -407,6 +407,10 @@ impl<'a> Lowerer<'a> {
         unique_name(&mut self.taken, &format!("p2h_t{}", self.temps))
     }
 }
+
+/// The branch opcode: structured into `if` and `do { } while` ([`control`]), not translated by a
+/// rule.
+pub const BRANCH: &str = "bra";
 
 /// The compiler barrier that keeps a `volatile`/`"memory"` statement's ordering; an empty asm is
 /// portable to every compiler ptx2hip targets.

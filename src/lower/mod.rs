@@ -22,7 +22,7 @@ use crate::scan::{AsmStatement, Template};
 use helper_use::HelperUse;
 
 pub use crate::rules::RuleSet;
-pub use block::{is_simple_expr, Line, COMPILER_BARRIER};
+pub use block::{is_simple_expr, Line, BRANCH, COMPILER_BARRIER};
 pub use written::printed as printed_as_written;
 
 /// What the generated code may use.

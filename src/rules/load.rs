@@ -6,8 +6,8 @@ use std::collections::{BTreeMap, HashMap};
 
 use super::call_sites;
 use super::helpers;
-use super::overlap;
 use super::matching::{expand_class, target_index};
+use super::overlap;
 use super::schema::{
     parse_operand_spec, vector_width, OperandKind, Role, Rule, RuleFile, RuleTemplate,
     SpecialRegister, TemplateHelpers, TypeRef,
@@ -710,10 +710,8 @@ example = {{ ptx = "abs.s32 %0, %1;", constraints = "=r,r" }}
     #[test]
     fn an_operand_typed_by_a_slot_has_a_width_in_every_form() {
         let with_slots = |slots: &str| {
-            let text = file("t", "X001", "{d} = {a};", "").replace(
-                r#"slots = [{ name = "T", values = ["s32"] }]"#,
-                slots,
-            );
+            let text = file("t", "X001", "{d} = {a};", "")
+                .replace(r#"slots = [{ name = "T", values = ["s32"] }]"#, slots);
             RuleSet::from_sources([("t.toml".to_string(), text)])
                 .unwrap_err()
                 .to_string()

@@ -12,6 +12,7 @@ use crate::lower::types::PtxType;
 use crate::lower::Target;
 
 use super::schema::{Bindings, OperandSpec, Rule, RuleTemplate, Slot, SpecialRegister, TypeRef};
+use super::RuleSet;
 
 /// Expands a `@class` slot value into modifier values.
 pub fn expand_class(value: &str) -> Option<&'static [&'static str]> {
@@ -26,6 +27,21 @@ pub fn expand_class(value: &str) -> Option<&'static [&'static str]> {
         "@rndi" => &["rni", "rzi", "rmi", "rpi"],
         _ => return None,
     })
+}
+
+impl RuleSet {
+    /// The rules of `opcode` whose slots take `modifiers` (in whatever order they are written),
+    /// with their bindings, in the order lowering tries them: higher `priority` first, then file
+    /// order. Lowering takes the first whose operand shapes fit the instruction's operands;
+    /// `explain FORM` lists them, so both name the same rule for every form.
+    pub fn matching<'s: 'm, 'm>(
+        &'s self,
+        opcode: &str,
+        modifiers: &'m [String],
+    ) -> impl Iterator<Item = (&'s Rule, Bindings)> + 'm {
+        self.rules_for(opcode)
+            .filter_map(move |r| Some((r, r.match_modifiers(modifiers)?)))
+    }
 }
 
 impl Rule {

@@ -51,7 +51,8 @@ pub struct RuleSet {
 }
 
 impl RuleSet {
-    /// Rules for a root opcode, in table order.
+    /// Rules for a root opcode, in the order lowering tries them: higher `priority` first, then
+    /// table order.
     pub fn rules_for(&self, opcode: &str) -> impl Iterator<Item = &Rule> {
         self.by_opcode
             .get(opcode)

@@ -47,22 +47,19 @@ impl<'a> Lowerer<'a> {
     pub(super) fn find_rule(&self, ins: &Instruction) -> Result<(&'a Rule, Bindings), Unsupported> {
         let form = ins.form();
         let mut shape_mismatch = None;
-        for rule in self.rules.rules_for(&ins.opcode) {
-            if let Some(b) = rule.match_modifiers(&ins.modifiers) {
-                if operands_fit(rule, &b, &ins.operands) {
-                    if let (Target::Portable, Some(why)) = (self.target, &rule.portable_unsupported)
-                    {
-                        return Err(Unsupported::at(
-                            Code::NoPortableTranslation,
-                            format!("`{form}` has no --target portable translation: {why}"),
-                            ins.span.start,
-                        )
-                        .with_instruction(&form));
-                    }
-                    return Ok((rule, b));
+        for (rule, b) in self.rules.matching(&ins.opcode, &ins.modifiers) {
+            if operands_fit(rule, &b, &ins.operands) {
+                if let (Target::Portable, Some(why)) = (self.target, &rule.portable_unsupported) {
+                    return Err(Unsupported::at(
+                        Code::NoPortableTranslation,
+                        format!("`{form}` has no --target portable translation: {why}"),
+                        ins.span.start,
+                    )
+                    .with_instruction(&form));
                 }
-                shape_mismatch.get_or_insert(rule);
+                return Ok((rule, b));
             }
+            shape_mismatch.get_or_insert(rule);
         }
         let at = ins.span.start;
         if let Some(reason) = self.rules.unsupported_reason(&ins.opcode, &ins.modifiers) {
