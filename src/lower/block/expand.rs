@@ -132,6 +132,15 @@ impl<'a> Lowerer<'a> {
                     values.push((spec.name.clone(), None, Expr::other(first)));
                     values.push((second.clone(), None, Expr::other(other)));
                 }
+                // An address the template does not use (a prefetch of a `.param` tensor map, a
+                // hint with nothing to convert it to) is not converted; its C++ expression is
+                // still evaluated once, as every input's is.
+                OperandKind::Address(_)
+                    if !chosen
+                        .code
+                        .placeholders()
+                        .iter()
+                        .any(|(n, _)| *n == spec.name) => {}
                 OperandKind::Address(slot) => {
                     let space = slot
                         .as_ref()
