@@ -9,7 +9,7 @@
 //!
 //! This file frames the block (asm operands, `.reg` locals, reading inputs once, writing outputs
 //! back); the stages it runs are beside it: [`control`] (guards, branches, loops), [`expand`]
-//! (matching a rule and expanding its template), [`binding`] (operands to C++ expressions as nvcc
+//! (matching a rule and expanding its template; [`misfit`] says why none matches), [`binding`] (operands to C++ expressions as nvcc
 //! binds them), [`address`] (memory operands, modifier-sized vectors) and [`names`] (local names
 //! and literals).
 
@@ -25,12 +25,15 @@ use super::operands;
 use super::types::{constraint_register, convert, widen_into, CType, PtxType};
 use super::{Target, Unsupported};
 use crate::rules::template::{self, Template};
-use crate::rules::{vector_width, Bindings, OperandKind, Role, Rule, RuleSet, TypeRef};
+use crate::rules::{
+    vector_width, Bindings, OperandKind, OperandSpec, Role, Rule, RuleSet, Slot, TypeRef,
+};
 
 mod address;
 mod binding;
 mod control;
 mod expand;
+mod misfit;
 mod names;
 
 use binding::visit_regs;

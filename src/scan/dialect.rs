@@ -302,7 +302,10 @@ mod tests {
         assert_eq!(kind("nop; mov.u32 %0, 0;", &["=r"]), None);
         // A declared register named like a SPARC one is PTX: the `.reg` declaration says so.
         assert_eq!(
-            kind("{ .reg .b32 %g1; mov.b32 %g1, 0; mov.b32 %0, %g1; }", &["=r"]),
+            kind(
+                "{ .reg .b32 %g1; mov.b32 %g1, 0; mov.b32 %0, %g1; }",
+                &["=r"]
+            ),
             None
         );
         assert_eq!(kind("mov.u32 %0, %laneid;", &["=r"]), None);
