@@ -456,13 +456,24 @@ mod tests {
 
     #[test]
     fn a_template_whose_last_instruction_lacks_its_semicolon_is_a_syntax_error() {
-        for ptx in ["add.u32 %0, %1, 1", "add.u32 %0, %1, 1;\n\tadd.u32 %0, %0, 2"] {
+        for ptx in [
+            "add.u32 %0, %1, 1",
+            "add.u32 %0, %1, 1;\n\tadd.u32 %0, %0, 2",
+        ] {
             let u = outcome(ptx, &[("=r", "d"), ("r", "a")]).unwrap_err();
             assert_eq!(u.code, Code::SyntaxError, "{ptx}");
-            assert!(u.message.contains("has no `;`; ptxas rejects"), "{}", u.message);
+            assert!(
+                u.message.contains("has no `;`; ptxas rejects"),
+                "{}",
+                u.message
+            );
         }
         let u = outcome("membar.gl", &[]).unwrap_err();
-        assert!(u.message.contains("`membar.gl` has no `;`"), "{}", u.message);
+        assert!(
+            u.message.contains("`membar.gl` has no `;`"),
+            "{}",
+            u.message
+        );
         assert!(outcome("{ add.u32 %0, %1, 1; }", &[("=r", "d"), ("r", "a")]).is_ok());
     }
 
