@@ -58,7 +58,7 @@ impl Rule {
     }
 
     /// Whether `modifier` is one of a slot's values (classes expanded), without building the list.
-    fn slot_accepts(slot: &Slot, modifier: &str) -> bool {
+    pub(super) fn slot_accepts(slot: &Slot, modifier: &str) -> bool {
         slot.values.iter().any(|v| match expand_class(v) {
             Some(vals) => vals.contains(&modifier),
             None => v == modifier,
@@ -97,10 +97,16 @@ impl Rule {
     }
 
     fn is_excluded(&self, bindings: &Bindings) -> bool {
+        self.excludes(|slot| bindings.get(slot).map(Option::as_deref))
+    }
+
+    /// Whether an `exclude` entry applies to the form whose slot values `value_of` gives (`None`:
+    /// no such slot; `Some(None)`: the optional slot is absent).
+    pub(super) fn excludes<'v>(&self, value_of: impl Fn(&str) -> Option<Option<&'v str>>) -> bool {
         self.exclude.iter().any(|conds| {
             conds.iter().all(|cond| {
                 let (slot, value) = cond.split_once('=').unwrap_or((cond, ""));
-                match bindings.get(slot) {
+                match value_of(slot) {
                     Some(Some(v)) => v == value,
                     Some(None) => value.is_empty(),
                     None => false,
