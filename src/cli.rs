@@ -2,7 +2,7 @@
 
 mod check;
 mod diff_root;
-mod explain_code;
+pub mod explain_code;
 mod output;
 mod progress;
 mod report;

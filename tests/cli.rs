@@ -385,6 +385,38 @@ fn explain_shows_parse_meaning_and_both_targets() {
     assert!(text.contains("ptx2hip_cvt_int_from_f16"));
 }
 
+/// `explain FORM` names the rule translation uses, whatever the order of the modifiers, and
+/// knows `bra` (issue 18: both were "no rule").
+#[test]
+fn explain_names_the_rule_of_a_form_written_in_any_order() {
+    let explain = |form: &str, code: i32| {
+        let out = ptx2hip()
+            .args(["explain", form])
+            .assert()
+            .code(code)
+            .get_output()
+            .stdout
+            .clone();
+        String::from_utf8(out).unwrap()
+    };
+    let text = explain("ld.global.acquire.gpu.b32", 0);
+    assert!(
+        text.starts_with("`ld.global.acquire.gpu.b32` is translated by A020 (ld-strong)"),
+        "{text}"
+    );
+    assert!(
+        text.contains("writes it `ld.acquire.gpu.global.b32`"),
+        "{text}"
+    );
+    assert!(explain("bra.uni", 0).contains("translated as control flow"));
+    let text = explain("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32", 1);
+    assert!(
+        text.contains("tensor-core matrix multiply-accumulate: not translated yet")
+            && text.contains("reported as U003"),
+        "{text}"
+    );
+}
+
 #[test]
 fn explain_accepts_a_rule_code() {
     let out = ptx2hip()

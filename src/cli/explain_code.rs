@@ -5,7 +5,8 @@ use std::process::ExitCode;
 
 use super::output::{outln, warn, Output};
 use crate::codes::Code;
-use crate::lower::RuleSet;
+use crate::lower::{RuleSet, BRANCH};
+use crate::rules::Rule;
 
 /// Forms of a rule listed before the rest are only counted.
 const SHOWN_FORMS: usize = 12;
@@ -70,65 +71,155 @@ fn is_form(arg: &str) -> bool {
         })
 }
 
-/// Lists the rules of the opcode of `form` (and, when `form` has modifiers, the forms they
-/// start), or says that none translates it and what a statement using it is reported as.
-fn opcode(out: &mut Output, form: &str, rules: &RuleSet) -> ExitCode {
+/// What the table says about a form (`ld.global.acquire.gpu.b32`, `lop3`, `add.s32`), read with
+/// the matcher lowering uses ([`RuleSet::matching`]), so `explain` and `check` never disagree.
+#[derive(Debug)]
+pub enum FormAnswer<'a> {
+    /// The form is translated: the rules whose slots take its modifiers, in the order lowering
+    /// tries them (the first whose operand shapes fit the statement's operands translates it).
+    Translated(Vec<&'a Rule>),
+    /// Not a form of any rule, but the start of some (`add`, `ld.global`): each rule with the
+    /// forms that carry every modifier written.
+    Family(Vec<(&'a Rule, Vec<String>)>),
+    /// An opcode lowering structures into C++ control flow rather than through a rule (`bra`).
+    ControlFlow,
+    /// Not translated: how a statement using it is reported, and why.
+    Refused(Code, String),
+}
+
+/// The answer for `form`, an opcode with optional modifiers in any order.
+pub fn form_answer<'a>(rules: &'a RuleSet, form: &str) -> FormAnswer<'a> {
     let (opcode, modifiers) = match form.split_once('.') {
         Some((o, m)) => (o, m.split('.').map(str::to_string).collect::<Vec<_>>()),
         None => (form, Vec::new()),
     };
-    let prefix = format!("{form}.");
-    let matching: Vec<_> = rules
+    let exact: Vec<&Rule> = rules.matching(opcode, &modifiers).map(|(r, _)| r).collect();
+    if !exact.is_empty() {
+        return FormAnswer::Translated(exact);
+    }
+    let family: Vec<_> = rules
         .rules_for(opcode)
         .map(|r| {
             let forms: Vec<String> = r
                 .forms()
                 .into_iter()
                 .map(|(f, _)| f)
-                .filter(|f| f == form || f.starts_with(&prefix))
+                .filter(|f| carries_all(f, &modifiers))
                 .collect();
             (r, forms)
         })
         .filter(|(_, forms)| !forms.is_empty())
         .collect();
-    if matching.is_empty() {
-        let (code, why) = match rules.unsupported_reason(opcode, &modifiers) {
-            Some(reason) => (Code::DeclinedForm, reason.to_string()),
-            None if rules.rules_for(opcode).next().is_some() => (
-                Code::ModifierCombination,
-                format!("the rules of `{opcode}` have no form starting `{form}` (`ptx2hip explain {opcode}` lists them)"),
-            ),
-            None => (Code::UnknownInstruction, "no rule in the table".to_string()),
-        };
-        outln!(out, "`{form}` is not translated: {why}");
-        outln!(
-            out,
-            "a statement using it is reported as {code} ({}); `ptx2hip explain {code}` says more",
-            code.name()
-        );
-        return ExitCode::from(1);
+    if !family.is_empty() {
+        return FormAnswer::Family(family);
     }
-    outln!(
-        out,
-        "{} rule{} translate{} `{form}`:",
-        matching.len(),
-        if matching.len() == 1 { "" } else { "s" },
-        if matching.len() == 1 { "s" } else { "" }
-    );
-    for (r, forms) in &matching {
-        outln!(out, "\n  {} ({}): {}", r.code, r.name, r.summary);
-        let shown: Vec<&str> = forms.iter().take(SHOWN_FORMS).map(String::as_str).collect();
-        let more = forms.len().saturating_sub(SHOWN_FORMS);
-        outln!(
-            out,
-            "    forms: {}{}",
-            shown.join(", "),
-            if more > 0 {
-                format!(", and {more} more")
-            } else {
-                String::new()
+    if opcode == BRANCH {
+        return FormAnswer::ControlFlow;
+    }
+    let refused = match rules.unsupported_reason(opcode, &modifiers) {
+        Some(reason) => (Code::DeclinedForm, reason.to_string()),
+        None if rules.rules_for(opcode).next().is_some() => (
+            Code::ModifierCombination,
+            format!("no rule of `{opcode}` takes these modifiers (`ptx2hip explain {opcode}` lists its forms)"),
+        ),
+        None => (Code::UnknownInstruction, "no rule in the table".to_string()),
+    };
+    FormAnswer::Refused(refused.0, refused.1)
+}
+
+/// Whether the form `opcode.m1.m2...` carries each of `modifiers`, in any order, each once.
+fn carries_all(form: &str, modifiers: &[String]) -> bool {
+    let mut have: Vec<&str> = form.split('.').skip(1).collect();
+    modifiers
+        .iter()
+        .all(|m| match have.iter().position(|h| h == m) {
+            Some(i) => {
+                have.swap_remove(i);
+                true
             }
-        );
+            None => false,
+        })
+}
+
+/// Prints [`form_answer`]: the rules that translate `form`, the forms it starts, or why it is
+/// not translated.
+fn opcode(out: &mut Output, form: &str, rules: &RuleSet) -> ExitCode {
+    let modifiers: Vec<String> = form.split('.').skip(1).map(str::to_string).collect();
+    match form_answer(rules, form) {
+        FormAnswer::Translated(matching) => {
+            if let [rule] = matching.as_slice() {
+                outln!(
+                    out,
+                    "`{form}` is translated by {} ({}): {}",
+                    rule.code,
+                    rule.name,
+                    rule.summary
+                );
+            } else {
+                outln!(
+                    out,
+                    "`{form}` is translated by the first of these rules whose operands fit the statement's:"
+                );
+                for rule in &matching {
+                    outln!(out, "\n  {} ({}): {}", rule.code, rule.name, rule.summary);
+                    let priority = match rule.priority {
+                        0 => String::new(),
+                        p => format!(" (priority {p}: tried first)"),
+                    };
+                    outln!(out, "    operands: {}{priority}", rule.operands.join(", "));
+                }
+            }
+            if let Some((spelled, _)) = matching.first().and_then(|r| {
+                r.forms().into_iter().find(|(f, _)| {
+                    f != form
+                        && carries_all(f, &modifiers)
+                        && f.split('.').count() == form.split('.').count()
+                })
+            }) {
+                outln!(out, "(the rule table writes it `{spelled}`; PTX takes the modifiers in either order)");
+            }
+        }
+        FormAnswer::Family(family) => {
+            outln!(
+                out,
+                "{} rule{} translate{} forms with `{form}`:",
+                family.len(),
+                if family.len() == 1 { "" } else { "s" },
+                if family.len() == 1 { "s" } else { "" }
+            );
+            for (r, forms) in &family {
+                outln!(out, "\n  {} ({}): {}", r.code, r.name, r.summary);
+                let shown: Vec<&str> = forms.iter().take(SHOWN_FORMS).map(String::as_str).collect();
+                let more = forms.len().saturating_sub(SHOWN_FORMS);
+                outln!(
+                    out,
+                    "    forms: {}{}",
+                    shown.join(", "),
+                    if more > 0 {
+                        format!(", and {more} more")
+                    } else {
+                        String::new()
+                    }
+                );
+            }
+        }
+        FormAnswer::ControlFlow => {
+            outln!(
+                out,
+                "`{form}` is translated as control flow, not by a rule: a forward branch skips the code up to its label with an `if`, a backward one closes a `do {{ }} while` loop; a branch that cannot be structured so is reported as {} ({})",
+                Code::ControlFlow,
+                Code::ControlFlow.name()
+            );
+        }
+        FormAnswer::Refused(code, why) => {
+            outln!(out, "`{form}` is not translated: {why}");
+            outln!(
+                out,
+                "a statement using it is reported as {code} ({}); `ptx2hip explain {code}` says more",
+                code.name()
+            );
+            return ExitCode::from(1);
+        }
     }
     outln!(
         out,

@@ -9,7 +9,7 @@
 //!
 //! This file frames the block (asm operands, `.reg` locals, reading inputs once, writing outputs
 //! back); the stages it runs are beside it: [`control`] (guards, branches, loops), [`expand`]
-//! (matching a rule and expanding its template), [`binding`] (operands to C++ expressions as nvcc
+//! (matching a rule and expanding its template; [`misfit`] says why none matches), [`binding`] (operands to C++ expressions as nvcc
 //! binds them), [`address`] (memory operands, modifier-sized vectors) and [`names`] (local names
 //! and literals).
 
@@ -23,12 +23,15 @@ use super::operands;
 use super::types::{constraint_register, convert, widen_into, CType, PtxType};
 use super::{Target, Unsupported};
 use crate::rules::template::{self, Template};
-use crate::rules::{vector_width, Bindings, OperandKind, Role, Rule, RuleSet, TypeRef};
+use crate::rules::{
+    vector_width, Bindings, OperandKind, OperandSpec, Role, Rule, RuleSet, Slot, TypeRef,
+};
 
 mod address;
 mod binding;
 mod control;
 mod expand;
+mod misfit;
 mod names;
 
 use binding::visit_regs;
@@ -307,7 +310,7 @@ impl<'a> Lowerer<'a> {
     /// Direct form is exact when there is one unguarded instruction and reading an input
     /// expression in place cannot evaluate it twice or after an output was written.
     fn direct_form_allowed(&self, ins: &Instruction) -> bool {
-        if ins.guard.is_some() || ins.opcode == "bra" {
+        if ins.guard.is_some() || ins.opcode == BRANCH {
             return false;
         }
         let mut uses = vec![0usize; self.ops.len()];
@@ -402,6 +405,10 @@ impl<'a> Lowerer<'a> {
         self.names.fresh(&format!("p2h_t{}", self.temps))
     }
 }
+
+/// The branch opcode: structured into `if` and `do { } while` ([`control`]), not translated by a
+/// rule.
+pub const BRANCH: &str = "bra";
 
 /// The compiler barrier that keeps a `volatile`/`"memory"` statement's ordering; an empty asm is
 /// portable to every compiler ptx2hip targets.

@@ -22,7 +22,7 @@ use crate::scan::{AsmStatement, Template};
 use helper_use::HelperUse;
 
 pub use crate::rules::RuleSet;
-pub use block::{is_simple_expr, Line, COMPILER_BARRIER};
+pub use block::{is_simple_expr, Line, BRANCH, COMPILER_BARRIER};
 pub use written::printed as printed_as_written;
 
 /// What the generated code may use.
@@ -118,6 +118,28 @@ pub struct Analysis {
     pub outcome: Result<Translation, Unsupported>,
 }
 
+/// A template whose last instruction has no `;`: nvcc pastes the template into its PTX as
+/// written, and the instruction it emits next runs into the unterminated one, so ptxas rejects the
+/// statement ("Parsing error", measured with nvcc 13.0): there is no NVIDIA behaviour to
+/// translate.
+fn unterminated(block: &ptx::Block, text: &str) -> Option<Unsupported> {
+    let Some(ptx::Item::Instruction(last)) = block.items.last() else {
+        return None;
+    };
+    let written = text.get(last.span.clone())?;
+    (!written.ends_with(';')).then(|| {
+        Unsupported::at(
+            Code::SyntaxError,
+            format!(
+                "PTX syntax error: the last instruction `{}` has no `;`; ptxas rejects the statement (nvcc emits the next instruction right after it), so it has no NVIDIA meaning to translate: end it with `;`",
+                last.form()
+            ),
+            last.span.end,
+        )
+        .with_instruction(&last.form())
+    })
+}
+
 /// Analyses and, where every instruction has a rule, translates one statement.
 pub fn analyze(stmt: &AsmStatement, rules: &RuleSet, target: Target) -> Analysis {
     if let (Some(arms), Template::Known { .. }) = (&stmt.arms, &stmt.template) {
@@ -172,8 +194,11 @@ pub fn analyze(stmt: &AsmStatement, rules: &RuleSet, target: Target) -> Analysis
                 if failure.is_some() {
                     continue;
                 }
-                let result = block::Lowerer::new(stmt, rules, target)
-                    .and_then(|l| l.spelled(&variant.text).lower(&block, stmt));
+                let result = match unterminated(&block, &variant.text) {
+                    Some(u) => Err(u),
+                    None => block::Lowerer::new(stmt, rules, target)
+                        .and_then(|l| l.spelled(&variant.text).lower(&block, stmt)),
+                };
                 match result {
                     Ok(l) => lowered.push((variant, l)),
                     Err(mut u) => {
@@ -421,6 +446,44 @@ mod tests {
             substitute_operand("add.f32%1 %0,%2,%10; mov %%1", 1, ".rn"),
             "add.f32.rn %0,%2,%10; mov %%1"
         );
+    }
+
+    /// The outcome of `ptx` with operands `(constraint, expr)` for `--target amd`.
+    fn outcome(ptx: &str, operands: &[(&str, &str)]) -> Result<Translation, Unsupported> {
+        let stmt = AsmStatement::synthetic_with(ptx, operands);
+        analyze(&stmt, &RuleSet::embedded().unwrap(), Target::Amd).outcome
+    }
+
+    #[test]
+    fn a_template_whose_last_instruction_lacks_its_semicolon_is_a_syntax_error() {
+        for ptx in [
+            "add.u32 %0, %1, 1",
+            "add.u32 %0, %1, 1;\n\tadd.u32 %0, %0, 2",
+        ] {
+            let u = outcome(ptx, &[("=r", "d"), ("r", "a")]).unwrap_err();
+            assert_eq!(u.code, Code::SyntaxError, "{ptx}");
+            assert!(
+                u.message.contains("has no `;`; ptxas rejects"),
+                "{}",
+                u.message
+            );
+        }
+        let u = outcome("membar.gl", &[]).unwrap_err();
+        assert!(
+            u.message.contains("`membar.gl` has no `;`"),
+            "{}",
+            u.message
+        );
+        assert!(outcome("{ add.u32 %0, %1, 1; }", &[("=r", "d"), ("r", "a")]).is_ok());
+    }
+
+    /// nvcc 13.0 reads `%laneid` in a statement with operands as the register `%laneid`, as it
+    /// reads `%%laneid` (both give `mov.u32 %r1, %laneid;` in its PTX), so both translate alike.
+    #[test]
+    fn a_special_register_with_one_percent_in_a_statement_with_operands_is_the_register() {
+        let one = outcome("mov.u32 %0, %laneid;", &[("=r", "d")]).unwrap();
+        let two = outcome("mov.u32 %0, %%laneid;", &[("=r", "d")]).unwrap();
+        assert_eq!(one, two);
     }
 
     #[test]

@@ -58,6 +58,10 @@ pub(crate) enum Tok {
     Amp,
     Caret,
     Tilde,
+    /// `=`, in `==`, `!=`, `<=`, `>=` of constant expressions.
+    Eq,
+    /// `?` of a constant expression's `c ? a : b`.
+    Question,
     Eof,
     /// Produced by the parser (never by [`Lexer::next_token`]) in place of a token that failed to
     /// lex; the error is reported only when the parser actually needs that token, so an earlier
@@ -180,7 +184,17 @@ impl<'a> Lexer<'a> {
             b'&' => single(Tok::Amp),
             b'^' => single(Tok::Caret),
             b'~' => single(Tok::Tilde),
+            b'=' => single(Tok::Eq),
+            b'?' => single(Tok::Question),
             b'%' if matches!(self.byte(start + 1), Some(b' ' | b'\t' | b'(')) => {
+                single(Tok::Percent)
+            }
+            // In a statement with operands nvcc reads `%%` as one `%`: the remainder operator
+            // `a %% b`.
+            b'%' if self.byte(start + 1) == Some(b'%')
+                && matches!(self.byte(start + 2), Some(b' ' | b'\t' | b'(')) =>
+            {
+                self.pos += 1;
                 single(Tok::Percent)
             }
             _ => None,

@@ -503,10 +503,12 @@ impl<'a> Parser<'a> {
                 self.bump()?;
                 Operand::Label(ident_name(self.text(t)))
             }
-            Tok::Bang => {
+            // `!p` negates a predicate; `!0`, `!(a == b)` start a constant expression.
+            Tok::Bang if !starts_constant(self.peek2()?.kind) => {
                 self.bump()?;
                 Operand::NotReg(self.reg("a predicate after '!'")?)
             }
+            Tok::Bang => Operand::Imm(self.immediate()?),
             Tok::Number | Tok::Minus | Tok::Plus | Tok::LParen | Tok::Tilde => {
                 Operand::Imm(self.immediate()?)
             }
@@ -686,9 +688,9 @@ impl<'a> Parser<'a> {
         })
     }
 
-    /// A constant expression whose binary operators bind tighter than `min` (C precedence:
-    /// `* / %`, `+ -`, `<< >>`, `&`, `^`, `|`), evaluated exactly; only a lone float literal may
-    /// be a float.
+    /// A constant expression whose operators bind tighter than `min`, with C's operators and
+    /// precedence as PTX defines them (`* / %`, `+ -`, `<< >>`, `< > <= >=`, `== !=`, `&`, `^`,
+    /// `|`, `&&`, `||`, then `?:`), evaluated exactly; only a lone float literal may be a float.
     fn constant(&mut self, min: u8) -> Result<Constant> {
         if self.depth >= MAX_DEPTH {
             return self.fail("constant expression nested too deeply", self.tok.span());
@@ -703,18 +705,21 @@ impl<'a> Parser<'a> {
         let start = self.tok.start;
         let mut left = self.constant_unary()?;
         loop {
-            let (op, precedence, len) = match (self.tok.kind, self.peek2()?.kind) {
-                (Tok::Star, _) => (Tok::Star, 11, 1),
-                (Tok::Slash, _) => (Tok::Slash, 11, 1),
-                (Tok::Percent, _) => (Tok::Percent, 11, 1),
-                (Tok::Plus, _) => (Tok::Plus, 10, 1),
-                (Tok::Minus, _) => (Tok::Minus, 10, 1),
-                (Tok::Lt, Tok::Lt) => (Tok::Lt, 9, 2),
-                (Tok::Gt, Tok::Gt) => (Tok::Gt, 9, 2),
-                (Tok::Amp, _) => (Tok::Amp, 6, 1),
-                (Tok::Caret, _) => (Tok::Caret, 5, 1),
-                (Tok::Pipe, _) => (Tok::Pipe, 4, 1),
-                _ => return Ok(left),
+            if self.tok.kind == Tok::Question {
+                if min >= TERNARY {
+                    return Ok(left);
+                }
+                self.bump()?;
+                let cond = self.int_operand(left, start)?;
+                let then = self.constant(0)?;
+                self.expect(Tok::Colon, "':' of the conditional expression")?;
+                let otherwise = self.constant(0)?;
+                left = if truth(cond) { then } else { otherwise };
+                continue;
+            }
+            let Some((op, precedence, len)) = binary_operator(self.tok.kind, self.peek2()?.kind)
+            else {
+                return Ok(left);
             };
             if precedence <= min {
                 return Ok(left);
@@ -730,36 +735,28 @@ impl<'a> Parser<'a> {
                     span,
                 );
             };
-            let (l, r) = (*l, *r);
-            let value = match op {
-                Tok::Star => l.checked_mul(r),
-                Tok::Slash => l.checked_div(r),
-                Tok::Percent => l.checked_rem(r),
-                Tok::Plus => l.checked_add(r),
-                Tok::Minus => l.checked_sub(r),
-                Tok::Lt => u32::try_from(r)
-                    .ok()
-                    .filter(|&r| r < 128)
-                    .and_then(|r| l.checked_shl(r)),
-                Tok::Gt => u32::try_from(r)
-                    .ok()
-                    .filter(|&r| r < 128)
-                    .and_then(|r| l.checked_shr(r)),
-                Tok::Amp => Some(l & r),
-                Tok::Caret => Some(l ^ r),
-                _ => Some(l | r),
+            left = match evaluate(op, *l, *r) {
+                Ok(v) => Constant::Int(v),
+                Err(why) => return self.fail(why, span),
             };
-            left = match value {
-                Some(v) => Constant::Int(v),
-                None => return self.fail("constant expression overflows or divides by zero", span),
-            };
+        }
+    }
+
+    /// An integer operand of `?:` or `!`.
+    fn int_operand(&self, c: Constant, start: usize) -> Result<i128> {
+        match c {
+            Constant::Int(v) => Ok(v),
+            Constant::Float(_) => self.fail(
+                "floating-point constant expressions are not supported",
+                start..self.prev_end,
+            ),
         }
     }
 
     fn constant_unary(&mut self) -> Result<Constant> {
         let t = self.tok;
         match t.kind {
-            Tok::Minus | Tok::Plus | Tok::Tilde => {
+            Tok::Minus | Tok::Plus | Tok::Tilde | Tok::Bang => {
                 self.bump()?;
                 let operand = self.constant_unary_nested()?;
                 let span = t.start..self.prev_end;
@@ -767,8 +764,15 @@ impl<'a> Parser<'a> {
                     (Tok::Plus, c) => Ok(c),
                     (Tok::Minus, Constant::Int(v)) => Ok(Constant::Int(v.wrapping_neg())),
                     (Tok::Tilde, Constant::Int(v)) => Ok(Constant::Int(!v)),
+                    (Tok::Bang, Constant::Int(v)) => Ok(Constant::Int(i128::from(!truth(v)))),
                     (Tok::Minus, Constant::Float(f)) => Ok(Constant::Float(negate(f))),
-                    _ => self.fail("'~' applies to integers only", span),
+                    (kind, _) => self.fail(
+                        format!(
+                            "'{}' applies to integers only",
+                            if kind == Tok::Bang { '!' } else { '~' }
+                        ),
+                        span,
+                    ),
                 }
             }
             Tok::LParen => {
@@ -813,6 +817,126 @@ impl<'a> Parser<'a> {
 }
 
 /// The value of a constant expression.
+/// The precedence of `?:`, below every binary operator.
+const TERNARY: u8 = 1;
+
+/// A binary operator of constant expressions.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum BinOp {
+    Mul,
+    Div,
+    Rem,
+    Add,
+    Sub,
+    Shl,
+    Shr,
+    Lt,
+    Gt,
+    Le,
+    Ge,
+    Eq,
+    Ne,
+    BitAnd,
+    BitXor,
+    BitOr,
+    And,
+    Or,
+}
+
+/// The operator the current token (and the next) start, with its C precedence (higher binds
+/// tighter) and its length in tokens.
+fn binary_operator(tok: Tok, next: Tok) -> Option<(BinOp, u8, usize)> {
+    Some(match (tok, next) {
+        (Tok::Star, _) => (BinOp::Mul, 11, 1),
+        (Tok::Slash, _) => (BinOp::Div, 11, 1),
+        (Tok::Percent, _) => (BinOp::Rem, 11, 1),
+        (Tok::Plus, _) => (BinOp::Add, 10, 1),
+        (Tok::Minus, _) => (BinOp::Sub, 10, 1),
+        (Tok::Lt, Tok::Lt) => (BinOp::Shl, 9, 2),
+        (Tok::Gt, Tok::Gt) => (BinOp::Shr, 9, 2),
+        (Tok::Lt, Tok::Eq) => (BinOp::Le, 8, 2),
+        (Tok::Gt, Tok::Eq) => (BinOp::Ge, 8, 2),
+        (Tok::Lt, _) => (BinOp::Lt, 8, 1),
+        (Tok::Gt, _) => (BinOp::Gt, 8, 1),
+        (Tok::Eq, Tok::Eq) => (BinOp::Eq, 7, 2),
+        (Tok::Bang, Tok::Eq) => (BinOp::Ne, 7, 2),
+        (Tok::Amp, Tok::Amp) => (BinOp::And, 3, 2),
+        (Tok::Amp, _) => (BinOp::BitAnd, 6, 1),
+        (Tok::Caret, _) => (BinOp::BitXor, 5, 1),
+        (Tok::Pipe, Tok::Pipe) => (BinOp::Or, 2, 2),
+        (Tok::Pipe, _) => (BinOp::BitOr, 4, 1),
+        _ => return None,
+    })
+}
+
+/// A token that starts a constant expression after `!` (`!0`, `!(a)`, `!!1`, `!WARP_SZ`), where
+/// a predicate register would make `!p` a negated predicate.
+fn starts_constant(tok: Tok) -> bool {
+    matches!(
+        tok,
+        Tok::Number | Tok::LParen | Tok::Tilde | Tok::Bang | Tok::Minus | Tok::Plus
+    )
+}
+
+/// An integer constant's 64 bits, as PTX evaluates constant expressions in 64 bits (`.s64` or
+/// `.u64`); `None` outside both ranges.
+fn bits(v: i128) -> Option<u64> {
+    (-(1i128 << 63)..(1i128 << 64))
+        .contains(&v)
+        .then_some(v as u64)
+}
+
+/// Whether an integer constant is true (nonzero in its 64 bits).
+fn truth(v: i128) -> bool {
+    v as u64 != 0
+}
+
+/// `l op r`, exactly; the reason when it cannot be evaluated exactly. A comparison's result is 0
+/// or 1 and needs operands whose order is the same read as `.s64` or `.u64` (PTX converts both
+/// to `.u64` when either is unsigned, which ptx2hip does not track); equality compares the 64 bits.
+fn evaluate(op: BinOp, l: i128, r: i128) -> std::result::Result<i128, String> {
+    let shift = |r: i128| u32::try_from(r).ok().filter(|&r| r < 128);
+    let overflow = || "constant expression overflows or divides by zero".to_string();
+    let ordered = |l: i128, r: i128| -> std::result::Result<(i128, i128), String> {
+        let exact = |v: i128| (0..(1i128 << 63)).contains(&v);
+        if exact(l) && exact(r) {
+            Ok((l, r))
+        } else {
+            Err("a comparison of a negative or 64-bit-wide constant: its result depends on whether PTX reads the operands as .s64 or .u64, which ptx2hip does not track".into())
+        }
+    };
+    let word = |v: i128| bits(v).ok_or_else(overflow);
+    Ok(match op {
+        BinOp::Mul => l.checked_mul(r).ok_or_else(overflow)?,
+        BinOp::Div => l.checked_div(r).ok_or_else(overflow)?,
+        BinOp::Rem => l.checked_rem(r).ok_or_else(overflow)?,
+        BinOp::Add => l.checked_add(r).ok_or_else(overflow)?,
+        BinOp::Sub => l.checked_sub(r).ok_or_else(overflow)?,
+        BinOp::Shl => shift(r)
+            .and_then(|r| l.checked_shl(r))
+            .ok_or_else(overflow)?,
+        BinOp::Shr => shift(r)
+            .and_then(|r| l.checked_shr(r))
+            .ok_or_else(overflow)?,
+        BinOp::Lt | BinOp::Gt | BinOp::Le | BinOp::Ge => {
+            let (l, r) = ordered(l, r)?;
+            i128::from(match op {
+                BinOp::Lt => l < r,
+                BinOp::Gt => l > r,
+                BinOp::Le => l <= r,
+                _ => l >= r,
+            })
+        }
+        BinOp::Eq => i128::from(word(l)? == word(r)?),
+        BinOp::Ne => i128::from(word(l)? != word(r)?),
+        BinOp::BitAnd => l & r,
+        BinOp::BitXor => l ^ r,
+        BinOp::BitOr => l | r,
+        BinOp::And => i128::from(truth(l) && truth(r)),
+        BinOp::Or => i128::from(truth(l) || truth(r)),
+    })
+}
+
 enum Constant {
     Int(i128),
     /// A float literal (with its sign); floats take no part in arithmetic.

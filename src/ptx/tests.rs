@@ -698,6 +698,51 @@ fn constant_expressions_are_evaluated_with_c_precedence() {
     .contains("nested too deeply"));
 }
 
+/// PTX constant expressions take C's comparison, logical and conditional operators too, at C's
+/// precedence (issue 18: `==`, `!`, `?:` were syntax errors).
+#[test]
+fn constant_expressions_compare_negate_and_choose_as_c_does() {
+    let value = |e: &str| insn(&format!("mov.u32 %0, {e};")).operands[1].clone();
+    for (e, v) in [
+        ("1 == 1", 1),
+        ("(2 != 2) + 5", 5),
+        ("3 < 4", 1),
+        ("4 <= 3", 0),
+        ("4 >= 4 == 1", 1),
+        ("2 > 1 << 1", 0),
+        ("1 + 2 * 3 == 7 && 1", 1),
+        ("0 || 0", 0),
+        ("1 | 2 && 0", 0),
+        ("!0", 1),
+        ("!!7 + 1", 2),
+        ("!(1 == 1)", 0),
+        ("1 ? 2 : 3", 2),
+        ("0 ? 2 : 1 ? 4 : 5", 4),
+        ("1 + 1 ? 8 : 9", 8),
+        ("(WARP_SZ == 32) ? 7 % 4 : 0", 3),
+        ("-1 == 0xffffffffffffffff", 1),
+    ] {
+        assert_eq!(value(e), int(v), "{e}");
+    }
+    // In a statement with operands nvcc turns `%%` into the remainder operator.
+    assert_eq!(value("10 %% 4"), int(2));
+    assert_eq!(value("(10)%%(4)"), int(2));
+    // `!p` is still a negated predicate.
+    assert_eq!(
+        insn("selp.u32 %0, 1, 0, !p;").operands[3],
+        Operand::NotReg(Reg::Ident {
+            name: "p".into(),
+            component: None
+        })
+    );
+    assert!(perr("mov.u32 %0, -1 < 0;")
+        .message
+        .contains("depends on whether PTX reads the operands as .s64 or .u64"));
+    assert!(perr("mov.u32 %0, 1 ? 2 3;")
+        .message
+        .contains("':' of the conditional expression"));
+}
+
 #[test]
 fn pragmas_aligned_and_array_declarations_parse() {
     let b = p(".pragma \"enable_smem_spilling\";\n.shared .align 1 .b8 static_smem[4096];\n.reg .align 16 .b8 buf[2][8];");

@@ -7,6 +7,7 @@ use std::collections::{BTreeMap, HashMap};
 use super::call_sites;
 use super::helpers;
 use super::matching::{expand_class, target_index};
+use super::overlap;
 use super::schema::{
     parse_operand_spec, vector_width, OperandKind, Role, Rule, RuleFile, RuleTemplate,
     SpecialRegister, TemplateHelpers, TypeRef,
@@ -132,6 +133,10 @@ impl RuleSet {
         for (i, r) in set.rules.iter().enumerate() {
             set.by_opcode.entry(r.opcode.clone()).or_default().push(i);
         }
+        for rules in set.by_opcode.values_mut() {
+            rules.sort_by_key(|&i| std::cmp::Reverse(set.rules[i].priority));
+        }
+        overlap::validate(&set)?;
         Ok(set)
     }
 
@@ -455,6 +460,8 @@ fn validate_rule(set: &RuleSet, r: &Rule) -> Result<(), LoadError> {
             }
         }
     }
+    validate_exclude(r)?;
+    validate_operand_types(r)?;
     for n in &r.value_neutral {
         if !has_slot(n) {
             return Err(rule_error(
@@ -519,6 +526,75 @@ fn validate_rule(set: &RuleSet, r: &Rule) -> Result<(), LoadError> {
                 key,
                 format!("the {key} template calls `{name}` unqualified: {CAPTURE}"),
             ));
+        }
+    }
+    Ok(())
+}
+
+/// Each `exclude` condition names a slot of the rule and a value it takes (empty: an optional
+/// slot absent); one that names neither would exclude nothing, silently.
+fn validate_exclude(r: &Rule) -> Result<(), LoadError> {
+    for cond in r.exclude.iter().flatten() {
+        let (name, value) = cond.split_once('=').unwrap_or((cond, ""));
+        let Some(slot) = r.slots.iter().find(|s| s.name == name) else {
+            return Err(rule_error(
+                r,
+                "exclude",
+                format!("`{cond}` names unknown slot `{name}`"),
+            ));
+        };
+        let takes = if value.is_empty() {
+            slot.optional
+        } else {
+            Rule::slot_values(slot).iter().any(|v| v == value)
+        };
+        if !takes {
+            return Err(rule_error(
+                r,
+                "exclude",
+                format!("`{cond}`: slot `{name}` never takes the value `{value}`"),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// An operand typed by a slot has a PTX type in every form the rule claims: the slot is always
+/// filled and each of its values is a type (`T = ["u32", "rn"]` would claim `.rn` forms whose
+/// operand has no width).
+fn validate_operand_types(r: &Rule) -> Result<(), LoadError> {
+    for spec in r.operand_specs() {
+        let types = match &spec.kind {
+            OperandKind::Scalar(t) | OperandKind::Vector(_, t) | OperandKind::SlotVector(_, t) => {
+                vec![t]
+            }
+            OperandKind::Pair(_, t1, t2) => vec![t1, t2],
+            OperandKind::Address(_) => Vec::new(),
+        };
+        for name in types.into_iter().filter_map(|t| match t {
+            TypeRef::Slot(s) => Some(s),
+            TypeRef::Fixed(_) => None,
+        }) {
+            let Some(slot) = r.slots.iter().find(|s| &s.name == name) else {
+                continue;
+            };
+            let message = if slot.optional {
+                format!(
+                    "operand `{}` is typed by the optional slot `{name}`: forms without it give it no width",
+                    spec.name
+                )
+            } else if let Some(v) = Rule::slot_values(slot)
+                .into_iter()
+                .find(|v| crate::lower::types::PtxType::parse(v).is_none())
+            {
+                format!(
+                    "operand `{}` is typed by slot `{name}`, whose value `{v}` is not a PTX type",
+                    spec.name
+                )
+            } else {
+                continue;
+            };
+            return Err(rule_error(r, "operands", message));
         }
     }
     Ok(())
@@ -617,11 +693,49 @@ example = {{ ptx = "abs.s32 %0, %1;", constraints = "=r,r" }}
     }
 
     #[test]
+    fn an_exclude_names_a_slot_of_the_rule_and_a_value_it_takes() {
+        let error = |extra: &str| load("{d} = {a};", extra).unwrap_err().to_string();
+        assert_eq!(
+            error(r#"exclude = [["S=s32"]]"#),
+            "rules/t.toml: rule X001: `exclude`: `S=s32` names unknown slot `S`"
+        );
+        assert_eq!(
+            error(r#"exclude = [["T=u32"]]"#),
+            "rules/t.toml: rule X001: `exclude`: `T=u32`: slot `T` never takes the value `u32`"
+        );
+        assert!(error(r#"exclude = [["T="]]"#).contains("never takes the value ``"));
+        assert!(load("{d} = {a};", r#"exclude = [["T=s32"]]"#).is_ok());
+    }
+
+    #[test]
+    fn an_operand_typed_by_a_slot_has_a_width_in_every_form() {
+        let with_slots = |slots: &str| {
+            let text = file("t", "X001", "{d} = {a};", "")
+                .replace(r#"slots = [{ name = "T", values = ["s32"] }]"#, slots);
+            RuleSet::from_sources([("t.toml".to_string(), text)])
+                .unwrap_err()
+                .to_string()
+        };
+        assert_eq!(
+            with_slots(r#"slots = [{ name = "T", values = ["s32", "rn"] }]"#),
+            "rules/t.toml: rule X001: `operands`: operand `d` is typed by slot `T`, whose value `rn` is not a PTX type"
+        );
+        assert!(
+            with_slots(r#"slots = [{ name = "T", values = ["s32"], optional = true }]"#)
+                .contains("typed by the optional slot `T`")
+        );
+    }
+
+    #[test]
     fn two_families_never_share_a_code_letter() {
         let two = |second: &str| {
             RuleSet::from_sources([
                 ("a.toml".to_string(), file("a", "X001", "{d} = {a};", "")),
-                ("b.toml".to_string(), file("b", second, "{d} = {a};", "")),
+                // Both claim `abs.s32`: the priority makes that a decision (see `overlap`).
+                (
+                    "b.toml".to_string(),
+                    file("b", second, "{d} = {a};", "priority = 1"),
+                ),
             ])
         };
         assert!(two("Y001").is_ok());

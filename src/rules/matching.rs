@@ -12,6 +12,7 @@ use crate::lower::types::PtxType;
 use crate::lower::Target;
 
 use super::schema::{Bindings, OperandSpec, Rule, RuleTemplate, Slot, SpecialRegister, TypeRef};
+use super::RuleSet;
 
 /// Expands a `@class` slot value into modifier values.
 pub fn expand_class(value: &str) -> Option<&'static [&'static str]> {
@@ -28,6 +29,21 @@ pub fn expand_class(value: &str) -> Option<&'static [&'static str]> {
     })
 }
 
+impl RuleSet {
+    /// The rules of `opcode` whose slots take `modifiers` (in whatever order they are written),
+    /// with their bindings, in the order lowering tries them: higher `priority` first, then file
+    /// order. Lowering takes the first whose operand shapes fit the instruction's operands;
+    /// `explain FORM` lists them, so both name the same rule for every form.
+    pub fn matching<'s: 'm, 'm>(
+        &'s self,
+        opcode: &str,
+        modifiers: &'m [String],
+    ) -> impl Iterator<Item = (&'s Rule, Bindings)> + 'm {
+        self.rules_for(opcode)
+            .filter_map(move |r| Some((r, r.match_modifiers(modifiers)?)))
+    }
+}
+
 impl Rule {
     /// Every value a slot accepts, classes expanded.
     pub fn slot_values(slot: &Slot) -> Vec<String> {
@@ -42,7 +58,7 @@ impl Rule {
     }
 
     /// Whether `modifier` is one of a slot's values (classes expanded), without building the list.
-    fn slot_accepts(slot: &Slot, modifier: &str) -> bool {
+    pub(super) fn slot_accepts(slot: &Slot, modifier: &str) -> bool {
         slot.values.iter().any(|v| match expand_class(v) {
             Some(vals) => vals.contains(&modifier),
             None => v == modifier,
@@ -81,10 +97,16 @@ impl Rule {
     }
 
     fn is_excluded(&self, bindings: &Bindings) -> bool {
+        self.excludes(|slot| bindings.get(slot).map(Option::as_deref))
+    }
+
+    /// Whether an `exclude` entry applies to the form whose slot values `value_of` gives (`None`:
+    /// no such slot; `Some(None)`: the optional slot is absent).
+    pub(super) fn excludes<'v>(&self, value_of: impl Fn(&str) -> Option<Option<&'v str>>) -> bool {
         self.exclude.iter().any(|conds| {
             conds.iter().all(|cond| {
                 let (slot, value) = cond.split_once('=').unwrap_or((cond, ""));
-                match bindings.get(slot) {
+                match value_of(slot) {
                     Some(Some(v)) => v == value,
                     Some(None) => value.is_empty(),
                     None => false,

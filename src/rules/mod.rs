@@ -8,6 +8,7 @@
 //! - [`schema`]: the serde types, as written in the files (rules/README.md documents every key);
 //! - [`load`]: parsing and validation, with a typed [`LoadError`] naming file, rule and key;
 //! - [`matching`]: modifiers to slots, forms;
+//! - [`overlap`]: two rules may claim one form only with different priorities;
 //! - [`helpers`]: the helper files' markers;
 //! - [`template`], [`call_sites`]: placeholders and the calls templates may make;
 //! - [`evidence`]: the recordings that check each rule (`ptx2hip rules`).
@@ -17,6 +18,7 @@ pub mod evidence;
 mod helpers;
 mod load;
 mod matching;
+mod overlap;
 mod schema;
 pub mod template;
 
@@ -49,7 +51,8 @@ pub struct RuleSet {
 }
 
 impl RuleSet {
-    /// Rules for a root opcode, in table order.
+    /// Rules for a root opcode, in the order lowering tries them: higher `priority` first, then
+    /// table order.
     pub fn rules_for(&self, opcode: &str) -> impl Iterator<Item = &Rule> {
         self.by_opcode
             .get(opcode)

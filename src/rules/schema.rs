@@ -98,6 +98,12 @@ pub struct Rule {
     /// (docs/MEMORY_MODEL.md).
     #[serde(default)]
     pub value_neutral: Vec<String>,
+    /// Which of two rules claiming the same form translates it: the higher wins. Two rules of
+    /// equal priority (0 unless written) may not claim a common form (a load error), so an
+    /// overlap is always a decision written in the table, e.g. an AMD instruction that computes
+    /// some forms of a general rule exactly.
+    #[serde(default)]
+    pub priority: u32,
     /// Forms of the family this rule does not claim, as `slot=value` lists, e.g. `["rnd=rni", "S=u8"]`
     /// excludes every form with both.
     #[serde(default)]

@@ -81,6 +81,7 @@ pub fn foreign(statement: &AsmStatement, after_declarator: bool) -> Option<Forei
         || has_operand_modifiers(text)
         || has_arm_registers(text)
         || has_host_registers(text)
+        || has_sparc_registers(text)
         || is_power_hint(text);
     host.then_some(Foreign::Host)
 }
@@ -146,6 +147,27 @@ fn has_host_registers(text: &str) -> bool {
     }) || text.match_indices('$').any(|(i, _)| {
         text[i + 1..].starts_with(|c: char| c.is_ascii_digit())
             && (i == 0 || text[..i].ends_with([' ', ',']))
+    })
+}
+
+/// SPARC registers PTX never names: state registers (`%fsr`, `%fprs`, `%asi`, `%ccr`, `%psr`,
+/// `%wim`, `%tbr`) and the global and out registers `%g0`..`%g7`, `%o0`..`%o7`, written with one
+/// `%` or, in a template with operands, two (`st %fsr, [mode]`, `mov %%g1, %0`). PTX registers
+/// named so would be declared in the template (`.reg`), which is PTX evidence found first.
+fn has_sparc_registers(text: &str) -> bool {
+    const STATE: &[&str] = &["fsr", "fprs", "asi", "ccr", "psr", "wim", "tbr"];
+    text.match_indices('%').any(|(i, _)| {
+        let name = text[i + 1..].trim_start_matches('%');
+        let len = name
+            .find(|c: char| !c.is_ascii_alphanumeric())
+            .unwrap_or(name.len());
+        let word = &name[..len];
+        let preceded = i > 0 && text.as_bytes()[i - 1] == b'%';
+        !preceded
+            && (STATE.contains(&word)
+                || word
+                    .strip_prefix(['g', 'o'])
+                    .is_some_and(|n| n.len() == 1 && n.as_bytes()[0].is_ascii_digit() && n < "8"))
     })
 }
 
@@ -240,6 +262,10 @@ mod tests {
         assert_eq!(kind("yield", &[]), Some(Foreign::Host));
         assert_eq!(kind("dmb ish", &[]), Some(Foreign::Host));
         assert_eq!(kind("or 27,27,27", &[]), Some(Foreign::Host));
+        // SPARC (issue 18): `st` is a PTX opcode, but `%fsr` and `%g1` are SPARC registers.
+        assert_eq!(kind("st %fsr, [mode]", &[]), Some(Foreign::Host));
+        assert_eq!(kind("ld [%0], %%fsr", &["r"]), Some(Foreign::Host));
+        assert_eq!(kind("mov %%g1, %0", &["=r"]), Some(Foreign::Host));
         assert_eq!(kind("mov %%rsp, %0", &["=r"]), Some(Foreign::Host));
         assert_eq!(kind("xscvhpdp %x0,%x1", &["=wa"]), Some(Foreign::Host));
         assert_eq!(
@@ -275,6 +301,15 @@ mod tests {
         assert_eq!(kind("exit", &[]), None);
         // A PTX instruction next to a host mnemonic is still PTX (and reported).
         assert_eq!(kind("nop; mov.u32 %0, 0;", &["=r"]), None);
+        // A declared register named like a SPARC one is PTX: the `.reg` declaration says so.
+        assert_eq!(
+            kind(
+                "{ .reg .b32 %g1; mov.b32 %g1, 0; mov.b32 %0, %g1; }",
+                &["=r"]
+            ),
+            None
+        );
+        assert_eq!(kind("mov.u32 %0, %laneid;", &["=r"]), None);
         // `%%x0` is a PTX name, not an operand modifier.
         assert_eq!(kind("mov.b32 %0, %%x0;", &["=r"]), None);
     }

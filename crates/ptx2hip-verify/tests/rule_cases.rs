@@ -162,9 +162,8 @@ fn every_example_translates_with_its_rule_for_both_targets() {
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 
-/// Every canonical form translates for both targets, by its rule or by an earlier rule that
-/// claims the same form (the first matching rule in table order wins: `vavrg4.u32.u32.u32` is
-/// claimed by V026 and V027).
+/// Every canonical form translates for both targets, by its rule or by another that claims the
+/// same form at a higher `priority` (`vavrg4.u32.u32.u32`: V026 over V027).
 #[test]
 fn every_canonical_form_translates_with_its_rule_for_both_targets() {
     let rules = RuleSet::embedded().expect("rule table loads");

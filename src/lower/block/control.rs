@@ -48,7 +48,7 @@ impl<'a> Lowerer<'a> {
                         ));
                     }
                 }
-                Item::Instruction(ins) if ins.opcode == "bra" => {
+                Item::Instruction(ins) if ins.opcode == BRANCH => {
                     let target = branch_target(ins).ok_or_else(|| {
                         Unsupported::at(
                             Code::ControlFlow,
@@ -129,13 +129,13 @@ pub(super) fn label_index(items: &[Item], name: &str) -> Option<usize> {
 /// The index of the last `bra` after `label_at` (same block) that jumps back to `name`.
 pub(super) fn backward_branch(items: &[Item], label_at: usize, name: &str) -> Option<usize> {
     (label_at + 1..items.len()).rev().find(|&k| {
-        matches!(&items[k], Item::Instruction(ins) if ins.opcode == "bra" && branch_target(ins) == Some(name))
+        matches!(&items[k], Item::Instruction(ins) if ins.opcode == BRANCH && branch_target(ins) == Some(name))
     })
 }
 
 pub(super) fn is_branch_target(items: &[Item], name: &str) -> bool {
     items.iter().any(|it| match it {
-        Item::Instruction(ins) => ins.opcode == "bra" && branch_target(ins) == Some(name),
+        Item::Instruction(ins) => ins.opcode == BRANCH && branch_target(ins) == Some(name),
         Item::Scope { block, .. } => is_branch_target(&block.items, name),
         _ => false,
     })

@@ -47,22 +47,19 @@ impl<'a> Lowerer<'a> {
     pub(super) fn find_rule(&self, ins: &Instruction) -> Result<(&'a Rule, Bindings), Unsupported> {
         let form = ins.form();
         let mut shape_mismatch = None;
-        for rule in self.rules.rules_for(&ins.opcode) {
-            if let Some(b) = rule.match_modifiers(&ins.modifiers) {
-                if operands_fit(rule, &b, &ins.operands) {
-                    if let (Target::Portable, Some(why)) = (self.target, &rule.portable_unsupported)
-                    {
-                        return Err(Unsupported::at(
-                            Code::NoPortableTranslation,
-                            format!("`{form}` has no --target portable translation: {why}"),
-                            ins.span.start,
-                        )
-                        .with_instruction(&form));
-                    }
-                    return Ok((rule, b));
+        for (rule, b) in self.rules.matching(&ins.opcode, &ins.modifiers) {
+            if operands_fit(rule, &b, &ins.operands) {
+                if let (Target::Portable, Some(why)) = (self.target, &rule.portable_unsupported) {
+                    return Err(Unsupported::at(
+                        Code::NoPortableTranslation,
+                        format!("`{form}` has no --target portable translation: {why}"),
+                        ins.span.start,
+                    )
+                    .with_instruction(&form));
                 }
-                shape_mismatch.get_or_insert(rule);
+                return Ok((rule, b));
             }
+            shape_mismatch.get_or_insert((rule, b));
         }
         let at = ins.span.start;
         if let Some(reason) = self.rules.unsupported_reason(&ins.opcode, &ins.modifiers) {
@@ -71,21 +68,20 @@ impl<'a> Lowerer<'a> {
                     .with_instruction(&form),
             );
         }
-        if let Some(rule) = shape_mismatch {
+        if let Some((rule, bindings)) = shape_mismatch {
             return Err(Unsupported::at(
                 Code::OperandShape,
-                format!(
-                    "`{form}` has operands of a shape rule {} does not translate ({})",
-                    rule.code,
-                    rule.operands.join(", ")
-                ),
+                misfit::shape(self.rules, rule, &bindings, ins),
                 at,
             )
             .with_instruction(&form));
         }
         let known = self.rules.rules_for(&ins.opcode).next().is_some();
         let (code, msg) = if known {
-            (Code::ModifierCombination, format!("no rule translates `{form}` (this combination of modifiers is not in the rule table)"))
+            (
+                Code::ModifierCombination,
+                misfit::modifiers(self.rules, ins),
+            )
         } else {
             (
                 Code::UnknownInstruction,
@@ -135,6 +131,15 @@ impl<'a> Lowerer<'a> {
                     values.push((spec.name.clone(), None, Expr::other(first)));
                     values.push((second.clone(), None, Expr::other(other)));
                 }
+                // An address the template does not use (a prefetch of a `.param` tensor map, a
+                // hint with nothing to convert it to) is not converted; its C++ expression is
+                // still evaluated once, as every input's is.
+                OperandKind::Address(_)
+                    if !chosen
+                        .code
+                        .placeholders()
+                        .iter()
+                        .any(|(n, _)| *n == spec.name) => {}
                 OperandKind::Address(slot) => {
                     let space = slot
                         .as_ref()
@@ -349,28 +354,36 @@ impl<'a> Lowerer<'a> {
 pub(super) fn operands_fit(rule: &Rule, bindings: &Bindings, operands: &[ptx::Operand]) -> bool {
     let specs = rule.operand_specs();
     specs.len() == operands.len()
-        && specs.iter().zip(operands).all(|(s, o)| match (&s.kind, o) {
-            (OperandKind::Address(_), ptx::Operand::Memory { .. }) => true,
-            (OperandKind::Vector(n, _), ptx::Operand::Vector(v)) => v.len() as u32 == *n,
-            (OperandKind::SlotVector(slot, _), o) => {
-                let width = vector_width(bindings.get(slot).and_then(|v| v.as_deref()));
-                match (width, o) {
-                    (Some(n), ptx::Operand::Vector(v)) => n > 1 && v.len() as u32 == n,
-                    (Some(1), o) => address::is_scalar_operand(o),
-                    _ => false,
-                }
+        && specs
+            .iter()
+            .zip(operands)
+            .all(|(s, o)| operand_fits(s, bindings, o))
+}
+
+/// Whether one operand has the shape its spec takes.
+pub(super) fn operand_fits(spec: &OperandSpec, bindings: &Bindings, op: &ptx::Operand) -> bool {
+    match (&spec.kind, op) {
+        (OperandKind::Address(_), ptx::Operand::Memory { .. }) => true,
+        (OperandKind::Vector(n, _), ptx::Operand::Vector(v)) => v.len() as u32 == *n,
+        (OperandKind::SlotVector(slot, _), o) => {
+            let width = vector_width(bindings.get(slot).and_then(|v| v.as_deref()));
+            match (width, o) {
+                (Some(n), ptx::Operand::Vector(v)) => n > 1 && v.len() as u32 == n,
+                (Some(1), o) => address::is_scalar_operand(o),
+                _ => false,
             }
-            (OperandKind::Pair(..), ptx::Operand::PredPair(..)) => true,
-            // Inline PTX has no predicate constraint: an asm operand is never a predicate, so a
-            // rule wanting one leaves the operand to the next rule (cp.async's src-size vs its
-            // ignore-src predicate).
-            (
-                OperandKind::Scalar(TypeRef::Fixed(PtxType::Pred)),
-                ptx::Operand::Reg(Reg::AsmOperand(_) | Reg::AsmNamed(_)),
-            ) => false,
-            (OperandKind::Scalar(_), o) => address::is_scalar_operand(o),
-            _ => false,
-        })
+        }
+        (OperandKind::Pair(..), ptx::Operand::PredPair(..)) => true,
+        // Inline PTX has no predicate constraint: an asm operand is never a predicate, so a
+        // rule wanting one leaves the operand to the next rule (cp.async's src-size vs its
+        // ignore-src predicate).
+        (
+            OperandKind::Scalar(TypeRef::Fixed(PtxType::Pred)),
+            ptx::Operand::Reg(Reg::AsmOperand(_) | Reg::AsmNamed(_)),
+        ) => false,
+        (OperandKind::Scalar(_), o) => address::is_scalar_operand(o),
+        _ => false,
+    }
 }
 
 /// The element count of an operand sized by `slot` (`.v2`, `.v4`; 1 without the modifier).
