@@ -17,6 +17,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
 
+use crate::config::Config;
 use crate::emit::EmitMode;
 use crate::lower::{self, render, RuleSet, Target};
 use crate::pipeline::Options;
@@ -278,11 +279,10 @@ impl Input {
         (files, errors)
     }
 
-    /// What the scanner is told besides the files: the macros of ptx2hip.toml (`defines`,
-    /// `amd-defines`, `nvidia-only-macros`) and those declared with `-D`/`-U`, which come after
-    /// the file's (a later definition replaces an earlier one; an undefine wins).
-    fn scan_options(&self) -> Result<scan::Options, String> {
-        let config = self.selection.config()?;
+    /// What the scanner is told besides a file whose configuration is `config`: its macros
+    /// (`defines`, `amd-defines`, `nvidia-only-macros`) and those declared with `-D`/`-U`, which
+    /// come after the file's (a later definition replaces an earlier one; an undefine wins).
+    fn scan_options(&self, config: &Config) -> scan::Options {
         let defines = config
             .defines
             .iter()
@@ -292,7 +292,7 @@ impl Input {
                 None => (d.trim().to_string(), None),
             }))
             .collect();
-        Ok(scan::Options {
+        scan::Options {
             macros: scan::Macros {
                 defines,
                 undefines: self
@@ -302,13 +302,24 @@ impl Input {
                     .collect(),
                 amd_defines: config.amd_defines.clone(),
                 nvidia_defines: config.nvidia_only_macros.clone(),
-                cuda_arch: Some(
-                    self.cuda_arch
-                        .or(config.cuda_arch)
-                        .unwrap_or(CudaArch::DEFAULT),
-                ),
+                cuda_arch: Some(self.cuda_arch_with(config)),
             },
-        })
+        }
+    }
+
+    /// The architecture AMD device code follows where a summary names one: `--cuda-arch`, else
+    /// `cuda-arch` of the working directory's configuration (a nested one may decide otherwise
+    /// for its subtree).
+    fn cuda_arch(&self) -> CudaArch {
+        self.selection
+            .working_directory_config()
+            .map_or(CudaArch::DEFAULT, |c| self.cuda_arch_with(c))
+    }
+
+    fn cuda_arch_with(&self, config: &Config) -> CudaArch {
+        self.cuda_arch
+            .or(config.cuda_arch)
+            .unwrap_or(CudaArch::DEFAULT)
     }
 }
 

@@ -1,9 +1,9 @@
 //! `ptx2hip.toml`: a project's settings, so that CI, pre-commit and people at a terminal run the
 //! same lint.
 //!
-//! The file is found by looking in the working directory and then in each parent directory; the
-//! first `ptx2hip.toml` found is used (`--config FILE` names one instead, `--isolated` uses none).
-//! Every key is optional:
+//! Each file gets the closest `ptx2hip.toml` in its directory or above it, whole
+//! ([`resolve`]: nested files apply to their subtree); `--config FILE` names one for every file
+//! instead, `--isolated` uses none. Every key is optional:
 //!
 //! ```toml
 //! exclude = ["third_party/", "*.generated.cu"]   # gitignore syntax, relative to this file
@@ -16,6 +16,8 @@
 //!
 //! A key ptx2hip does not know is an error naming the file and the key: a misspelt `exclude`
 //! must not silently lint `third_party/`.
+
+pub mod resolve;
 
 use std::path::{Path, PathBuf};
 
@@ -92,7 +94,8 @@ struct Raw {
 /// Which configuration to use, from `--config` and `--isolated`.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Source {
-    /// The first `ptx2hip.toml` in this directory or a parent.
+    /// For each file the closest `ptx2hip.toml` at or above it; for a file with none, the
+    /// closest at or above this directory (the working directory).
     Discover(PathBuf),
     /// This file.
     File(PathBuf),
@@ -101,18 +104,6 @@ pub enum Source {
 }
 
 impl Config {
-    /// The configuration `source` designates; the error says which file is wrong and how.
-    pub fn load(source: &Source) -> Result<Config, String> {
-        match source {
-            Source::Isolated => Ok(Config::default()),
-            Source::File(path) => Config::read(path),
-            Source::Discover(dir) => match discover(dir) {
-                Some(path) => Config::read(&path),
-                None => Ok(Config::default()),
-            },
-        }
-    }
-
     /// Reads and checks one file.
     pub fn read(path: &Path) -> Result<Config, String> {
         let shown = path.display();
@@ -163,13 +154,6 @@ impl Config {
             cuda_arch: raw.cuda_arch.as_ref().map(cuda_arch).transpose()?,
         })
     }
-}
-
-/// The first `ptx2hip.toml` in `dir` or one of its parents.
-pub fn discover(dir: &Path) -> Option<PathBuf> {
-    dir.ancestors()
-        .map(|d| d.join(FILE_NAME))
-        .find(|p| p.is_file())
 }
 
 /// An extension as `--ext` takes it: without its dot.
@@ -288,29 +272,16 @@ mod tests {
     }
 
     #[test]
-    fn the_nearest_file_upward_is_found() {
-        let dir = tempfile::tempdir().unwrap();
-        let deep = dir.path().join("a/b/c");
-        std::fs::create_dir_all(&deep).unwrap();
-        assert_eq!(discover(&deep), None);
-        std::fs::write(dir.path().join(FILE_NAME), "").unwrap();
-        assert_eq!(discover(&deep), Some(dir.path().join(FILE_NAME)));
-        std::fs::write(dir.path().join("a").join(FILE_NAME), "").unwrap();
-        assert_eq!(discover(&deep), Some(dir.path().join("a").join(FILE_NAME)));
-    }
-
-    #[test]
     fn a_read_file_knows_its_path_and_root_and_errors_name_it() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join(FILE_NAME);
         std::fs::write(&path, "exclude = [\"gen/\"]\n").unwrap();
-        let c = Config::load(&Source::Discover(dir.path().to_path_buf())).unwrap();
+        let c = Config::read(&path).unwrap();
         assert_eq!(c.path.as_deref(), Some(path.as_path()));
         assert_eq!(c.root, dir.path());
         std::fs::write(&path, "bogus = 1\n").unwrap();
-        let e = Config::load(&Source::File(path.clone())).unwrap_err();
+        let e = Config::read(&path).unwrap_err();
         assert!(e.starts_with(&path.display().to_string()), "{e}");
         assert!(e.contains("`bogus`"), "{e}");
-        assert_eq!(Config::load(&Source::Isolated).unwrap(), Config::default());
     }
 }

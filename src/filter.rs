@@ -59,10 +59,21 @@ impl Filter {
     /// Whether the file at `path` (relative to the working directory, or absolute) is kept.
     pub fn keeps(&self, path: &Path) -> bool {
         let path = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
-        let excluded = self.excludes.iter().any(|gi| {
-            path.starts_with(gi.path()) && gi.matched_path_or_any_parents(&path, false).is_ignore()
-        });
-        !excluded && self.globs_keep(&path)
+        !self.excludes_entry(&path, false) && self.globs_keep(&path)
+    }
+
+    /// Whether no exclude pattern leaves out the directory `dir` (or one above it): a nested
+    /// configuration's directory is judged by the configuration above it, as a walk entering it
+    /// would be. Globs choose files, not directories.
+    pub fn keeps_dir(&self, dir: &Path) -> bool {
+        let dir = std::path::absolute(dir).unwrap_or_else(|_| dir.to_path_buf());
+        !self.excludes_entry(&dir, true)
+    }
+
+    fn excludes_entry(&self, path: &Path, is_dir: bool) -> bool {
+        self.excludes.iter().any(|gi| {
+            path.starts_with(gi.path()) && gi.matched_path_or_any_parents(path, is_dir).is_ignore()
+        })
     }
 
     /// ripgrep's override semantics for one file: a directory above it that a `!glob` matches
@@ -130,6 +141,18 @@ mod tests {
         assert!(!keeps(&f, "/r/src/k.gen.cu"));
         assert!(keeps(&f, "/r/src/k.cu"));
         assert!(keeps(&f, "/other/third_party/k.cu"), "outside the root");
+    }
+
+    #[test]
+    fn a_directory_is_judged_as_a_directory() {
+        let f = filter(&["third_party/", "*.gen.cu"], &["*.cu"]);
+        assert!(!f.keeps_dir(Path::new("/r/third_party")));
+        assert!(!f.keeps_dir(Path::new("/r/third_party/nested")));
+        assert!(f.keeps_dir(Path::new("/r/src")), "globs choose files only");
+        assert!(
+            !f.keeps_dir(Path::new("/r/old.gen.cu")),
+            "a pattern without a slash matches directories too, as in .gitignore"
+        );
     }
 
     #[test]

@@ -49,8 +49,12 @@ pub struct Walked {
     pub errors: Vec<String>,
 }
 
+/// Which files found in walked directories are processed: by their extension, which each file's
+/// configuration can decide (a nested `ptx2hip.toml` chooses for its subtree).
+pub type Wanted<'a> = &'a (dyn Fn(&Path) -> bool + Sync);
+
 /// Collects the files under `paths`, sorted by path; walk errors are returned alongside, not fatal.
-pub fn collect(paths: &[PathBuf], extensions: &[String], options: WalkOptions) -> Walked {
+pub fn collect(paths: &[PathBuf], wanted: Wanted, options: WalkOptions) -> Walked {
     let mut files = Vec::new();
     let mut errors = Vec::new();
     let mut seen = HashSet::new();
@@ -60,13 +64,13 @@ pub fn collect(paths: &[PathBuf], extensions: &[String], options: WalkOptions) -
     if !overlap {
         // One walk over every root keeps both cores busy from the first directory to the last.
         let roots: Vec<&Path> = paths.iter().map(PathBuf::as_path).collect();
-        (files, errors) = collect_roots(&roots, extensions, options);
+        (files, errors) = collect_roots(&roots, wanted, options);
     }
     // One file reached by several paths is processed once, under the first root's path that
     // reaches it without a link where there is one (the file itself, not a link to it).
     let mut reached: Vec<(PathBuf, bool, usize, SourceFile)> = Vec::new();
     for (k, root) in paths.iter().enumerate().filter(|_| overlap) {
-        let (found, errs) = collect_roots(&[root.as_path()], extensions, options);
+        let (found, errs) = collect_roots(&[root.as_path()], wanted, options);
         errors.extend(errs);
         for file in found {
             let real = std::fs::canonicalize(&file.path).unwrap_or_else(|_| file.path.clone());
@@ -81,7 +85,7 @@ pub fn collect(paths: &[PathBuf], extensions: &[String], options: WalkOptions) -
     }
     if let Some(tracked) = tracked {
         let walked: HashSet<PathBuf> = files.iter().map(|f| f.path.clone()).collect();
-        for file in tracked.finish(extensions, options) {
+        for file in tracked.finish(wanted, options) {
             let real = || std::fs::canonicalize(&file.path).unwrap_or_else(|_| file.path.clone());
             if !walked.contains(&file.path) && (!overlap || seen.insert(real())) {
                 files.push(file);
@@ -119,7 +123,7 @@ fn roots_overlap(paths: &[PathBuf]) -> bool {
 /// The files under `roots`: a root that is a file is itself, directories are walked together.
 fn collect_roots(
     roots: &[&Path],
-    extensions: &[String],
+    wanted: Wanted,
     options: WalkOptions,
 ) -> (Vec<SourceFile>, Vec<String>) {
     let mut found = Vec::new();
@@ -167,10 +171,7 @@ fn collect_roots(
         .run(|| {
             Box::new(|entry| {
                 match entry {
-                    Ok(e)
-                        if e.file_type().is_some_and(|t| t.is_file())
-                            && has_extension(e.path(), extensions) =>
-                    {
+                    Ok(e) if e.file_type().is_some_and(|t| t.is_file()) && wanted(e.path()) => {
                         // Roots do not overlap: exactly one is a prefix.
                         let relative = dirs
                             .iter()
@@ -237,7 +238,7 @@ impl TrackedIgnored {
         TrackedIgnored { listings }
     }
 
-    fn finish(self, extensions: &[String], options: WalkOptions) -> Vec<SourceFile> {
+    fn finish(self, wanted: Wanted, options: WalkOptions) -> Vec<SourceFile> {
         let mut files = Vec::new();
         for (root, child) in self.listings {
             let Ok(out) = child.wait_with_output() else {
@@ -251,11 +252,10 @@ impl TrackedIgnored {
                 .split(|b| *b == 0)
                 .filter_map(|name| std::str::from_utf8(name).ok())
                 .filter(|name| !name.is_empty())
-                .filter(|name| options.hidden || !name.split('/').any(|c| c.starts_with('.')))
-                .filter(|name| has_extension(Path::new(name), extensions));
+                .filter(|name| options.hidden || !name.split('/').any(|c| c.starts_with('.')));
             for name in names {
                 let path = root.join(name);
-                if std::fs::symlink_metadata(&path).is_ok_and(|m| m.is_file()) {
+                if wanted(&path) && std::fs::symlink_metadata(&path).is_ok_and(|m| m.is_file()) {
                     files.push(SourceFile {
                         path,
                         relative: PathBuf::from(name),
@@ -267,11 +267,12 @@ impl TrackedIgnored {
     }
 }
 
-fn has_extension(path: &Path, extensions: &[String]) -> bool {
+/// Whether the name of `path` ends in one of `extensions` (with or without their dot, any case).
+pub fn has_extension<S: AsRef<str>>(path: &Path, extensions: &[S]) -> bool {
     path.extension().and_then(|e| e.to_str()).is_some_and(|e| {
         extensions
             .iter()
-            .any(|x| x.trim_start_matches('.').eq_ignore_ascii_case(e))
+            .any(|x| x.as_ref().trim_start_matches('.').eq_ignore_ascii_case(e))
     })
 }
 
@@ -288,7 +289,7 @@ mod tests {
         std::os::unix::fs::symlink(&a, &b).unwrap();
         let gone = dir.path().join("gone.cu");
         std::os::unix::fs::symlink(dir.path().join("missing.cu"), &gone).unwrap();
-        let walked = collect(&[a, gone], &[], WalkOptions::default());
+        let walked = collect(&[a, gone], &|_: &Path| true, WalkOptions::default());
         assert_eq!(walked.errors.len(), 2);
         for e in &walked.errors {
             assert!(e.contains("a symbolic link that cannot be followed"), "{e}");

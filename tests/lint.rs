@@ -344,6 +344,148 @@ __device__ unsigned b(const unsigned* p) {\n  unsigned v;\n  asm(\n#if FAST\n  \
         );
     }
 
+    /// `file:CODE` per finding of `check --format concise`, paths relative to `root`.
+    fn findings(cwd: &Path, root: &Path, args: &[&str]) -> Vec<String> {
+        let (_, out, err) = check(cwd, &[&["--format", "concise", "-q"], args].concat());
+        let root = format!("{}/", root.display());
+        let mut f: Vec<String> = out
+            .lines()
+            .map(|l| {
+                let l = l.strip_prefix(&root).unwrap_or(l);
+                let mut parts = l.split(": ");
+                let (at, what) = (parts.next().unwrap(), parts.next().unwrap_or(&err));
+                format!("{}:{}", at.split(':').next().unwrap(), &what[..4])
+            })
+            .collect();
+        f.sort();
+        f
+    }
+
+    #[test]
+    fn a_nested_configuration_replaces_the_outer_one_in_its_subtree() {
+        let dir = tree();
+        write(dir.path(), "vendor/v.cu", &kernel(&format!("{ADD}{FROB}")));
+        write(dir.path(), "ptx2hip.toml", "ignore = [\"T001\"]\n");
+        write(dir.path(), "vendor/ptx2hip.toml", "ignore = [\"U001\"]\n");
+        assert_eq!(
+            findings(dir.path(), dir.path(), &[]),
+            ["src/k.cu:U001", "vendor/v.cu:T001"],
+            "closest wins, nothing merged"
+        );
+        assert_eq!(
+            findings(&dir.path().join("vendor"), dir.path(), &[]),
+            ["v.cu:T001"],
+            "the same from inside the subtree"
+        );
+        assert_eq!(
+            findings(dir.path(), dir.path(), &["--isolated"]),
+            [
+                "src/k.cu:T001",
+                "src/k.cu:U001",
+                "vendor/v.cu:T001",
+                "vendor/v.cu:U001"
+            ]
+        );
+        write(dir.path(), "ci.toml", "ignore = [\"U001\"]\n");
+        assert_eq!(
+            findings(dir.path(), dir.path(), &["--config", "ci.toml"]),
+            ["src/k.cu:T001", "vendor/v.cu:T001"],
+            "--config applies to every file"
+        );
+    }
+
+    #[test]
+    fn nested_excludes_are_relative_to_their_directory() {
+        let dir = tempfile::tempdir().unwrap();
+        for name in ["gen/k.cu", "lib/gen/k.cu", "lib/k.cu", "third_party/x/k.cu"] {
+            write(dir.path(), name, &kernel(FROB));
+        }
+        write(dir.path(), "ptx2hip.toml", "exclude = [\"third_party/\"]\n");
+        write(dir.path(), "lib/ptx2hip.toml", "exclude = [\"/gen\"]\n");
+        write(dir.path(), "third_party/x/ptx2hip.toml", "");
+        assert_eq!(
+            findings(dir.path(), dir.path(), &[]),
+            ["gen/k.cu:U001", "lib/k.cu:U001"],
+            "`/gen` of lib/ptx2hip.toml is lib/gen; third_party/ stays excluded with its own file"
+        );
+        assert_eq!(
+            findings(dir.path(), dir.path(), &["lib/gen/k.cu", "gen/k.cu"]),
+            ["gen/k.cu:U001"],
+            "files named on the command line too"
+        );
+    }
+
+    #[test]
+    fn nested_extensions_choose_the_files_of_their_subtree() {
+        let dir = tempfile::tempdir().unwrap();
+        for name in ["a.cu", "a.kern", "k/b.cu", "k/b.kern"] {
+            write(dir.path(), name, &kernel(FROB));
+        }
+        write(dir.path(), "k/ptx2hip.toml", "extensions = [\"kern\"]\n");
+        assert_eq!(
+            findings(dir.path(), dir.path(), &[]),
+            ["a.cu:U001", "k/b.kern:U001"]
+        );
+    }
+
+    #[test]
+    fn defines_apply_per_subtree_in_check_translate_and_report() {
+        let dir = tempfile::tempdir().unwrap();
+        let src = "__device__ unsigned b(const unsigned* p) {\n  unsigned v;\n  asm(\n#if FAST\n  \"ld.global.nc.u32 %0, [%1];\"\n\
+#else\n  \"frobnicate.u32 %0, [%1];\"\n#endif\n  : \"=r\"(v) : \"l\"(p));\n  return v;\n}\n";
+        write(dir.path(), "fast/k.cu", src);
+        write(dir.path(), "slow/k.cu", src);
+        write(dir.path(), "fast/ptx2hip.toml", "defines = [\"FAST=1\"]\n");
+        assert_eq!(
+            findings(dir.path(), dir.path(), &[]),
+            ["fast/k.cu:T001", "slow/k.cu:U001"]
+        );
+        let diff = ptx2hip(dir.path())
+            .args(["translate", "."])
+            .output()
+            .unwrap();
+        let diff = String::from_utf8(diff.stdout).unwrap();
+        let fast = &diff[diff.find("fast/k.cu").expect("fast/k.cu translated")..];
+        assert!(fast.contains("#if defined(__HIP_PLATFORM_AMD__)"), "{diff}");
+        assert!(
+            !diff.contains("slow/k.cu"),
+            "slow/k.cu has nothing to translate: {diff}"
+        );
+        let page = dir.path().join("review.html");
+        let made = ptx2hip(dir.path())
+            .args(["report", "fast", "slow", "-o"])
+            .arg(&page)
+            .output()
+            .unwrap();
+        assert!(made.status.success());
+        let html = fs::read_to_string(&page).unwrap();
+        assert!(html.contains("1 translated, 1 left as written"), "{html}");
+    }
+
+    #[test]
+    fn another_working_directory_gives_the_same_findings() {
+        let dir = tree();
+        write(dir.path(), "vendor/v.cu", &kernel(FROB));
+        write(dir.path(), "ptx2hip.toml", "ignore = [\"T001\"]\n");
+        write(dir.path(), "vendor/ptx2hip.toml", "ignore = [\"U001\"]\n");
+        let elsewhere = tempfile::tempdir().unwrap();
+        let here = findings(dir.path(), dir.path(), &[]);
+        assert_eq!(here, ["src/k.cu:U001"]);
+        let path = dir.path().display().to_string();
+        assert_eq!(findings(elsewhere.path(), dir.path(), &[&path]), here);
+    }
+
+    #[test]
+    fn a_broken_nested_configuration_is_an_error_naming_it() {
+        let dir = tree();
+        write(dir.path(), "vendor/v.cu", &kernel(FROB));
+        write(dir.path(), "vendor/ptx2hip.toml", "exlcude = []\n");
+        let (code, out, err) = check(dir.path(), &["--format", "concise", "-q"]);
+        assert_eq!(code, 2);
+        assert!(err.contains("ptx2hip.toml: unknown key `exlcude`"), "{err}");
+        assert!(out.contains("src/k.cu") && !out.contains("vendor"), "{out}");
+    }
+
     #[test]
     fn a_configuration_that_selects_no_file_is_an_error_in_every_format() {
         for (config, why) in [

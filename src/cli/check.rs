@@ -18,7 +18,6 @@ use crate::lint::{self, Linted, Settings};
 use crate::lower::RuleSet;
 use crate::pipeline::{self, Options};
 use crate::report::{self, Diagnostic, Statistics};
-use crate::scan;
 
 #[derive(clap::Args)]
 pub struct LintArgs {
@@ -79,32 +78,29 @@ enum Source {
 }
 
 /// What a run works on.
-struct Prepared<'a> {
+struct Prepared {
     sources: Vec<Source>,
     /// Errors finding the files (the run goes on; the exit code will be 2).
     errors: Vec<String>,
-    ignore: &'a [Code],
     baseline: Option<Baseline>,
-    /// What the scanner is told: the declared macros.
-    scan_options: scan::Options,
 }
 
 pub fn run(input: &Input, args: &LintArgs, rules: &RuleSet, options: Options) -> ExitCode {
     match prepare(input, args) {
-        Ok(prepared) => check(args, rules, options, prepared),
+        Ok(prepared) => check(input, args, rules, options, prepared),
         Err(e) => conclude(Output::stdout(), vec![e], ExitCode::SUCCESS),
     }
 }
 
 /// The inputs, the settings and the baseline, or why the run cannot start.
-fn prepare<'a>(input: &'a Input, args: &LintArgs) -> Result<Prepared<'a>, String> {
+fn prepare(input: &Input, args: &LintArgs) -> Result<Prepared, String> {
     if args.statistics && matches!(args.format, CheckFormat::Github | CheckFormat::Sarif) {
         return Err(
             "--statistics prints counts: use it with --format human, concise or json".into(),
         );
     }
-    let ignore = &input.selection.config()?.ignore;
-    let scan_options = input.scan_options()?;
+    // The working directory's configuration (or --config's) must be readable to start at all.
+    input.selection.working_directory_config()?;
     let baseline = args.baseline.as_deref().map(Baseline::read).transpose()?;
     let stdin = input.paths.iter().any(|p| p == Path::new("-"));
     if !stdin {
@@ -115,9 +111,7 @@ fn prepare<'a>(input: &'a Input, args: &LintArgs) -> Result<Prepared<'a>, String
         return Ok(Prepared {
             sources: files.into_iter().map(|f| Source::File(f.path)).collect(),
             errors,
-            ignore,
             baseline,
-            scan_options,
         });
     }
     if input.paths.len() > 1 {
@@ -139,23 +133,26 @@ fn prepare<'a>(input: &'a Input, args: &LintArgs) -> Result<Prepared<'a>, String
     Ok(Prepared {
         sources,
         errors: Vec::new(),
-        ignore,
         baseline,
-        scan_options,
     })
 }
 
-fn check(args: &LintArgs, rules: &RuleSet, options: Options, run: Prepared) -> ExitCode {
+fn check(
+    input: &Input,
+    args: &LintArgs,
+    rules: &RuleSet,
+    options: Options,
+    run: Prepared,
+) -> ExitCode {
     let Prepared {
         sources,
         mut errors,
-        ignore,
         baseline,
-        scan_options,
     } = run;
     let record = args.write_baseline.as_deref().map(Baseline::new);
+    // `ignore` is each file's configuration's.
     let settings = Settings {
-        ignore,
+        ignore: &[],
         report_unused_suppressions: args.report_unused_suppressions,
         baseline: baseline.as_ref(),
         record: record.as_ref(),
@@ -170,15 +167,7 @@ fn check(args: &LintArgs, rules: &RuleSet, options: Options, run: Prepared) -> E
     let reports: Vec<Result<FileReport, Unread>> = sources
         .par_iter()
         .map(|source| {
-            let report = FileReport::of(
-                source,
-                rules,
-                options,
-                &scan_options,
-                &settings,
-                args,
-                &memo,
-            );
+            let report = FileReport::of(source, input, rules, options, &settings, args, &memo);
             progress.inc();
             report
         })
@@ -415,15 +404,33 @@ struct Unread {
 }
 
 impl FileReport {
+    /// The report of one file, under the settings of its own configuration.
     fn of(
         source: &Source,
+        input: &Input,
         rules: &RuleSet,
         options: Options,
-        scan_options: &scan::Options,
         settings: &Settings,
         args: &LintArgs,
         memo: &pipeline::Memo,
     ) -> Result<FileReport, Unread> {
+        let path = match source {
+            Source::File(path) | Source::Stdin { path, .. } => path,
+        };
+        let config = match input.selection.config_of(path) {
+            Ok(c) => c,
+            Err(message) => {
+                return Err(Unread {
+                    message,
+                    report: None,
+                })
+            }
+        };
+        let settings = &Settings {
+            ignore: &config.config.ignore,
+            ..*settings
+        };
+        let scan_options = &input.scan_options(&config.config);
         let read;
         let (path, bytes) = match source {
             Source::File(path) => {

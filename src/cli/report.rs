@@ -12,12 +12,12 @@ use crate::report::html;
 
 pub fn run(input: &Input, rules: &RuleSet, output: &Path) -> ExitCode {
     let (files, mut errors) = input.files();
-    // Its only error, the configuration's, is among `errors` already (no files then).
-    let scan_options = input.scan_options().unwrap_or_default();
     let read: Vec<Result<Vec<html::Entry>, String>> = files
         .par_iter()
         .map(|f| {
             let path = display_path(&f.path);
+            let config = input.selection.config_of(&f.path)?;
+            let scan_options = input.scan_options(&config.config);
             std::fs::read(&f.path)
                 .map(|bytes| html::entries(&path, Some(&f.path), &bytes, rules, &scan_options))
                 .map_err(|e| format!("{path}: {e}"))
@@ -30,7 +30,7 @@ pub fn run(input: &Input, rules: &RuleSet, output: &Path) -> ExitCode {
             Err(e) => errors.push(e),
         }
     }
-    let page = html::page(&entries, rules, scan_options.macros.cuda_arch);
+    let page = html::page(&entries, rules, Some(input.cuda_arch()));
     match super::write::output(
         output,
         page.as_bytes(),

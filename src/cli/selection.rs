@@ -1,9 +1,11 @@
 //! Which files a command processes: the configuration file and the flags that exclude paths.
 
+use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
+use std::sync::{Arc, Mutex, OnceLock};
 
 use super::output::warn;
+use crate::config::resolve::{Configs, Resolved};
 use crate::config::{Config, Source};
 use crate::filter::Filter;
 use crate::walk::{self, SourceFile};
@@ -19,8 +21,8 @@ pub struct Selection {
     /// `--glob`; the last matching glob decides).
     #[arg(long, short = 'g', value_name = "GLOB")]
     glob: Vec<String>,
-    /// Use this configuration file instead of the ptx2hip.toml found from the working directory
-    /// up.
+    /// Use this configuration file for every file instead of the ptx2hip.toml closest above
+    /// each.
     #[arg(long, value_name = "FILE", conflicts_with = "isolated")]
     config: Option<PathBuf>,
     /// Use no configuration file.
@@ -37,12 +39,12 @@ pub struct Selection {
     #[arg(long)]
     follow: bool,
     #[arg(skip)]
-    loaded: OnceLock<Result<(Config, Filter), String>>,
+    loaded: OnceLock<Result<(Configs, Filter), String>>,
 }
 
 impl Selection {
-    /// The configuration and the compiled exclusions, read once.
-    fn loaded(&self) -> Result<&(Config, Filter), String> {
+    /// The configurations and the compiled flags (`--exclude`, `--glob`), read once.
+    fn loaded(&self) -> Result<&(Configs, Filter), String> {
         self.loaded
             .get_or_init(|| {
                 let cwd =
@@ -52,66 +54,93 @@ impl Selection {
                     (Some(file), false) => Source::File(file.clone()),
                     (None, false) => Source::Discover(cwd.clone()),
                 };
-                let config = Config::load(&source)?;
-                let excludes = [
-                    (config.root.clone(), config.exclude.clone()),
-                    (cwd.clone(), self.exclude.clone()),
-                ];
-                let filter = Filter::new(&excludes, &self.glob, &cwd)?;
-                Ok((config, filter))
+                let configs = Configs::new(&source)?;
+                let filter = Filter::new(&[(cwd.clone(), self.exclude.clone())], &self.glob, &cwd)?;
+                Ok((configs, filter))
             })
             .as_ref()
             .map_err(Clone::clone)
     }
 
-    /// The configuration in effect.
-    pub fn config(&self) -> Result<&Config, String> {
-        self.loaded().map(|(c, _)| c)
+    /// The configuration of the file at `path` (standard input: of its `--stdin-filename`).
+    pub fn config_of(&self, path: &Path) -> Result<Arc<Resolved>, String> {
+        self.loaded()?.0.of(path)
+    }
+
+    /// The configuration of the working directory (or the one `--config`/`--isolated` fix).
+    pub fn working_directory_config(&self) -> Result<&Config, String> {
+        Ok(self.loaded()?.0.of_working_directory())
     }
 
     /// Whether the file at `path` is processed (not excluded).
     pub fn keeps(&self, path: &Path) -> Result<bool, String> {
-        self.loaded().map(|(_, f)| f.keeps(path))
+        let (configs, filter) = self.loaded()?;
+        Ok(filter.keeps(path) && configs.keeps(path)?)
     }
 
     /// The files under `paths`, and the errors met finding them. `extensions` (from `--ext`)
-    /// replace the configuration's, which replace [`walk::DEFAULT_EXTENSIONS`]. A run that
-    /// selects no file is an error (a lint that checked nothing must not pass), except when every
-    /// path names a file: then a note says they were all excluded.
+    /// replace each file's configuration's, which replace [`walk::DEFAULT_EXTENSIONS`]. A run
+    /// that selects no file is an error (a lint that checked nothing must not pass), except when
+    /// every path names a file: then a note says they were all excluded. A configuration that
+    /// cannot be read is an error, and the files under it are not processed.
     pub fn files(
         &self,
         paths: &[PathBuf],
         extensions: &[String],
     ) -> (Vec<SourceFile>, Vec<String>) {
-        let (config, filter) = match self.loaded() {
+        let (configs, filter) = match self.loaded() {
             Ok(l) => l,
             Err(e) => return (Vec::new(), vec![e]),
         };
-        let extensions: Vec<String> = if !extensions.is_empty() {
-            extensions.to_vec()
-        } else if let Some(e) = &config.extensions {
-            e.clone()
-        } else {
-            walk::DEFAULT_EXTENSIONS
-                .iter()
-                .map(|s| s.to_string())
-                .collect()
+        let unread = Mutex::new(BTreeSet::new());
+        let note = |e: String| {
+            if let Ok(mut unread) = unread.lock() {
+                unread.insert(e);
+            }
+        };
+        let wanted = |path: &Path| {
+            if !extensions.is_empty() {
+                return walk::has_extension(path, extensions);
+            }
+            match configs.of(path) {
+                Ok(c) => match &c.config.extensions {
+                    Some(e) => walk::has_extension(path, e),
+                    None => walk::has_extension(path, walk::DEFAULT_EXTENSIONS),
+                },
+                Err(e) => {
+                    note(e);
+                    false
+                }
+            }
         };
         let options = walk::WalkOptions {
             no_ignore: self.no_ignore,
             hidden: self.hidden,
             follow: self.follow,
         };
-        let mut walked = walk::collect(paths, &extensions, options);
+        let mut walked = walk::collect(paths, &wanted, options);
         let found = walked.files.len();
-        walked.files.retain(|f| filter.keeps(&f.path));
+        walked.files.retain(|f| {
+            filter.keeps(&f.path)
+                && configs.keeps(&f.path).unwrap_or_else(|e| {
+                    note(e);
+                    false
+                })
+        });
+        walked
+            .errors
+            .extend(unread.into_inner().unwrap_or_default());
         if walked.files.is_empty() && walked.errors.is_empty() && !paths.is_empty() {
             let why = if found > 0 {
                 format!("the {found} found are all excluded (`exclude` of the configuration, --exclude or --glob)")
             } else {
+                let extensions = match (extensions, &configs.of_working_directory().extensions) {
+                    ([], Some(configured)) => configured.join(", "),
+                    ([], None) => walk::DEFAULT_EXTENSIONS.join(", "),
+                    (given, _) => given.join(", "),
+                };
                 format!(
-                    "none has one of the extensions {} outside ignore rules and hidden directories (--ext, --no-ignore and --hidden widen the walk)",
-                    extensions.join(", ")
+                    "none has one of the extensions {extensions} outside ignore rules and hidden directories (--ext, --no-ignore and --hidden widen the walk)"
                 )
             };
             if paths.iter().all(|p| p.is_file()) {

@@ -25,7 +25,6 @@ use crate::emit::{self, diff, Needs, Placement};
 use crate::lower::RuleSet;
 use crate::pipeline::{self, Options};
 use crate::report;
-use crate::scan;
 use crate::walk::SourceFile;
 
 /// Where translations go.
@@ -65,8 +64,6 @@ pub fn run(
     if let Some(h) = &header {
         files.retain(|f| !h.is(&f.path));
     }
-    // Its only error, the configuration's, is among `errors` already (no files then).
-    let scan_options = input.scan_options().unwrap_or_default();
     let out_dir = match mode {
         Mode::OutDir(dir) => match open_out_dir(dir, &input.paths, &files) {
             Ok(d) => Some(d),
@@ -91,7 +88,7 @@ pub fn run(
         mode,
         out_dir: out_dir.as_ref(),
         diff_root: diff_root.as_ref(),
-        scan_options: &scan_options,
+        input,
         header: header.as_ref(),
     };
     let progress = Progress::new(files.len() as u64, true);
@@ -136,7 +133,7 @@ pub fn run(
             if swept == 1 { "" } else { "s" }
         ));
     }
-    warn_text(&summary.render(statistics, scan_options.macros.cuda_arch));
+    warn_text(&summary.render(statistics, Some(input.cuda_arch())));
     conclude(out, errors, ExitCode::SUCCESS)
 }
 
@@ -200,7 +197,8 @@ struct Target<'a> {
     mode: &'a Mode,
     out_dir: Option<&'a write::OutDir>,
     diff_root: Option<&'a DiffRoot>,
-    scan_options: &'a scan::Options,
+    /// Each file's configuration: the macros its scan is told.
+    input: &'a Input,
     header: Option<&'a SharedHeader>,
 }
 
@@ -212,6 +210,16 @@ fn translate_file(file: &SourceFile, rules: &RuleSet, options: Options, target: 
         error: Some(format!("{path}: {e}")),
         ..Done::default()
     };
+    let config = match target.input.selection.config_of(&file.path) {
+        Ok(c) => c,
+        Err(e) => {
+            return Done {
+                error: Some(e),
+                ..Done::default()
+            }
+        }
+    };
+    let scan_options = target.input.scan_options(&config.config);
     let original = match write::Original::read(&file.path) {
         Ok(o) => o,
         Err(e) => return failed(e),
@@ -235,7 +243,7 @@ fn translate_file(file: &SourceFile, rules: &RuleSet, options: Options, target: 
         Some(&file.path),
         rules,
         options,
-        target.scan_options,
+        &scan_options,
         None,
         placement,
     );
