@@ -104,6 +104,32 @@ pub struct FileOutcome {
     pub arch_conditions: usize,
 }
 
+/// Whether a file's bytes are read: `Err` with the `E002` finding for UTF-16 or binary bytes,
+/// `Ok(false)` for a file with no `asm` to read, `Ok(true)` for text to scan. The lint and the
+/// review page (`report`) list such a file alike.
+pub fn readable(source: &[u8]) -> Result<bool, FileDiagnostic> {
+    let skipped = |message| FileDiagnostic {
+        code: Code::BinaryFile,
+        offset: None,
+        line: 1,
+        column: 1,
+        message,
+    };
+    if let Some(encoding) = utf16(source) {
+        // Its asm would read `a\0s\0m\0`: without this the file passes as having none.
+        return Err(skipped(format!(
+            "{encoding} text (byte order mark): ptx2hip reads UTF-8 only; convert it (`iconv -f {encoding} -t UTF-8`) to translate it: skipped"
+        )));
+    }
+    if !scan::may_contain_asm(source) {
+        return Ok(false);
+    }
+    if source.iter().take(8192).any(|&b| b == 0) {
+        return Err(skipped("binary file (contains NUL bytes): skipped".into()));
+    }
+    Ok(true)
+}
+
 /// The encoding a UTF-16 byte order mark names.
 fn utf16(source: &[u8]) -> Option<&'static str> {
     match source {
@@ -282,31 +308,13 @@ pub fn process_file_with(
 ) -> FileOutcome {
     let memo = memo.filter(|_| options.emit.is_none());
     let mut outcome = FileOutcome::default();
-    if let Some(encoding) = utf16(source) {
-        // Its asm would read `a\0s\0m\0`: without this the file passes as having none.
-        outcome.diagnostics.push(FileDiagnostic {
-            code: Code::BinaryFile,
-            offset: None,
-            line: 1,
-            column: 1,
-            message: format!(
-                "{encoding} text (byte order mark): ptx2hip reads UTF-8 only; convert it (`iconv -f {encoding} -t UTF-8`) to translate it: skipped"
-            ),
-        });
-        return outcome;
-    }
-    if !scan::may_contain_asm(source) {
-        return outcome;
-    }
-    if source.iter().take(8192).any(|&b| b == 0) {
-        outcome.diagnostics.push(FileDiagnostic {
-            code: Code::BinaryFile,
-            offset: None,
-            line: 1,
-            column: 1,
-            message: "binary file (contains NUL bytes): skipped".into(),
-        });
-        return outcome;
+    match readable(source) {
+        Ok(true) => {}
+        Ok(false) => return outcome,
+        Err(skipped) => {
+            outcome.diagnostics.push(skipped);
+            return outcome;
+        }
     }
     let newline = emit::newline_of(source);
     let lines = emit::Lines::new(source);

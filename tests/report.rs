@@ -110,3 +110,92 @@ fn the_review_page_filters_statements_in_a_browser() {
         "{shown:?}"
     );
 }
+
+/// The `(status, code)` of each entry of a page, and its header line.
+fn entries(html: &str) -> (Vec<(String, String)>, String) {
+    let header = html[html.find("<p>").unwrap()..html.find("</p>").unwrap()].to_string();
+    let entries = html
+        .split("<section class=\"stmt ")
+        .skip(1)
+        .map(|s| {
+            let tag = &s[..s.find('>').unwrap()];
+            let attr = |name: &str| {
+                let at = tag.find(&format!("{name}=\"")).unwrap() + name.len() + 2;
+                tag[at..at + tag[at..].find('"').unwrap()].to_string()
+            };
+            (attr("data-status"), attr("data-code"))
+        })
+        .collect();
+    (entries, header)
+}
+
+#[test]
+fn what_ptx2hip_could_not_read_is_left_to_port_by_hand() {
+    let dir = tempfile::tempdir().unwrap();
+    let write = |name: &str, bytes: &[u8]| std::fs::write(dir.path().join(name), bytes).unwrap();
+    write(
+        "a_ok.cu",
+        b"__device__ int f(int x) {\n  int y;\n  asm(\"add.s32 %0, %1, 1;\" : \"=r\"(y) : \"r\"(x));\n  return y;\n}\n",
+    );
+    write(
+        "b_unclosed.cu",
+        b"__device__ void g() {\n  int y;\n  asm(\"add.s32 %0, %0, 1;\" : \"+r\"(y);\n}\n",
+    );
+    write("c_utf16.cu", b"\xff\xfea\0s\0m\0(\0");
+    write("d_binary.cu", b"asm(\"trap;\");\0\x01\x02");
+    let page = dir.path().join("review.html");
+    let mut paths: Vec<PathBuf> = ["a_ok.cu", "b_unclosed.cu", "c_utf16.cu", "d_binary.cu"]
+        .iter()
+        .map(|n| dir.path().join(n))
+        .collect();
+    // A file that cannot be read (EIO at offset 0, for every user, root included).
+    let unreadable = Path::new("/proc/self/mem");
+    if cfg!(target_os = "linux") {
+        paths.push(unreadable.to_path_buf());
+    }
+    let o = Command::new(env!("CARGO_BIN_EXE_ptx2hip"))
+        .current_dir(dir.path())
+        .arg("report")
+        .args(&paths)
+        .arg("-o")
+        .arg(&page)
+        .output()
+        .unwrap();
+    let html = std::fs::read_to_string(&page).unwrap();
+    let (found, header) = entries(&html);
+    let mut expected = vec![
+        ("translated", ""),
+        ("left", "E001"),
+        ("left", "E002"),
+        ("left", "E002"),
+    ];
+    if cfg!(target_os = "linux") {
+        assert_eq!(o.status.code(), Some(2), "an unreadable file is an error");
+        expected.push(("left", "E003"));
+    }
+    let mut found: Vec<(&str, &str)> = found
+        .iter()
+        .map(|(s, c)| (s.as_str(), c.as_str()))
+        .collect();
+    found.sort();
+    expected.sort();
+    assert_eq!(found, expected, "{html}");
+    let unread = expected.len() - 1;
+    assert!(
+        header.contains(&format!(
+            "1 translated, {unread} left as written, {unread} of them not read"
+        )),
+        "{header}"
+    );
+    assert!(
+        html.contains("b_unclosed.cu:3</span>"),
+        "shown at its line: {html}"
+    );
+    // The "left to port by hand" view shows them (where a browser is installed).
+    if let Some(browser) = chromium() {
+        let d = dom(browser, &page, "status=left");
+        let left: Vec<_> = sections(&d).into_iter().filter(|(_, h)| !h).collect();
+        assert_eq!(left.len(), unread, "{left:?}");
+        assert!(left.iter().all(|(s, _)| s == "left"));
+    }
+}

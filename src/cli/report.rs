@@ -7,28 +7,45 @@ use rayon::prelude::*;
 
 use super::output::{warn, Output};
 use super::{conclude, display_path, Input};
+use crate::codes::Code;
 use crate::lower::RuleSet;
 use crate::report::html;
 
 pub fn run(input: &Input, rules: &RuleSet, output: &Path) -> ExitCode {
     let (files, mut errors) = input.files();
-    let read: Vec<Result<Vec<html::Entry>, String>> = files
+    // A file that cannot be read is an error and, on the page, left to port by hand (E003).
+    let read: Vec<(Vec<html::Entry>, Option<String>)> = files
         .par_iter()
         .map(|f| {
             let path = display_path(&f.path);
-            let config = input.selection.config_of(&f.path)?;
+            let config = match input.selection.config_of(&f.path) {
+                Ok(c) => c,
+                Err(e) => return (Vec::new(), Some(e)),
+            };
             let scan_options = input.scan_options(&config.config);
-            std::fs::read(&f.path)
-                .map(|bytes| html::entries(&path, Some(&f.path), &bytes, rules, &scan_options))
-                .map_err(|e| format!("{path}: {e}"))
+            match std::fs::read(&f.path) {
+                Ok(bytes) => (
+                    html::entries(&path, Some(&f.path), &bytes, rules, &scan_options),
+                    None,
+                ),
+                Err(e) => {
+                    let why = format!("the file could not be read: {e}");
+                    let entry = html::Entry::file_finding(
+                        &path,
+                        1,
+                        String::new(),
+                        Code::UnreadableFile,
+                        &why,
+                    );
+                    (vec![entry], Some(format!("{path}: {e}")))
+                }
+            }
         })
         .collect();
     let mut entries = Vec::new();
-    for r in read {
-        match r {
-            Ok(e) => entries.extend(e),
-            Err(e) => errors.push(e),
-        }
+    for (e, error) in read {
+        entries.extend(e);
+        errors.extend(error);
     }
     let page = html::page(&entries, rules, Some(input.cuda_arch()));
     match super::write::output(

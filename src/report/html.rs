@@ -1,6 +1,9 @@
 //! `ptx2hip report`: one self-contained HTML page for reviewing a translation — per statement,
 //! side by side, the original PTX and the code emitted for each target, the rules with their
 //! documentation and evidence, and the statements left as written with their code and reason.
+//! What ptx2hip could not read at all (an unclosed asm `E001`, a binary or UTF-16 file `E002`, a
+//! file that could not be read `E003`) is left too, shown at its line: the page's "left" view is
+//! everything left to port by hand.
 //!
 //! The page loads nothing (no network, no other file): its style and its filter script (by file,
 //! status and rule; also read from the address's `#file=...&status=...&rule=...`) are inline.
@@ -34,8 +37,42 @@ pub struct Entry {
     pub portable: Result<String, String>,
 }
 
-/// The statements of one file (`path` locates the local headers its templates may use;
-/// `scan_options` carries the declared macros).
+impl Entry {
+    /// A finding about a file or a piece of it ptx2hip could not read (`E001`–`E003`): left,
+    /// with its code and message, `original` the text it is about.
+    pub fn file_finding(
+        file: &str,
+        line: usize,
+        original: String,
+        code: Code,
+        message: &str,
+    ) -> Entry {
+        Entry {
+            file: file.to_string(),
+            line,
+            original,
+            rules: Vec::new(),
+            left: Some((code.to_string(), message.to_string())),
+            note: None,
+            amd: Err(format!("{code}: {message}")),
+            portable: Err(format!("{code}: {message}")),
+        }
+    }
+
+    /// Whether it is about a file rather than a statement.
+    fn is_file_finding(&self) -> bool {
+        let code = self.left.as_ref().map_or("", |(c, _)| c.as_str());
+        [Code::UnreadableAsm, Code::BinaryFile, Code::UnreadableFile]
+            .iter()
+            .any(|c| c.as_str() == code)
+    }
+}
+
+/// Lines of source shown for a file finding at most (an unclosed asm runs to the end of file).
+const SHOWN_LINES: usize = 10;
+
+/// The statements of one file and what in it could not be read (`path` locates the local
+/// headers its templates may use; `scan_options` carries the declared macros).
 pub fn entries(
     file: &str,
     path: Option<&Path>,
@@ -44,10 +81,32 @@ pub fn entries(
     scan_options: &scan::Options,
 ) -> Vec<Entry> {
     let mut out = Vec::new();
-    if !scan::may_contain_asm(source) || source.iter().take(8192).any(|&b| b == 0) {
-        return out;
+    match crate::pipeline::readable(source) {
+        Ok(true) => {}
+        Ok(false) => return out,
+        Err(d) => {
+            out.push(Entry::file_finding(
+                file,
+                d.line,
+                String::new(),
+                d.code,
+                &d.message,
+            ));
+            return out;
+        }
     }
     scan::scan_each(source, path, scan_options, &mut |part| {
+        for d in part.diagnostics {
+            let text = String::from_utf8_lossy(source.get(d.span.clone()).unwrap_or_default());
+            let shown: Vec<&str> = text.lines().take(SHOWN_LINES).collect();
+            out.push(Entry::file_finding(
+                file,
+                d.line,
+                shown.join("\n"),
+                Code::UnreadableAsm,
+                &d.message,
+            ));
+        }
         for stmt in part.statements {
             let translate = |target| match lower::analyze(&stmt, rules, target).outcome {
                 Ok(t) => Ok((render(&t.lines, "", "  ").join("\n"), t.rules)),
@@ -153,6 +212,13 @@ pub fn page(entries: &[Entry], rules: &RuleSet, arch: Option<CudaArch>) -> Strin
         .flat_map(|e| e.rules.iter().map(String::as_str))
         .collect();
     let count = |status: &str| entries.iter().filter(|e| e.status() == status).count();
+    let file_findings = entries.iter().filter(|e| e.is_file_finding()).count();
+    let unread = match file_findings {
+        0 => String::new(),
+        n => format!(
+            ", {n} of them not read (<code>E001</code>–<code>E003</code>: a file or an asm ptx2hip could not read)"
+        ),
+    };
     let other_arch = match arch {
         Some(arch) => format!(
             ", {} in <code>__CUDA_ARCH__</code> arms AMD device code does not take (it takes those of \
@@ -166,7 +232,7 @@ pub fn page(entries: &[Entry], rules: &RuleSet, arch: Option<CudaArch>) -> Strin
         h,
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
 <title>ptx2hip review</title><style>{STYLE}</style></head><body>\n<header><h1>ptx2hip review</h1>\
-<p>{} statements in {} files: {} translated, {} left as written{other_arch}. <span id=\"shown\"></span></p>\
+<p>{} statements in {} files: {} translated, {} left as written{unread}{other_arch}. <span id=\"shown\"></span></p>\
 <label>File <select id=\"f-file\"><option value=\"\">all</option>",
         entries.len(),
         files.len(),
