@@ -282,17 +282,14 @@ fn scan_checked(src: &[u8]) -> Result<(), TestCaseError> {
     Ok(())
 }
 
-/// 1-based line and byte column of `offset`.
+/// 1-based line and byte column of `offset`, lines as the compiler reads them: `\n`, `\r\n` and
+/// a lone `\r` each end one.
 fn line_column(src: &[u8], offset: usize) -> (usize, usize) {
-    let before = &src[..offset];
-    let line_start = before
-        .iter()
-        .rposition(|&b| b == b'\n')
-        .map_or(0, |p| p + 1);
-    (
-        1 + before.iter().filter(|&&b| b == b'\n').count(),
-        offset - line_start + 1,
-    )
+    let ends_line =
+        |i: usize| src[i] == b'\n' || (src[i] == b'\r' && src.get(i + 1) != Some(&b'\n'));
+    let ends: Vec<usize> = (0..offset).filter(|&i| ends_line(i)).collect();
+    let line_start = ends.last().map_or(0, |p| p + 1);
+    (1 + ends.len(), offset - line_start + 1)
 }
 
 /// The PTX parser on `text`: whatever it accepts prints and parses back to the same text.
@@ -374,6 +371,9 @@ fn pipeline_checked(src: &[u8]) -> Result<(), TestCaseError> {
             }
         }
     }
+    // The review page reads the file on its own (both targets per statement).
+    let entries = report::html::entries("f.cu", None, src, rules(), &scan_options);
+    report::html::page(&entries, rules(), scan_options.macros.cuda_arch);
     Ok(())
 }
 
@@ -433,8 +433,58 @@ proptest! {
     }
 }
 
+/// Characters of more than one byte, and the Unicode line and space characters a byte-index
+/// slice of user text meets: where the index of an ASCII delimiter is moved by one byte or taken
+/// from another string, they land it inside a character.
+const WIDE_CHARS: &[&str] = &[
+    "é", "ß", "€", "😀", "\u{a0}", "\u{85}", "\u{2028}", "\u{feff}", "\u{202e}", "Ω", "ﬁ", "𝑥",
+];
+
+/// Where to put wide characters: inside the statements of a corpus file (their templates,
+/// constraints, operand expressions, clobbers and the text around them).
+fn widen(src: &[u8], at: &[(Index, Index, &str)]) -> Option<Vec<u8>> {
+    let spans: Vec<std::ops::Range<usize>> = scan::scan(src)
+        .statements
+        .into_iter()
+        .map(|s| s.span)
+        .collect();
+    if spans.is_empty() {
+        return None;
+    }
+    let mut places: Vec<(usize, &str)> = at
+        .iter()
+        .map(|(which, offset, c)| {
+            let span = &spans[which.index(spans.len())];
+            (span.start + offset.index(span.len() + 1), *c)
+        })
+        .collect();
+    places.sort_by_key(|p| std::cmp::Reverse(p.0));
+    let mut out = src.to_vec();
+    for (at, c) in places {
+        out.splice(at..at, c.bytes());
+    }
+    Some(out)
+}
+
 proptest! {
     #![proptest_config(cases(24))]
+
+    /// Valid UTF-8 of several bytes inside asm statements (the `"C"` operand panic of issue 19
+    /// item 10 took a non-ASCII character before an operand expression's last identifier).
+    #[test]
+    fn fuzz_pipeline_wide_characters_in_statements(
+        file in any::<Index>(),
+        at in proptest::collection::vec(
+            (any::<Index>(), any::<Index>(), proptest::sample::select(WIDE_CHARS)),
+            1..6,
+        ),
+    ) {
+        let src = widen(&corpus()[file.index(corpus().len())], &at);
+        prop_assume!(src.is_some());
+        let src = src.unwrap_or_default();
+        scan_checked(&src)?;
+        pipeline_checked(&src)?;
+    }
 
     #[test]
     fn fuzz_pipeline_mutated_corpus_files(
