@@ -302,24 +302,13 @@ impl Input {
                     .collect(),
                 amd_defines: config.amd_defines.clone(),
                 nvidia_defines: config.nvidia_only_macros.clone(),
-                cuda_arch: Some(self.cuda_arch_with(config)),
+                cuda_arch: Some(
+                    self.cuda_arch
+                        .or(config.cuda_arch)
+                        .unwrap_or(CudaArch::DEFAULT),
+                ),
             },
         }
-    }
-
-    /// The architecture AMD device code follows where a summary names one: `--cuda-arch`, else
-    /// `cuda-arch` of the working directory's configuration (a nested one may decide otherwise
-    /// for its subtree).
-    fn cuda_arch(&self) -> CudaArch {
-        self.selection
-            .working_directory_config()
-            .map_or(CudaArch::DEFAULT, |c| self.cuda_arch_with(c))
-    }
-
-    fn cuda_arch_with(&self, config: &Config) -> CudaArch {
-        self.cuda_arch
-            .or(config.cuda_arch)
-            .unwrap_or(CudaArch::DEFAULT)
     }
 }
 

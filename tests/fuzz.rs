@@ -373,7 +373,7 @@ fn pipeline_checked(src: &[u8]) -> Result<(), TestCaseError> {
     }
     // The review page reads the file on its own (both targets per statement).
     let entries = report::html::entries("f.cu", None, src, rules(), &scan_options);
-    report::html::page(&entries, rules(), scan_options.macros.cuda_arch);
+    report::html::page(&entries, rules(), scan_options.macros.cuda_arch.as_slice());
     Ok(())
 }
 

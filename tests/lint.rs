@@ -463,6 +463,45 @@ __device__ unsigned b(const unsigned* p) {\n  unsigned v;\n  asm(\n#if FAST\n  \
     }
 
     #[test]
+    fn cuda_arch_applies_per_subtree_and_the_summaries_name_each() {
+        let dir = tempfile::tempdir().unwrap();
+        let src = "__device__ int f(int x) {\n  int y;\n#if __CUDA_ARCH__ >= 800\n  asm(\"add.s32 %0, %1, 1;\" : \"=r\"(y) : \"r\"(x));\n#else\n  asm(\"add.s32 %0, %1, 2;\" : \"=r\"(y) : \"r\"(x));\n#endif\n  return y;\n}\n";
+        write(dir.path(), "old/k.cu", src);
+        write(dir.path(), "new/k.cu", src);
+        write(dir.path(), "old/ptx2hip.toml", "cuda-arch = 70\n");
+        let (_, out, _) = check(dir.path(), &["--format", "json"]);
+        let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+        let other_arm = |file: &str| {
+            v.as_array()
+                .unwrap()
+                .iter()
+                .filter(|f| f["code"] == "T002" && f["file"].as_str().unwrap().starts_with(file))
+                .map(|f| f["line"].as_u64().unwrap())
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(other_arm("new/"), [6], "sm_90 takes `>= 800`: {out}");
+        assert_eq!(other_arm("old/"), [4], "sm_70 takes `#else`: {out}");
+        let o = ptx2hip(dir.path())
+            .args(["translate", "."])
+            .output()
+            .unwrap();
+        let err = String::from_utf8(o.stderr).unwrap();
+        assert!(
+            err.contains("`__CUDA_ARCH__` = 700 or 900 as each file's configuration says"),
+            "{err}"
+        );
+        let page = dir.path().join("review.html");
+        let o = ptx2hip(dir.path())
+            .args(["report", "old", "new", "-o"])
+            .arg(&page)
+            .output()
+            .unwrap();
+        assert!(o.status.success());
+        let html = fs::read_to_string(&page).unwrap();
+        assert!(html.contains("= 700 or 900, as each file"), "{html}");
+    }
+
+    #[test]
     fn another_working_directory_gives_the_same_findings() {
         let dir = tree();
         write(dir.path(), "vendor/v.cu", &kernel(FROB));

@@ -10,23 +10,27 @@ use super::{conclude, display_path, Input};
 use crate::codes::Code;
 use crate::lower::RuleSet;
 use crate::report::html;
+use crate::scan::cuda_arch::CudaArch;
 
 pub fn run(input: &Input, rules: &RuleSet, output: &Path) -> ExitCode {
     let (files, mut errors) = input.files();
     // A file that cannot be read is an error and, on the page, left to port by hand (E003).
-    let read: Vec<(Vec<html::Entry>, Option<String>)> = files
+    // Each file's architecture is its configuration's (or --cuda-arch).
+    let read: Vec<(Vec<html::Entry>, Option<String>, Option<CudaArch>)> = files
         .par_iter()
         .map(|f| {
             let path = display_path(&f.path);
             let config = match input.selection.config_of(&f.path) {
                 Ok(c) => c,
-                Err(e) => return (Vec::new(), Some(e)),
+                Err(e) => return (Vec::new(), Some(e), None),
             };
             let scan_options = input.scan_options(&config.config);
+            let arch = scan_options.macros.cuda_arch;
             match std::fs::read(&f.path) {
                 Ok(bytes) => (
                     html::entries(&path, Some(&f.path), &bytes, rules, &scan_options),
                     None,
+                    arch,
                 ),
                 Err(e) => {
                     let why = format!("the file could not be read: {e}");
@@ -37,17 +41,21 @@ pub fn run(input: &Input, rules: &RuleSet, output: &Path) -> ExitCode {
                         Code::UnreadableFile,
                         &why,
                     );
-                    (vec![entry], Some(format!("{path}: {e}")))
+                    (vec![entry], Some(format!("{path}: {e}")), arch)
                 }
             }
         })
         .collect();
     let mut entries = Vec::new();
-    for (e, error) in read {
+    let mut arches: Vec<CudaArch> = Vec::new();
+    for (e, error, arch) in read {
         entries.extend(e);
         errors.extend(error);
+        arches.extend(arch);
     }
-    let page = html::page(&entries, rules, Some(input.cuda_arch()));
+    arches.sort_by_key(|a| a.value());
+    arches.dedup();
+    let page = html::page(&entries, rules, &arches);
     match super::write::output(
         output,
         page.as_bytes(),

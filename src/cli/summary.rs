@@ -23,19 +23,26 @@ pub struct Summary {
     arch_conditions: usize,
     /// Statements in `__CUDA_ARCH__` arms the AMD device compilation does not take (`T002`).
     other_arch: usize,
+    /// The architectures that decided those arms, by value: `--cuda-arch`, or each file's
+    /// `cuda-arch` (nested configurations may choose differently).
+    arches: Vec<CudaArch>,
 }
 
 impl Summary {
-    /// Counts one file's outcome.
-    pub fn add(&mut self, outcome: &FileOutcome) {
+    /// Counts one file's outcome; `arch`: the architecture whose `__CUDA_ARCH__` arms it took.
+    pub fn add(&mut self, outcome: &FileOutcome, arch: Option<CudaArch>) {
         self.files += 1;
         self.changed += usize::from(outcome.rewritten.is_some());
-        self.arch_conditions += outcome.arch_conditions;
-        self.other_arch += outcome
+        let other_arch = outcome
             .diagnostics
             .iter()
             .filter(|d| d.code == Code::OtherArchArm)
             .count();
+        self.arch_conditions += outcome.arch_conditions;
+        self.other_arch += other_arch;
+        if let Some(arch) = arch.filter(|_| outcome.arch_conditions + other_arch > 0) {
+            self.decided_by(arch);
+        }
         for f in &outcome.findings {
             match &f.outcome {
                 Ok(rules) => {
@@ -66,6 +73,9 @@ impl Summary {
         self.left += other.left;
         self.arch_conditions += other.arch_conditions;
         self.other_arch += other.other_arch;
+        for arch in other.arches {
+            self.decided_by(arch);
+        }
         for (k, n) in other.rules {
             *self.rules.entry(k).or_default() += n;
         }
@@ -74,10 +84,19 @@ impl Summary {
         }
     }
 
+    fn decided_by(&mut self, arch: CudaArch) {
+        if let Err(k) = self
+            .arches
+            .binary_search_by_key(&arch.value(), |a| a.value())
+        {
+            self.arches.insert(k, arch);
+        }
+    }
+
     /// `ptx2hip: 2 of 3 files changed, 5 statements translated, 1 left as written`, then what
-    /// `arch` (`--cuda-arch`) decided when it decided something, and with `statistics` the counts
-    /// behind it, most frequent first.
-    pub fn render(&self, statistics: bool, arch: Option<CudaArch>) -> String {
+    /// the architecture (`--cuda-arch`, `cuda-arch`) decided when it decided something, and with
+    /// `statistics` the counts behind it, most frequent first.
+    pub fn render(&self, statistics: bool) -> String {
         let plural =
             |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
         let mut s = format!(
@@ -93,11 +112,22 @@ impl Summary {
                 plural(self.not_written, "file", "files")
             ));
         }
-        if let Some(arch) = arch.filter(|_| self.arch_conditions + self.other_arch > 0) {
+        let taken = match self.arches.as_slice() {
+            [] => None,
+            [arch] => Some(format!("= {} (--cuda-arch {arch})", arch.value())),
+            several => Some(format!(
+                "= {} as each file's configuration says (`cuda-arch`)",
+                several
+                    .iter()
+                    .map(|a| a.value().to_string())
+                    .collect::<Vec<_>>()
+                    .join(" or ")
+            )),
+        };
+        if let Some(taken) = taken {
             let _ = write!(
                 s,
-                "; AMD device code takes the arms of `__CUDA_ARCH__` = {} (--cuda-arch {arch}): {} rewritten, {} in other arms left for NVIDIA",
-                arch.value(),
+                "; AMD device code takes the arms of `__CUDA_ARCH__` {taken}: {} rewritten, {} in other arms left for NVIDIA",
                 plural(self.arch_conditions, "condition", "conditions"),
                 plural(self.other_arch, "statement", "statements"),
             );
@@ -144,15 +174,15 @@ mod tests {
         };
         let mut summary = Summary::default();
         let src = "__device__ int f(int x) {\n  int y;\n  asm(\"add.s32 %0, %1, 1;\" : \"=r\"(y) : \"r\"(x));\n  asm(\"frob.b32 %0;\" : \"=r\"(y));\n  return y;\n}\n";
-        summary.add(&process(src.as_bytes(), &rules, options));
+        summary.add(&process(src.as_bytes(), &rules, options), None);
         let mut other = Summary::default();
-        other.add(&process(b"int x;\n", &rules, options));
+        other.add(&process(b"int x;\n", &rules, options), None);
         summary.merge(other);
         assert_eq!(
-            summary.render(false, Some(CudaArch::DEFAULT)),
+            summary.render(false),
             "ptx2hip: 1 of 2 files changed, 1 statement translated, 1 left as written\n"
         );
-        let detailed = summary.render(true, None);
+        let detailed = summary.render(true);
         assert!(detailed.contains(
             "     1  U001  unknown-instruction (left as written)\n           1  unknown instruction `frob`"
         ));
@@ -170,24 +200,31 @@ mod tests {
             emit: Some(crate::emit::EmitMode::Guarded),
             provenance: true,
         };
-        let scan = crate::scan::Options {
-            macros: crate::scan::Macros {
-                cuda_arch: Some(CudaArch::DEFAULT),
-                ..Default::default()
-            },
-        };
         let src = "__device__ int f(int x) {\n  int y;\n#if __CUDA_ARCH__ >= 800\n  asm(\"add.s32 %0, %1, 1;\" : \"=r\"(y) : \"r\"(x));\n#elif __CUDA_ARCH__ >= 700\n  asm(\"add.s32 %0, %1, 2;\" : \"=r\"(y) : \"r\"(x));\n#endif\n  return y;\n}\n";
-        let mut summary = Summary::default();
-        summary.add(&crate::pipeline::process_file(
-            src.as_bytes(),
-            None,
-            &rules,
-            options,
-            &scan,
-        ));
+        let run = |arch: CudaArch| {
+            let scan = crate::scan::Options {
+                macros: crate::scan::Macros {
+                    cuda_arch: Some(arch),
+                    ..Default::default()
+                },
+            };
+            let outcome =
+                crate::pipeline::process_file(src.as_bytes(), None, &rules, options, &scan);
+            let mut summary = Summary::default();
+            summary.add(&outcome, Some(arch));
+            summary
+        };
+        let mut summary = run(CudaArch::DEFAULT);
         assert_eq!(
-            summary.render(false, Some(CudaArch::DEFAULT)),
+            summary.render(false),
             "ptx2hip: 1 of 1 file changed, 1 statement translated, 0 left as written; AMD device code takes the arms of `__CUDA_ARCH__` = 900 (--cuda-arch sm_90): 2 conditions rewritten, 1 statement in other arms left for NVIDIA\n"
+        );
+        // Nested configurations choosing another architecture for their subtree: both named.
+        summary.merge(run(CudaArch::parse("80").unwrap()));
+        summary.merge(run(CudaArch::DEFAULT));
+        assert_eq!(
+            summary.render(false),
+            "ptx2hip: 3 of 3 files changed, 3 statements translated, 0 left as written; AMD device code takes the arms of `__CUDA_ARCH__` = 800 or 900 as each file's configuration says (`cuda-arch`): 6 conditions rewritten, 3 statements in other arms left for NVIDIA\n"
         );
     }
 }

@@ -133,7 +133,7 @@ pub fn run(
             if swept == 1 { "" } else { "s" }
         ));
     }
-    warn_text(&summary.render(statistics, Some(input.cuda_arch())));
+    warn_text(&summary.render(statistics));
     conclude(out, errors, ExitCode::SUCCESS)
 }
 
@@ -251,7 +251,7 @@ fn translate_file(file: &SourceFile, rules: &RuleSet, options: Options, target: 
         // Translated before: only the include may need to follow the file (or the header).
         outcome.rewritten = emit::relink(source, include);
     }
-    done.summary.add(&outcome);
+    done.summary.add(&outcome, scan_options.macros.cuda_arch);
     for d in &outcome.diagnostics {
         if d.code == Code::OtherArchArm {
             done.notes += &format!("{path}:{}:{}: {}\n", d.line, d.column, d.message);

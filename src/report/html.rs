@@ -204,7 +204,7 @@ apply();
 "#;
 
 /// The whole page; `arch`: the architecture whose `__CUDA_ARCH__` arms AMD device code takes.
-pub fn page(entries: &[Entry], rules: &RuleSet, arch: Option<CudaArch>) -> String {
+pub fn page(entries: &[Entry], rules: &RuleSet, arches: &[CudaArch]) -> String {
     let mut h = String::new();
     let files: BTreeSet<&str> = entries.iter().map(|e| e.file.as_str()).collect();
     let used: BTreeSet<&str> = entries
@@ -219,12 +219,26 @@ pub fn page(entries: &[Entry], rules: &RuleSet, arch: Option<CudaArch>) -> Strin
             ", {n} of them not read (<code>E001</code>–<code>E003</code>: a file or an asm ptx2hip could not read)"
         ),
     };
-    let other_arch = match arch {
-        Some(arch) => format!(
-            ", {} in <code>__CUDA_ARCH__</code> arms AMD device code does not take (it takes those of \
-<code>__CUDA_ARCH__</code> = {}: <code>--cuda-arch {arch}</code>)",
-            count("other-arch"),
+    let taken = match arches {
+        [] => None,
+        [arch] => Some(format!(
+            "= {}: <code>--cuda-arch {arch}</code>",
             arch.value()
+        )),
+        several => Some(format!(
+            "= {}, as each file's configuration says (<code>cuda-arch</code>)",
+            several
+                .iter()
+                .map(|a| a.value().to_string())
+                .collect::<Vec<_>>()
+                .join(" or ")
+        )),
+    };
+    let other_arch = match taken {
+        Some(taken) => format!(
+            ", {} in <code>__CUDA_ARCH__</code> arms AMD device code does not take (it takes those of \
+<code>__CUDA_ARCH__</code> {taken})",
+            count("other-arch"),
         ),
         None => String::new(),
     };
@@ -335,7 +349,7 @@ mod tests {
             &scan::Options::default(),
         );
         assert_eq!(e.len(), 2);
-        let html = page(&e, &rules, None);
+        let html = page(&e, &rules, &[]);
         assert!(!html.contains("</pre><script>\""), "unescaped source text");
         assert!(html.contains("a&lt;b&gt;.cu"));
         assert!(html.contains("id=\"rule-I001\""));
@@ -361,7 +375,7 @@ mod tests {
             e.iter().map(Entry::status).collect::<Vec<_>>(),
             ["translated", "other-arch"]
         );
-        let html = page(&e, &rules, Some(CudaArch::DEFAULT));
+        let html = page(&e, &rules, &[CudaArch::DEFAULT]);
         assert!(html.contains("1 translated, 0 left as written, 1 in <code>__CUDA_ARCH__</code> arms AMD device code does not take"), "{html}");
         assert!(html.contains("<code>--cuda-arch sm_90</code>"));
         assert!(html.contains("data-status=\"other-arch\""));
