@@ -15,7 +15,7 @@
 //! nesting existed.
 
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
+use std::path::{Component, Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
 use super::{Config, Source, FILE_NAME};
@@ -155,8 +155,21 @@ impl Configs {
     }
 }
 
+/// `path` absolute, with `.` and `..` resolved as the text says (`src/../lib/k.cu` lies in
+/// `lib`, whose parent is the tree's root, not `src`).
 fn absolute(path: &Path) -> PathBuf {
-    std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf())
+    let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+    let mut out = PathBuf::new();
+    for c in absolute.components() {
+        match c {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                out.pop();
+            }
+            other => out.push(other),
+        }
+    }
+    out
 }
 
 #[cfg(test)]
@@ -224,6 +237,15 @@ mod tests {
         let first = configs.of(&dir.path().join("a/b/c/k.cu")).unwrap();
         let again = configs.of(&dir.path().join("a/b/k.cu")).unwrap();
         assert!(Arc::ptr_eq(&first, &again));
+    }
+
+    #[test]
+    fn a_path_through_dot_dot_gets_the_configuration_of_where_it_leads() {
+        let dir = tree(&[("a/ptx2hip.toml", "ignore = [\"U001\"]\n")]);
+        let configs = Configs::new(&Source::Discover(dir.path().join("elsewhere"))).unwrap();
+        let through = dir.path().join("a/../b/k.cu");
+        assert!(ignored(&configs, &through).is_empty(), "b is not under a");
+        assert_eq!(ignored(&configs, &dir.path().join("b/../a/k.cu")), ["U001"]);
     }
 
     #[test]
