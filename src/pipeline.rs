@@ -130,6 +130,18 @@ pub fn readable(source: &[u8]) -> Result<bool, FileDiagnostic> {
     Ok(true)
 }
 
+/// Why a statement whose bytes are not valid UTF-8 is left as written (`U014`): its text could
+/// not be carried into a translation unchanged. The lint, `translate` and the review page alike.
+pub fn invalid_utf8(source: &[u8], stmt: &AsmStatement) -> Option<lower::Unsupported> {
+    let bytes = source.get(stmt.span.clone())?;
+    std::str::from_utf8(bytes).is_err().then(|| {
+        lower::Unsupported::new(
+            Code::InvalidUtf8,
+            "the statement contains bytes that are not valid UTF-8; it is left as written".into(),
+        )
+    })
+}
+
 /// The encoding a UTF-16 byte order mark names.
 fn utf16(source: &[u8]) -> Option<&'static str> {
     match source {
@@ -354,13 +366,10 @@ pub fn process_file_with(
             });
         }
         for stmt in part.statements {
-            let analysis = if std::str::from_utf8(&source[stmt.span.clone()]).is_err() {
+            let analysis = if let Some(invalid) = invalid_utf8(source, &stmt) {
                 lower::Analysis {
                     instructions: Vec::new(),
-                    outcome: Err(lower::Unsupported::new(
-                        Code::InvalidUtf8,
-                        "the statement contains bytes that are not valid UTF-8; it is left as written".into(),
-                    )),
+                    outcome: Err(invalid),
                 }
             } else {
                 match memo {

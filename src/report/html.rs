@@ -108,9 +108,13 @@ pub fn entries(
             ));
         }
         for stmt in part.statements {
-            let translate = |target| match lower::analyze(&stmt, rules, target).outcome {
-                Ok(t) => Ok((render(&t.lines, "", "  ").join("\n"), t.rules)),
-                Err(u) => Err((u.code, u.message)),
+            let invalid = crate::pipeline::invalid_utf8(source, &stmt);
+            let translate = |target| match &invalid {
+                Some(u) => Err((u.code, u.message.clone())),
+                None => match lower::analyze(&stmt, rules, target).outcome {
+                    Ok(t) => Ok((render(&t.lines, "", "  ").join("\n"), t.rules)),
+                    Err(u) => Err((u.code, u.message)),
+                },
             };
             let amd = translate(Target::Amd);
             let portable = translate(Target::Portable);
@@ -358,6 +362,16 @@ mod tests {
             !html.contains("http://") && !html.contains("https://"),
             "nothing loaded"
         );
+    }
+
+    #[test]
+    fn a_statement_translate_leaves_for_its_bytes_is_left_on_the_page_too() {
+        let rules = RuleSet::embedded().unwrap();
+        let src = b"__device__ int f(int x) {\n  int y;\n  asm(\"add.s32 %0, %1, 1;\" : \"=r\"(y) : \"r\"(x /* \xff */));\n  return y;\n}\n";
+        let e = entries("k.cu", None, src, &rules, &scan::Options::default());
+        assert_eq!(e.len(), 1);
+        assert_eq!(e[0].status(), "left");
+        assert_eq!(e[0].left.as_ref().map(|(c, _)| c.as_str()), Some("U014"));
     }
 
     #[test]
