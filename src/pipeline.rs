@@ -142,6 +142,31 @@ pub fn invalid_utf8(source: &[u8], stmt: &AsmStatement) -> Option<lower::Unsuppo
     })
 }
 
+/// Why a translatable statement is left as written when a suppression comment keeps it quiet
+/// (`ptx2hip: ignore[T001]`, `ignore[*]`): a translation would drop the NVIDIA original the
+/// comment protects. `translate` and the review page alike.
+pub fn kept_by_comment(
+    source: &[u8],
+    suppressions: &[crate::suppress::Suppression],
+    stmt: &AsmStatement,
+) -> Option<lower::Unsupported> {
+    if suppressions.is_empty() {
+        return None;
+    }
+    let text = crate::scan::with_compiler_lines(source.get(stmt.span.clone())?);
+    let last = stmt.line + text.iter().filter(|&&b| b == b'\n').count();
+    let s = suppressions
+        .iter()
+        .find(|s| s.covers(Code::Translatable, stmt.line, last))?;
+    Some(lower::Unsupported::new(
+        Code::Translatable,
+        format!(
+            "its comment `{}` (line {}) keeps it as written",
+            s.text, s.line
+        ),
+    ))
+}
+
 /// The encoding a UTF-16 byte order mark names.
 fn utf16(source: &[u8]) -> Option<&'static str> {
     match source {
@@ -384,20 +409,9 @@ pub fn process_file_with(
                 }
             };
             let mut analysis = analysis;
-            if analysis.outcome.is_ok() && !suppressions.is_empty() {
-                let text = crate::scan::with_compiler_lines(&source[stmt.span.clone()]);
-                let last = stmt.line + text.iter().filter(|&&b| b == b'\n').count();
-                if let Some(s) = suppressions
-                    .iter()
-                    .find(|s| s.covers(Code::Translatable, stmt.line, last))
-                {
-                    analysis.outcome = Err(lower::Unsupported::new(
-                        Code::Translatable,
-                        format!(
-                            "its comment `{}` (line {}) keeps it as written",
-                            s.text, s.line
-                        ),
-                    ));
+            if analysis.outcome.is_ok() {
+                if let Some(kept) = kept_by_comment(source, &suppressions, &stmt) {
+                    analysis.outcome = Err(kept);
                 }
             }
             let suppressed = matches!(&analysis.outcome, Err(u) if u.code == Code::Translatable);

@@ -95,6 +95,8 @@ pub fn entries(
             return out;
         }
     }
+    // What `translate` leaves as written on purpose is left on the page too.
+    let suppressions = crate::suppress::find(source);
     scan::scan_each(source, path, scan_options, &mut |part| {
         for d in part.diagnostics {
             let text = String::from_utf8_lossy(source.get(d.span.clone()).unwrap_or_default());
@@ -112,7 +114,10 @@ pub fn entries(
             let translate = |target| match &invalid {
                 Some(u) => Err((u.code, u.message.clone())),
                 None => match lower::analyze(&stmt, rules, target).outcome {
-                    Ok(t) => Ok((render(&t.lines, "", "  ").join("\n"), t.rules)),
+                    Ok(t) => match crate::pipeline::kept_by_comment(source, &suppressions, &stmt) {
+                        Some(kept) => Err((kept.code, kept.message)),
+                        None => Ok((render(&t.lines, "", "  ").join("\n"), t.rules)),
+                    },
                     Err(u) => Err((u.code, u.message)),
                 },
             };
@@ -372,6 +377,26 @@ mod tests {
         assert_eq!(e.len(), 1);
         assert_eq!(e[0].status(), "left");
         assert_eq!(e[0].left.as_ref().map(|(c, _)| c.as_str()), Some("U014"));
+    }
+
+    #[test]
+    fn a_statement_its_comment_keeps_as_written_is_left_on_the_page() {
+        let rules = RuleSet::embedded().unwrap();
+        let src = "__device__ int f(int x) {\n  int y;\n  // ptx2hip: ignore[T001] the NVIDIA path on purpose\n  asm(\"add.s32 %0, %1, 1;\" : \"=r\"(y) : \"r\"(x));\n  asm(\"add.s32 %0, %1, 2;\" : \"=r\"(y) : \"r\"(x));\n  return y;\n}\n";
+        let e = entries(
+            "k.cu",
+            None,
+            src.as_bytes(),
+            &rules,
+            &scan::Options::default(),
+        );
+        assert_eq!(
+            e.iter().map(Entry::status).collect::<Vec<_>>(),
+            ["left", "translated"]
+        );
+        let (code, why) = e[0].left.clone().unwrap();
+        assert_eq!(code, "T001");
+        assert!(why.contains("keeps it as written"), "{why}");
     }
 
     #[test]
