@@ -282,17 +282,13 @@ fn scan_checked(src: &[u8]) -> Result<(), TestCaseError> {
     Ok(())
 }
 
-/// 1-based line and byte column of `offset`.
+/// 1-based line and byte column of `offset`, lines ended as the compiler ends them: by a newline
+/// or by a carriage return that no newline follows.
 fn line_column(src: &[u8], offset: usize) -> (usize, usize) {
-    let before = &src[..offset];
-    let line_start = before
-        .iter()
-        .rposition(|&b| b == b'\n')
-        .map_or(0, |p| p + 1);
-    (
-        1 + before.iter().filter(|&&b| b == b'\n').count(),
-        offset - line_start + 1,
-    )
+    let ends_line = |i: usize| src[i] == b'\n' || src[i] == b'\r' && src.get(i + 1) != Some(&b'\n');
+    let ends: Vec<usize> = (0..offset).filter(|&i| ends_line(i)).collect();
+    let line_start = ends.last().map_or(0, |p| p + 1);
+    (1 + ends.len(), offset - line_start + 1)
 }
 
 /// The PTX parser on `text`: whatever it accepts prints and parses back to the same text.
