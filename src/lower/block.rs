@@ -37,6 +37,15 @@ use binding::visit_regs;
 pub use names::is_simple_expr;
 use names::{immediate, operand_local_name, reg_text, sanitize, unique_name};
 
+/// What producing one source value read: the helpers its code calls, the asm operands
+/// (indices) and the `.reg` locals (C++ names) it reads.
+#[derive(Debug, Clone, Default)]
+struct Reads {
+    helpers: HelperUse,
+    operands: Vec<usize>,
+    locals: Vec<String>,
+}
+
 /// One line of generated code at a nesting depth.
 pub type Line = (usize, String);
 
@@ -90,6 +99,8 @@ pub struct Lowerer<'a> {
     rule_codes: Vec<String>,
     /// The helpers the code produced so far calls.
     helpers: HelperUse,
+    /// The `.reg` locals (C++ names) some emitted code reads.
+    read_locals: HashSet<String>,
     direct: bool,
     touches_memory: bool,
     temps: usize,
@@ -189,6 +200,7 @@ impl<'a> Lowerer<'a> {
             carry_unconsumed: false,
             ptx: None,
             helpers: HelperUse::default(),
+            read_locals: HashSet::new(),
         })
     }
 
@@ -212,6 +224,7 @@ impl<'a> Lowerer<'a> {
             self.instruction(ins, 0, &mut body)?;
         } else {
             self.block_items(&block.items, 1, &mut body)?;
+            body.extend(self.unread_locals(1));
         }
         if self.carry_unconsumed {
             // On NVIDIA a following asm statement can read this flag (code relies on it when the
@@ -295,18 +308,53 @@ impl<'a> Lowerer<'a> {
         })
     }
 
-    /// `(void)` reads of the inputs no instruction reads whose evaluation may have an effect.
+    /// `(void)` reads of the inputs no emitted code reads: nvcc evaluates an input whatever the
+    /// PTX does with it, and a variable only the asm statement read must stay used (`-Wall
+    /// -Wextra`: an unused parameter or variable). An expression that may have an effect is read
+    /// through the glue, as nvcc evaluates it; a name is only named.
     fn unused_inputs(&mut self) -> Vec<String> {
         let helpers = &mut self.helpers;
         self.ops
             .iter()
             .filter_map(|op| match (op.kind, op.reg) {
-                (OpKind::Input, Some(reg)) if !op.used_as_source && !is_simple_expr(&op.expr) => {
+                (OpKind::Input, Some(_)) if op.used_as_source => None,
+                (OpKind::Input, Some(_)) if is_simple_expr(&op.expr) => {
+                    // A literal is no variable to keep used.
+                    (!op.expr.starts_with(|c: char| c.is_ascii_digit()))
+                        .then(|| format!("(void){};", op.expr))
+                }
+                (OpKind::Input, Some(reg)) => {
                     Some(format!("(void){};", operands::read(reg, &op.expr, helpers)))
                 }
                 _ => None,
             })
             .collect()
+    }
+
+    /// `(void)` uses, at the end of the innermost scope, of its `.reg` locals no emitted code
+    /// reads (a register PTX only writes, such as a `createpolicy` result that a cache hint
+    /// ignores), which `-Wall` would report as unused or set but not used.
+    fn unread_locals(&self, depth: usize) -> Vec<Line> {
+        let scope = self.scopes.last().expect("scope stack never empty");
+        scope
+            .iter()
+            .filter(|l| !self.read_locals.contains(&l.c_name))
+            .map(|l| (depth, format!("(void){};", l.c_name)))
+            .collect()
+    }
+
+    /// Records that emitted code reads register `r`, when it is a `.reg` local.
+    fn mark_read(&mut self, r: &Reg) {
+        if let Reg::Ident {
+            name,
+            component: None,
+        } = r
+        {
+            if let Some(l) = self.local(name) {
+                let c_name = l.c_name.clone();
+                self.read_locals.insert(c_name);
+            }
+        }
     }
 
     /// Direct form is exact when there is one unguarded instruction and reading an input
