@@ -475,9 +475,17 @@ mod tests {
 
     /// The translation (one string) of `ptx` with operands `(constraint, expression)`.
     pub(super) fn translate(ptx: &str, operands: &[(&str, &str)]) -> Result<String, String> {
+        translate_for(Target::Portable, ptx, operands)
+    }
+
+    fn translate_for(
+        target: Target,
+        ptx: &str,
+        operands: &[(&str, &str)],
+    ) -> Result<String, String> {
         let stmt = AsmStatement::synthetic_with(ptx, operands);
         let rules = RuleSet::embedded().unwrap();
-        analyze(&stmt, &rules, Target::Portable)
+        analyze(&stmt, &rules, target)
             .outcome
             .map(|t| {
                 let lines: Vec<&str> = t.lines.iter().map(|(_, l)| l.as_str()).collect();
@@ -522,7 +530,50 @@ mod tests {
     fn an_input_the_template_never_reads_is_still_evaluated() {
         let code = translate("mov.u32 %0, 1;", &[("=r", "d"), ("r", "f()")]).unwrap();
         assert!(code.contains("(void)ptx2hip_in_r(f());"), "{code}");
+        // A name has no effect to keep, but stays used (-Wunused-parameter).
         let code = translate("mov.u32 %0, 1;", &[("=r", "d"), ("r", "x")]).unwrap();
-        assert_eq!(code, "ptx2hip_out_r(d) = (uint32_t)1;");
+        assert_eq!(code, "{\n(void)x;\nptx2hip_out_r(d) = (uint32_t)1;\n}");
+    }
+
+    #[test]
+    fn an_operand_the_template_ignores_is_neither_bound_nor_left_unused() {
+        // shfl.sync's member mask: bound to no local (-Wunused-variable), but still named.
+        let code = translate_for(
+            Target::Amd,
+            "{ shfl.sync.idx.b32 %0, %1, %2, 31, %3; }",
+            &[("=r", "d"), ("r", "v"), ("r", "lane"), ("r", "mask")],
+        )
+        .unwrap();
+        assert!(!code.contains("p2h_mask"), "{code}");
+        assert!(code.contains("(void)mask;"), "{code}");
+    }
+
+    #[test]
+    fn a_register_only_written_is_used_at_the_end_of_its_scope() {
+        // The cache policy the hinted load ignores: set, never read (-Wunused-but-set-variable).
+        let code = translate(
+            "{ .reg .b64 p; createpolicy.fractional.L2::evict_last.b64 p, 1.0; \
+             ld.global.L2::cache_hint.u32 %0, [%1], p; }",
+            &[("=r", "v"), ("l", "a")],
+        )
+        .unwrap();
+        assert!(code.contains("(void)p2h_p;\n}\nptx2hip_out_r(v) = p2h_v;"), "{code}");
+        // A register something reads is not.
+        let code = translate(
+            "{ .reg .u32 t; add.u32 t, %1, 1; mov.u32 %0, t; }",
+            &[("=r", "v"), ("r", "a")],
+        )
+        .unwrap();
+        assert!(!code.contains("(void)p2h_t"), "{code}");
+    }
+
+    #[test]
+    fn a_discarded_result_is_used() {
+        let code = translate(
+            "{ .reg .pred p; setp.eq.u32 p|_, %1, 0; selp.u32 %0, 1, 0, p; }",
+            &[("=r", "v"), ("r", "a")],
+        )
+        .unwrap();
+        assert!(code.contains("(void)p2h_t1;"), "{code}");
     }
 }
