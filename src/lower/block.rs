@@ -168,6 +168,15 @@ impl<'a> Lowerer<'a> {
                     ));
                 }
             }
+            // The glue would refuse it at compile time; where the file shows the type, say so.
+            if let (Some(r), Some(ty)) = (reg, op.visible_type.as_deref()) {
+                if let Some(why) = operands::type_rejected(r, ty) {
+                    return Err(Unsupported::new(
+                        Code::OperandBinding,
+                        format!("operand %{i} \"{c}\" `{}`: {why}", op.expr.trim()),
+                    ));
+                }
+            }
             let local = unique_name(
                 &mut taken,
                 &operand_local_name(op.name.as_deref(), &op.expr, i),
