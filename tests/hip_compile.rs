@@ -305,7 +305,8 @@ fn translated_corpus_compiles_as_hip() {
                 // After `-Wall`, which would turn it back on.
                 let own = USER_CODE_WARNINGS.iter().filter(|(f, _)| f == rel);
                 let at = COMMON.len();
-                job.args.splice(at..at, own.map(|(_, flag)| flag.to_string()));
+                job.args
+                    .splice(at..at, own.map(|(_, flag)| flag.to_string()));
             }
             jobs.extend(file_jobs);
         }

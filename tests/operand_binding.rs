@@ -511,7 +511,14 @@ fn built_in_variables_in_r_operands_translate_into_code_that_compiles_for_amd() 
     for target in ["amd", "portable"] {
         let out_dir = dir.path().join(target);
         let o = Command::new(env!("CARGO_BIN_EXE_ptx2hip"))
-            .args(["translate", "--emit", "replace", "--target", target, "--out-dir"])
+            .args([
+                "translate",
+                "--emit",
+                "replace",
+                "--target",
+                target,
+                "--out-dir",
+            ])
             .arg(&out_dir)
             .arg(&file)
             .output()
@@ -524,7 +531,13 @@ fn built_in_variables_in_r_operands_translate_into_code_that_compiles_for_amd() 
         let o = Command::new("clang-19")
             .args(["-x", "hip", "-std=c++17", "--offload-arch=gfx942"])
             .args(["--cuda-device-only", "-nogpulib", "-fsyntax-only"])
-            .args(["-Wall", "-Wextra", "-Werror", "-include", "hip/hip_runtime.h"])
+            .args([
+                "-Wall",
+                "-Wextra",
+                "-Werror",
+                "-include",
+                "hip/hip_runtime.h",
+            ])
             .arg(out_dir.join("builtins.cu"))
             .output()
             .unwrap();

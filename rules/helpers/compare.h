@@ -11,7 +11,8 @@ inline constexpr int equ = 6, neu = 7, ltu = 8, leu = 9, gtu = 10, geu = 11, num
 // ptx2hip:helper ptx2hip_fclass
 // The class that testp tests, as a template argument named as PTX writes it.
 namespace ptx2hip_fclass {
-inline constexpr int finite = 0, infinite = 1, number = 2, notanumber = 3, normal = 4, subnormal = 5;
+inline constexpr int finite = 0, infinite = 1, number = 2, notanumber = 3, normal = 4,
+                     subnormal = 5;
 }  // namespace ptx2hip_fclass
 // ptx2hip:end
 

@@ -566,7 +566,10 @@ mod tests {
             &[("=r", "v"), ("l", "a")],
         )
         .unwrap();
-        assert!(code.contains("(void)p2h_p;\n}\nptx2hip_out_r(v) = p2h_v;"), "{code}");
+        assert!(
+            code.contains("(void)p2h_p;\n}\nptx2hip_out_r(v) = p2h_v;"),
+            "{code}"
+        );
         // A register something reads is not.
         let code = translate(
             "{ .reg .u32 t; add.u32 t, %1, 1; mov.u32 %0, t; }",

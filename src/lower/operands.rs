@@ -124,18 +124,24 @@ fn binds(ty: &str) -> Option<Binds> {
         "int" | "signed" | "signed int" | "unsigned" | "unsigned int" | "int32_t" | "uint32_t" => {
             Binds::Int(4)
         }
-        "long long" | "long long int" | "unsigned long long" | "unsigned long long int"
-        | "int64_t" | "uint64_t" | "size_t" | "intptr_t" | "uintptr_t" | "ptrdiff_t" => {
-            Binds::Int(8)
-        }
+        "long long"
+        | "long long int"
+        | "unsigned long long"
+        | "unsigned long long int"
+        | "int64_t"
+        | "uint64_t"
+        | "size_t"
+        | "intptr_t"
+        | "uintptr_t"
+        | "ptrdiff_t" => Binds::Int(8),
         "__int128" | "unsigned __int128" | "__int128_t" | "__uint128_t" => Binds::Int128,
         "float" => Binds::Float,
         "double" => Binds::Double,
         "__half" | "half" | "__nv_bfloat16" | "__half2" | "half2" | "__nv_bfloat162"
-        | "__nv_fp8_e4m3" | "__nv_fp8_e5m2" | "char2" | "uchar2" | "char4" | "uchar4" | "short2"
-        | "ushort2" | "short4" | "ushort4" | "int2" | "uint2" | "int3" | "uint3" | "int4"
-        | "uint4" | "float2" | "float3" | "float4" | "double2" | "longlong2" | "ulonglong2"
-        | "dim3" => Binds::Class,
+        | "__nv_fp8_e4m3" | "__nv_fp8_e5m2" | "char2" | "uchar2" | "char4" | "uchar4"
+        | "short2" | "ushort2" | "short4" | "ushort4" | "int2" | "uint2" | "int3" | "uint3"
+        | "int4" | "uint4" | "float2" | "float3" | "float4" | "double2" | "longlong2"
+        | "ulonglong2" | "dim3" => Binds::Class,
         _ => return None,
     })
 }
@@ -162,9 +168,9 @@ pub fn type_rejected(reg: CType, ty: &str) -> Option<String> {
             "nvcc rejects this `{ty}` operand: a class type is not a scalar; pass its bits as an \
              integer of the register's size ({bytes} bytes, e.g. `__half_as_ushort`)"
         ),
-        _ if !reg.is_integer() => format!(
-            "nvcc rejects this `{ty}` operand: \"f\" takes a float, \"d\" a double"
-        ),
+        _ if !reg.is_integer() => {
+            format!("nvcc rejects this `{ty}` operand: \"f\" takes a float, \"d\" a double")
+        }
         _ => format!(
             "nvcc rejects this `{ty}` operand: its register takes an integer of exactly {bytes} \
              bytes{}",
@@ -276,10 +282,14 @@ mod tests {
             if dir != "in" || !decl.is_empty() || expr != "x" || binds(ctype).is_none() {
                 continue;
             }
-            let reg = super::super::types::constraint_register(letter.chars().next().unwrap())
-                .unwrap();
+            let reg =
+                super::super::types::constraint_register(letter.chars().next().unwrap()).unwrap();
             let rejected = type_rejected(reg, ctype);
-            assert_eq!(rejected.is_some(), verdict == "rejected", "{line}: {rejected:?}");
+            assert_eq!(
+                rejected.is_some(),
+                verdict == "rejected",
+                "{line}: {rejected:?}"
+            );
             known += 1;
         }
         assert!(known >= 100, "{known} probed cases of known types");

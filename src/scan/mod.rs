@@ -787,7 +787,14 @@ fn fill_visible_types(
         .filter(|d| {
             matches!(
                 d.word(src),
-                b"if" | b"ifdef" | b"ifndef" | b"elif" | b"elifdef" | b"elifndef" | b"else" | b"endif"
+                b"if"
+                    | b"ifdef"
+                    | b"ifndef"
+                    | b"elif"
+                    | b"elifdef"
+                    | b"elifndef"
+                    | b"else"
+                    | b"endif"
             )
         })
         .map(|d| d.span.clone())

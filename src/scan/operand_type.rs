@@ -31,13 +31,31 @@ const BUILTINS: [(&str, &str); 13] = [
     ("warpSize", "int"),
 ];
 
+/// Tokens searched back from a statement for a declaration: a file of many statements is read in
+/// linear time, and a declaration further away than this gives no type.
+const SEARCH_LIMIT: usize = 4096;
+
 /// Words before a name that make `WORD NAME;` a statement, not a declaration.
 const STATEMENT_WORDS: [&str; 9] = [
-    "return", "case", "goto", "else", "throw", "delete", "new", "sizeof", "co_return",
+    "return",
+    "case",
+    "goto",
+    "else",
+    "throw",
+    "delete",
+    "new",
+    "sizeof",
+    "co_return",
 ];
 
 /// Words that qualify a type without changing how an operand binds.
-const QUALIFIERS: [&str; 5] = ["const", "volatile", "__restrict__", "__restrict", "register"];
+const QUALIFIERS: [&str; 5] = [
+    "const",
+    "volatile",
+    "__restrict__",
+    "__restrict",
+    "register",
+];
 
 /// The type `expr` has by its spelling alone: a built-in variable or a cast around all of it.
 pub fn of_expression(expr: &str) -> Option<String> {
@@ -50,7 +68,9 @@ pub fn of_expression(expr: &str) -> Option<String> {
         if let Some(rest) = e.strip_prefix(cast) {
             let close = rest.find('>')?;
             let operand = rest[close + 1..].trim();
-            return (is_group(operand)).then(|| type_name(&rest[..close])).flatten();
+            return (is_group(operand))
+                .then(|| type_name(&rest[..close]))
+                .flatten();
         }
     }
     let rest = e.strip_prefix('(')?;
@@ -87,11 +107,37 @@ fn matching_close(s: &str) -> Option<usize> {
     None
 }
 
-fn strip_parens(mut e: &str) -> &str {
-    while is_group(e) {
-        e = e[1..e.len() - 1].trim();
+/// `e` without the parentheses around all of it, in one pass (operands nest as deep as their
+/// author likes).
+fn strip_parens(e: &str) -> &str {
+    let bytes = e.as_bytes();
+    let mut close_of = vec![usize::MAX; bytes.len()];
+    let mut open = Vec::new();
+    for (i, &b) in bytes.iter().enumerate() {
+        match b {
+            b'(' => open.push(i),
+            b')' => match open.pop() {
+                Some(o) => close_of[o] = i,
+                None => return e,
+            },
+            _ => {}
+        }
     }
-    e
+    let (mut start, mut end) = (0, bytes.len());
+    loop {
+        while start < end && bytes[start].is_ascii_whitespace() {
+            start += 1;
+        }
+        while end > start && bytes[end - 1].is_ascii_whitespace() {
+            end -= 1;
+        }
+        if start < end && bytes[start] == b'(' && close_of[start] == end - 1 {
+            start += 1;
+            end -= 1;
+        } else {
+            return &e[start..end];
+        }
+    }
 }
 
 /// A type as written (`const unsigned int`, `__half *`) in the normal form of the table in
@@ -122,8 +168,9 @@ fn type_name(written: &str) -> Option<String> {
 
 /// The type of the declaration of `name` nearest before token `before` in the scopes that
 /// enclose it, as written, when that declaration is `TYPE NAME` followed by `;`, `=`, `,`, `)`,
-/// `{` or `:`. `None` when the nearest declaration is of another shape, none is found, or a
-/// preprocessor conditional (`conditionals`: their byte ranges) lies between it and the statement.
+/// `{` or `:`. `None` when the nearest declaration is of another shape, none is found (within
+/// [`SEARCH_LIMIT`] tokens), or a preprocessor conditional (`conditionals`: their byte ranges, in
+/// file order) lies between it and the statement.
 pub fn declared(
     tokens: &[Token],
     before: usize,
@@ -136,7 +183,8 @@ pub fn declared(
     // the scope entered last, with the parentheses after which it opened.
     let mut skipped = 0usize;
     let mut entered_at: Option<usize> = None;
-    while i > 0 {
+    let stop = before.saturating_sub(SEARCH_LIMIT);
+    while i > stop {
         i -= 1;
         let t = &tokens[i];
         match (t.kind, t.text.as_slice()) {
@@ -162,7 +210,8 @@ pub fn declared(
                 let next = tokens.get(i + 1)?;
                 let declares = matches!(
                     (next.kind, next.text.as_slice()),
-                    (Kind::Other, b";" | b"=" | b"{") | (Kind::Comma | Kind::RParen | Kind::Colon, _)
+                    (Kind::Other, b";" | b"=" | b"{")
+                        | (Kind::Comma | Kind::RParen | Kind::Colon, _)
                 ) || next.kind == Kind::LBracket;
                 let typed = i > 0
                     && matches!(
@@ -172,11 +221,11 @@ pub fn declared(
                 if !(declares && typed) {
                     continue;
                 }
-                if next.kind == Kind::LBracket
-                    || conditionals
-                        .iter()
-                        .any(|r| r.start > t.at && r.start < statement_at)
-                {
+                let first_after = conditionals.partition_point(|r| r.start <= t.at);
+                let conditional_between = conditionals
+                    .get(first_after)
+                    .is_some_and(|r| r.start < statement_at);
+                if next.kind == Kind::LBracket || conditional_between {
                     return None;
                 }
                 return type_before(tokens, i);
@@ -240,12 +289,24 @@ mod tests {
 
     #[test]
     fn built_in_variables_and_whole_casts_show_their_type() {
-        assert_eq!(of_expression("threadIdx.x").as_deref(), Some("unsigned int"));
-        assert_eq!(of_expression(" ( blockDim . z ) ").as_deref(), Some("unsigned int"));
+        assert_eq!(
+            of_expression("threadIdx.x").as_deref(),
+            Some("unsigned int")
+        );
+        assert_eq!(
+            of_expression(" ( blockDim . z ) ").as_deref(),
+            Some("unsigned int")
+        );
         assert_eq!(of_expression("warpSize").as_deref(), Some("int"));
         assert_eq!(of_expression("(float)x").as_deref(), Some("float"));
-        assert_eq!(of_expression("(const double)(a + b)").as_deref(), Some("double"));
-        assert_eq!(of_expression("static_cast<__half>(v)").as_deref(), Some("__half"));
+        assert_eq!(
+            of_expression("(const double)(a + b)").as_deref(),
+            Some("double")
+        );
+        assert_eq!(
+            of_expression("static_cast<__half>(v)").as_deref(),
+            Some("__half")
+        );
         assert_eq!(of_expression("(char*)p").as_deref(), Some("char*"));
         // Not the whole expression, or not a type.
         assert_eq!(of_expression("(float)x + y"), None);
@@ -259,11 +320,12 @@ mod tests {
         let tokens = lex(src.as_bytes(), 0..src.len(), Source::File, &[]);
         let at = src.find("asm").unwrap();
         let before = tokens.iter().position(|t| t.at >= at).unwrap();
-        let conditionals: Vec<Range<usize>> = src
+        let mut conditionals: Vec<Range<usize>> = src
             .match_indices("#if")
             .chain(src.match_indices("#endif"))
             .map(|(i, _)| i..i + 3)
             .collect();
+        conditionals.sort_by_key(|r| r.start);
         declared(&tokens, before, name, &conditionals)
     }
 
