@@ -137,11 +137,13 @@ fn binds(ty: &str) -> Option<Binds> {
         "__int128" | "unsigned __int128" | "__int128_t" | "__uint128_t" => Binds::Int128,
         "float" => Binds::Float,
         "double" => Binds::Double,
-        "__half" | "half" | "__nv_bfloat16" | "__half2" | "half2" | "__nv_bfloat162"
-        | "__nv_fp8_e4m3" | "__nv_fp8_e5m2" | "char2" | "uchar2" | "char4" | "uchar4"
-        | "short2" | "ushort2" | "short4" | "ushort4" | "int2" | "uint2" | "int3" | "uint3"
-        | "int4" | "uint4" | "float2" | "float3" | "float4" | "double2" | "longlong2"
-        | "ulonglong2" | "dim3" => Binds::Class,
+        // CUDA's own names (`half`, a plain typedef a user may also declare, is left out).
+        "__half" | "__nv_bfloat16" | "__half2" | "__nv_bfloat162" | "__nv_fp8_e4m3"
+        | "__nv_fp8_e5m2" | "char2" | "uchar2" | "char4" | "uchar4" | "short2" | "ushort2"
+        | "short4" | "ushort4" | "int2" | "uint2" | "int3" | "uint3" | "int4" | "uint4"
+        | "float2" | "float3" | "float4" | "double2" | "longlong2" | "ulonglong2" | "dim3" => {
+            Binds::Class
+        }
         _ => return None,
     })
 }
