@@ -13,10 +13,11 @@
 //! binds them), [`address`] (memory operands, modifier-sized vectors) and [`names`] (local names
 //! and literals).
 
+use std::collections::HashSet;
+
 use crate::codes::Code;
 use crate::ptx::{self, Immediate, Instruction, Item, Reg};
 use crate::scan::AsmStatement;
-use std::collections::HashSet;
 
 use super::code::Expr;
 use super::helper_use::HelperUse;
