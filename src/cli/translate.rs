@@ -180,7 +180,8 @@ fn note_includes_out_of_the_tree(
     files: &[SourceFile],
     out_dir: Option<&write::OutDir>,
 ) {
-    let tree_of = |f: &SourceFile| -> Option<PathBuf> {
+    // Each tree as named, and where it lies.
+    let tree_of = |f: &SourceFile| -> Option<(PathBuf, PathBuf)> {
         let tree = match out_dir {
             Some(dir) => dir.path().to_path_buf(),
             None => {
@@ -188,13 +189,13 @@ fn note_includes_out_of_the_tree(
                 f.path.ancestors().nth(up.max(1))?.to_path_buf()
             }
         };
-        resolve(&tree).ok()
+        Some((resolve(&tree).ok()?, tree))
     };
-    let mut trees: Vec<PathBuf> = files.iter().filter_map(tree_of).collect();
+    let mut trees: Vec<(PathBuf, PathBuf)> = files.iter().filter_map(tree_of).collect();
     trees.sort();
-    trees.dedup();
-    trees.retain(|t| !header.is_under(t));
-    if let Some(first) = trees.first() {
+    trees.dedup_by(|a, b| a.0 == b.0);
+    trees.retain(|(real, _)| !header.is_under(real));
+    if let Some((_, first)) = trees.first() {
         warn(format_args!(
             "ptx2hip: warning: the files under {}{} include {} by a relative path out of that tree: a copy installed from the tree would not find it (--include-as NAME writes `#include \"NAME\"`, found through -I)",
             display_path(first),

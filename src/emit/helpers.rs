@@ -127,7 +127,9 @@ pub(super) fn generated_for(
     target: Target,
 ) -> bool {
     let ours = render_block(rules, &block.names, block.macro_guards, mode, target, "\n");
-    layout::same_up_to_layout(&text[block.range.clone()], ours.as_bytes())
+    let theirs = &text[block.range.clone()];
+    layout::same_up_to_layout(theirs, ours.as_bytes())
+        && layout::same_comments(theirs, ours.as_bytes())
 }
 
 /// The mode and target the defining `block` of `text` was generated for; `None` when it is
