@@ -47,15 +47,7 @@ pub fn read(text: &[u8], rules: &RuleSet) -> Option<Header> {
         macro_guards: block.macro_guards,
         shared: false,
     };
-    let before = &text[..block.range.start];
-    let line_start = before
-        .strip_suffix(b"\n")
-        .map(|b| b.strip_suffix(b"\r").unwrap_or(b))
-        .map(|b| memchr::memrchr(b'\n', b).map_or(0, |n| n + 1));
-    let recorded = line_start.and_then(|start| {
-        let line = &text[start..block.range.start];
-        Some((start, parse_mode(&layout::line_comment(line)?)?))
-    });
+    let recorded = mode_line(&text[..block.range.start]);
     match recorded {
         Some((start, (mode, target))) => Some(Header {
             mode,
@@ -66,6 +58,26 @@ pub fn read(text: &[u8], rules: &RuleSet) -> Option<Header> {
         }),
         None => legacy(text, block, needs, rules),
     }
+}
+
+/// Where the mode line that ends `before` starts, and the mode it names: the `//` lines right
+/// before the block, however a formatter broke the line over several.
+fn mode_line(before: &[u8]) -> Option<(usize, (EmitMode, Target))> {
+    let mut end = before.len();
+    let mut text = String::new();
+    // A few lines at most: a formatter breaks the line at a column.
+    for _ in 0..16 {
+        let line_end = end.checked_sub(1).filter(|&e| before[e] == b'\n')?;
+        let start = memchr::memrchr(b'\n', &before[..line_end]).map_or(0, |n| n + 1);
+        let line = &before[start..line_end];
+        let comment = layout::line_comment(line.strip_suffix(b"\r").unwrap_or(line))?;
+        text = format!("{comment} {text}");
+        if let Some(mode) = parse_mode(&text) {
+            return Some((start, mode));
+        }
+        end = start;
+    }
+    None
 }
 
 /// A header as ptx2hip wrote it before it recorded the mode: nothing but the block.
@@ -89,7 +101,7 @@ fn parse_mode(comment: &str) -> Option<(EmitMode, Target)> {
     let prefix = layout::line_comment(MODE_PREFIX.as_bytes())?;
     let rest = comment.strip_prefix(&prefix)?;
     let words: Vec<&str> = rest.split_whitespace().collect();
-    let [ "--emit", mode, "--target", target] = words[..] else {
+    let ["--emit", mode, "--target", target] = words[..] else {
         return None;
     };
     let mode = [EmitMode::Guarded, EmitMode::Replace]
@@ -154,9 +166,13 @@ mod tests {
         let h = read(&text, &rules).expect("a header");
         assert_eq!((h.mode, h.target), (EmitMode::Replace, Target::Portable));
         assert!(h.as_generated && h.needs.names.contains(&name));
-        assert!(String::from_utf8(text)
-            .unwrap()
-            .starts_with("// ptx2hip shared helper header: --emit replace --target portable\n"));
+        let text = String::from_utf8(text).unwrap();
+        let line = "// ptx2hip shared helper header: --emit replace --target portable\n";
+        assert!(text.starts_with(line));
+        // Broken over lines by a formatter.
+        let broken = text.replacen("--emit replace", "--emit\r\n  // replace", 1);
+        let h = read(broken.as_bytes(), &rules).expect("a re-flowed header");
+        assert_eq!((h.mode, h.target), (EmitMode::Replace, Target::Portable));
     }
 
     #[test]
