@@ -471,15 +471,15 @@ fn a_run_of_another_mode_is_refused_and_names_the_headers_mode() {
     assert!(read(&replace).starts_with("// ptx2hip shared helper header: --emit replace --target amd\n"));
 }
 
-/// Issue 19 item 8: the header is written before the files that include it.
+/// Issue 19 item 8: the header is written before the files that include it, so a header that
+/// cannot be written (here in /proc, where no file can be created) leaves every file as it was.
+#[cfg(target_os = "linux")]
 #[test]
 fn no_file_is_rewritten_when_the_header_cannot_be_written() {
     let dir = tempfile::tempdir().unwrap();
     let (a, b, _) = tree(dir.path());
-    // A file where the header's directory should be: the header cannot be created.
-    write(dir.path(), "include", "not a directory\n");
-    let header = dir.path().join("include/ptx2hip_helpers.h");
-    let out = translate(&["--in-place"], &[&a, &b], &header);
+    let header = Path::new("/proc/ptx2hip_helpers.h");
+    let out = translate(&["--in-place"], &[&a, &b], header);
     assert_eq!(out.status.code(), Some(2), "{out:?}");
     assert_eq!([read(&a), read(&b)], [LOP3.to_string(), FMA.to_string()]);
 }
