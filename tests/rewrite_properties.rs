@@ -218,7 +218,9 @@ fn check_shared(src: &[u8], mode: EmitMode, target: Target) -> Result<(), TestCa
     if let Some(inline) = translate(src, mode, target) {
         let moved = translate_shared(&inline.bytes, mode, target);
         let moved = moved.map_err(|why| {
-            TestCaseError::fail(format!("{mode:?}: its own output not moved to --helpers: {why}"))
+            TestCaseError::fail(format!(
+                "{mode:?}: its own output not moved to --helpers: {why}"
+            ))
         })?;
         if let Some(moved) = moved {
             check_kept(&inline.bytes, &moved, mode)?;

@@ -330,17 +330,32 @@ fn lines_the_user_adds_to_the_header_survive_its_regeneration() {
     let (a, _, header) = tree(dir.path());
     assert!(translate(&["--in-place"], &[&a], &header).status.success());
     let generated = read(&header);
-    let (top, bottom) = ("// Copyright (c) me\r\n#pragma once\n", "\nint mine(int);  \n");
+    let (top, bottom) = (
+        "// Copyright (c) me\r\n#pragma once\n",
+        "\nint mine(int);  \n",
+    );
     fs::write(&header, format!("{top}{generated}{bottom}")).unwrap();
     let c = write(dir.path(), "src/c.cu", PRMT);
     let out = translate(&["--in-place"], &[&c], &header);
     assert!(out.status.success(), "{out:?}");
     let h = read(&header);
-    assert!(h.starts_with(&format!("{top}// ptx2hip shared helper header: --emit guarded --target amd\n")), "{h}");
-    assert!(h.ends_with(&format!("// ---- end of ptx2hip helpers ----\n{bottom}")), "{h}");
-    assert!(h.contains("PTX2HIP_HELPER_ptx2hip_lop3\n") && h.contains("PTX2HIP_HELPER_ptx2hip_prmt"));
+    assert!(
+        h.starts_with(&format!(
+            "{top}// ptx2hip shared helper header: --emit guarded --target amd\n"
+        )),
+        "{h}"
+    );
+    assert!(
+        h.ends_with(&format!("// ---- end of ptx2hip helpers ----\n{bottom}")),
+        "{h}"
+    );
+    assert!(
+        h.contains("PTX2HIP_HELPER_ptx2hip_lop3\n") && h.contains("PTX2HIP_HELPER_ptx2hip_prmt")
+    );
     // And a second run changes nothing.
-    assert!(translate(&["--in-place"], &[&a, &c], &header).status.success());
+    assert!(translate(&["--in-place"], &[&a, &c], &header)
+        .status
+        .success());
     assert_eq!(read(&header), h);
 }
 
@@ -393,7 +408,10 @@ fn a_helper_edited_by_hand_in_an_inline_block_is_kept() {
     let out = inline(&a);
     assert!(out.status.success(), "{out:?}");
     let text = read(&a);
-    assert!(text.starts_with(&edited[..edited.find("// tuned for gfx942\n").unwrap() + 20]), "{text}");
+    assert!(
+        text.starts_with(&edited[..edited.find("// tuned for gfx942\n").unwrap() + 20]),
+        "{text}"
+    );
     assert!(text[edited.len()..].contains("// ptx2hip: B012"), "{text}");
     // A statement that needs a helper the block lacks: the file is left as it is, with a reason.
     let before = format!("{text}{PRMT}");
@@ -435,7 +453,10 @@ fn out_dir_refuses_a_symbolic_link_at_the_header_path() {
     assert_eq!(out.status.code(), Some(2), "{out:?}");
     assert!(stderr(&out).contains("symbolic link"), "{}", stderr(&out));
     assert_eq!(read(&header), kept);
-    assert!(fs::symlink_metadata(&link).unwrap().file_type().is_symlink());
+    assert!(fs::symlink_metadata(&link)
+        .unwrap()
+        .file_type()
+        .is_symlink());
     assert!(!out_dir.join("c.cu").exists());
 }
 
@@ -468,7 +489,8 @@ fn a_run_of_another_mode_is_refused_and_names_the_headers_mode() {
     let replace = dir.path().join("include/ptx2hip_helpers_replace.h");
     let out = translate(&["--in-place", "--emit", "replace"], &[&c], &replace);
     assert!(out.status.success(), "{out:?}");
-    assert!(read(&replace).starts_with("// ptx2hip shared helper header: --emit replace --target amd\n"));
+    assert!(read(&replace)
+        .starts_with("// ptx2hip shared helper header: --emit replace --target amd\n"));
 }
 
 /// Issue 19 item 8: the header is written before the files that include it, so a header that
@@ -507,7 +529,11 @@ fn the_diff_names_the_header_where_the_files_include_it_from() {
     let outside = dir.path().join("elsewhere/ptx2hip_helpers.h");
     let out = translate(&[], &[&a, &b], &outside);
     assert_eq!(out.status.code(), Some(2), "{out:?}");
-    assert!(stderr(&out).contains("would not create the header where the file includes it from"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("would not create the header where the file includes it from"),
+        "{}",
+        stderr(&out)
+    );
     assert!(!String::from_utf8_lossy(&out.stdout).contains("+++ b/src/"));
 }
 
@@ -522,7 +548,11 @@ fn include_as_writes_the_name_given_in_every_file() {
     assert!(out.status.success(), "{out:?}");
     assert!(!stderr(&out).contains("warning"), "{}", stderr(&out));
     for f in [&a, &b] {
-        assert!(read(f).contains("\n#include <ptx2hip_helpers.h>\n"), "{}", read(f));
+        assert!(
+            read(f).contains("\n#include <ptx2hip_helpers.h>\n"),
+            "{}",
+            read(f)
+        );
     }
     let before = [read(&a), read(&b), read(&header)];
     assert!(translate(&args, &[&a, &b], &header).status.success());
@@ -544,17 +574,32 @@ fn an_include_that_climbs_out_of_the_translated_tree_is_warned_about() {
     let header = dir.path().join("csrc/ptx2hip_helpers.h");
     let out = run_in(
         dir.path(),
-        &["translate", "--in-place", "--helpers", "csrc/ptx2hip_helpers.h", "include"],
+        &[
+            "translate",
+            "--in-place",
+            "--helpers",
+            "csrc/ptx2hip_helpers.h",
+            "include",
+        ],
     );
     assert!(out.status.success(), "{out:?}");
     assert!(read(&public).contains("#include \"../../csrc/ptx2hip_helpers.h\""));
     assert!(header.exists());
     let said = stderr(&out);
-    assert!(said.contains("warning: the files under include") && said.contains("--include-as"), "{said}");
+    assert!(
+        said.contains("warning: the files under include") && said.contains("--include-as"),
+        "{said}"
+    );
     // Inside the tree: nothing to say.
     let out = run_in(
         dir.path(),
-        &["translate", "--in-place", "--helpers", "csrc/ptx2hip_helpers.h", "."],
+        &[
+            "translate",
+            "--in-place",
+            "--helpers",
+            "csrc/ptx2hip_helpers.h",
+            ".",
+        ],
     );
     assert!(!stderr(&out).contains("warning"), "{}", stderr(&out));
 }
@@ -581,11 +626,15 @@ fn a_tree_translated_with_inline_blocks_moves_to_the_shared_header() {
     let other = tempfile::tempdir().unwrap();
     fs::create_dir(other.path().join("include")).unwrap();
     let (a2, b2, header2) = tree(other.path());
-    assert!(translate(&["--in-place"], &[&other.path().join("src")], &header2)
-        .status
-        .success());
+    assert!(
+        translate(&["--in-place"], &[&other.path().join("src")], &header2)
+            .status
+            .success()
+    );
     assert_eq!([read(&a2), read(&b2), read(&header2)], moved);
     // And a second run changes nothing.
-    assert!(translate(&["--in-place"], &[&src], &header).status.success());
+    assert!(translate(&["--in-place"], &[&src], &header)
+        .status
+        .success());
     assert_eq!([read(&a), read(&b), read(&header)], moved);
 }

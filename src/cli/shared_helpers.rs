@@ -134,7 +134,9 @@ impl SharedHeader {
             parts.extend(c.as_os_str().to_str());
         }
         let spelled = format!("\"{}\"", parts.join("/"));
-        let readable = to[common..].iter().all(|c| c.as_os_str().to_str().is_some());
+        let readable = to[common..]
+            .iter()
+            .all(|c| c.as_os_str().to_str().is_some());
         if !readable || !emit::include_spelling(&spelled) {
             return Err(format!(
                 "--helpers {}: the path cannot be written in an #include (not UTF-8, or a quote, backslash or control character)",
@@ -260,7 +262,10 @@ mod tests {
             ("\"x/h.h\"", "\"x/h.h\""),
         ] {
             let h = header_at("/p/csrc/ptx2hip_helpers.h", Some(given));
-            assert_eq!(h.include_from(Path::new("/p/include/a/b.h")).unwrap(), spelled);
+            assert_eq!(
+                h.include_from(Path::new("/p/include/a/b.h")).unwrap(),
+                spelled
+            );
         }
         for bad in ["<a.h", "a\".h", "<a>b>", "", "a\nb"] {
             assert!(spell(bad).is_err(), "{bad:?}");

@@ -331,6 +331,7 @@ fn translate_file(
     }
     if let Some(why) = &outcome.refused {
         done.summary.add(&outcome);
+        done.summary.not_written(&outcome);
         done.error = Some(format!("{path}: {why}"));
         return done;
     }

@@ -132,9 +132,12 @@ pub fn render(
     let block = helpers::render_block(rules, &needs.names, needs.macro_guards, mode, target, nl);
     let generated = format!("{MODE_PREFIX} {}{nl}{block}", describe(mode, target));
     match old {
-        Some((text, h)) if h.generated != (0..text.len()) => {
-            [&text[..h.generated.start], generated.as_bytes(), &text[h.generated.end..]].concat()
-        }
+        Some((text, h)) if h.generated != (0..text.len()) => [
+            &text[..h.generated.start],
+            generated.as_bytes(),
+            &text[h.generated.end..],
+        ]
+        .concat(),
         _ => format!("{generated}{nl}").into_bytes(),
     }
 }
@@ -162,7 +165,13 @@ mod tests {
     fn a_header_records_its_mode_and_is_read_back() {
         let rules = rules();
         let name = a_helper();
-        let text = render(None, &rules, &needs(&[&name]), EmitMode::Replace, Target::Portable);
+        let text = render(
+            None,
+            &rules,
+            &needs(&[&name]),
+            EmitMode::Replace,
+            Target::Portable,
+        );
         let h = read(&text, &rules).expect("a header");
         assert_eq!((h.mode, h.target), (EmitMode::Replace, Target::Portable));
         assert!(h.as_generated && h.needs.names.contains(&name));
@@ -193,7 +202,14 @@ mod tests {
     #[test]
     fn a_translated_source_is_not_a_header() {
         let rules = rules();
-        let bare = String::from_utf8(render(None, &rules, &needs(&[]), EmitMode::Guarded, Target::Amd)).unwrap();
+        let bare = String::from_utf8(render(
+            None,
+            &rules,
+            &needs(&[]),
+            EmitMode::Guarded,
+            Target::Amd,
+        ))
+        .unwrap();
         let block = bare.split_once('\n').unwrap().1;
         let source = format!("#include <x.h>\n{block}__device__ int f() {{ return 1; }}\n");
         assert!(read(source.as_bytes(), &rules).is_none());
@@ -206,9 +222,24 @@ mod tests {
     fn a_helper_edited_by_hand_is_seen() {
         let rules = rules();
         let name = a_helper();
-        let text = String::from_utf8(render(None, &rules, &needs(&[&name]), EmitMode::Guarded, Target::Amd)).unwrap();
-        let edited = text.replacen(&format!("#define PTX2HIP_HELPER_{name}\n"), &format!("#define PTX2HIP_HELPER_{name}\n// mine\nint tuned;\n"), 1);
+        let text = String::from_utf8(render(
+            None,
+            &rules,
+            &needs(&[&name]),
+            EmitMode::Guarded,
+            Target::Amd,
+        ))
+        .unwrap();
+        let edited = text.replacen(
+            &format!("#define PTX2HIP_HELPER_{name}\n"),
+            &format!("#define PTX2HIP_HELPER_{name}\n// mine\nint tuned;\n"),
+            1,
+        );
         assert_ne!(edited, text);
-        assert!(!read(edited.as_bytes(), &rules).expect("still the shape").as_generated);
+        assert!(
+            !read(edited.as_bytes(), &rules)
+                .expect("still the shape")
+                .as_generated
+        );
     }
 }
