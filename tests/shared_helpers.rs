@@ -590,7 +590,17 @@ fn an_include_that_climbs_out_of_the_translated_tree_is_warned_about() {
         said.contains("warning: the files under include") && said.contains("--include-as"),
         "{said}"
     );
-    // Inside the tree: nothing to say.
+    // A file named on its own forms no tree; inside the tree: nothing to say.
+    let out = run_in(
+        dir.path(),
+        &[
+            "translate",
+            "--helpers",
+            "csrc/ptx2hip_helpers.h",
+            "include/deep_ep/api.cuh",
+        ],
+    );
+    assert!(!stderr(&out).contains("warning"), "{}", stderr(&out));
     let out = run_in(
         dir.path(),
         &[

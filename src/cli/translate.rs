@@ -124,7 +124,7 @@ pub fn run(
         }
         out.write(&diff);
         if h.by_relative_path() {
-            note_includes_out_of_the_tree(h, &files, out_dir.as_ref());
+            note_includes_out_of_the_tree(h, &files, &input.paths, out_dir.as_ref());
         }
     }
     let target = Target {
@@ -172,12 +172,14 @@ pub fn run(
     conclude(out, errors, ExitCode::SUCCESS)
 }
 
-/// Warns when files include the header by a relative path that leaves the tree they were found
-/// in (or the output directory): a header installed from that tree (a public `include/`) would
-/// name a file that is not installed with it. `--include-as` is the remedy.
+/// Warns when files include the header by a relative path that leaves the directory named on
+/// the command line they were found in (or the output directory): a header installed from that
+/// tree (a public `include/`) would name a file that is not installed with it. `--include-as` is
+/// the remedy. Files named one by one form no tree.
 fn note_includes_out_of_the_tree(
     header: &SharedHeader,
     files: &[SourceFile],
+    roots: &[PathBuf],
     out_dir: Option<&write::OutDir>,
 ) {
     // Each tree as named, and where it lies.
@@ -186,7 +188,8 @@ fn note_includes_out_of_the_tree(
             Some(dir) => dir.path().to_path_buf(),
             None => {
                 let up = f.relative.components().count();
-                f.path.ancestors().nth(up.max(1))?.to_path_buf()
+                let tree = f.path.ancestors().nth(up.max(1))?;
+                roots.iter().find(|r| r.as_path() == tree)?.clone()
             }
         };
         Some((resolve(&tree).ok()?, tree))
