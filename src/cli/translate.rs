@@ -402,7 +402,7 @@ fn include_for(
         Some(dir) => resolve(dir.path()).map(|d| d.join(&file.relative)),
         None => std::fs::canonicalize(&file.path),
     };
-    if let Some(root) = target.diff_root {
+    if let Some(root) = target.diff_root.filter(|_| header.by_relative_path()) {
         // `git apply` run there creates the header where the file includes it from.
         let (file_root, header_root) = (root.root(&file.path)?, root.root(header.path())?);
         if file_root != header_root {
