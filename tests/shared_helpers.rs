@@ -647,4 +647,22 @@ fn a_tree_translated_with_inline_blocks_moves_to_the_shared_header() {
         .status
         .success());
     assert_eq!([read(&a), read(&b), read(&header)], moved);
+
+    // A block of another mode would change what the file's statements call: it stays, said.
+    let c = write(dir.path(), "src/c.cu", PRMT);
+    let replaced = ptx2hip()
+        .args(["translate", "--in-place", "--emit", "replace"])
+        .arg(&c)
+        .output()
+        .unwrap();
+    assert!(replaced.status.success());
+    let inline = read(&c);
+    let out = translate(&["--in-place"], &[&c], &header);
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    assert!(
+        stderr(&out).contains("generated for --emit replace --target amd"),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(read(&c), inline);
 }
