@@ -76,6 +76,11 @@ enum Command {
         /// block of helpers in every file.
         #[arg(long, value_name = "FILE")]
         helpers: Option<PathBuf>,
+        /// With --helpers: files include the header as `#include "NAME"` (`<NAME>` when written
+        /// so), found through the compiler's -I paths, instead of by their relative path (for
+        /// headers installed apart from the tree).
+        #[arg(long, value_name = "NAME", requires = "helpers")]
+        include_as: Option<String>,
     },
     /// Lint: report every non-portable asm statement (exit 0: none, 1: findings, 2: error).
     Check {
@@ -199,6 +204,7 @@ pub fn run(cli: Cli) -> ExitCode {
             diff_root,
             statistics,
             helpers,
+            include_as,
         } => {
             let options = Options {
                 target: target.into(),
@@ -217,7 +223,10 @@ pub fn run(cli: Cli) -> ExitCode {
                 &rules,
                 options,
                 &mode,
-                helpers.as_deref(),
+                helpers.as_deref().map(|path| translate::Helpers {
+                    path,
+                    include_as: include_as.as_deref(),
+                }),
                 statistics,
             )
         }

@@ -195,12 +195,18 @@ What to do: rewrite the operand in a translatable shape, or port the statement b
 NVIDIA register constraint (`h r l q f d n C`), a register narrower or of another kind than
 the instruction operand (ptxas rejects it, or a translation would silently truncate), an
 input operand the template writes, an output read before it is written, a `%N` that names no
-operand, or a `"C"` operand whose strings ptx2hip cannot find.
+operand, a `"C"` operand whose strings ptx2hip cannot find, or an operand whose C++ type nvcc
+rejects for its constraint (`__half` in `"h"`, `double` in `"r"`), where the file shows the type:
+a built-in variable (`threadIdx.x` is an `unsigned int`), a cast that is the whole expression,
+or a plain name declared in scope before the statement. Elsewhere the translation refuses such
+an operand when it is compiled, with a `static_assert`.
 
 Example:
 
 ```cuda
 asm("add.s64 %0, %1, %2;" : "=r"(d) : "l"(a), "l"(b));   // U006: 32-bit "r" for an .s64 result
+__half h = x;
+asm("mov.b16 %0, %1;" : "=h"(r) : "h"(h));               // U006: nvcc rejects a __half operand
 ```
 
 What to do: fix the constraint or the variable's type; `docs/OPERANDS.md` says how nvcc

@@ -99,6 +99,9 @@ pub struct FileOutcome {
     pub diagnostics: Vec<FileDiagnostic>,
     /// The rewritten file, when at least one statement was translated.
     pub rewritten: Option<emit::Rewrite>,
+    /// Why the file is not rewritten although statements were translated (its helper block
+    /// edited by hand, see [`emit::apply`]).
+    pub refused: Option<String>,
     /// The `__CUDA_ARCH__` conditions the rewritten file tests as `PTX2HIP_CUDA_ARCH` for
     /// `--cuda-arch` (see [`emit::cuda_arch`]).
     pub arch_conditions: usize,
@@ -471,10 +474,13 @@ pub fn process_file_with(
     // Markers go only into a file that is rewritten for another reason.
     let significant = edits.iter().any(|e| e.significant);
     if let (true, Some(mode)) = (significant, options.emit) {
-        let rewritten = emit::apply(source, &edits, rules, mode, options.target, placement);
-        if rewritten.bytes != source {
-            outcome.rewritten = Some(rewritten);
-            outcome.arch_conditions = arch_conditions.len();
+        match emit::apply(source, &edits, rules, mode, options.target, placement) {
+            Ok(rewritten) if rewritten.bytes != source => {
+                outcome.rewritten = Some(rewritten);
+                outcome.arch_conditions = arch_conditions.len();
+            }
+            Ok(_) => {}
+            Err(why) => outcome.refused = Some(why),
         }
     }
     outcome

@@ -18,6 +18,10 @@
 //! every arm is translated) names them on a line `// hip-compile-also: -DNAME...`: its translations
 //! are also compiled for gfx942 with those definitions, so that every arm is compiled.
 //!
+//! Every compile takes `-Wall -Wextra -Werror`: emitted code draws no warning. The exceptions are
+//! warnings of the corpus's own code, per file (`USER_CODE_WARNINGS`), and `#pragma once` in a
+//! header compiled as a main file.
+//!
 //! Without clang-19: skipped with a note, or a failure when the `CI` variable is set.
 
 mod common;
@@ -164,13 +168,27 @@ const SIDES: [Side; 5] = [
     },
 ];
 
-const COMMON: [&str; 5] = [
+const COMMON: [&str; 9] = [
     "-x",
     "hip",
     "-std=c++17",
     "-nogpulib",
     // A directive inside a macro invocation's arguments is undefined behaviour.
     "-Werror=embedded-directive",
+    // Emitted code compiles warning-free in projects that build with `-Wall -Wextra -Werror`
+    // (unused variables and parameters, helpers never called, ...).
+    "-Wall",
+    "-Wextra",
+    "-Werror",
+    // A corpus header is compiled here as a main file, which its `#pragma once` is not.
+    "-Wno-pragma-once-outside-header",
+];
+
+/// Warnings the corpus's own code (as written, before translation) draws, switched off for that
+/// file only: `-Werror` is about the emitted code.
+const USER_CODE_WARNINGS: [(&str, &str); 1] = [
+    // `lop3<(0xf0 & 0xcc) | ~0xaa & 0xff>`: the LUT expression as a user may write it.
+    ("corpus/bits_kernels.cu", "-Wno-bitwise-op-parentheses"),
 ];
 
 /// Precompiles `hip/hip_runtime.h` for every side into `dir`: the header is what each compile
@@ -287,14 +305,16 @@ fn translated_corpus_compiles_as_hip() {
             let out = dir.join(Path::new(rel).file_name().unwrap());
             assert!(out.exists(), "{} not written", out.display());
             let label = format!("{rel} --emit {mode} --target {target}");
-            jobs.extend(clang_jobs(
-                &out,
-                &label,
-                target == "amd",
-                every_side,
-                tmp.path(),
-            ));
-            jobs.extend(also_defined(&root().join(rel), &out, &label, tmp.path()));
+            let mut file_jobs = clang_jobs(&out, &label, target == "amd", every_side, tmp.path());
+            file_jobs.extend(also_defined(&root().join(rel), &out, &label, tmp.path()));
+            for job in &mut file_jobs {
+                // After `-Wall`, which would turn it back on.
+                let own = USER_CODE_WARNINGS.iter().filter(|(f, _)| f == rel);
+                let at = COMMON.len();
+                job.args
+                    .splice(at..at, own.map(|(_, flag)| flag.to_string()));
+            }
+            jobs.extend(file_jobs);
         }
     }
     let total = jobs.len();

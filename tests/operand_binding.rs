@@ -409,3 +409,142 @@ fn q_operands_bind_exactly_the_128_bit_integers_nvcc_binds() {
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
+
+/// CUDA's built-in variables: `threadIdx`, `blockIdx`, `blockDim` and `gridDim` are `uint3`/`dim3`
+/// values whose members nvcc binds as the `unsigned int` they are, `warpSize` an `int`. HIP
+/// spells the coordinates as classes that convert to `unsigned int`; the glue binds exactly those
+/// as nvcc binds an `unsigned int`.
+const BUILTINS: [&str; 13] = [
+    "threadIdx.x",
+    "threadIdx.y",
+    "threadIdx.z",
+    "blockIdx.x",
+    "blockIdx.y",
+    "blockIdx.z",
+    "blockDim.x",
+    "blockDim.y",
+    "blockDim.z",
+    "gridDim.x",
+    "gridDim.y",
+    "gridDim.z",
+    "warpSize",
+];
+
+/// The probed C++ type nvcc binds a built-in variable as.
+fn builtin_type(builtin: &str) -> &'static str {
+    if builtin == "warpSize" {
+        "int32"
+    } else {
+        "uint32"
+    }
+}
+
+#[test]
+fn built_in_variables_bind_in_every_constraint_as_nvcc_binds_their_type() {
+    if !common::installed("clang-19") {
+        return skip_or_fail("clang-19");
+    }
+    let probed = cases();
+    // One translation unit per built-in: the x, y and z of every variable bind as the same type,
+    // whose refusal clang reports only once per unit.
+    let units: Vec<Vec<Case>> = BUILTINS
+        .iter()
+        .map(|b| {
+            ["in", "out"]
+                .iter()
+                .flat_map(|dir| "hrlfd".chars().map(move |l| (dir, l)))
+                .map(|(dir, letter)| Case {
+                    name: format!("{dir}.{letter}.{b}"),
+                    dir: dir.to_string(),
+                    letter: letter.to_string(),
+                    ctype: "int".into(),
+                    decl: String::new(),
+                    expr: b.to_string(),
+                    v0: String::new(),
+                    v1: String::new(),
+                    accepted: false,
+                    bits: [String::new(), String::new()],
+                })
+                .collect()
+        })
+        .collect();
+    let results = common::in_parallel(units.iter().collect(), |unit| {
+        refused_by_clang(&unit.iter().collect::<Vec<_>>())
+    });
+    let mut wrong = Vec::new();
+    for (unit, (refused, stderr)) in units.iter().zip(&results) {
+        for c in unit {
+            // Inputs bind as the probed type does; outputs are never assignable.
+            let ty = builtin_type(&c.expr);
+            let row = format!("in.{}.{ty}", c.letter);
+            let nvcc_binds = c.dir == "in" && probed.iter().any(|p| p.name == row && p.accepted);
+            if refused.contains(&c.name) == nvcc_binds {
+                wrong.push(format!(
+                    "{}: nvcc binds it: {nvcc_binds}\n{}",
+                    c.name,
+                    stderr.lines().take(20).collect::<Vec<_>>().join("\n")
+                ));
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+/// Every built-in in `"r"`, translated for both targets by the tool and compiled as HIP device
+/// code (`-Wall -Wextra -Werror`): the statements `check` calls translatable compile.
+#[test]
+fn built_in_variables_in_r_operands_translate_into_code_that_compiles_for_amd() {
+    if !common::installed("clang-19") {
+        return skip_or_fail("clang-19");
+    }
+    let mut src = String::from("#include <cstdint>\n__global__ void builtins(uint32_t* out) {\n");
+    for (k, b) in BUILTINS.iter().enumerate() {
+        let _ = writeln!(
+            src,
+            "  asm(\"add.u32 %0, %1, 1;\" : \"=r\"(out[{k}]) : \"r\"({b}));"
+        );
+    }
+    src.push_str("}\n");
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("builtins.cu");
+    std::fs::write(&file, &src).unwrap();
+    for target in ["amd", "portable"] {
+        let out_dir = dir.path().join(target);
+        let o = Command::new(env!("CARGO_BIN_EXE_ptx2hip"))
+            .args([
+                "translate",
+                "--emit",
+                "replace",
+                "--target",
+                target,
+                "--out-dir",
+            ])
+            .arg(&out_dir)
+            .arg(&file)
+            .output()
+            .unwrap();
+        let said = String::from_utf8_lossy(&o.stderr);
+        assert!(
+            o.status.success() && said.contains("13 statements translated, 0 left"),
+            "{target}: {said}"
+        );
+        let o = Command::new("clang-19")
+            .args(["-x", "hip", "-std=c++17", "--offload-arch=gfx942"])
+            .args(["--cuda-device-only", "-nogpulib", "-fsyntax-only"])
+            .args([
+                "-Wall",
+                "-Wextra",
+                "-Werror",
+                "-include",
+                "hip/hip_runtime.h",
+            ])
+            .arg(out_dir.join("builtins.cu"))
+            .output()
+            .unwrap();
+        assert!(
+            o.status.success(),
+            "{target}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+    }
+}

@@ -5,7 +5,9 @@
 //!     `__CUDA_ARCH__` conditions and definition make splices of their own), and
 //! (b) every byte outside the rewritten statements (and the spaces around one that had to start
 //!     or end a line of its own) and the helper block is kept; the splices that the diff is made
-//!     from describe the output exactly; no line gains trailing whitespace.
+//!     from describe the output exactly; no line gains trailing whitespace;
+//! (c) both hold with `--helpers` (the helper block an include of the shared header), and the
+//!     output of a run without `--helpers` moves to the shared header by its block alone.
 //!
 //! Each case edits a window of lines of one corpus file (sometimes the whole file, so that the
 //! helper block meets includes and include guards). The case count keeps the run at a few
@@ -16,9 +18,9 @@ use std::sync::OnceLock;
 
 use proptest::prelude::*;
 use proptest::sample::Index;
-use ptx2hip::emit::{EmitMode, Rewrite, HELPERS_BEGIN, HELPERS_END};
+use ptx2hip::emit::{self, EmitMode, Placement, Rewrite, HELPERS_BEGIN, HELPERS_END};
 use ptx2hip::lower::{RuleSet, Target};
-use ptx2hip::pipeline::{process, process_file, Options};
+use ptx2hip::pipeline::{process, process_file, process_file_with, Options};
 use ptx2hip::scan;
 
 const BOM: &[u8] = b"\xEF\xBB\xBF";
@@ -173,6 +175,65 @@ fn translate_for_arch(src: &[u8], mode: EmitMode, target: Target) -> Option<Rewr
     process_file(src, None, rules(), options, &scan_options).rewritten
 }
 
+/// How the files of property (c) include the shared header.
+const INCLUDE: &str = "\"../ptx2hip_helpers.h\"";
+
+/// [`translate`] with `--helpers`, as the command line runs it: the statements translated into
+/// a file that includes the header, or, with none to translate, its block moved to the header.
+/// An error when the file's block may not be replaced (edited by hand).
+fn translate_shared(src: &[u8], mode: EmitMode, target: Target) -> Result<Option<Rewrite>, String> {
+    let options = Options {
+        target,
+        emit: Some(mode),
+        provenance: false,
+    };
+    let placement = Placement::Shared { include: INCLUDE };
+    let outcome = process_file_with(
+        src,
+        None,
+        rules(),
+        options,
+        &scan::Options::default(),
+        None,
+        placement,
+    );
+    match (outcome.refused, outcome.rewritten) {
+        (Some(why), _) => Err(why),
+        (None, Some(r)) => Ok(Some(r)),
+        (None, None) => emit::relink(src, INCLUDE, rules(), mode, target),
+    }
+}
+
+/// Property (c) for one input.
+fn check_shared(src: &[u8], mode: EmitMode, target: Target) -> Result<(), TestCaseError> {
+    if let Ok(Some(once)) = translate_shared(src, mode, target) {
+        check_kept(src, &once, mode)?;
+        let twice = translate_shared(&once.bytes, mode, target);
+        prop_assert!(
+            matches!(twice, Ok(None)),
+            "{mode:?} --helpers: a second translate changed the output: {:?}",
+            twice.map(|t| t.map(|t| first_difference(&once.bytes, &t.bytes)))
+        );
+    }
+    if let Some(inline) = translate(src, mode, target) {
+        let moved = translate_shared(&inline.bytes, mode, target);
+        let moved = moved.map_err(|why| {
+            TestCaseError::fail(format!(
+                "{mode:?}: its own output not moved to --helpers: {why}"
+            ))
+        })?;
+        if let Some(moved) = moved {
+            check_kept(&inline.bytes, &moved, mode)?;
+            let twice = translate_shared(&moved.bytes, mode, target);
+            prop_assert!(
+                matches!(twice, Ok(None)),
+                "{mode:?}: a file moved to --helpers changes again"
+            );
+        }
+    }
+    Ok(())
+}
+
 /// Lines ending in a space or tab.
 fn trailing_whitespace_lines(bytes: &[u8]) -> usize {
     bytes
@@ -311,6 +372,7 @@ fn check(src: &[u8], target: Target) -> Result<(), TestCaseError> {
                 )));
             }
         }
+        check_shared(src, mode, target)?;
     }
     Ok(())
 }

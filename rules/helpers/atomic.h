@@ -34,8 +34,8 @@ __device__ inline void ptx2hip_fence_after() {
 // The operation of atom/red as a template argument, named after the PTX .op (and, or, xor are C++
 // keywords, so the bit operations are bit_and, bit_or, bit_xor); inc and dec pick atom.inc/.dec.
 namespace ptx2hip_atom_op {
-constexpr int add = 0, min = 1, max = 2, bit_and = 3, bit_or = 4, bit_xor = 5, exch = 6;
-constexpr bool inc = false, dec = true;
+inline constexpr int add = 0, min = 1, max = 2, bit_and = 3, bit_or = 4, bit_xor = 5, exch = 6;
+inline constexpr bool inc = false, dec = true;
 }  // namespace ptx2hip_atom_op
 // ptx2hip:end
 

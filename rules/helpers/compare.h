@@ -3,15 +3,16 @@
 // ptx2hip:helper ptx2hip_cmp
 // The floating-point CmpOp of setp/set/selp as a template argument, named as PTX writes it.
 namespace ptx2hip_cmp {
-constexpr int eq = 0, ne = 1, lt = 2, le = 3, gt = 4, ge = 5;
-constexpr int equ = 6, neu = 7, ltu = 8, leu = 9, gtu = 10, geu = 11, num = 12, nan = 13;
+inline constexpr int eq = 0, ne = 1, lt = 2, le = 3, gt = 4, ge = 5;
+inline constexpr int equ = 6, neu = 7, ltu = 8, leu = 9, gtu = 10, geu = 11, num = 12, nan = 13;
 }  // namespace ptx2hip_cmp
 // ptx2hip:end
 
 // ptx2hip:helper ptx2hip_fclass
 // The class that testp tests, as a template argument named as PTX writes it.
 namespace ptx2hip_fclass {
-constexpr int finite = 0, infinite = 1, number = 2, notanumber = 3, normal = 4, subnormal = 5;
+inline constexpr int finite = 0, infinite = 1, number = 2, notanumber = 3, normal = 4,
+                     subnormal = 5;
 }  // namespace ptx2hip_fclass
 // ptx2hip:end
 

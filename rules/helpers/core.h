@@ -64,15 +64,15 @@ __host__ __device__ constexpr bool ptx2hip_streq(const char* a, const char* b) {
 // Rounding modifiers as template arguments, named as PTX writes them: .rn (or none), .rz, .rm,
 // .rp for floating-point results, .rni, .rzi, .rmi, .rpi for integral ones.
 namespace ptx2hip_round {
-constexpr int rn = 0, rz = 1, rm = 2, rp = 3;
-constexpr int rni = 0, rzi = 1, rmi = 2, rpi = 3;
+inline constexpr int rn = 0, rz = 1, rm = 2, rp = 3;
+inline constexpr int rni = 0, rzi = 1, rmi = 2, rpi = 3;
 }  // namespace ptx2hip_round
 // ptx2hip:end
 
 // ptx2hip:helper ptx2hip_order
 // Memory-order modifiers (.sem) as template arguments; no modifier is relaxed.
 namespace ptx2hip_order {
-constexpr int relaxed = 0, acquire = 1, release = 2, acq_rel = 3;
+inline constexpr int relaxed = 0, acquire = 1, release = 2, acq_rel = 3;
 }  // namespace ptx2hip_order
 // ptx2hip:end
 
@@ -80,14 +80,14 @@ constexpr int relaxed = 0, acquire = 1, release = 2, acq_rel = 3;
 // Scope modifiers as template arguments; no modifier is .gpu, and .cluster is kept as wide as .gpu
 // (a cluster is never wider than the device).
 namespace ptx2hip_scope {
-constexpr int cta = 0, cluster = 1, gpu = 1, sys = 2;
+inline constexpr int cta = 0, cluster = 1, gpu = 1, sys = 2;
 }  // namespace ptx2hip_scope
 // ptx2hip:end
 
 // ptx2hip:helper ptx2hip_space
 // State-space modifiers as template arguments: .shared, no modifier (a generic address) or .global.
 namespace ptx2hip_space {
-constexpr int shared = 0, generic = 1, global = 2;
+inline constexpr int shared = 0, generic = 1, global = 2;
 }  // namespace ptx2hip_space
 // ptx2hip:end
 
@@ -95,19 +95,19 @@ constexpr int shared = 0, generic = 1, global = 2;
 // Which of two related operations a helper performs, as a template argument named after the PTX
 // opcode or mode: min/max, add/sub, abs/neg, lo/hi (bool selectors), rcp/rsqrt, ex2/lg2, sin/cos.
 namespace ptx2hip_op {
-constexpr bool min = false, max = true;
-constexpr bool add = false, sub = true;
-constexpr bool abs = false, neg = true;
-constexpr int rcp = 0, rsqrt = 1;
-constexpr int ex2 = 0, lg2 = 1;
-constexpr int sin = 0, cos = 1;
-constexpr bool lo = false, hi = true;
+inline constexpr bool min = false, max = true;
+inline constexpr bool add = false, sub = true;
+inline constexpr bool abs = false, neg = true;
+inline constexpr int rcp = 0, rsqrt = 1;
+inline constexpr int ex2 = 0, lg2 = 1;
+inline constexpr int sin = 0, cos = 1;
+inline constexpr bool lo = false, hi = true;
 }  // namespace ptx2hip_op
 // ptx2hip:end
 
 // ptx2hip:helper ptx2hip_sign
 // The signedness of an integer type as a template argument, named after the PTX type.
 namespace ptx2hip_sign {
-constexpr bool u32 = false, s32 = true;
+inline constexpr bool u32 = false, s32 = true;
 }  // namespace ptx2hip_sign
 // ptx2hip:end

@@ -165,12 +165,12 @@ __device__ inline int ptx2hip_tiny_f32(float a, float b, float c) {
 // The named template arguments of ptx2hip_fop_f32: the operation, the rounding (.rn, .rz, .rm,
 // .rp), whether .ftz flushes subnormals and whether .sat clamps; min/max take .NaN and .xorsign.abs.
 namespace ptx2hip_fmode {
-constexpr int add = 0, sub = 1, mul = 2, fma = 3, div = 4, sqrt = 5;
-constexpr int rn = 0, rz = 1, rm = 2, rp = 3;
-constexpr bool ftz = true, no_ftz = false;
-constexpr bool sat = true, no_sat = false;
-constexpr bool nan = true, no_nan = false;
-constexpr bool xorsign_abs = true, no_xorsign = false;
+inline constexpr int add = 0, sub = 1, mul = 2, fma = 3, div = 4, sqrt = 5;
+inline constexpr int rn = 0, rz = 1, rm = 2, rp = 3;
+inline constexpr bool ftz = true, no_ftz = false;
+inline constexpr bool sat = true, no_sat = false;
+inline constexpr bool nan = true, no_nan = false;
+inline constexpr bool xorsign_abs = true, no_xorsign = false;
 }  // namespace ptx2hip_fmode
 // ptx2hip:end
 

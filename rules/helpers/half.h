@@ -6,7 +6,7 @@
 // ptx2hip:helper ptx2hip_hfmt
 // The half-precision format of a helper's bf argument, named after the PTX type.
 namespace ptx2hip_hfmt {
-constexpr bool f16 = false, bf16 = true;
+inline constexpr bool f16 = false, bf16 = true;
 }  // namespace ptx2hip_hfmt
 // ptx2hip:end
 

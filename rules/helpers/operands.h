@@ -24,11 +24,33 @@ struct ptx2hip_operand {
       "ptx2hip: nvcc rejects this asm operand: \"f\" and \"d\" take a float and a double, "
       "\"h\", \"r\" and \"l\" an integer, an enum or (\"l\") a pointer");
 };
+/* The type nvcc binds for an operand of C++ type T. CUDA's built-in variables threadIdx, blockIdx,
+   blockDim and gridDim are uint3/dim3 values, so `"r"(threadIdx.x)` binds an unsigned int; HIP
+   spells each coordinate as an empty class that converts to unsigned int, which the checks above
+   would refuse as "a struct". Those exact types (HIP's own, whatever their names in a HIP
+   version) bind as the unsigned int nvcc sees; every other class is still refused. */
+template <class T>
+struct ptx2hip_nvcc_type {
+#if defined(__HIP__)
+  template <class C>
+  static constexpr bool coordinate_of(const C&) {
+    return ::std::is_same<T, typename ::std::remove_cv<decltype(C::x)>::type>::value ||
+           ::std::is_same<T, typename ::std::remove_cv<decltype(C::y)>::type>::value ||
+           ::std::is_same<T, typename ::std::remove_cv<decltype(C::z)>::type>::value;
+  }
+  static constexpr bool builtin = coordinate_of(threadIdx) || coordinate_of(blockIdx) ||
+                                  coordinate_of(blockDim) || coordinate_of(gridDim);
+#else
+  static constexpr bool builtin = false;
+#endif
+  using type = typename ::std::conditional<builtin, unsigned int, T>::type;
+};
 /* The register an asm input operand fills: its bits. */
 template <class R, class T>
 __device__ inline R ptx2hip_in_as(T x) {
-  (void)sizeof(ptx2hip_operand<R, T>);
-  return (R)x;
+  typedef typename ptx2hip_nvcc_type<T>::type V;
+  (void)sizeof(ptx2hip_operand<R, V>);
+  return (R)(V)x;
 }
 /* The destination of an asm output operand: `ptx2hip_out_as<R>(y) = v` stores register value v into
    y as nvcc does. A const y is refused: nvcc warns (#137-D) and writes it. */

@@ -4,33 +4,33 @@
 // Modifiers of the video instructions as template arguments: .sat, the vshl/vshr direction and
 // .clamp/.wrap, and the .add of the SIMD forms (the signedness of the types: ptx2hip_sign).
 namespace ptx2hip_vmode {
-constexpr bool sat = true, no_sat = false;
-constexpr bool shl = true, shr = false;
-constexpr bool clamp = true, wrap = false;
-constexpr bool add = true, no_add = false;
+inline constexpr bool sat = true, no_sat = false;
+inline constexpr bool shl = true, shr = false;
+inline constexpr bool clamp = true, wrap = false;
+inline constexpr bool add = true, no_add = false;
 }  // namespace ptx2hip_vmode
 // ptx2hip:end
 
 // ptx2hip:helper ptx2hip_vop2
 // The secondary operation of a scalar video instruction (.add, .min, .max), or none.
 namespace ptx2hip_vop2 {
-constexpr int none = 0, add = 1, min = 2, max = 3;
+inline constexpr int none = 0, add = 1, min = 2, max = 3;
 }  // namespace ptx2hip_vop2
 // ptx2hip:end
 
 // ptx2hip:helper ptx2hip_vop_op
 // The operation of ptx2hip_vop: vadd, vsub, vabsdiff, vmin, vmax and the vset compares.
 namespace ptx2hip_vop_op {
-constexpr int add = 0, sub = 1, absdiff = 2, min = 3, max = 4;
-constexpr int eq = 5, ne = 6, lt = 7, le = 8, gt = 9, ge = 10;
+inline constexpr int add = 0, sub = 1, absdiff = 2, min = 3, max = 4;
+inline constexpr int eq = 5, ne = 6, lt = 7, le = 8, gt = 9, ge = 10;
 }  // namespace ptx2hip_vop_op
 // ptx2hip:end
 
 // ptx2hip:helper ptx2hip_vsimd_op
 // The operation of ptx2hip_vsimd: vadd2/4, vsub, vavrg, vabsdiff, vmin, vmax and the vset compares.
 namespace ptx2hip_vsimd_op {
-constexpr int add = 0, sub = 1, avrg = 2, absdiff = 3, min = 4, max = 5;
-constexpr int eq = 6, ne = 7, lt = 8, le = 9, gt = 10, ge = 11;
+inline constexpr int add = 0, sub = 1, avrg = 2, absdiff = 3, min = 4, max = 5;
+inline constexpr int eq = 6, ne = 7, lt = 8, le = 9, gt = 10, ge = 11;
 }  // namespace ptx2hip_vsimd_op
 // ptx2hip:end
 

@@ -20,15 +20,21 @@ impl DiffRoot {
         })
     }
 
-    /// The name of `file` in the diff header, as bytes (a name need not be UTF-8).
-    pub fn name(&self, file: &Path) -> Result<Vec<u8>, String> {
+    /// The directory the name of `file` in the diff is relative to.
+    pub fn root(&self, file: &Path) -> Result<PathBuf, String> {
         let file = absolute(file).map_err(|e| e.to_string())?;
-        let root = match &self.explicit {
+        Ok(match &self.explicit {
             Some(root) => root.clone(),
             None => repository_root(&file)
                 .or_else(|| file.starts_with(&self.cwd).then(|| self.cwd.clone()))
                 .unwrap_or_else(|| file.parent().unwrap_or(Path::new("/")).to_path_buf()),
-        };
+        })
+    }
+
+    /// The name of `file` in the diff header, as bytes (a name need not be UTF-8).
+    pub fn name(&self, file: &Path) -> Result<Vec<u8>, String> {
+        let root = self.root(file)?;
+        let file = absolute(file).map_err(|e| e.to_string())?;
         let relative = file.strip_prefix(&root).map_err(|_| {
             format!(
                 "the file is outside --diff-root {}: a diff could not name it",

@@ -40,18 +40,31 @@ pub enum Mode {
     OutDir(PathBuf),
 }
 
+/// `--helpers FILE` and how files include it.
+pub struct Helpers<'a> {
+    pub path: &'a Path,
+    /// `--include-as NAME`.
+    pub include_as: Option<&'a str>,
+}
+
 /// Translates every input (with `helpers`, into files that include that shared header, written
-/// last); ends with the summary line on stderr.
+/// first); ends with the summary line on stderr.
 pub fn run(
     input: &Input,
     rules: &RuleSet,
     options: Options,
     mode: &Mode,
-    helpers: Option<&Path>,
+    helpers: Option<Helpers>,
     statistics: bool,
 ) -> ExitCode {
     let (mut files, mut errors) = input.files();
-    let header = match helpers.map(SharedHeader::open).transpose() {
+    let emit_mode = options.emit.unwrap_or(emit::EmitMode::Guarded);
+    let opened = helpers.map(|h| {
+        let modes = (emit_mode, options.target);
+        let out_dir = matches!(mode, Mode::OutDir(_));
+        SharedHeader::open(h.path, h.include_as, modes, rules, out_dir)
+    });
+    let mut header = match opened.transpose() {
         Ok(h) => h,
         Err(e) => {
             errors.push(e);
@@ -84,6 +97,33 @@ pub fn run(
         },
         _ => None,
     };
+    let mut out = Output::stdout();
+    if let Some(h) = &mut header {
+        // The header first: a run stopped before it is written has rewritten no file.
+        let target = Target {
+            mode,
+            out_dir: out_dir.as_ref(),
+            diff_root: diff_root.as_ref(),
+            input,
+            header: Some(h),
+        };
+        let used = files
+            .par_iter()
+            .filter_map(|f| translate_file(f, rules, options, &target, Pass::Needs).needs)
+            .reduce(Needs::default, |mut a, b| {
+                a.merge(&b);
+                a
+            });
+        let mut diff = Vec::new();
+        if let Err(e) = h.finish(&used, rules, diff_root.as_ref(), &mut diff) {
+            errors.push(e);
+            return conclude(out, errors, ExitCode::SUCCESS);
+        }
+        out.write(&diff);
+        if h.by_relative_path() {
+            note_includes_out_of_the_tree(h, &files, &input.paths, out_dir.as_ref());
+        }
+    }
     let target = Target {
         mode,
         out_dir: out_dir.as_ref(),
@@ -95,13 +135,12 @@ pub fn run(
     let done: Vec<Done> = files
         .par_iter()
         .map(|file| {
-            let done = translate_file(file, rules, options, &target);
+            let done = translate_file(file, rules, options, &target, Pass::Write);
             progress.inc();
             done
         })
         .collect();
     progress.finish();
-    let mut out = Output::stdout();
     let mut summary = Summary::default();
     let mut used = Needs::default();
     for d in done {
@@ -113,18 +152,11 @@ pub fn run(
             used.merge(n);
         }
     }
-    if let (Some(h), Some(emit_mode)) = (&header, options.emit) {
-        let mut diff = Vec::new();
-        let written = h.finish(
-            &used,
-            rules,
-            emit_mode,
-            options.target,
-            diff_root.as_ref(),
-            &mut diff,
-        );
-        out.write(&diff);
-        errors.extend(written.err());
+    if let Some(h) = header.as_ref().filter(|h| !h.defines(&used)) {
+        errors.push(format!(
+            "{}: files changed while ptx2hip ran and now use helpers the header does not define: run again",
+            display_path(h.path())
+        ));
     }
     let swept = sweep_interrupted_runs(&files, &target);
     if swept > 0 {
@@ -135,6 +167,45 @@ pub fn run(
     }
     warn_text(&summary.render(statistics));
     conclude(out, errors, ExitCode::SUCCESS)
+}
+
+/// Warns when files include the header by a relative path that leaves the directory named on
+/// the command line they were found in (or the output directory): a header installed from that
+/// tree (a public `include/`) would name a file that is not installed with it. `--include-as` is
+/// the remedy. Files named one by one form no tree.
+fn note_includes_out_of_the_tree(
+    header: &SharedHeader,
+    files: &[SourceFile],
+    roots: &[PathBuf],
+    out_dir: Option<&write::OutDir>,
+) {
+    // Each tree as named, and where it lies.
+    let tree_of = |f: &SourceFile| -> Option<(PathBuf, PathBuf)> {
+        let tree = match out_dir {
+            Some(dir) => dir.path().to_path_buf(),
+            None => {
+                let up = f.relative.components().count();
+                let tree = f.path.ancestors().nth(up.max(1))?;
+                roots.iter().find(|r| r.as_path() == tree)?.clone()
+            }
+        };
+        Some((resolve(&tree).ok()?, tree))
+    };
+    let mut trees: Vec<(PathBuf, PathBuf)> = files.iter().filter_map(tree_of).collect();
+    trees.sort();
+    trees.dedup_by(|a, b| a.0 == b.0);
+    trees.retain(|(real, _)| !header.is_under(real));
+    if let Some((_, first)) = trees.first() {
+        warn(format_args!(
+            "ptx2hip: warning: the files under {}{} include {} by a relative path out of that tree: a copy installed from the tree would not find it (--include-as NAME writes `#include \"NAME\"`, found through -I)",
+            display_path(first),
+            match trees.len() - 1 {
+                0 => String::new(),
+                n => format!(" (and {n} more)"),
+            },
+            display_path(header.path())
+        ));
+    }
 }
 
 /// `--in-place` rewrites what the user named: a walked file that a followed link (`--follow`)
@@ -202,7 +273,20 @@ struct Target<'a> {
     header: Option<&'a SharedHeader>,
 }
 
-fn translate_file(file: &SourceFile, rules: &RuleSet, options: Options, target: &Target) -> Done {
+/// Whether a translation is written, or only tells what it needs from the shared header.
+#[derive(Clone, Copy, PartialEq)]
+enum Pass {
+    Needs,
+    Write,
+}
+
+fn translate_file(
+    file: &SourceFile,
+    rules: &RuleSet,
+    options: Options,
+    target: &Target,
+    pass: Pass,
+) -> Done {
     let (mode, out_dir) = (target.mode, target.out_dir);
     let path = display_path(&file.path);
     let mut done = Done::default();
@@ -247,9 +331,20 @@ fn translate_file(file: &SourceFile, rules: &RuleSet, options: Options, target: 
         None,
         placement,
     );
-    if let (None, Some(include)) = (&outcome.rewritten, &include) {
-        // Translated before: only the include may need to follow the file (or the header).
-        outcome.rewritten = emit::relink(source, include);
+    if let (None, None, Some(include)) = (&outcome.rewritten, &outcome.refused, &include) {
+        // Translated before: only the include may need to follow the file (or the header), or
+        // the file's own helper block give way to it.
+        let emit_mode = options.emit.unwrap_or(emit::EmitMode::Guarded);
+        match emit::relink(source, include, rules, emit_mode, options.target) {
+            Ok(relinked) => outcome.rewritten = relinked,
+            Err(why) => outcome.refused = Some(why),
+        }
+    }
+    if let Some(why) = &outcome.refused {
+        done.summary.add(&outcome, scan_options.macros.cuda_arch);
+        done.summary.not_written(&outcome);
+        done.error = Some(format!("{path}: {why}"));
+        return done;
     }
     done.summary.add(&outcome, scan_options.macros.cuda_arch);
     for d in &outcome.diagnostics {
@@ -270,6 +365,9 @@ fn translate_file(file: &SourceFile, rules: &RuleSet, options: Options, target: 
     let rewritten = outcome.rewritten.as_ref();
     if target.header.is_some() {
         done.needs = emit::needs_of(rewritten.map_or(source, |r| &r.bytes)).filter(|n| n.shared);
+    }
+    if pass == Pass::Needs {
+        return done;
     }
     let written = match (out_dir, rewritten) {
         (Some(dir), _) => dir
@@ -312,6 +410,19 @@ fn include_for(
         Some(dir) => resolve(dir.path()).map(|d| d.join(&file.relative)),
         None => std::fs::canonicalize(&file.path),
     };
+    if let Some(root) = target.diff_root.filter(|_| header.by_relative_path()) {
+        // `git apply` run there creates the header where the file includes it from.
+        let (file_root, header_root) = (root.root(&file.path)?, root.root(header.path())?);
+        if file_root != header_root {
+            return Err(format!(
+                "the diff names it relative to {} and the header {} relative to {}: applied there, the patch would not create the header where the file includes it from (put the header under {}, or name a common --diff-root)",
+                display_path(&file_root),
+                display_path(header.path()),
+                display_path(&header_root),
+                display_path(&file_root)
+            ));
+        }
+    }
     header.include_from(&written.map_err(|e| e.to_string())?)
 }
 

@@ -40,7 +40,8 @@ const MACRO_GUARD_LINES: [&str; 9] = [
 pub enum Placement<'a> {
     /// In the file's own block (the default).
     Inline,
-    /// In a shared header, included as `#include "<include>"`.
+    /// In a shared header, included as `#include <include>`: `include` is written with its
+    /// delimiters (`"../ptx2hip_helpers.h"`, `<ptx2hip_helpers.h>`).
     Shared { include: &'a str },
 }
 
@@ -79,45 +80,114 @@ pub fn needs_of(text: &[u8]) -> Option<Needs> {
     })
 }
 
-/// A shared helper header defining `needs` (and what those helpers require), ending its last
-/// line.
-pub fn render_header(
+/// `text` with its helper block including the shared header as `include`, where it does not
+/// yet: an include block naming the header otherwise (a copy written elsewhere with
+/// `--out-dir`, a header moved), or a block defining the helpers (a file translated without
+/// `--helpers`), which gives way to the include. `Ok(None)` when it has no block or the block
+/// is right (in whatever layout a formatter gave it); an error, and the file left as it is, when
+/// the defining block is not what ptx2hip generates in this run's `mode` and `target` (edited by
+/// hand, or written for another mode).
+pub fn relink(
+    text: &[u8],
+    include: &str,
     rules: &RuleSet,
-    needs: &Needs,
     mode: EmitMode,
     target: Target,
-    nl: &str,
-) -> String {
-    let block = render_block(rules, &needs.names, needs.macro_guards, mode, target, nl);
-    format!("{block}{nl}")
-}
-
-/// `text` with its include block naming the shared header as `include`, where it names it
-/// otherwise (a copy written elsewhere with `--out-dir`, a header moved): `None` when it has no
-/// such block or the block is right (in whatever layout a formatter gave it).
-pub fn relink(text: &[u8], include: &str) -> Option<super::Rewrite> {
-    let block = find_block(text).filter(|b| b.shared)?;
+) -> Result<Option<super::Rewrite>, String> {
+    let Some(block) = find_block(text) else {
+        return Ok(None);
+    };
+    if !block.shared {
+        movable(text, &block, rules, mode, target)?;
+    }
     let nl = super::newline_of(text);
     let new = render_include(&block.names, block.macro_guards, include, nl);
     if layout::same_up_to_layout(&text[block.range.clone()], new.as_bytes()) {
-        return None;
+        return Ok(None);
     }
     let mut bytes = text.to_vec();
     bytes.splice(block.range.clone(), new.bytes());
     let start = block.range.start;
-    Some(super::Rewrite {
+    Ok(Some(super::Rewrite {
         bytes,
         splices: vec![super::Splice {
             old: block.range,
             new: start..start + new.len(),
         }],
+    }))
+}
+
+/// Whether the defining `block` of `text` is what [`render_block`] writes for its helpers in
+/// `mode` and `target`, up to layout.
+pub(super) fn generated_for(
+    text: &[u8],
+    block: &Block,
+    rules: &RuleSet,
+    mode: EmitMode,
+    target: Target,
+) -> bool {
+    let ours = render_block(rules, &block.names, block.macro_guards, mode, target, "\n");
+    let theirs = &text[block.range.clone()];
+    layout::same_up_to_layout(theirs, ours.as_bytes())
+        && layout::same_comments(theirs, ours.as_bytes())
+}
+
+/// The mode and target the defining `block` of `text` was generated for; `None` when it is
+/// not what ptx2hip generates in any (a helper's code edited by hand, or written by a version
+/// whose helpers differ).
+pub(super) fn generated_mode(
+    text: &[u8],
+    block: &Block,
+    rules: &RuleSet,
+) -> Option<(EmitMode, Target)> {
+    [EmitMode::Guarded, EmitMode::Replace]
+        .into_iter()
+        .flat_map(|m| [Target::Amd, Target::Portable].map(|t| (m, t)))
+        .find(|&(m, t)| generated_for(text, block, rules, m, t))
+}
+
+/// Why the defining `block` of `text` may not be replaced by an include of a shared header of
+/// `mode` and `target`: its helpers would then be defined otherwise than they are.
+fn movable(
+    text: &[u8],
+    block: &Block,
+    rules: &RuleSet,
+    mode: EmitMode,
+    target: Target,
+) -> Result<(), String> {
+    if generated_for(text, block, rules, mode, target) {
+        return Ok(());
+    }
+    Err(match generated_mode(text, block, rules) {
+        Some((m, t)) => format!(
+            "its helper block was generated for --emit {} --target {t}, the shared header is for --emit {} --target {target}: not rewritten (translate it with that header's mode, or name another header)",
+            mode_name(m),
+            mode_name(mode)
+        ),
+        None => EDITED.to_string(),
     })
+}
+
+/// Why a file whose helper block was edited by hand is not rewritten.
+const EDITED: &str = "its helper block differs from what ptx2hip generates for its helpers (edited by hand, or written by another version): not rewritten, so the block stays as it is (delete the block to have it generated again, or add what it lacks by hand)";
+
+/// How `--emit` names `mode`.
+pub(super) fn mode_name(mode: EmitMode) -> &'static str {
+    match mode {
+        EmitMode::Guarded => "guarded",
+        EmitMode::Replace => "replace",
+    }
 }
 
 /// Inserts (or regenerates) the helper block in `text`. `first_use` is the offset of the first
 /// rewritten statement; the block goes before it, after the file's leading includes (and after a
 /// byte order mark, which must stay first). Returns the splice (in `text` coordinates → new-text
 /// coordinates) that made it.
+///
+/// A defining block that is not what ptx2hip generates for its helpers (a helper's code edited
+/// by hand) is never regenerated: it stays as it is when it defines everything the file now
+/// needs; otherwise, and when it would give way to a shared header's include, `text` is left
+/// as it is and the error says why.
 #[allow(clippy::too_many_arguments)]
 pub fn install(
     text: &mut Vec<u8>,
@@ -129,8 +199,24 @@ pub fn install(
     target: Target,
     placement: Placement,
     nl: &str,
-) -> super::Splice {
+) -> Result<super::Splice, String> {
     let existing = find_block(text);
+    if let Some(block) = existing.as_ref().filter(|b| !b.shared) {
+        match placement {
+            Placement::Shared { .. } => movable(text, block, rules, mode, target)?,
+            Placement::Inline if generated_mode(text, block, rules).is_none() => {
+                let defined = new_helpers.iter().all(|n| block.names.contains(n));
+                if !defined || macro_guards && !block.macro_guards {
+                    return Err(EDITED.into());
+                }
+                return Ok(super::Splice {
+                    old: block.range.clone(),
+                    new: block.range.clone(),
+                });
+            }
+            Placement::Inline => {}
+        }
+    }
     let mut names: Vec<String> = new_helpers.to_vec();
     let mut macro_guards = macro_guards;
     if let Some(block) = &existing {
@@ -151,17 +237,17 @@ pub fn install(
         Some(Block { range, .. })
             if layout::same_up_to_layout(&text[range.clone()], block.as_bytes()) =>
         {
-            super::Splice {
+            Ok(super::Splice {
                 old: range.clone(),
                 new: range,
-            }
+            })
         }
         Some(Block { range, .. }) => {
             text.splice(range.clone(), block.bytes());
-            super::Splice {
+            Ok(super::Splice {
                 old: range.clone(),
                 new: range.start..range.start + block.len(),
-            }
+            })
         }
         None => {
             let at = insertion_point(text, first_use);
@@ -174,15 +260,15 @@ pub fn install(
             inserted.extend_from_slice(nl.as_bytes());
             let len = inserted.len();
             text.splice(at..at, inserted);
-            super::Splice {
+            Ok(super::Splice {
                 old: at..at,
                 new: at..at + len,
-            }
+            })
         }
     }
 }
 
-fn render_block(
+pub(super) fn render_block(
     rules: &RuleSet,
     names: &[String],
     macro_guards: bool,
@@ -233,7 +319,7 @@ fn render_include(names: &[String], macro_guards: bool, include: &str, nl: &str)
     if !uses.is_empty() {
         lines.push(format!("{USES_PREFIX} {}", uses.join(" ")));
     }
-    lines.push(format!("#include \"{include}\""));
+    lines.push(format!("#include {include}"));
     lines.push(HELPERS_END.to_string());
     lines.join(nl)
 }
@@ -315,8 +401,8 @@ fn included_block(lines: &Lines, first: usize, body: usize, uses: &str) -> Optio
         }
     }
     let include = layout::directive(lines.get(body)?.text);
-    let path = include.strip_prefix("#include \"")?;
-    if path.is_empty() || path.bytes().filter(|&b| b == b'"').count() != 1 || !path.ends_with('"') {
+    let spelled = include.strip_prefix("#include ")?;
+    if !include_spelling(spelled) {
         return None;
     }
     let end = body + 1;
@@ -328,6 +414,22 @@ fn included_block(lines: &Lines, first: usize, body: usize, uses: &str) -> Optio
         macro_guards,
         shared: true,
     })
+}
+
+/// Whether `spelled` is a header name as an `#include` writes it: `"path"` or `<path>`.
+pub fn include_spelling(spelled: &str) -> bool {
+    let inside = |open: char, close: char| {
+        spelled
+            .strip_prefix(open)
+            .and_then(|s| s.strip_suffix(close))
+            .is_some_and(|p| {
+                !p.is_empty()
+                    && !p
+                        .bytes()
+                        .any(|b| b == close as u8 || matches!(b, b'"' | b'\\') || b < 0x20)
+            })
+    };
+    inside('"', '"') || inside('<', '>')
 }
 
 /// The block from line `first` (its body from line `body`) if it has the shape of

@@ -81,6 +81,43 @@ pub fn same_up_to_layout(a: &[u8], b: &[u8]) -> bool {
     code_words(a) == code_words(b)
 }
 
+/// Whether `a` and `b` hold the same comments, word for word, however a formatter re-flowed
+/// them: what [`same_up_to_layout`] leaves out, and a hand edit may be only a comment (a note in
+/// a helper's code).
+pub fn same_comments(a: &[u8], b: &[u8]) -> bool {
+    comment_words(a) == comment_words(b)
+}
+
+/// The words of every comment of `code`, in order.
+fn comment_words(code: &[u8]) -> Vec<String> {
+    let mut words = Vec::new();
+    let mut k = 0;
+    while k < code.len() {
+        let rest = &code[k..];
+        if rest.starts_with(b"//") {
+            let end = memchr::memchr(b'\n', rest).unwrap_or(rest.len());
+            let text = String::from_utf8_lossy(&rest[2..end]);
+            words.extend(text.split_whitespace().map(str::to_string));
+            k += end;
+        } else if rest.starts_with(b"/*") {
+            let end = memchr::memmem::find(&rest[2..], b"*/").map_or(rest.len(), |e| e + 2);
+            let text = block_comment_text(&rest[2..end]);
+            words.extend(text.split_whitespace().map(str::to_string));
+            k += (end + 2).min(rest.len());
+        } else if matches!(rest[0], b'"' | b'\'') {
+            let quote = rest[0];
+            let mut end = 1;
+            while end < rest.len() && rest[end] != quote && rest[end] != b'\n' {
+                end += if rest[end] == b'\\' { 2 } else { 1 };
+            }
+            k += (end + 1).min(rest.len());
+        } else {
+            k += 1;
+        }
+    }
+    words
+}
+
 /// The include lines of `text` (sorted) and the rest as its tokens' bytes without the
 /// whitespace between them, without comments, and with adjacent string literals joined.
 fn code_words(text: &[u8]) -> (Vec<String>, Vec<u8>) {
@@ -197,5 +234,14 @@ mod tests {
         assert!(same_up_to_layout(ours, formatted));
         assert!(!same_up_to_layout(b"f(\"a b\");", b"f(\"a  b\");"));
         assert!(!same_up_to_layout(ours, b"#include <a.h>\n#include <b.h>\ntemplate <int N> __device__ int f() { return N + 1; }\n"));
+    }
+
+    #[test]
+    fn comments_are_the_same_re_flowed_but_not_edited() {
+        let ours = b"// a long comment here\nint f(); /* the value\n   of x */\nchar c = '/'; const char* s = \"// no\";\n";
+        let formatted = b"// a long\n// comment here\nint f();\n/* the value\n * of x */\nchar c = '/';\nconst char* s = \"// no\";\n";
+        assert!(same_comments(ours, formatted));
+        let noted = b"// a long comment here\n// tuned\nint f(); /* the value\n   of x */\n";
+        assert!(!same_comments(ours, noted));
     }
 }

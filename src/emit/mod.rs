@@ -17,6 +17,7 @@
 
 pub mod cuda_arch;
 pub mod diff;
+pub mod header;
 mod helpers;
 mod layout;
 mod lines;
@@ -28,7 +29,9 @@ use crate::codes::Code;
 use crate::lower::{render, RuleSet, Target, Translation};
 use crate::scan::{AsmStatement, Place};
 
-pub use helpers::{needs_of, relink, render_header, Needs, Placement, HELPERS_BEGIN, HELPERS_END};
+pub use helpers::{
+    include_spelling, needs_of, relink, Needs, Placement, HELPERS_BEGIN, HELPERS_END,
+};
 pub use layout::same_up_to_layout;
 pub use lines::Lines;
 
@@ -294,7 +297,8 @@ fn directives_allowed(source: &[u8], stmt: &AsmStatement) -> bool {
 }
 
 /// Applies `edits` (in file order) and installs the helper block (defining the helpers, or
-/// including the shared header, as `placement` says).
+/// including the shared header, as `placement` says); an error when the file's helper block may
+/// not be regenerated (see [`helpers::install`]).
 pub fn apply(
     source: &[u8],
     edits: &[Edit],
@@ -302,12 +306,12 @@ pub fn apply(
     mode: EmitMode,
     target: Target,
     placement: Placement,
-) -> Rewrite {
+) -> Result<Rewrite, String> {
     if edits.is_empty() {
-        return Rewrite {
+        return Ok(Rewrite {
             bytes: source.to_vec(),
             splices: Vec::new(),
-        };
+        });
     }
     let newline = newline_of(source);
     let mut out =
@@ -348,10 +352,10 @@ pub fn apply(
     // Statement splices are in `out` coordinates so far; the block then changes `out` in place.
     if helper_names.is_empty() && !needs_macro_guards && helpers::find_block(&out).is_none() {
         // Comments only: no helper block to install.
-        return Rewrite {
+        return Ok(Rewrite {
             bytes: out,
             splices,
-        };
+        });
     }
     let old_block_text;
     let block = {
@@ -368,7 +372,7 @@ pub fn apply(
             target,
             placement,
             newline,
-        )
+        )?
     };
     let bytes = out;
     // The block replaced `block.old` of `out`, a region no statement splice touches: map it back
@@ -394,7 +398,7 @@ pub fn apply(
     if old_block_text != bytes[block.new.clone()] {
         splices.insert(at, block_splice);
     }
-    Rewrite { bytes, splices }
+    Ok(Rewrite { bytes, splices })
 }
 
 /// Whitespace within a line (a CR not followed by a newline included).

@@ -13,6 +13,8 @@
 //! binds them), [`address`] (memory operands, modifier-sized vectors) and [`names`] (local names
 //! and literals).
 
+use std::collections::HashSet;
+
 use crate::codes::Code;
 use crate::ptx::{self, Immediate, Instruction, Item, Reg};
 use crate::scan::AsmStatement;
@@ -37,6 +39,15 @@ mod names;
 use binding::visit_regs;
 pub use names::is_simple_expr;
 use names::{immediate, operand_local_name, reg_text, sanitize, LocalNames};
+
+/// What producing one source value read: the helpers its code calls, the asm operands
+/// (indices) and the `.reg` locals (C++ names) it reads.
+#[derive(Debug, Clone, Default)]
+struct Reads {
+    helpers: HelperUse,
+    operands: Vec<usize>,
+    locals: Vec<String>,
+}
 
 /// One line of generated code at a nesting depth.
 pub type Line = (usize, String);
@@ -91,6 +102,8 @@ pub struct Lowerer<'a> {
     rule_codes: Vec<String>,
     /// The helpers the code produced so far calls.
     helpers: HelperUse,
+    /// The `.reg` locals (C++ names) some emitted code reads.
+    read_locals: HashSet<String>,
     direct: bool,
     touches_memory: bool,
     temps: usize,
@@ -158,6 +171,15 @@ impl<'a> Lowerer<'a> {
                     ));
                 }
             }
+            // The glue would refuse it at compile time; where the file shows the type, say so.
+            if let (Some(r), Some(ty)) = (reg, op.visible_type.as_deref()) {
+                if let Some(why) = operands::type_rejected(r, ty) {
+                    return Err(Unsupported::new(
+                        Code::OperandBinding,
+                        format!("operand %{i} \"{c}\" `{}`: {why}", op.expr.trim()),
+                    ));
+                }
+            }
             let local = names.fresh(&operand_local_name(op.name.as_deref(), &op.expr, i));
             ops.push(AsmOp {
                 kind,
@@ -187,6 +209,7 @@ impl<'a> Lowerer<'a> {
             carry_unconsumed: false,
             ptx: None,
             helpers: HelperUse::default(),
+            read_locals: HashSet::new(),
         })
     }
 
@@ -210,6 +233,7 @@ impl<'a> Lowerer<'a> {
             self.instruction(ins, 0, &mut body)?;
         } else {
             self.block_items(&block.items, 1, &mut body)?;
+            body.extend(self.unread_locals(1));
         }
         if self.carry_unconsumed {
             // On NVIDIA a following asm statement can read this flag (code relies on it when the
@@ -293,18 +317,53 @@ impl<'a> Lowerer<'a> {
         })
     }
 
-    /// `(void)` reads of the inputs no instruction reads whose evaluation may have an effect.
+    /// `(void)` reads of the inputs no emitted code reads: nvcc evaluates an input whatever the
+    /// PTX does with it, and a variable only the asm statement read must stay used (`-Wall
+    /// -Wextra`: an unused parameter or variable). An expression that may have an effect is read
+    /// through the glue, as nvcc evaluates it; a name is only named.
     fn unused_inputs(&mut self) -> Vec<String> {
         let helpers = &mut self.helpers;
         self.ops
             .iter()
             .filter_map(|op| match (op.kind, op.reg) {
-                (OpKind::Input, Some(reg)) if !op.used_as_source && !is_simple_expr(&op.expr) => {
+                (OpKind::Input, Some(_)) if op.used_as_source => None,
+                (OpKind::Input, Some(_)) if is_simple_expr(&op.expr) => {
+                    // A literal is no variable to keep used.
+                    (!op.expr.starts_with(|c: char| c.is_ascii_digit()))
+                        .then(|| format!("(void){};", op.expr))
+                }
+                (OpKind::Input, Some(reg)) => {
                     Some(format!("(void){};", operands::read(reg, &op.expr, helpers)))
                 }
                 _ => None,
             })
             .collect()
+    }
+
+    /// `(void)` uses, at the end of the innermost scope, of its `.reg` locals no emitted code
+    /// reads (a register PTX only writes, such as a `createpolicy` result that a cache hint
+    /// ignores), which `-Wall` would report as unused or set but not used.
+    fn unread_locals(&self, depth: usize) -> Vec<Line> {
+        let scope = self.scopes.last().expect("scope stack never empty");
+        scope
+            .iter()
+            .filter(|l| !self.read_locals.contains(&l.c_name))
+            .map(|l| (depth, format!("(void){};", l.c_name)))
+            .collect()
+    }
+
+    /// Records that emitted code reads register `r`, when it is a `.reg` local.
+    fn mark_read(&mut self, r: &Reg) {
+        if let Reg::Ident {
+            name,
+            component: None,
+        } = r
+        {
+            if let Some(l) = self.local(name) {
+                let c_name = l.c_name.clone();
+                self.read_locals.insert(c_name);
+            }
+        }
     }
 
     /// Direct form is exact when there is one unguarded instruction and reading an input
@@ -429,9 +488,17 @@ mod tests {
 
     /// The translation (one string) of `ptx` with operands `(constraint, expression)`.
     pub(super) fn translate(ptx: &str, operands: &[(&str, &str)]) -> Result<String, String> {
+        translate_for(Target::Portable, ptx, operands)
+    }
+
+    fn translate_for(
+        target: Target,
+        ptx: &str,
+        operands: &[(&str, &str)],
+    ) -> Result<String, String> {
         let stmt = AsmStatement::synthetic_with(ptx, operands);
         let rules = RuleSet::embedded().unwrap();
-        analyze(&stmt, &rules, Target::Portable)
+        analyze(&stmt, &rules, target)
             .outcome
             .map(|t| {
                 let lines: Vec<&str> = t.lines.iter().map(|(_, l)| l.as_str()).collect();
@@ -476,7 +543,53 @@ mod tests {
     fn an_input_the_template_never_reads_is_still_evaluated() {
         let code = translate("mov.u32 %0, 1;", &[("=r", "d"), ("r", "f()")]).unwrap();
         assert!(code.contains("(void)ptx2hip_in_r(f());"), "{code}");
+        // A name has no effect to keep, but stays used (-Wunused-parameter).
         let code = translate("mov.u32 %0, 1;", &[("=r", "d"), ("r", "x")]).unwrap();
-        assert_eq!(code, "ptx2hip_out_r(d) = (uint32_t)1;");
+        assert_eq!(code, "{\n(void)x;\nptx2hip_out_r(d) = (uint32_t)1;\n}");
+    }
+
+    #[test]
+    fn an_operand_the_template_ignores_is_neither_bound_nor_left_unused() {
+        // shfl.sync's member mask: bound to no local (-Wunused-variable), but still named.
+        let code = translate_for(
+            Target::Amd,
+            "{ shfl.sync.idx.b32 %0, %1, %2, 31, %3; }",
+            &[("=r", "d"), ("r", "v"), ("r", "lane"), ("r", "mask")],
+        )
+        .unwrap();
+        assert!(!code.contains("p2h_mask"), "{code}");
+        assert!(code.contains("(void)mask;"), "{code}");
+    }
+
+    #[test]
+    fn a_register_only_written_is_used_at_the_end_of_its_scope() {
+        // The cache policy the hinted load ignores: set, never read (-Wunused-but-set-variable).
+        let code = translate(
+            "{ .reg .b64 p; createpolicy.fractional.L2::evict_last.b64 p, 1.0; \
+             ld.global.L2::cache_hint.u32 %0, [%1], p; }",
+            &[("=r", "v"), ("l", "a")],
+        )
+        .unwrap();
+        assert!(
+            code.contains("(void)p2h_p;\n}\nptx2hip_out_r(v) = p2h_v;"),
+            "{code}"
+        );
+        // A register something reads is not.
+        let code = translate(
+            "{ .reg .u32 t; add.u32 t, %1, 1; mov.u32 %0, t; }",
+            &[("=r", "v"), ("r", "a")],
+        )
+        .unwrap();
+        assert!(!code.contains("(void)p2h_t"), "{code}");
+    }
+
+    #[test]
+    fn a_discarded_result_is_used() {
+        let code = translate(
+            "{ .reg .pred p; setp.eq.u32 p|_, %1, 0; selp.u32 %0, 1, 0, p; }",
+            &[("=r", "v"), ("r", "a")],
+        )
+        .unwrap();
+        assert!(code.contains("(void)p2h_t1;"), "{code}");
     }
 }

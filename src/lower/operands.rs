@@ -96,6 +96,91 @@ pub fn literal_rejected(reg: CType, expr: &str) -> Option<String> {
     })
 }
 
+/// How a C++ type binds, for the types whose size does not depend on the platform.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Binds {
+    /// An integer of this many bytes.
+    Int(u32),
+    Int128,
+    Float,
+    Double,
+    Bool,
+    Pointer,
+    /// A class: `__half`, `__half2`, `short2`, ... (nvcc never binds one).
+    Class,
+}
+
+/// How the type named `ty` (the normal form of `scan::Operand::visible_type`) binds; `None` for a
+/// type this table does not know (an enum, a typedef, a class of the user's, `long`).
+fn binds(ty: &str) -> Option<Binds> {
+    if ty.ends_with('*') {
+        return Some(Binds::Pointer);
+    }
+    Some(match ty {
+        "bool" => Binds::Bool,
+        "char" | "signed char" | "unsigned char" | "int8_t" | "uint8_t" => Binds::Int(1),
+        "short" | "short int" | "signed short" | "unsigned short" | "unsigned short int"
+        | "int16_t" | "uint16_t" => Binds::Int(2),
+        "int" | "signed" | "signed int" | "unsigned" | "unsigned int" | "int32_t" | "uint32_t" => {
+            Binds::Int(4)
+        }
+        "long long"
+        | "long long int"
+        | "unsigned long long"
+        | "unsigned long long int"
+        | "int64_t"
+        | "uint64_t"
+        | "size_t"
+        | "intptr_t"
+        | "uintptr_t"
+        | "ptrdiff_t" => Binds::Int(8),
+        "__int128" | "unsigned __int128" | "__int128_t" | "__uint128_t" => Binds::Int128,
+        "float" => Binds::Float,
+        "double" => Binds::Double,
+        // CUDA's own names (`half`, a plain typedef a user may also declare, is left out).
+        "__half" | "__nv_bfloat16" | "__half2" | "__nv_bfloat162" | "__nv_fp8_e4m3"
+        | "__nv_fp8_e5m2" | "char2" | "uchar2" | "char4" | "uchar4" | "short2" | "ushort2"
+        | "short4" | "ushort4" | "int2" | "uint2" | "int3" | "uint3" | "int4" | "uint4"
+        | "float2" | "float3" | "float4" | "double2" | "longlong2" | "ulonglong2" | "dim3" => {
+            Binds::Class
+        }
+        _ => return None,
+    })
+}
+
+/// Why nvcc rejects an operand of C++ type `ty` for a register of type `reg` (measured,
+/// docs/OPERANDS.md; the same rules as the glue's `static_assert`s): `None` when it binds or the
+/// type is not one this table knows.
+pub fn type_rejected(reg: CType, ty: &str) -> Option<String> {
+    let kind = binds(ty)?;
+    let fits = match (reg, kind) {
+        (CType::Uint(128), k) => k == Binds::Int128,
+        (CType::Float, k) => k == Binds::Float,
+        (CType::Double, k) => k == Binds::Double,
+        (_, Binds::Int(bytes)) => bytes * 8 == reg.bits(),
+        (_, Binds::Pointer) => reg.bits() == 64,
+        _ => false,
+    };
+    if fits {
+        return None;
+    }
+    let bytes = reg.bits() / 8;
+    Some(match kind {
+        Binds::Class => format!(
+            "nvcc rejects this `{ty}` operand: a class type is not a scalar; pass its bits as an \
+             integer of the register's size ({bytes} bytes, e.g. `__half_as_ushort`)"
+        ),
+        _ if !reg.is_integer() => {
+            format!("nvcc rejects this `{ty}` operand: \"f\" takes a float, \"d\" a double")
+        }
+        _ => format!(
+            "nvcc rejects this `{ty}` operand: its register takes an integer of exactly {bytes} \
+             bytes{}",
+            if bytes == 8 { " or a pointer" } else { "" }
+        ),
+    })
+}
+
 /// Whether a PTX operand of type `ty` may live in an asm register of type `reg`, as ptxas decides
 /// (measured, docs/OPERANDS.md): only a register of the operand's size — a narrower one is always
 /// rejected, a wider one only by `cvt`, `ld`, `ldu` and `st` (PTX ISA, "Operand Size Exceeding
@@ -186,6 +271,75 @@ fn int_literal(expr: &str) -> Option<IntLiteral> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every probed input operand of a type the table knows (tests/operands/nvcc_sm90.tsv,
+    /// measured with nvcc 13 on an H100) is rejected exactly where nvcc rejected it.
+    #[test]
+    fn visible_types_are_rejected_exactly_where_nvcc_rejected_them() {
+        let probe = include_str!("../../tests/operands/nvcc_sm90.tsv");
+        let mut known = 0;
+        for line in probe.lines().filter(|l| !l.starts_with('#')) {
+            let f: Vec<&str> = line.split('\t').collect();
+            let (dir, letter, ctype, decl, expr, verdict) = (f[1], f[2], f[3], f[4], f[5], f[8]);
+            if dir != "in" || !decl.is_empty() || expr != "x" || binds(ctype).is_none() {
+                continue;
+            }
+            let reg =
+                super::super::types::constraint_register(letter.chars().next().unwrap()).unwrap();
+            let rejected = type_rejected(reg, ctype);
+            assert_eq!(
+                rejected.is_some(),
+                verdict == "rejected",
+                "{line}: {rejected:?}"
+            );
+            known += 1;
+        }
+        assert!(known >= 100, "{known} probed cases of known types");
+        // "q" (tests/operands/nvcc_sm90_q.txt): only the 128-bit integers.
+        assert_eq!(type_rejected(CType::Uint(128), "unsigned __int128"), None);
+        assert!(type_rejected(CType::Uint(128), "uint64_t").is_some());
+        assert!(type_rejected(CType::Uint(128), "uint4").is_some());
+        // Unknown types (a typedef, an enum, `long`, whose size the platform decides): no verdict.
+        assert_eq!(type_rejected(CType::Uint(32), "long"), None);
+        assert_eq!(type_rejected(CType::Uint(32), "my_enum"), None);
+    }
+
+    #[test]
+    fn an_operand_whose_visible_type_nvcc_rejects_is_left_as_written() {
+        let src = "__device__ void f(__half h, double d, unsigned short* o) {\n\
+                   unsigned short r; unsigned u;\n\
+                   asm(\"mov.b16 %0, %1;\" : \"=h\"(r) : \"h\"(h));\n\
+                   asm(\"mov.b32 %0, %1;\" : \"=r\"(u) : \"r\"(d));\n\
+                   asm(\"mov.b32 %0, %1;\" : \"=r\"(u) : \"r\"((float)u));\n\
+                   asm(\"mov.b16 %0, %1;\" : \"=h\"(r) : \"h\"(threadIdx.x));\n\
+                   asm(\"mov.b32 %0, %1;\" : \"=r\"(u) : \"r\"(threadIdx.x));\n\
+                   asm(\"mov.b16 %0, %1;\" : \"=h\"(r) : \"h\"(*o));\n\
+                   }";
+        let rules = crate::lower::RuleSet::embedded().unwrap();
+        let scanned = crate::scan::scan(src.as_bytes());
+        let outcomes: Vec<Result<(), String>> = scanned
+            .statements
+            .iter()
+            .map(|s| {
+                let a = crate::lower::analyze(s, &rules, crate::lower::Target::Amd);
+                a.outcome.map(|_| ()).map_err(|u| {
+                    assert_eq!(u.code, crate::codes::Code::OperandBinding);
+                    u.message
+                })
+            })
+            .collect();
+        assert_eq!(outcomes.len(), 6);
+        let refused = |k: usize, what: &str| {
+            let why = outcomes[k].as_ref().unwrap_err();
+            assert!(why.contains(what), "{why}");
+        };
+        refused(0, "nvcc rejects this `__half` operand: a class type");
+        refused(1, "nvcc rejects this `double` operand");
+        refused(2, "nvcc rejects this `float` operand");
+        refused(3, "nvcc rejects this `unsigned int` operand");
+        // threadIdx.x in "r" binds; `*o`'s type is not shown by its spelling: translated.
+        assert!(outcomes[4].is_ok() && outcomes[5].is_ok(), "{outcomes:?}");
+    }
 
     #[test]
     fn integer_literals_have_their_cpp_types() {

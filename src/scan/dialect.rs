@@ -224,6 +224,7 @@ mod tests {
             expr: "x".into(),
             expr_span: 0..0,
             c_strings: Vec::new(),
+            visible_type: None,
         };
         AsmStatement {
             span: 0..0,

@@ -26,6 +26,7 @@ mod extract;
 mod literal;
 mod macros;
 mod nesting;
+mod operand_type;
 mod platform;
 mod position;
 mod statement;
@@ -189,6 +190,10 @@ pub struct Operand {
     /// (e.g. the initializers of all `static constexpr char mode[]` specialisations that the
     /// expression's last identifier names). Empty when none were found or for other constraints.
     pub c_strings: Vec<String>,
+    /// The C++ type of the expression where the file shows it beyond doubt (a built-in
+    /// variable, a whole cast, a plain name's declaration in scope; see `operand_type`), in a
+    /// normal form (`unsigned int`, `__half`, `float*`). `None` when unknown.
+    pub visible_type: Option<String>,
 }
 
 /// What encloses a statement (read from the bytes, see `nesting`), which decides what a rewrite
@@ -410,6 +415,8 @@ pub fn scan_each(
         arch_conditions: arch.conditions,
         ..ScanResult::default()
     };
+    // The file's code tokens, lexed once when an operand's declaration is looked for.
+    let mut tokens = None;
     let mut read_until = 0;
     for keyword in &survey.keywords {
         // A keyword inside a statement already read (in its operands) belongs to that statement.
@@ -420,12 +427,14 @@ pub fn scan_each(
             read_until = end;
         }
         if streaming && result.statements.len() >= BATCH {
+            fill_visible_types(source, &survey, &mut tokens, &mut result.statements);
             each(std::mem::take(&mut result));
         }
     }
     if !streaming {
         fill_c_strings(source, &mut result.statements);
     }
+    fill_visible_types(source, &survey, &mut tokens, &mut result.statements);
     each(result);
 }
 
@@ -854,6 +863,68 @@ fn fill_c_strings(src: &[u8], statements: &mut [AsmStatement]) {
             }
         }
     }
+}
+
+/// Fills `visible_type` of every operand whose type the file shows (see [`operand_type`]). A
+/// name inside a `#define` body names a macro parameter or whatever the expansion site declares,
+/// so only its spelling counts there. `tokens`: the file's code tokens, lexed on first need.
+fn fill_visible_types(
+    src: &[u8],
+    survey: &Survey,
+    tokens: &mut Option<Vec<tokens::Token>>,
+    statements: &mut [AsmStatement],
+) {
+    let conditionals: Vec<Range<usize>> = survey
+        .directives
+        .iter()
+        .filter(|d| {
+            matches!(
+                d.word(src),
+                b"if"
+                    | b"ifdef"
+                    | b"ifndef"
+                    | b"elif"
+                    | b"elifdef"
+                    | b"elifndef"
+                    | b"else"
+                    | b"endif"
+            )
+        })
+        .map(|d| d.span.clone())
+        .collect();
+    for statement in statements.iter_mut() {
+        let at = statement.span.start;
+        let in_macro = statement.in_macro.is_some();
+        for op in statement
+            .outputs
+            .iter_mut()
+            .chain(statement.inputs.iter_mut())
+        {
+            op.visible_type = operand_type::of_expression(&op.expr).or_else(|| {
+                let name = op.expr.trim();
+                let identifier = name.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+                    && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+                if in_macro || !identifier {
+                    return None;
+                }
+                let tokens = tokens.get_or_insert_with(|| code_tokens(src, survey));
+                let before = tokens.partition_point(|t| t.at < at);
+                operand_type::declared(tokens, before, name, &conditionals)
+            });
+        }
+    }
+}
+
+/// The tokens of `src` outside preprocessor lines.
+fn code_tokens(src: &[u8], survey: &Survey) -> Vec<tokens::Token> {
+    let all = tokens::lex(src, 0..src.len(), tokens::Source::File, &[]);
+    let mut directives = survey.directives.iter().peekable();
+    all.into_iter()
+        .filter(|t| {
+            while directives.next_if(|d| d.span.end <= t.at).is_some() {}
+            directives.peek().is_none_or(|d| t.at < d.span.start)
+        })
+        .collect()
 }
 
 #[cfg(test)]

@@ -188,6 +188,7 @@ impl Reader<'_> {
                 expr: self.expression(expr_span.clone()),
                 expr_span,
                 c_strings: Vec::new(),
+                visible_type: None,
             });
             i = close + 1;
             // Operands are separated by commas; nvcc also accepts none between two operands.

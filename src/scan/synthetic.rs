@@ -14,6 +14,7 @@ impl AsmStatement {
             expr: format!("op{i}"),
             expr_span: 0..0,
             c_strings: Vec::new(),
+            visible_type: None,
         };
         let (outputs, inputs): (Vec<_>, Vec<_>) = constraints
             .iter()

@@ -74,7 +74,7 @@ fn form_functions(rules: &RuleSet, target: Target) -> (String, usize) {
                     .map(|k| format!("  p[{k}] = (uint64_t)op{k};\n"))
                     .collect();
                 out.push_str(&format!(
-                    "__device__ void form_{n}(uint64_t* p) {{ // {form} {target}\n{decls}{body}\n{outs}}}\n"
+                    "__device__ void form_{n}(uint64_t* p) {{ // {form} {target}\n  (void)p;\n{decls}{body}\n{outs}}}\n"
                 ));
                 n += 1;
             }
@@ -190,6 +190,10 @@ fn every_form_compiles_for_amd_targets() {
                 "-include",
                 "hip/hip_runtime.h",
                 "-nogpulib",
+                // Emitted code draws no warning in `-Wall -Wextra -Werror` builds.
+                "-Wall",
+                "-Wextra",
+                "-Werror",
             ])
             .arg(format!("--offload-arch={arch}"))
             .args(["--cuda-device-only", "-O0", "-S", "-o", "/dev/null"])

@@ -119,7 +119,10 @@ impl<'a> Lowerer<'a> {
                 .ok_or_else(|| operand_mismatch(i, reg, want, at));
         }
         let (name, ty) = match (self.resolve_ident(r, at), r) {
-            (Ok(found), _) => found,
+            (Ok(found), _) => {
+                self.mark_read(r);
+                found
+            }
             // A variable named as an integer source: its address in its state space.
             (Err(e), Reg::Ident { name, component }) if want.is_integer() && want.bits() >= 32 => {
                 let value = address::symbol_value(name, *component).ok_or(e)?;
@@ -156,6 +159,8 @@ impl<'a> Lowerer<'a> {
             ptx::Operand::Discard => {
                 let t = self.temp();
                 pre.push(format!("{want} {t};"));
+                // Written, never read: used, so that `-Wall` has nothing to say.
+                post.push(format!("(void){t};"));
                 return Ok(t);
             }
             ptx::Operand::Reg(r) => match self.asm_index(r) {

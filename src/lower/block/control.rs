@@ -19,6 +19,7 @@ impl<'a> Lowerer<'a> {
                     out.push((depth, "{".to_string()));
                     self.scopes.push(Vec::new());
                     self.block_items(&block.items, depth + 1, out)?;
+                    out.extend(self.unread_locals(depth + 1));
                     self.scopes.pop();
                     out.push((depth, "}".to_string()));
                 }

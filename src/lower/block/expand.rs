@@ -102,7 +102,7 @@ impl<'a> Lowerer<'a> {
         let at = ins.span.start;
         let mut values: Vec<(String, Option<String>, Expr)> = Vec::new();
         // The helpers each source value calls: called only if the template uses the value.
-        let mut value_uses: Vec<(String, Option<String>, HelperUse)> = Vec::new();
+        let mut value_uses: Vec<(String, Option<String>, Reads)> = Vec::new();
         let mut pre: Vec<String> = Vec::new();
         let mut post: Vec<String> = Vec::new();
         let specs = rule.operand_specs();
@@ -314,7 +314,7 @@ impl<'a> Lowerer<'a> {
         let expanded = template.placeholders();
         for (name, attr, uses) in &value_uses {
             if expanded.contains(&(name.as_str(), attr.as_deref())) {
-                self.helpers.extend(uses);
+                self.commit(uses);
             }
         }
         let mut code_lines = pre;
@@ -322,16 +322,43 @@ impl<'a> Lowerer<'a> {
         Ok((code_lines.join("\n"), post))
     }
 
-    /// Runs `f` and returns what it gives with the helpers its code calls, which are not
-    /// recorded: a source value calls them only where the template uses it.
+    /// Runs `f` and returns what it gives with what its code reads, which is not recorded: a
+    /// source value calls its helpers and reads its operands and locals only where the template
+    /// uses it ([`Self::commit`]).
     fn captured<T>(
         &mut self,
         f: impl FnOnce(&mut Self) -> Result<T, Unsupported>,
-    ) -> Result<(T, HelperUse), Unsupported> {
+    ) -> Result<(T, Reads), Unsupported> {
         let outer = std::mem::take(&mut self.helpers);
+        let outer_locals = std::mem::take(&mut self.read_locals);
+        let read_before: Vec<bool> = self.ops.iter().map(|o| o.used_as_source).collect();
         let result = f(self);
-        let inner = std::mem::replace(&mut self.helpers, outer);
-        result.map(|v| (v, inner))
+        let helpers = std::mem::replace(&mut self.helpers, outer);
+        let locals = std::mem::replace(&mut self.read_locals, outer_locals);
+        let mut operands = Vec::new();
+        for (i, before) in read_before.into_iter().enumerate() {
+            if !before && self.ops[i].used_as_source {
+                self.ops[i].used_as_source = false;
+                operands.push(i);
+            }
+        }
+        result.map(|v| {
+            let reads = Reads {
+                helpers,
+                operands,
+                locals: locals.into_iter().collect(),
+            };
+            (v, reads)
+        })
+    }
+
+    /// Records what a value the template uses reads.
+    fn commit(&mut self, reads: &Reads) {
+        self.helpers.extend(&reads.helpers);
+        for &i in &reads.operands {
+            self.ops[i].used_as_source = true;
+        }
+        self.read_locals.extend(reads.locals.iter().cloned());
     }
 
     pub(super) fn type_of(

@@ -1,0 +1,368 @@
+//! The C++ type of an operand expression, where the file shows it beyond doubt.
+//!
+//! nvcc rejects an operand whose type does not fit its constraint (`__half` in `"h"`, `double` in
+//! `"r"`); the translation's glue refuses the same at compile time (rules/helpers/operands.h), but
+//! `check` can only report it where it knows the type without compiling. That is the case for
+//! CUDA's built-in variables (`threadIdx.x` is an `unsigned int`, `warpSize` an `int`), a cast that
+//! is the whole expression (`(float)x`, `static_cast<double>(x)`), and a plain name whose nearest
+//! declaration in scope before the statement spells its type (`__half h;`, a parameter
+//! `__half2 v`). Anything else — a type the table in `lower::operands` does not know, a template
+//! parameter, `auto`, a declaration list, an array, a preprocessor conditional between the
+//! declaration and the statement — gives no type: no finding is better than a false one.
+
+use std::ops::Range;
+
+use super::tokens::{Kind, Token};
+
+/// The built-in variables and the type nvcc gives them.
+const BUILTINS: [(&str, &str); 13] = [
+    ("threadIdx.x", "unsigned int"),
+    ("threadIdx.y", "unsigned int"),
+    ("threadIdx.z", "unsigned int"),
+    ("blockIdx.x", "unsigned int"),
+    ("blockIdx.y", "unsigned int"),
+    ("blockIdx.z", "unsigned int"),
+    ("blockDim.x", "unsigned int"),
+    ("blockDim.y", "unsigned int"),
+    ("blockDim.z", "unsigned int"),
+    ("gridDim.x", "unsigned int"),
+    ("gridDim.y", "unsigned int"),
+    ("gridDim.z", "unsigned int"),
+    ("warpSize", "int"),
+];
+
+/// Tokens searched back from a statement for a declaration: a file of many statements is read in
+/// linear time, and a declaration further away than this gives no type.
+const SEARCH_LIMIT: usize = 4096;
+
+/// Words before a name that make `WORD NAME;` a statement, not a declaration.
+const STATEMENT_WORDS: [&str; 9] = [
+    "return",
+    "case",
+    "goto",
+    "else",
+    "throw",
+    "delete",
+    "new",
+    "sizeof",
+    "co_return",
+];
+
+/// Words that qualify a type without changing how an operand binds.
+const QUALIFIERS: [&str; 5] = [
+    "const",
+    "volatile",
+    "__restrict__",
+    "__restrict",
+    "register",
+];
+
+/// The type `expr` has by its spelling alone: a built-in variable or a cast around all of it.
+pub fn of_expression(expr: &str) -> Option<String> {
+    let e = strip_parens(expr.trim());
+    let compact: String = e.chars().filter(|c| !c.is_whitespace()).collect();
+    if let Some((_, ty)) = BUILTINS.iter().find(|(b, _)| *b == compact) {
+        return Some(ty.to_string());
+    }
+    for cast in ["static_cast<", "reinterpret_cast<"] {
+        if let Some(rest) = e.strip_prefix(cast) {
+            let close = rest.find('>')?;
+            let operand = rest[close + 1..].trim();
+            return (is_group(operand))
+                .then(|| type_name(&rest[..close]))
+                .flatten();
+        }
+    }
+    let rest = e.strip_prefix('(')?;
+    let close = rest.find(')')?;
+    let operand = rest[close + 1..].trim();
+    let simple = operand
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || c == '_');
+    if operand.is_empty() || !(simple || is_group(operand)) {
+        return None;
+    }
+    type_name(&rest[..close])
+}
+
+/// `(...)` spanning all of `s`.
+fn is_group(s: &str) -> bool {
+    s.starts_with('(') && matching_close(s) == Some(s.len() - 1)
+}
+
+fn matching_close(s: &str) -> Option<usize> {
+    let mut depth = 0usize;
+    for (i, c) in s.char_indices() {
+        match c {
+            '(' => depth += 1,
+            ')' => {
+                depth = depth.checked_sub(1)?;
+                if depth == 0 {
+                    return Some(i);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// `e` without the parentheses around all of it, in one pass (operands nest as deep as their
+/// author likes).
+fn strip_parens(e: &str) -> &str {
+    let bytes = e.as_bytes();
+    let mut close_of = vec![usize::MAX; bytes.len()];
+    let mut open = Vec::new();
+    for (i, &b) in bytes.iter().enumerate() {
+        match b {
+            b'(' => open.push(i),
+            b')' => match open.pop() {
+                Some(o) => close_of[o] = i,
+                None => return e,
+            },
+            _ => {}
+        }
+    }
+    let (mut start, mut end) = (0, bytes.len());
+    loop {
+        while start < end && bytes[start].is_ascii_whitespace() {
+            start += 1;
+        }
+        while end > start && bytes[end - 1].is_ascii_whitespace() {
+            end -= 1;
+        }
+        if start < end && bytes[start] == b'(' && close_of[start] == end - 1 {
+            start += 1;
+            end -= 1;
+        } else {
+            return &e[start..end];
+        }
+    }
+}
+
+/// A type as written (`const unsigned int`, `__half *`) in the normal form of the table in
+/// `lower::operands` (`unsigned int`, `__half*`), or `None` where it is not plain words and `*`.
+fn type_name(written: &str) -> Option<String> {
+    let mut words = Vec::new();
+    let mut pointer = false;
+    let spaced = written.replace('*', " * ");
+    for part in spaced.split_whitespace() {
+        match part {
+            "*" => pointer = true,
+            q if QUALIFIERS.contains(&q) => {}
+            w if !pointer && w.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') => {
+                words.push(w)
+            }
+            _ => return None,
+        }
+    }
+    if words.is_empty() {
+        return None;
+    }
+    let mut name = words.join(" ");
+    if pointer {
+        name.push('*');
+    }
+    Some(name)
+}
+
+/// The type of the declaration of `name` nearest before token `before` in the scopes that
+/// enclose it, as written, when that declaration is `TYPE NAME` followed by `;`, `=`, `,`, `)`,
+/// `{` or `:`. `None` when the nearest declaration is of another shape, none is found (within
+/// [`SEARCH_LIMIT`] tokens), or a preprocessor conditional (`conditionals`: their byte ranges, in
+/// file order) lies between it and the statement.
+pub fn declared(
+    tokens: &[Token],
+    before: usize,
+    name: &str,
+    conditionals: &[Range<usize>],
+) -> Option<String> {
+    let statement_at = tokens.get(before).map_or(usize::MAX, |t| t.at);
+    let mut i = before.min(tokens.len());
+    // Braces of blocks that have ended before the statement (not in scope), and the brace of
+    // the scope entered last, with the parentheses after which it opened.
+    let mut skipped = 0usize;
+    let mut entered_at: Option<usize> = None;
+    let stop = before.saturating_sub(SEARCH_LIMIT);
+    while i > stop {
+        i -= 1;
+        let t = &tokens[i];
+        match (t.kind, t.text.as_slice()) {
+            (Kind::Other, b"}") => skipped += 1,
+            (Kind::Other, b"{") if skipped > 0 => skipped -= 1,
+            (Kind::Other, b"{") => entered_at = Some(i),
+            (Kind::RParen, _) if skipped == 0 => {
+                let open = matching_open(tokens, i)?;
+                // A parameter list (or `for`/`if` header) of the scope just entered is in scope;
+                // any other parentheses (another function's parameters) are not.
+                let heads_scope = entered_at.is_some_and(|b| {
+                    // `const`, `noexcept`, `-> T`, `::`.
+                    tokens[i + 1..b].iter().all(|t| {
+                        matches!(t.kind, Kind::Ident | Kind::Colon)
+                            || matches!(t.text.as_slice(), b"-" | b">" | b"&")
+                    })
+                });
+                if !heads_scope {
+                    i = open;
+                }
+            }
+            (Kind::Ident, text) if skipped == 0 && text == name.as_bytes() => {
+                let next = tokens.get(i + 1)?;
+                let declares = matches!(
+                    (next.kind, next.text.as_slice()),
+                    (Kind::Other, b";" | b"=" | b"{")
+                        | (Kind::Comma | Kind::RParen | Kind::Colon, _)
+                ) || next.kind == Kind::LBracket;
+                let typed = i > 0
+                    && matches!(
+                        (tokens[i - 1].kind, tokens[i - 1].text.as_slice()),
+                        (Kind::Ident, _) | (Kind::Other, b"*" | b"&")
+                    );
+                if !(declares && typed) {
+                    continue;
+                }
+                let first_after = conditionals.partition_point(|r| r.start <= t.at);
+                let conditional_between = conditionals
+                    .get(first_after)
+                    .is_some_and(|r| r.start < statement_at);
+                if next.kind == Kind::LBracket || conditional_between {
+                    return None;
+                }
+                return type_before(tokens, i);
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// The type written right before the declarator at token `name`: identifiers, `*` and `&`,
+/// back to the token that ends the previous statement or parameter.
+fn type_before(tokens: &[Token], name: usize) -> Option<String> {
+    let mut start = name;
+    while start > 0 {
+        let t = &tokens[start - 1];
+        let part = t.kind == Kind::Ident
+            || (t.kind == Kind::Other && matches!(t.text.as_slice(), b"*" | b"&"));
+        if !part {
+            break;
+        }
+        start -= 1;
+    }
+    if tokens[start..name]
+        .iter()
+        .any(|t| STATEMENT_WORDS.contains(&String::from_utf8_lossy(&t.text).as_ref()))
+    {
+        return None;
+    }
+    let written: Vec<String> = tokens[start..name]
+        .iter()
+        .filter(|t| t.text != b"&")
+        .map(|t| String::from_utf8_lossy(&t.text).into_owned())
+        .collect();
+    type_name(&written.join(" "))
+}
+
+fn matching_open(tokens: &[Token], close: usize) -> Option<usize> {
+    let mut depth = 0usize;
+    let mut i = close + 1;
+    while i > 0 {
+        i -= 1;
+        match tokens[i].kind {
+            Kind::RParen => depth += 1,
+            Kind::LParen => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(i);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scan::tokens::{lex, Source};
+
+    #[test]
+    fn built_in_variables_and_whole_casts_show_their_type() {
+        assert_eq!(
+            of_expression("threadIdx.x").as_deref(),
+            Some("unsigned int")
+        );
+        assert_eq!(
+            of_expression(" ( blockDim . z ) ").as_deref(),
+            Some("unsigned int")
+        );
+        assert_eq!(of_expression("warpSize").as_deref(), Some("int"));
+        assert_eq!(of_expression("(float)x").as_deref(), Some("float"));
+        assert_eq!(
+            of_expression("(const double)(a + b)").as_deref(),
+            Some("double")
+        );
+        assert_eq!(
+            of_expression("static_cast<__half>(v)").as_deref(),
+            Some("__half")
+        );
+        assert_eq!(of_expression("(char*)p").as_deref(), Some("char*"));
+        // Not the whole expression, or not a type.
+        assert_eq!(of_expression("(float)x + y"), None);
+        assert_eq!(of_expression("(a)(b)"), Some("a".into()));
+        assert_eq!(of_expression("threadIdx.x + 1"), None);
+        assert_eq!(of_expression("x"), None);
+        assert_eq!(of_expression("(x)"), None);
+    }
+
+    fn declared_in(src: &str, name: &str) -> Option<String> {
+        let tokens = lex(src.as_bytes(), 0..src.len(), Source::File, &[]);
+        let at = src.find("asm").unwrap();
+        let before = tokens.iter().position(|t| t.at >= at).unwrap();
+        let mut conditionals: Vec<Range<usize>> = src
+            .match_indices("#if")
+            .chain(src.match_indices("#endif"))
+            .map(|(i, _)| i..i + 3)
+            .collect();
+        conditionals.sort_by_key(|r| r.start);
+        declared(&tokens, before, name, &conditionals)
+    }
+
+    #[test]
+    fn the_nearest_declaration_in_scope_gives_the_type() {
+        let src = "__device__ void f(__half h, float* p) { uint32_t r; asm(\"\"); }";
+        assert_eq!(declared_in(src, "h").as_deref(), Some("__half"));
+        assert_eq!(declared_in(src, "p").as_deref(), Some("float*"));
+        assert_eq!(declared_in(src, "r").as_deref(), Some("uint32_t"));
+        let src = "void f() { const __half2 v = g(); for (int i = 0; i < 2; ++i) { asm(\"\"); } }";
+        assert_eq!(declared_in(src, "v").as_deref(), Some("__half2"));
+        assert_eq!(declared_in(src, "i").as_deref(), Some("int"));
+        // Shadowing: the inner declaration.
+        let src = "void f() { double x; { float x; asm(\"\"); } }";
+        assert_eq!(declared_in(src, "x").as_deref(), Some("float"));
+    }
+
+    #[test]
+    fn declarations_out_of_scope_or_of_unclear_shape_give_none() {
+        // Another function's parameter and local.
+        let src = "void g(double x) { float y; } void f() { asm(\"\"); }";
+        assert_eq!(declared_in(src, "x"), None);
+        assert_eq!(declared_in(src, "y"), None);
+        // A closed block.
+        let src = "void f() { { double x; } asm(\"\"); }";
+        assert_eq!(declared_in(src, "x"), None);
+        // Arrays, declaration lists, and a conditional between declaration and statement.
+        let src = "void f() { float a[2], b; asm(\"\"); }";
+        assert_eq!(declared_in(src, "a"), None);
+        assert_eq!(declared_in(src, "b"), None);
+        let src = "void f() { double x;\n#if A\n#endif\n asm(\"\"); }";
+        assert_eq!(declared_in(src, "x"), None);
+        // A use is not a declaration; the search goes on to the declaration.
+        let src = "void f() { double x; x = 1; g(x); asm(\"\"); }";
+        assert_eq!(declared_in(src, "x").as_deref(), Some("double"));
+        // `return x;` has the shape of `TYPE NAME;`: no answer, and no false one.
+        let src = "void f(float x) { if (c) return x; asm(\"\"); }";
+        assert_eq!(declared_in(src, "x"), None);
+    }
+}
