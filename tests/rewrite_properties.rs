@@ -7,7 +7,14 @@
 //!     or end a line of its own) and the helper block is kept; the splices that the diff is made
 //!     from describe the output exactly; no line gains trailing whitespace;
 //! (c) both hold with `--helpers` (the helper block an include of the shared header), and the
-//!     output of a run without `--helpers` moves to the shared header by its block alone.
+//!     output of a run without `--helpers` moves to the shared header by its block alone;
+//! and for the lint and the files written beside the sources, on the same edited inputs:
+//! (d) a baseline written from a file's findings, read back from its file, silences exactly those
+//!     findings, also after lines are added above them;
+//! (e) the review page lists every statement and file finding `check` sees, each at a line of
+//!     the file;
+//! (f) `translate --in-place --backup-suffix` keeps the input byte for byte in the backup, and a
+//!     second run changes neither the file nor the backup.
 //!
 //! Each case edits a window of lines of one corpus file (sometimes the whole file, so that the
 //! helper block meets includes and include guards). The case count keeps the run at a few
@@ -18,10 +25,12 @@ use std::sync::OnceLock;
 
 use proptest::prelude::*;
 use proptest::sample::Index;
+use ptx2hip::baseline::Baseline;
 use ptx2hip::emit::{self, EmitMode, Placement, Rewrite, HELPERS_BEGIN, HELPERS_END};
 use ptx2hip::lower::{RuleSet, Target};
 use ptx2hip::pipeline::{process, process_file, process_file_with, Options};
-use ptx2hip::scan;
+use ptx2hip::report::html;
+use ptx2hip::{lint, scan};
 
 const BOM: &[u8] = b"\xEF\xBB\xBF";
 
@@ -397,5 +406,128 @@ proptest! {
             std::fs::write(path, &src).expect("the dump file is writable");
         }
         result?;
+    }
+}
+
+/// The file's findings as `check` lints them (no configuration, the default architecture).
+fn findings(
+    src: &[u8],
+    path: &std::path::Path,
+    settings: &lint::Settings,
+) -> (ptx2hip::pipeline::FileOutcome, lint::Linted) {
+    let options = Options {
+        target: Target::Amd,
+        emit: None,
+        provenance: false,
+    };
+    let scan_options = scan::Options::default();
+    let outcome = process_file(src, None, rules(), options, &scan_options);
+    let linted = lint::lint("k.cu", path, src, &outcome, settings);
+    (outcome, linted)
+}
+
+/// (d) and (e) for one input.
+fn check_lint(src: &[u8]) -> Result<(), TestCaseError> {
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let (path, at) = (dir.path().join("k.cu"), dir.path().join("baseline.json"));
+    let mut recorded = Baseline::new(&at);
+    let record = lint::Settings {
+        record: Some(&recorded.clone()),
+        ..lint::Settings::default()
+    };
+    let (outcome, linted) = findings(src, &path, &record);
+    let reported = linted.reported.len();
+    linted.recorded.into_iter().for_each(|k| recorded.add(k));
+    prop_assert_eq!(
+        recorded.len(),
+        reported,
+        "every finding reported is recorded"
+    );
+    std::fs::write(&at, recorded.to_json()).expect("baseline written");
+    let baseline = Baseline::read(&at).map_err(TestCaseError::fail)?;
+    let moved = [b"\n\n".as_slice(), src].concat();
+    for text in [src, moved.as_slice()] {
+        let settings = lint::Settings {
+            baseline: Some(&baseline),
+            ..lint::Settings::default()
+        };
+        let (_, again) = findings(text, &path, &settings);
+        let left: Vec<String> = again
+            .reported
+            .iter()
+            .map(|(d, _)| d.message.clone())
+            .collect();
+        prop_assert!(left.is_empty(), "the baseline silences all: {:?}", left);
+        prop_assert_eq!(again.baselined, reported);
+    }
+    let entries = html::entries("k.cu", None, src, rules(), &scan::Options::default());
+    prop_assert_eq!(
+        entries.len(),
+        outcome.findings.len() + outcome.diagnostics.len(),
+        "one entry per statement and per file finding"
+    );
+    let lines = 1 + scan::with_compiler_lines(src)
+        .iter()
+        .filter(|&&b| b == b'\n')
+        .count();
+    for e in &entries {
+        prop_assert!(
+            (1..=lines).contains(&e.line),
+            "entry at line {} of {}",
+            e.line,
+            lines
+        );
+    }
+    let page = html::page(&entries, rules(), &[]);
+    prop_assert!(page.starts_with("<!DOCTYPE html>") && page.ends_with("</html>\n"));
+    Ok(())
+}
+
+/// (f) for one input, through the binary.
+fn check_backup(src: &[u8]) -> Result<(), TestCaseError> {
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let (path, backup) = (dir.path().join("k.cu"), dir.path().join("k.cu.orig"));
+    std::fs::write(&path, src).expect("input written");
+    let run = || {
+        assert_cmd::Command::cargo_bin("ptx2hip")
+            .expect("binary built")
+            .args(["translate", "--in-place", "--backup-suffix", ".orig"])
+            .arg(&path)
+            .output()
+            .expect("ptx2hip runs")
+    };
+    let first = run();
+    prop_assert!(first.status.code() != Some(101), "no panic");
+    let once = std::fs::read(&path).expect("file readable");
+    if once != src {
+        prop_assert_eq!(std::fs::read(&backup).expect("a backup"), src.to_vec());
+    } else {
+        prop_assert!(!backup.exists(), "no backup of a file left as it was");
+    }
+    run();
+    prop_assert_eq!(std::fs::read(&path).expect("file readable"), once);
+    if backup.exists() {
+        prop_assert_eq!(
+            std::fs::read(&backup).expect("backup readable"),
+            src.to_vec()
+        );
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: cases() / 4, ..ProptestConfig::default() })]
+
+    #[test]
+    fn baselines_review_pages_and_backups_hold_under_edits(
+        file in any::<Index>(),
+        from in any::<Index>(),
+        len in prop_oneof![1 => Just(0usize), 6 => 5usize..80],
+        edits in proptest::collection::vec(edit(), 0..6),
+    ) {
+        let files = corpus();
+        let src = edited(window(&files[file.index(files.len())], from, len), &edits);
+        check_lint(&src)?;
+        check_backup(&src)?;
     }
 }

@@ -4,19 +4,20 @@
 # failure is replayed by `PROPTEST_RNG_SEED=<seed> PROPTEST_CASES=<per process> cargo test --release
 # --test fuzz <target>`. A failing process's log holds the shrunk input.
 #
-# Usage: tools/fuzz/long_run.sh FUZZ_TEST_BINARY [CASES] [JOBS]
+# Usage: tools/fuzz/long_run.sh FUZZ_TEST_BINARY [CASES] [JOBS] [TARGET_REGEX]
 #   FUZZ_TEST_BINARY: `cargo test --release --test fuzz --no-run` prints its path. It reads the corpus
 #   from the checkout it was built in (CARGO_MANIFEST_DIR): run it there, or link that path to a copy.
 set -uo pipefail
 bin=$1
 cases=${2:-1000000}
 jobs=${3:-$(nproc)}
+only=${4:-.}
 per=$(((cases + jobs - 1) / jobs))
 logs=${LOGS:-fuzz-logs}
 mkdir -p "$logs"
 echo "date: $(date -u +%Y-%m-%dT%H:%MZ), cores: $(nproc), jobs: $jobs, cases per process: $per"
 status=0
-for target in $("$bin" --list 2>/dev/null | sed -n 's/^\(fuzz_[a-z_]*\): test$/\1/p'); do
+for target in $("$bin" --list 2>/dev/null | sed -n 's/^\(fuzz_[a-z_]*\): test$/\1/p' | grep -E "$only"); do
   start=$(date +%s)
   seq 1 "$jobs" | xargs -P "$jobs" -I{} sh -c \
     "PROPTEST_CASES=$per PROPTEST_RNG_SEED={} '$bin' --exact $target -q > '$logs/${target}_{}.log' 2>&1; echo \$? > '$logs/${target}_{}.rc'"
