@@ -15,6 +15,7 @@ use std::path::{Component, Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use crate::report::Diagnostic;
+use crate::walk::lexically_absolute;
 
 /// The format written, for a reader to check.
 const VERSION: u32 = 1;
@@ -171,14 +172,14 @@ impl Baseline {
 
 /// The directory a file at `path` lies in, absolute.
 fn directory_of(path: &Path) -> PathBuf {
-    let absolute = normalize(&std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf()));
+    let absolute = lexically_absolute(path);
     absolute.parent().map(Path::to_path_buf).unwrap_or(absolute)
 }
 
 /// `path` relative to `dir` (with `..` where it lies outside), `/`-separated: the same tree
 /// checked out elsewhere gives the same text.
 fn relative_to(path: &Path, dir: &Path) -> String {
-    let absolute = normalize(&std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf()));
+    let absolute = lexically_absolute(path);
     let target: Vec<Component> = absolute.components().collect();
     let base: Vec<Component> = dir.components().collect();
     let common = target.iter().zip(&base).take_while(|(a, b)| a == b).count();
@@ -187,21 +188,6 @@ fn relative_to(path: &Path, dir: &Path) -> String {
         .iter()
         .map(|c| c.as_os_str().to_string_lossy().into_owned());
     up.chain(down).collect::<Vec<_>>().join("/")
-}
-
-/// `a/./b/../c` as `a/c`, without looking at the file system.
-fn normalize(path: &Path) -> PathBuf {
-    let mut out = PathBuf::new();
-    for c in path.components() {
-        match c {
-            Component::CurDir => {}
-            Component::ParentDir => {
-                out.pop();
-            }
-            other => out.push(other),
-        }
-    }
-    out
 }
 
 #[cfg(test)]

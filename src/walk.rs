@@ -16,6 +16,24 @@ use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
+/// `path` absolute, with `.` and `..` resolved as its text says, without looking at the file
+/// system (`src/../lib/k.cu` lies in `lib`): how baselines and configurations name places, so
+/// that the same tree checked out elsewhere or reached from another directory reads the same.
+pub fn lexically_absolute(path: &Path) -> PathBuf {
+    let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+    let mut out = PathBuf::new();
+    for c in absolute.components() {
+        match c {
+            std::path::Component::CurDir => {}
+            std::path::Component::ParentDir => {
+                out.pop();
+            }
+            other => out.push(other),
+        }
+    }
+    out
+}
+
 /// Extensions processed by default when walking directories.
 pub const DEFAULT_EXTENSIONS: &[&str] = &[
     "cu", "cuh", "h", "hpp", "hh", "cpp", "cc", "cxx", "inl", "hip",

@@ -15,11 +15,12 @@
 //! nesting existed.
 
 use std::collections::HashMap;
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
 use super::{Config, Source, FILE_NAME};
 use crate::filter::Filter;
+use crate::walk::lexically_absolute;
 
 /// One configuration and its compiled `exclude` patterns.
 #[derive(Debug)]
@@ -73,7 +74,7 @@ impl Configs {
             Source::Isolated => configs.fixed = Some(Resolved::new(Config::default())?),
             Source::File(path) => configs.fixed = Some(Resolved::new(Config::read(path)?)?),
             Source::Discover(dir) => {
-                if let Some(found) = configs.closest(&absolute(dir))? {
+                if let Some(found) = configs.closest(&lexically_absolute(dir))? {
                     configs.fallback = found;
                 }
             }
@@ -87,7 +88,7 @@ impl Configs {
         if let Some(fixed) = &self.fixed {
             return Ok(fixed.clone());
         }
-        let path = absolute(path);
+        let path = lexically_absolute(path);
         let found = match path.parent() {
             Some(dir) => self.closest(dir)?,
             None => None,
@@ -104,7 +105,7 @@ impl Configs {
     /// configuration, and for the directory of that configuration those of the one above it, and
     /// so on up.
     pub fn keeps(&self, path: &Path) -> Result<bool, String> {
-        let path = absolute(path);
+        let path = lexically_absolute(path);
         if let Some(fixed) = &self.fixed {
             return Ok(fixed.exclude.keeps(&path));
         }
@@ -153,23 +154,6 @@ impl Configs {
     fn cached(&self, dir: &Path) -> Option<Found> {
         self.dirs.lock().ok()?.get(dir).cloned()
     }
-}
-
-/// `path` absolute, with `.` and `..` resolved as the text says (`src/../lib/k.cu` lies in
-/// `lib`, whose parent is the tree's root, not `src`).
-fn absolute(path: &Path) -> PathBuf {
-    let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
-    let mut out = PathBuf::new();
-    for c in absolute.components() {
-        match c {
-            Component::CurDir => {}
-            Component::ParentDir => {
-                out.pop();
-            }
-            other => out.push(other),
-        }
-    }
-    out
 }
 
 #[cfg(test)]
