@@ -86,15 +86,7 @@ pub fn edits(
     translated: bool,
     nl: &str,
 ) -> Vec<Edit> {
-    let edit = |span: Range<usize>, text: String, significant: bool| Edit {
-        span,
-        text,
-        lead: 0,
-        ends_line: false,
-        helpers: Vec::new(),
-        selects: false,
-        significant,
-    };
+    let edit = super::plain_edit;
     let mut out = Vec::with_capacity(tokens.len() + 1);
     let block = |nl: &str| definition(arch).join(nl) + nl;
     match find(source) {

@@ -276,8 +276,9 @@ fn ends_its_line(rest: &[u8]) -> bool {
     matches!(&rest[blanks..], [] | [b'\n', ..] | [b'\r', ..])
 }
 
-/// An edit of comment text only.
-fn plain_edit(span: Range<usize>, text: String, significant: bool) -> Edit {
+/// An edit of text that is neither a statement nor a helper (a marker comment, a directive's
+/// condition).
+pub(crate) fn plain_edit(span: Range<usize>, text: String, significant: bool) -> Edit {
     Edit {
         span,
         text,

@@ -393,13 +393,7 @@ fn validate_rule(set: &RuleSet, r: &Rule) -> Result<(), LoadError> {
     }
     let has_slot = |s: &str| r.slots.iter().any(|sl| sl.name == s);
     for spec in r.operand_specs() {
-        let types = match &spec.kind {
-            OperandKind::Scalar(t) | OperandKind::Vector(_, t) | OperandKind::SlotVector(_, t) => {
-                vec![t]
-            }
-            OperandKind::Pair(_, t1, t2) => vec![t1, t2],
-            OperandKind::Address(_) => Vec::new(),
-        };
+        let types = spec.kind.types();
         match &spec.kind {
             OperandKind::Address(Some(s)) if !has_slot(s) => {
                 return Err(rule_error(
@@ -564,13 +558,7 @@ fn validate_exclude(r: &Rule) -> Result<(), LoadError> {
 /// operand has no width).
 fn validate_operand_types(r: &Rule) -> Result<(), LoadError> {
     for spec in r.operand_specs() {
-        let types = match &spec.kind {
-            OperandKind::Scalar(t) | OperandKind::Vector(_, t) | OperandKind::SlotVector(_, t) => {
-                vec![t]
-            }
-            OperandKind::Pair(_, t1, t2) => vec![t1, t2],
-            OperandKind::Address(_) => Vec::new(),
-        };
+        let types = spec.kind.types();
         for name in types.into_iter().filter_map(|t| match t {
             TypeRef::Slot(s) => Some(s),
             TypeRef::Fixed(_) => None,

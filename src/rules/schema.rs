@@ -365,6 +365,19 @@ pub enum OperandKind {
     Pair(String, TypeRef, TypeRef),
 }
 
+impl OperandKind {
+    /// The types its values have (none for an address).
+    pub fn types(&self) -> Vec<&TypeRef> {
+        match self {
+            OperandKind::Scalar(t) | OperandKind::Vector(_, t) | OperandKind::SlotVector(_, t) => {
+                vec![t]
+            }
+            OperandKind::Pair(_, t1, t2) => vec![t1, t2],
+            OperandKind::Address(_) => Vec::new(),
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq)]
 pub enum TypeRef {
     Slot(String),
