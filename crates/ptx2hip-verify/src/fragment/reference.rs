@@ -107,16 +107,12 @@ mod tests {
         }
         case.rows = std::array::from_fn(|l| 32 * (l as u32 % 16) + 16 * (l as u32 / 16));
         let d = expected(&f, &case);
-        for l in 0..WARP {
+        for (l, regs) in d.iter().enumerate() {
             let (g, t) = (l / 4, l % 4);
-            for i in 0..4 {
+            for (i, r) in regs.iter().enumerate() {
                 for h in 0..2 {
                     let want = 16 * (g + 8 * (i & 1)) + 2 * t + h + 8 * (i >> 1);
-                    assert_eq!(
-                        (d[l][i] >> (16 * h)) & 0xffff,
-                        want as u32,
-                        "lane {l} reg {i}"
-                    );
+                    assert_eq!((r >> (16 * h)) & 0xffff, want as u32, "lane {l} reg {i}");
                 }
             }
         }
@@ -138,8 +134,8 @@ mod tests {
                     },
                     &back,
                 );
-                for l in 0..WARP {
-                    assert_eq!(loaded[l], case.regs[l][..f.num].to_vec(), "{}", f.name());
+                for (got, regs) in loaded.iter().zip(&case.regs) {
+                    assert_eq!(got, &regs[..f.num], "{}", f.name());
                 }
             }
         }
@@ -147,12 +143,12 @@ mod tests {
         for case in generate(&mov) {
             let once = expected(&mov, &case);
             let mut c2 = case.clone();
-            for l in 0..WARP {
-                c2.regs[l][0] = once[l][0];
+            for (regs, d) in c2.regs.iter_mut().zip(&once) {
+                regs[0] = d[0];
             }
             let twice = expected(&mov, &c2);
-            for l in 0..WARP {
-                assert_eq!(twice[l][0], case.regs[l][0]);
+            for (d, regs) in twice.iter().zip(&case.regs) {
+                assert_eq!(d[0], regs[0]);
             }
             // stmatrix (rows 16r) then ldmatrix.trans of the same rows.
             let st = form(Op::St, 1, false);
@@ -161,8 +157,8 @@ mod tests {
             let stored = expected(&st, &c3).concat();
             c3.tile.copy_from_slice(&stored);
             let ld = expected(&form(Op::Ld, 1, true), &c3);
-            for l in 0..WARP {
-                assert_eq!(ld[l][0], once[l][0]);
+            for (a, b) in ld.iter().zip(&once) {
+                assert_eq!(a[0], b[0]);
             }
         }
     }

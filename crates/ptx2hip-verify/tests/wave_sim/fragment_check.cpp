@@ -14,7 +14,8 @@ alignas(16) inline unsigned char g_lds[2 * kTile];
 
 inline unsigned char* at(uint32_t off, uint32_t size) {
   if (off % size != 0 || off + size > sizeof g_lds) {
-    fprintf(stderr, "LDS access of %u bytes at %#x: misaligned or outside shared memory\n", size, off);
+    fprintf(stderr, "LDS access of %u bytes at %#x: misaligned or outside shared memory\n", size,
+            off);
     abort();
   }
   return g_lds + off;
