@@ -13,7 +13,10 @@ fn replay(path: &Path) -> (usize, Vec<String>) {
     let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let mut failures = Vec::new();
     let mut cases = 0;
-    for line in text.lines().filter(|l| !l.starts_with('#') && !l.is_empty()) {
+    for line in text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.is_empty())
+    {
         let w: Vec<&str> = line.split_whitespace().collect();
         let hex = |s: &str| u32::from_str_radix(s, 16).unwrap();
         let list = |s: &str| s.split(',').map(hex).collect::<Vec<u32>>();
@@ -30,7 +33,11 @@ fn replay(path: &Path) -> (usize, Vec<String>) {
             "e5m2" => Format::E5m2,
             other => panic!("format {other}"),
         };
-        let accum = if w[2] == "f16" { Accum::F16 } else { Accum::F32 };
+        let accum = if w[2] == "f16" {
+            Accum::F16
+        } else {
+            Accum::F32
+        };
         let (c, want, a, b) = (hex(w[3]), hex(w[4]), list(w[5]), list(w[6]));
         let got = dot(arch, format, accum, &a, &b, c).expect("a modelled form");
         cases += 1;

@@ -82,8 +82,8 @@ pub struct Choices {
     /// Zero products count in E with exponent e_min(a) + e_min(b) + … (MMA-Sim); false: they are
     /// dropped before E is taken (the MATLAB model). Differs for bf16 `0 × 2^127`.
     pub zero_products_in_e: bool,
-    /// An exactly zero sum is −0 when every product and c is a −0 (IEEE addition); false: +0
-    /// always (seen on the H100 for sums of −0 terms).
+    /// An exactly zero sum is −0 when every truncated product and c is a −0 (IEEE addition of
+    /// the truncated terms); false: +0 always (seen on the H100 for sums of −0 terms).
     pub ieee_zero_sign: bool,
     /// Subnormal results are kept (truncated at 2^−149 for f32, rounded at 2^−24 for f16); false:
     /// flushed to a zero of the result's sign.
@@ -389,26 +389,28 @@ impl Unit<'_> {
             .chain((c.m != 0).then_some(&c))
             .map(|t| t.e);
         let Some(top) = exponents.max() else {
-            return self.zero(products, c);
+            return self.zero(products.iter().chain([&c]).all(|t| t.neg));
         };
         let e = self.floor.map_or(top, |f| top.max(f));
         // Every term is truncated toward zero at 2^(e − nfrac): m·2^(q − e + nfrac).
         let weight = e - self.block.nfrac as i32;
         let mut s: i64 = 0;
+        let mut negative_zeros = true;
         for t in products.iter().chain([&c]) {
             let shift = t.q - weight;
-            let magnitude = if shift >= 0 {
-                t.m << shift
-            } else if -shift >= 64 {
+            let magnitude = if t.m == 0 || -shift >= 64 {
                 0
+            } else if shift >= 0 {
+                t.m << shift
             } else {
                 t.m >> -shift
             };
+            negative_zeros &= t.neg && magnitude == 0;
             let magnitude = magnitude as i64;
             s += if t.neg { -magnitude } else { magnitude };
         }
         if s == 0 {
-            return self.zero(products, c);
+            return self.zero(negative_zeros);
         }
         let (neg, n) = (s < 0, s.unsigned_abs());
         match (self.format, self.accum) {
@@ -432,13 +434,9 @@ impl Unit<'_> {
         }
     }
 
-    /// The result of an exactly zero sum.
-    fn zero(&self, products: &[Finite], c: Finite) -> u32 {
-        let negative = self.choices.ieee_zero_sign
-            && c.m == 0
-            && c.neg
-            && products.iter().all(|p| p.m == 0 && p.neg);
-        self.signed_zero(negative)
+    /// The result of an exactly zero sum; `negative_zeros`: every term, truncated, is a −0.
+    fn zero(&self, negative_zeros: bool) -> u32 {
+        self.signed_zero(self.choices.ieee_zero_sign && negative_zeros)
     }
 
     fn signed_zero(&self, neg: bool) -> u32 {
@@ -493,10 +491,12 @@ impl Unit<'_> {
         let exponent = quantum + out.p as i32;
         if exponent > out.emax {
             if self.choices.overflow_to_inf || out.rne {
-                return self.encode_inf(neg);
+                return sign | ((1 << out.storage.ebits) - 1) << fs;
             }
             let largest = ((1u32 << (out.p + 1)) - 1) << (fs - out.p);
-            return sign | ((out.emax + out.storage.bias()) as u32) << fs | (largest & ((1 << fs) - 1));
+            return sign
+                | ((out.emax + out.storage.bias()) as u32) << fs
+                | (largest & ((1 << fs) - 1));
         }
         let frac = ((mant as u32) << (fs - out.p)) & ((1 << fs) - 1);
         sign | ((exponent + out.storage.bias()) as u32) << fs | frac

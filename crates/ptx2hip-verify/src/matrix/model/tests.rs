@@ -79,7 +79,11 @@ fn f32_outputs_round_toward_zero_and_f16_outputs_to_nearest_even() {
     let (a, b) = k16(&[(ONE, ONE), (TWO_POW_M24, ONE), (TWO_POW_M24, HALF)]);
     assert_eq!(sm90_f16(&a, &b, 0), F32_ONE);
     // Same magnitude, negative: −1.0 (toward zero).
-    let (a, b) = k16(&[(NEG_ONE, ONE), (TWO_POW_M24 | 0x8000, ONE), (TWO_POW_M24, 0xB800)]);
+    let (a, b) = k16(&[
+        (NEG_ONE, ONE),
+        (TWO_POW_M24 | 0x8000, ONE),
+        (TWO_POW_M24, 0xB800),
+    ]);
     assert_eq!(sm90_f16(&a, &b, 0), 0xBF80_0000);
     // f16 out: 1 + 2^-11 is a tie, to even 1.0; 1 + 2^-10 + 2^-11 a tie, to even 1 + 2^-9;
     // 1 + 2^-11 + 2^-12 above the tie, up to 1 + 2^-10.
@@ -101,8 +105,14 @@ fn specials_come_first_with_canonical_nans() {
     let both_infinities = k16(&[(INF, ONE), (INF, NEG_ONE)]);
     assert_eq!(sm90_f16(&both_infinities.0, &both_infinities.1, 0), NAN_F32);
     let inf_and_finite = k16(&[(INF, NEG_ONE), (ONE, ONE)]);
-    assert_eq!(sm90_f16(&inf_and_finite.0, &inf_and_finite.1, 0), 0xFF80_0000);
-    assert_eq!(sm90_f16_f16(&inf_and_finite.0, &inf_and_finite.1, 0), 0xFC00);
+    assert_eq!(
+        sm90_f16(&inf_and_finite.0, &inf_and_finite.1, 0),
+        0xFF80_0000
+    );
+    assert_eq!(
+        sm90_f16_f16(&inf_and_finite.0, &inf_and_finite.1, 0),
+        0xFC00
+    );
     // c: NaN (any payload) gives the canonical NaN, −Inf against a +Inf product NaN.
     let (a, b) = k16(&[(ONE, ONE)]);
     assert_eq!(sm90_f16(&a, &b, 0x7F80_0001), NAN_F32);
@@ -113,12 +123,21 @@ fn specials_come_first_with_canonical_nans() {
     let mut a = [0u32; 32];
     let mut b = [0u32; 32];
     (a[0], b[0]) = (0x7F, 0x38);
-    assert_eq!(dot(Arch::Sm90, Format::E4m3, Accum::F32, &a, &b, 0), Some(NAN_F32));
+    assert_eq!(
+        dot(Arch::Sm90, Format::E4m3, Accum::F32, &a, &b, 0),
+        Some(NAN_F32)
+    );
     (a[0], b[0]) = (0x7E, 0x38); // 448·1
-    assert_eq!(dot(Arch::Sm90, Format::E4m3, Accum::F32, &a, &b, 0), Some(0x43E0_0000));
+    assert_eq!(
+        dot(Arch::Sm90, Format::E4m3, Accum::F32, &a, &b, 0),
+        Some(0x43E0_0000)
+    );
     // e5m2: 0x7C is +Inf.
     (a[0], b[0]) = (0x7C, 0x3C);
-    assert_eq!(dot(Arch::Sm90, Format::E5m2, Accum::F32, &a, &b, 0), Some(0x7F80_0000));
+    assert_eq!(
+        dot(Arch::Sm90, Format::E5m2, Accum::F32, &a, &b, 0),
+        Some(0x7F80_0000)
+    );
 }
 
 #[test]
@@ -134,7 +153,15 @@ fn zero_sums_are_positive_zero() {
         ieee_zero_sign: true,
         ..Choices::DEFAULT
     };
-    let r = dot_with(Arch::Sm90, Format::F16, Accum::F32, &a, &b, 0x8000_0000, &ieee);
+    let r = dot_with(
+        Arch::Sm90,
+        Format::F16,
+        Accum::F32,
+        &a,
+        &b,
+        0x8000_0000,
+        &ieee,
+    );
     assert_eq!(r, Some(0x8000_0000));
 }
 
@@ -184,7 +211,10 @@ fn sm80_chains_blocks_of_8_rounding_between_them() {
     (a[0], b[0]) = (ONE, ONE);
     (a[1], b[1]) = (TWO_POW_M11, ONE);
     (a[8], b[8]) = (TWO_POW_M11, ONE);
-    assert_eq!(dot(Arch::Sm80, Format::F16, Accum::F16, &a, &b, 0), Some(ONE));
+    assert_eq!(
+        dot(Arch::Sm80, Format::F16, Accum::F16, &a, &b, 0),
+        Some(ONE)
+    );
     assert_eq!(sm90_f16_f16(&a, &b, 0), ONE_PLUS_ULP);
 }
 
@@ -210,7 +240,10 @@ fn fp8_sums_keep_13_fraction_bits() {
     let mut b = [0u32; 32];
     (a[0], b[0]) = (0x38, 0x38);
     (a[1], b[1]) = (0x08, 0x01);
-    assert_eq!(dot(Arch::Sm90, Format::E4m3, Accum::F32, &a, &b, 0), Some(F32_ONE));
+    assert_eq!(
+        dot(Arch::Sm90, Format::E4m3, Accum::F32, &a, &b, 0),
+        Some(F32_ONE)
+    );
     // 1 + 2^-3·2^-8 (0x20·0x02) = 1 + 2^-11 keeps its last bit.
     (a[1], b[1]) = (0x20, 0x02);
     assert_eq!(
@@ -222,5 +255,8 @@ fn fp8_sums_keep_13_fraction_bits() {
 
 #[test]
 fn mismatched_lengths_are_refused() {
-    assert_eq!(dot(Arch::Sm90, Format::F16, Accum::F32, &[ONE], &[], 0), None);
+    assert_eq!(
+        dot(Arch::Sm90, Format::F16, Accum::F32, &[ONE], &[], 0),
+        None
+    );
 }
