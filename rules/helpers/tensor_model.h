@@ -77,13 +77,13 @@ struct ptx2hip_tc_sm80 : ptx2hip_tc_choices {
 };
 // ptx2hip:end
 
-// ptx2hip:helper ptx2hip_tc_elem requires=ptx2hip_f64_from_bits,ptx2hip_tc_format
+// ptx2hip:helper ptx2hip_tc_elem requires=ptx2hip_f64_from_bits,ptx2hip_bits_from_f64,ptx2hip_tc_format
 // ptx2hip:amd
 // One element decomposed for the model: its exact value v (+-Inf, NaN as themselves) and its
-// exponent e = max(floor(log2 |x|), e_min of the format); zeros and specials get e = -4096, far
-// below any real exponent, so that they never decide E (zero_products_in_e: zeros get e_min).
-// Decompose each A-row and B-column element once; every product is then a.v * b.v, exponent
-// a.e + b.e.
+// exponent e = max(floor(log2 |x|), e_min of its format); zeros get e = -4096, far below any real
+// exponent, so that zero products never decide E (or e_min under zero_products_in_e); the e of
+// Inf and NaN does not matter (the result is special). Decompose each A-row and B-column element
+// once; a product is then a.v * b.v, exponent a.e + b.e.
 struct ptx2hip_tc_elem {
   double v;
   int e;
@@ -94,108 +94,90 @@ __device__ inline double ptx2hip_tc_pow2(int k) {
   return ptx2hip_f64_from_bits((uint64_t)(k + 1023) << 52);
 }
 
-// A binary format with EB exponent and FB fraction bits; INF: the all-ones exponent holds
-// Inf/NaN (otherwise only all ones is NaN: e4m3). ZERO_E: the exponent given to zeros.
-template <int EB, int FB, bool INF>
-__device__ inline ptx2hip_tc_elem ptx2hip_tc_decode(uint32_t x, int zero_e) {
-  const int bias = (1 << (EB - 1)) - 1;
-  const uint32_t top = (1u << EB) - 1, fmask = (1u << FB) - 1;
-  uint32_t field = (x >> FB) & top, frac = x & fmask;
-  bool neg = (x >> (EB + FB)) & 1;
-  if (field == top && (INF || frac == fmask)) {
-    double special = INF && frac == 0 ? ptx2hip_tc_pow2(1023) * 2.0
-                                      : ptx2hip_f64_from_bits(0x7ff8000000000000ull);
-    return {neg ? -special : special, -4096};
-  }
-  int e = field != 0 ? (int)field - bias : 1 - bias;
-  uint32_t m = field != 0 ? frac | (1u << (uint32_t)FB) : frac;
-  double v = (double)m * ptx2hip_tc_pow2(e - FB);
-  return {neg ? -v : v, m != 0 ? e : zero_e};
+// {v, max(exponent of v, EMIN)}, ZERO_E for a zero v.
+template <int EMIN>
+__device__ inline ptx2hip_tc_elem ptx2hip_tc_elem_of(double v, int zero_e) {
+  int ex = (int)((ptx2hip_bits_from_f64(v) >> 52) & 0x7ffu) - 1023;
+  return {v, v == 0.0 ? zero_e : ex > EMIN ? ex : EMIN};
 }
 // ptx2hip:end
 
-// ptx2hip:helper ptx2hip_tc_decompose requires=ptx2hip_tc_elem
+// ptx2hip:helper ptx2hip_tc_decompose requires=ptx2hip_tc_elem,ptx2hip_f32_from_bits
 // ptx2hip:amd
+// The f16 value of the low 16 bits of x, exactly (the hardware conversion: v_cvt_f32_f16).
+__device__ inline double ptx2hip_tc_f16_value(uint32_t x) {
+  uint16_t u = (uint16_t)x;
+  _Float16 h;
+  memcpy(&h, &u, sizeof h);
+  return (double)(float)h;
+}
+
 // The element `bits` of format Format under Model's choices (f16, bf16: low 16 bits; fp8: low 8).
+// Every format goes through a hardware conversion: bf16 and tf32 are f32 bit patterns, e5m2 is
+// the top byte of an f16, e4m3 placed in an f16 is its value times 2^-8.
 template <typename Model, int Format>
 __device__ inline ptx2hip_tc_elem ptx2hip_tc_decompose(uint32_t bits) {
+  const bool z = Model::zero_products_in_e;
   if (Format == ptx2hip_tc_f16)
-    return ptx2hip_tc_decode<5, 10, true>(bits & 0xffffu, Model::zero_products_in_e ? -14 : -4096);
-  if (Format == ptx2hip_tc_bf16)
-    return ptx2hip_tc_decode<8, 7, true>(bits & 0xffffu, Model::zero_products_in_e ? -126 : -4096);
-  if (Format == ptx2hip_tc_e4m3)
-    return ptx2hip_tc_decode<4, 3, false>(bits & 0xffu, Model::zero_products_in_e ? -6 : -4096);
+    return ptx2hip_tc_elem_of<-14>(ptx2hip_tc_f16_value(bits), z ? -14 : -4096);
   if (Format == ptx2hip_tc_e5m2)
-    return ptx2hip_tc_decode<5, 2, true>(bits & 0xffu, Model::zero_products_in_e ? -14 : -4096);
-  // tf32: the f32 register's top 19 bits, the low 13 dropped or rounded (ties away).
-  bool special = ((bits >> 23) & 0xffu) == 0xffu;
-  if (!Model::tf32_truncate && special && (bits & 0x7fffffu) != 0)
-    return ptx2hip_tc_decode<8, 10, true>(0x3ffffu, -4096);
-  uint32_t kept = Model::tf32_truncate || special ? bits : bits + 0x1000u;
-  return ptx2hip_tc_decode<8, 10, true>(kept >> 13, Model::zero_products_in_e ? -126 : -4096);
+    return ptx2hip_tc_elem_of<-14>(ptx2hip_tc_f16_value(bits << 8), z ? -14 : -4096);
+  if (Format == ptx2hip_tc_e4m3) {
+    double v = ptx2hip_tc_f16_value((bits & 0x80u) << 8 | (bits & 0x7fu) << 7) * 256.0;
+    if ((bits & 0x7fu) == 0x7fu) v = ptx2hip_f64_from_bits(0x7ff8000000000000ull);
+    return ptx2hip_tc_elem_of<-6>(v, z ? -6 : -4096);
+  }
+  if (Format == ptx2hip_tc_bf16)
+    return ptx2hip_tc_elem_of<-126>((double)ptx2hip_f32_from_bits(bits << 16), z ? -126 : -4096);
+  // tf32: the f32 register's top 19 bits, the low 13 dropped or rounded to nearest (ties away;
+  // a NaN stays NaN).
+  bool nan = (bits & 0x7fffffffu) > 0x7f800000u;
+  uint32_t kept = Model::tf32_truncate ? bits : nan ? 0x7fc00000u : bits + 0x1000u;
+  return ptx2hip_tc_elem_of<-126>((double)ptx2hip_f32_from_bits(kept & 0xffffe000u),
+                                  z ? -126 : -4096);
 }
 // ptx2hip:end
 
-// ptx2hip:helper ptx2hip_tc_round requires=ptx2hip_tc_elem,ptx2hip_bits_from_f64,ptx2hip_bits_from_f32,ptx2hip_f32_from_bits
+// ptx2hip:helper ptx2hip_tc_round requires=ptx2hip_tc_format,ptx2hip_bits_from_f64,ptx2hip_bits_from_f32,ptx2hip_f32_from_bits,ptx2hip_f64_from_bits
 // ptx2hip:amd
-// x (finite, non-zero, a normal double) rounded to P fraction bits with exponents >= EMIN, toward
-// zero or to nearest even (RNE), as an exact double.
-template <int P, int EMIN, bool RNE>
-__device__ inline double ptx2hip_tc_quantize(double x) {
-  int ex = (int)((ptx2hip_bits_from_f64(x) >> 52) & 0x7ffu) - 1023;
-  int q = (ex > EMIN ? ex : EMIN) - P;
-  double y = x * ptx2hip_tc_pow2(-q);
-  return (RNE ? __builtin_rint(y) : __builtin_trunc(y)) * ptx2hip_tc_pow2(q);
+// x rounded to f32 toward zero, subnormals included: the conversion rounds to nearest, then one
+// step toward zero where that went past x (Inf from x < 2^128 steps to FLT_MAX).
+__device__ inline float ptx2hip_tc_rz_f32(double x) {
+  float f = (float)x;
+  return __builtin_fabs((double)f) > __builtin_fabs(x)
+             ? ptx2hip_f32_from_bits(ptx2hip_bits_from_f32(f) - 1u)
+             : f;
 }
 
-// A rounded value v (exact in the accumulator type or beyond its range) encoded as the accumulator
-// type: Inf beyond the range (or the largest finite when RZ saturates), subnormals kept or flushed.
-template <typename Model, int Accum, bool RNE>
-__device__ inline uint32_t ptx2hip_tc_encode(double v, int p) {
-  bool neg = ptx2hip_bits_from_f64(v) >> 63;
-  double a = neg ? -v : v;
-  if (Accum == ptx2hip_tc_acc_f32) {
-    uint32_t sign = neg ? 0x80000000u : 0u;
-    if (a >= ptx2hip_tc_pow2(128)) {
-      if (Model::overflow_to_inf || RNE) return sign | 0x7f800000u;
-      return sign | (0x7f800000u - (1u << (23 - p)));
-    }
-    if (!Model::subnormal_outputs && a < ptx2hip_tc_pow2(-126)) return sign;
-    return sign | ptx2hip_bits_from_f32((float)a);
-  }
-  uint32_t sign = neg ? 0x8000u : 0u;
-  if (a >= ptx2hip_tc_pow2(16)) {
-    if (Model::overflow_to_inf || RNE) return sign | 0x7c00u;
-    return sign | (0x7c00u - (1u << (10 - p)));
-  }
-  if (a < ptx2hip_tc_pow2(-14))
-    return Model::subnormal_outputs ? sign | (uint32_t)(a * ptx2hip_tc_pow2(24)) : sign;
-  uint64_t b = ptx2hip_bits_from_f64(a);
-  return sign | (uint32_t)((((b >> 52) & 0x7ffu) - 1008u) << 10) | (uint32_t)((b >> 42) & 0x3ffu);
-}
-
-// The block sum s (an integer in a double, at weight 2^w) rounded once to the output: f32 RZ to
-// 24 bits, e8m13 RZ for fp8 into f32, f16 RNE; NaN canonical, zeros per Model's choices.
+// The block sum s (an integer in a double, at weight 2^w) rounded once to the output as
+// accumulator bits: f32 RZ to 24 bits, e8m13 RZ for fp8 into f32 (14 bits: the low 10 of an f32
+// cleared), f16 RNE (an RZ f32 with a sticky last bit, which the f16 conversion then rounds
+// correctly); NaN canonical, zeros, overflow and subnormals per Model's choices.
 template <typename Model, int Format, int Accum>
 __device__ inline uint32_t ptx2hip_tc_round(double s, int w) {
   constexpr bool fp8 = Format == ptx2hip_tc_e4m3 || Format == ptx2hip_tc_e5m2;
   constexpr bool f16 = Accum == ptx2hip_tc_acc_f16;
+  const uint32_t sign = ptx2hip_bits_from_f64(s) >> 63 ? (f16 ? 0x8000u : 0x80000000u) : 0u;
   if (s != s) return f16 ? 0x7fffu : 0x7fffffffu;
-  if (s == 0.0) {
-    bool neg = Model::ieee_zero_sign && (ptx2hip_bits_from_f64(s) >> 63);
-    return neg ? (f16 ? 0x8000u : 0x80000000u) : 0u;
-  }
-  if (s - s != 0.0)
-    return f16 ? (s < 0.0 ? 0xfc00u : 0x7c00u) : (s < 0.0 ? 0xff800000u : 0x7f800000u);
+  if (s == 0.0) return Model::ieee_zero_sign ? sign : 0u;
+  if (s - s != 0.0) return sign | (f16 ? 0x7c00u : 0x7f800000u);
   double x = s * ptx2hip_tc_pow2(w);
   if (!f16) {
-    if (fp8)
-      return ptx2hip_tc_encode<Model, Accum, false>(ptx2hip_tc_quantize<13, -126, false>(x), 13);
-    return ptx2hip_tc_encode<Model, Accum, false>(ptx2hip_tc_quantize<23, -126, false>(x), 23);
+    if (Model::overflow_to_inf && !(__builtin_fabs(x) < 0x1p128)) return sign | 0x7f800000u;
+    uint32_t r = ptx2hip_bits_from_f32(ptx2hip_tc_rz_f32(x));
+    if (fp8) r &= ~0x3ffu;
+    if (!Model::subnormal_outputs && (r & 0x7f800000u) == 0) return sign;
+    return r;
   }
-  // An e8m13 value beyond f32's range, Inf or saturated, rounds to an f16 Inf all the same.
-  if (fp8 && Model::fp8_f16_via_e8m13) x = ptx2hip_tc_quantize<13, -126, false>(x);
-  return ptx2hip_tc_encode<Model, Accum, true>(ptx2hip_tc_quantize<10, -14, true>(x), 10);
+  float z = ptx2hip_tc_rz_f32(x);
+  uint32_t zb = ptx2hip_bits_from_f32(z);
+  if (fp8 && Model::fp8_f16_via_e8m13) zb &= ~0x3ffu;
+  else if ((double)z != x) zb |= 1u;
+  _Float16 h = (_Float16)ptx2hip_f32_from_bits(zb);
+  uint16_t r;
+  memcpy(&r, &h, sizeof r);
+  if (!Model::subnormal_outputs && (r & 0x7c00u) == 0) return sign;
+  return r;
 }
 // ptx2hip:end
 
@@ -210,13 +192,9 @@ template <typename Model, int Format, int Accum, int N>
 __device__ inline uint32_t ptx2hip_tc_block(const ptx2hip_tc_elem* a, const ptx2hip_tc_elem* b,
                                             uint32_t c) {
   constexpr int nfrac = Model::nfrac(Format);
-  ptx2hip_tc_elem cd = Accum == ptx2hip_tc_acc_f16
-                           ? ptx2hip_tc_decode<5, 10, true>(c & 0xffffu, -4096)
-                           : ptx2hip_tc_decode<8, 23, true>(c, -4096);
-  if (cd.e != -4096) {
-    int ex = (int)((ptx2hip_bits_from_f64(cd.v) >> 52) & 0x7ffu) - 1023;
-    cd.e = ex > -126 ? ex : -126;
-  }
+  double cv =
+      Accum == ptx2hip_tc_acc_f16 ? ptx2hip_tc_f16_value(c) : (double)ptx2hip_f32_from_bits(c);
+  ptx2hip_tc_elem cd = ptx2hip_tc_elem_of<-126>(cv, -4096);
   // -300 lies below every real exponent (>= 2 * -126) and keeps 2^(nfrac - E) finite.
   int e = Model::align_clamp ? Model::floor(Accum) : -300;
   e = e > cd.e ? e : cd.e;
@@ -224,8 +202,9 @@ __device__ inline uint32_t ptx2hip_tc_block(const ptx2hip_tc_elem* a, const ptx2
     int pe = a[k].e + b[k].e;
     e = e > pe ? e : pe;
   }
-  double scale = ptx2hip_tc_pow2(nfrac - e);
-  double s = __builtin_trunc(cd.v * scale);
+  // Inf and NaN elements (exponent 1024) may have raised E: the scale stays a power of two.
+  double scale = ptx2hip_tc_pow2(nfrac - e > -1022 ? nfrac - e : -1022);
+  double s = __builtin_trunc(cv * scale);
   for (int k = 0; k < N; ++k) s += __builtin_trunc(a[k].v * b[k].v * scale);
   return ptx2hip_tc_round<Model, Format, Accum>(s, e - nfrac);
 }
