@@ -77,39 +77,45 @@ struct ptx2hip_tc_sm80 : ptx2hip_tc_choices {
 };
 // ptx2hip:end
 
-// ptx2hip:helper ptx2hip_tc_elem requires=ptx2hip_f64_from_bits,ptx2hip_bits_from_f64,ptx2hip_tc_format
+// ptx2hip:helper ptx2hip_tc_elem requires=ptx2hip_f32_from_bits,ptx2hip_bits_from_f32,ptx2hip_tc_format
 // ptx2hip:amd
-// One element decomposed for the model: its exact value v (+-Inf, NaN as themselves) and its
-// exponent e = max(floor(log2 |x|), e_min of its format); zeros get e = -4096, far below any real
-// exponent, so that zero products never decide E (or e_min under zero_products_in_e); the e of
-// Inf and NaN does not matter (the result is special). Decompose each A-row and B-column element
-// once; a product is then a.v * b.v, exponent a.e + b.e.
+// One element decomposed for the model: its exact value v (every element format is a subset of
+// f32; +-Inf, NaN as themselves) and its exponent e = max(floor(log2 |x|), e_min of its format);
+// zeros get e = -4096, far below any real exponent, so that zero products never decide E (or
+// e_min under zero_products_in_e); the e of Inf and NaN does not matter (the result is special).
+// Decompose each A-row and B-column element once; a product is then v_a * v_b (exact in a double,
+// for f16 and fp8 already in a float), its exponent e_a + e_b.
 struct ptx2hip_tc_elem {
-  double v;
+  float v;
   int e;
 };
 
-// 2^k for -1022 <= k <= 1023.
-__device__ inline double ptx2hip_tc_pow2(int k) {
-  return ptx2hip_f64_from_bits((uint64_t)(k + 1023) << 52);
-}
-
 // {v, max(exponent of v, EMIN)}, ZERO_E for a zero v.
 template <int EMIN>
-__device__ inline ptx2hip_tc_elem ptx2hip_tc_elem_of(double v, int zero_e) {
-  int ex = (int)((ptx2hip_bits_from_f64(v) >> 52) & 0x7ffu) - 1023;
-  return {v, v == 0.0 ? zero_e : ex > EMIN ? ex : EMIN};
+__device__ inline ptx2hip_tc_elem ptx2hip_tc_elem_of(float v, int zero_e) {
+  int ex = (int)((ptx2hip_bits_from_f32(v) >> 23) & 0xffu) - 127;
+  return {v, v == 0.0f ? zero_e : ex > EMIN ? ex : EMIN};
+}
+
+// The same element in one register, to move between lanes: the f32 bits of v, whose low 13 bits
+// are zero for every element format, with e + 4096 in those bits.
+__device__ inline uint32_t ptx2hip_tc_pack(ptx2hip_tc_elem x) {
+  return ptx2hip_bits_from_f32(x.v) | (uint32_t)(x.e + 4096);
+}
+
+__device__ inline ptx2hip_tc_elem ptx2hip_tc_unpack(uint32_t p) {
+  return {ptx2hip_f32_from_bits(p & ~0x1fffu), (int)(p & 0x1fffu) - 4096};
 }
 // ptx2hip:end
 
-// ptx2hip:helper ptx2hip_tc_decompose requires=ptx2hip_tc_elem,ptx2hip_f32_from_bits
+// ptx2hip:helper ptx2hip_tc_decompose requires=ptx2hip_tc_elem
 // ptx2hip:amd
 // The f16 value of the low 16 bits of x, exactly (the hardware conversion: v_cvt_f32_f16).
-__device__ inline double ptx2hip_tc_f16_value(uint32_t x) {
+__device__ inline float ptx2hip_tc_f16_value(uint32_t x) {
   uint16_t u = (uint16_t)x;
   _Float16 h;
   memcpy(&h, &u, sizeof h);
-  return (double)(float)h;
+  return (float)h;
 }
 
 // The element `bits` of format Format under Model's choices (f16, bf16: low 16 bits; fp8: low 8).
@@ -123,23 +129,27 @@ __device__ inline ptx2hip_tc_elem ptx2hip_tc_decompose(uint32_t bits) {
   if (Format == ptx2hip_tc_e5m2)
     return ptx2hip_tc_elem_of<-14>(ptx2hip_tc_f16_value(bits << 8), z ? -14 : -4096);
   if (Format == ptx2hip_tc_e4m3) {
-    double v = ptx2hip_tc_f16_value((bits & 0x80u) << 8 | (bits & 0x7fu) << 7) * 256.0;
-    if ((bits & 0x7fu) == 0x7fu) v = ptx2hip_f64_from_bits(0x7ff8000000000000ull);
+    float v = ptx2hip_tc_f16_value((bits & 0x80u) << 8 | (bits & 0x7fu) << 7) * 256.0f;
+    if ((bits & 0x7fu) == 0x7fu) v = ptx2hip_f32_from_bits(0x7fc00000u);
     return ptx2hip_tc_elem_of<-6>(v, z ? -6 : -4096);
   }
   if (Format == ptx2hip_tc_bf16)
-    return ptx2hip_tc_elem_of<-126>((double)ptx2hip_f32_from_bits(bits << 16), z ? -126 : -4096);
+    return ptx2hip_tc_elem_of<-126>(ptx2hip_f32_from_bits(bits << 16), z ? -126 : -4096);
   // tf32: the f32 register's top 19 bits, the low 13 dropped or rounded to nearest (ties away;
   // a NaN stays NaN).
   bool nan = (bits & 0x7fffffffu) > 0x7f800000u;
   uint32_t kept = Model::tf32_truncate ? bits : nan ? 0x7fc00000u : bits + 0x1000u;
-  return ptx2hip_tc_elem_of<-126>((double)ptx2hip_f32_from_bits(kept & 0xffffe000u),
-                                  z ? -126 : -4096);
+  return ptx2hip_tc_elem_of<-126>(ptx2hip_f32_from_bits(kept & 0xffffe000u), z ? -126 : -4096);
 }
 // ptx2hip:end
 
 // ptx2hip:helper ptx2hip_tc_round requires=ptx2hip_tc_format,ptx2hip_bits_from_f64,ptx2hip_bits_from_f32,ptx2hip_f32_from_bits,ptx2hip_f64_from_bits
 // ptx2hip:amd
+// 2^k for -1022 <= k <= 1023.
+__device__ inline double ptx2hip_tc_pow2(int k) {
+  return ptx2hip_f64_from_bits((uint64_t)(k + 1023) << 52);
+}
+
 // x rounded to f32 toward zero, subnormals included: the conversion rounds to nearest, then one
 // step toward zero where that went past x (Inf from x < 2^128 steps to FLT_MAX).
 __device__ inline float ptx2hip_tc_rz_f32(double x) {
@@ -152,32 +162,31 @@ __device__ inline float ptx2hip_tc_rz_f32(double x) {
 // The block sum s (an integer in a double, at weight 2^w) rounded once to the output as
 // accumulator bits: f32 RZ to 24 bits, e8m13 RZ for fp8 into f32 (14 bits: the low 10 of an f32
 // cleared), f16 RNE (an RZ f32 with a sticky last bit, which the f16 conversion then rounds
-// correctly); NaN canonical, zeros, overflow and subnormals per Model's choices.
+// correctly); NaN canonical, zeros, overflow and subnormals per Model's choices. Written without
+// branches: every case is computed and selected (NaN, Inf and zero pass through the conversions).
 template <typename Model, int Format, int Accum>
 __device__ inline uint32_t ptx2hip_tc_round(double s, int w) {
   constexpr bool fp8 = Format == ptx2hip_tc_e4m3 || Format == ptx2hip_tc_e5m2;
-  constexpr bool f16 = Accum == ptx2hip_tc_acc_f16;
-  const uint32_t sign = ptx2hip_bits_from_f64(s) >> 63 ? (f16 ? 0x8000u : 0x80000000u) : 0u;
-  if (s != s) return f16 ? 0x7fffu : 0x7fffffffu;
-  if (s == 0.0) return Model::ieee_zero_sign ? sign : 0u;
-  if (s - s != 0.0) return sign | (f16 ? 0x7c00u : 0x7f800000u);
   double x = s * ptx2hip_tc_pow2(w);
-  if (!f16) {
-    if (Model::overflow_to_inf && !(__builtin_fabs(x) < 0x1p128)) return sign | 0x7f800000u;
-    uint32_t r = ptx2hip_bits_from_f32(ptx2hip_tc_rz_f32(x));
-    if (fp8) r &= ~0x3ffu;
-    if (!Model::subnormal_outputs && (r & 0x7f800000u) == 0) return sign;
-    return r;
-  }
   float z = ptx2hip_tc_rz_f32(x);
   uint32_t zb = ptx2hip_bits_from_f32(z);
-  if (fp8 && Model::fp8_f16_via_e8m13) zb &= ~0x3ffu;
-  else if ((double)z != x) zb |= 1u;
-  _Float16 h = (_Float16)ptx2hip_f32_from_bits(zb);
-  uint16_t r;
-  memcpy(&r, &h, sizeof r);
-  if (!Model::subnormal_outputs && (r & 0x7c00u) == 0) return sign;
-  return r;
+  uint32_t r;
+  if (Accum == ptx2hip_tc_acc_f32) {
+    r = fp8 ? zb & ~0x3ffu : zb;
+    if (Model::overflow_to_inf)
+      r = __builtin_fabs(x) >= 0x1p128 ? (zb & 0x80000000u) | 0x7f800000u : r;
+    if (!Model::subnormal_outputs) r = (r & 0x7f800000u) == 0 ? r & 0x80000000u : r;
+  } else {
+    if (fp8 && Model::fp8_f16_via_e8m13) zb &= ~0x3ffu;
+    else zb |= (double)z != x ? 1u : 0u;
+    _Float16 h = (_Float16)ptx2hip_f32_from_bits(zb);
+    uint16_t u;
+    memcpy(&u, &h, sizeof u);
+    r = u;
+    if (!Model::subnormal_outputs) r = (r & 0x7c00u) == 0 ? r & 0x8000u : r;
+  }
+  if (!Model::ieee_zero_sign) r = s == 0.0 ? 0u : r;
+  return s != s ? (Accum == ptx2hip_tc_acc_f32 ? 0x7fffffffu : 0x7fffu) : r;
 }
 // ptx2hip:end
 
@@ -192,8 +201,9 @@ template <typename Model, int Format, int Accum, int N>
 __device__ inline uint32_t ptx2hip_tc_block(const ptx2hip_tc_elem* a, const ptx2hip_tc_elem* b,
                                             uint32_t c) {
   constexpr int nfrac = Model::nfrac(Format);
-  double cv =
-      Accum == ptx2hip_tc_acc_f16 ? ptx2hip_tc_f16_value(c) : (double)ptx2hip_f32_from_bits(c);
+  // f16 and fp8 products are exact in a float (at most 22 bits, exponents from -48 to 32).
+  constexpr bool f32_products = Format != ptx2hip_tc_bf16 && Format != ptx2hip_tc_tf32;
+  float cv = Accum == ptx2hip_tc_acc_f16 ? ptx2hip_tc_f16_value(c) : ptx2hip_f32_from_bits(c);
   ptx2hip_tc_elem cd = ptx2hip_tc_elem_of<-126>(cv, -4096);
   // -300 lies below every real exponent (>= 2 * -126) and keeps 2^(nfrac - E) finite.
   int e = Model::align_clamp ? Model::floor(Accum) : -300;
@@ -202,10 +212,13 @@ __device__ inline uint32_t ptx2hip_tc_block(const ptx2hip_tc_elem* a, const ptx2
     int pe = a[k].e + b[k].e;
     e = e > pe ? e : pe;
   }
-  // Inf and NaN elements (exponent 1024) may have raised E: the scale stays a power of two.
-  double scale = ptx2hip_tc_pow2(nfrac - e > -1022 ? nfrac - e : -1022);
-  double s = __builtin_trunc(cv * scale);
-  for (int k = 0; k < N; ++k) s += __builtin_trunc(a[k].v * b[k].v * scale);
+  // Inf and NaN elements may have raised E up to 2 * 128: the scale stays a power of two.
+  double scale = ptx2hip_tc_pow2(nfrac - e);
+  double s = __builtin_trunc((double)cv * scale);
+  for (int k = 0; k < N; ++k) {
+    double p = f32_products ? (double)(a[k].v * b[k].v) : (double)a[k].v * (double)b[k].v;
+    s += __builtin_trunc(p * scale);
+  }
   return ptx2hip_tc_round<Model, Format, Accum>(s, e - nfrac);
 }
 
