@@ -196,7 +196,8 @@ __device__ inline uint32_t ptx2hip_tc_round(double s, int w) {
 // Model::block(Format) products chained through c, each one: E = the largest exponent (the
 // products' a.e + b.e, c's exponent as an f32, at least Model::floor), every term truncated toward
 // zero at 2^(E - nfrac), the exact sum rounded once (ptx2hip_tc_round). c and the result: raw
-// accumulator bits (f16 in the low 16 bits).
+// accumulator bits (f16 in the low 16 bits). Format: A's (for the fp8 mixes either fp8 format:
+// B's elements carry their own decomposition).
 template <typename Model, int Format, int Accum, int N>
 __device__ inline uint32_t ptx2hip_tc_block(const ptx2hip_tc_elem* a, const ptx2hip_tc_elem* b,
                                             uint32_t c) {
@@ -237,14 +238,15 @@ __device__ inline uint32_t ptx2hip_tc_dot_terms(const ptx2hip_tc_elem (&a)[K],
 // ptx2hip:amd
 // One output element d = c + sum a[k] * b[k] of an mma whose K is K (products per output element),
 // as Model's tensor cores compute it; a, b: raw element bits, c and the result: raw accumulator
-// bits. The reference form; fragment code decomposes each element once (ptx2hip_tc_dot_terms).
-template <typename Model, int Format, int Accum, int K>
+// bits; FormatB: B's format where it differs (the fp8 mixes .e4m3.e5m2, .e5m2.e4m3). The
+// reference form; fragment code decomposes each element once (ptx2hip_tc_dot_terms).
+template <typename Model, int Format, int Accum, int K, int FormatB = Format>
 __device__ inline uint32_t ptx2hip_tc_dot(const uint32_t (&a)[K], const uint32_t (&b)[K],
                                           uint32_t c) {
   ptx2hip_tc_elem da[K], db[K];
   for (int k = 0; k < K; ++k) {
     da[k] = ptx2hip_tc_decompose<Model, Format>(a[k]);
-    db[k] = ptx2hip_tc_decompose<Model, Format>(b[k]);
+    db[k] = ptx2hip_tc_decompose<Model, FormatB>(b[k]);
   }
   return ptx2hip_tc_dot_terms<Model, Format, Accum, K>(da, db, c);
 }

@@ -17,13 +17,15 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use ptx2hip::lower::RuleSet;
-use ptx2hip_verify::matrix::model::{dot_with, Accum, Arch, Choices, Format};
+use ptx2hip_verify::matrix::model::{dot_mixed, Accum, Arch, Choices, Format};
 
 /// One model form: what `ptx2hip_tc_dot<Model, Format, Accum, K>` is instantiated with.
 #[derive(Clone, Copy, Debug)]
 struct Form {
     arch: Arch,
     format: Format,
+    /// B's format: `format` but for the fp8 mixes.
+    b_format: Format,
     accum: Accum,
     k: usize,
 }
@@ -37,9 +39,9 @@ const FORMATS: [Format; 5] = [
     Format::E5m2,
 ];
 
-/// Every (architecture, format, accumulator, K) of the mma shapes (f16/bf16: m8n8k4, m16n8k8,
-/// m16n8k16; tf32: m16n8k4, m16n8k8; fp8: m16n8k16, m16n8k32), both accumulator types for all
-/// (the model is defined for them; PTX allows f16 C/D for f16 and fp8 only).
+/// Every (architecture, formats, accumulator, K) of the mma shapes (f16/bf16: m8n8k4, m16n8k8,
+/// m16n8k16; tf32: m16n8k4, m16n8k8; fp8 and its mixes: m16n8k16, m16n8k32), both accumulator
+/// types for all (the model is defined for them; PTX allows f16 C/D for f16 and fp8 only).
 fn forms() -> Vec<Form> {
     let mut forms = Vec::new();
     for arch in ARCHS {
@@ -52,14 +54,21 @@ fn forms() -> Vec<Form> {
                 Format::Tf32 => &[4, 8],
                 Format::E4m3 | Format::E5m2 => &[16, 32],
             };
+            let b_formats: &[Format] = match format {
+                Format::E4m3 | Format::E5m2 => &[Format::E4m3, Format::E5m2],
+                _ => &[format],
+            };
             for &k in ks {
-                for accum in [Accum::F32, Accum::F16] {
-                    forms.push(Form {
-                        arch,
-                        format,
-                        accum,
-                        k,
-                    });
+                for &b_format in b_formats {
+                    for accum in [Accum::F32, Accum::F16] {
+                        forms.push(Form {
+                            arch,
+                            format,
+                            b_format,
+                            accum,
+                            k,
+                        });
+                    }
                 }
             }
         }
@@ -308,20 +317,20 @@ fn cases(forms: &[Form], per_form: usize) -> Vec<Case> {
                 let mut b = Vec::with_capacity(form.k);
                 for _ in 0..form.k {
                     let x = draw(&mut rng, form.format, style, base);
-                    let y = draw(&mut rng, form.format, style, bias);
+                    let y = draw(&mut rng, form.b_format, style, bias);
                     a.push(register(&mut rng, form.format, x));
-                    b.push(register(&mut rng, form.format, y));
+                    b.push(register(&mut rng, form.b_format, y));
                 }
                 match style {
                     Style::Specials => {
                         for _ in 0..1 + rng.below(2) {
                             let at = rng.below(form.k as u64) as usize;
-                            let x = special(&mut rng, form.format);
-                            let x = register(&mut rng, form.format, x);
                             if rng.coin() {
-                                a[at] = x;
+                                let x = special(&mut rng, form.format);
+                                a[at] = register(&mut rng, form.format, x);
                             } else {
-                                b[at] = x;
+                                let x = special(&mut rng, form.b_format);
+                                b[at] = register(&mut rng, form.b_format, x);
                             }
                         }
                     }
@@ -412,10 +421,11 @@ fn driver(forms: &[Form]) -> String {
         for set in 0..sets.len() {
             let _ = writeln!(
                 s,
-                "  if (form == {fi} && set == {set}) {{ uint32_t a[{k}], b[{k}]; memcpy(a, x, sizeof a); memcpy(b, y, sizeof b); return ptx2hip_tc_dot<{m}_{set}, {fmt}, {acc}, {k}>(a, b, c); }}",
+                "  if (form == {fi} && set == {set}) {{ uint32_t a[{k}], b[{k}]; memcpy(a, x, sizeof a); memcpy(b, y, sizeof b); return ptx2hip_tc_dot<{m}_{set}, {fmt}, {acc}, {k}, {fb}>(a, b, c); }}",
                 k = f.k,
                 m = cpp_model(f.arch),
                 fmt = cpp_format(f.format),
+                fb = cpp_format(f.b_format),
                 acc = cpp_accum(f.accum),
             );
         }
@@ -502,9 +512,9 @@ fn helpers_match_the_reference_model() {
     let mut failures = Vec::new();
     for (case, &helper) in cases.iter().zip(&got) {
         let f = forms[case.form];
-        let want = dot_with(
+        let want = dot_mixed(
             f.arch,
-            f.format,
+            (f.format, f.b_format),
             f.accum,
             &case.a,
             &case.b,
@@ -536,8 +546,9 @@ fn kernels(forms: &[Form]) -> String {
     for (i, f) in forms.iter().enumerate() {
         let _ = writeln!(
             s,
-            "__global__ void dot_{i}(const uint32_t* x, uint32_t* d) {{\n  uint32_t a[{k}], b[{k}];\n  for (int k = 0; k < {k}; ++k) {{\n    a[k] = x[threadIdx.x * {w} + k];\n    b[k] = x[threadIdx.x * {w} + {k} + k];\n  }}\n  d[threadIdx.x] = ptx2hip_tc_dot<{m}, {fmt}, {acc}, {k}>(a, b, x[threadIdx.x * {w} + {w} - 1]);\n}}",
+            "__global__ void dot_{i}(const uint32_t* x, uint32_t* d) {{\n  uint32_t a[{k}], b[{k}];\n  for (int k = 0; k < {k}; ++k) {{\n    a[k] = x[threadIdx.x * {w} + k];\n    b[k] = x[threadIdx.x * {w} + {k} + k];\n  }}\n  d[threadIdx.x] = ptx2hip_tc_dot<{m}, {fmt}, {acc}, {k}, {fb}>(a, b, x[threadIdx.x * {w} + {w} - 1]);\n}}",
             k = f.k,
+            fb = cpp_format(f.b_format),
             w = 2 * f.k + 1,
             m = cpp_model(f.arch),
             fmt = cpp_format(f.format),

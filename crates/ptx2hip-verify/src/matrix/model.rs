@@ -150,12 +150,30 @@ pub fn dot_with(
     c: u32,
     choices: &Choices,
 ) -> Option<u32> {
-    let block = arch.block(format)?;
+    dot_mixed(arch, (format, format), accum, a, b, c, choices)
+}
+
+/// [`dot_with`] where A and B have their own formats: PTX mixes e4m3 and e5m2 (`.e4m3.e5m2`);
+/// the block is that of fp8 either way. None for any other mix.
+pub fn dot_mixed(
+    arch: Arch,
+    formats: (Format, Format),
+    accum: Accum,
+    a: &[u32],
+    b: &[u32],
+    c: u32,
+    choices: &Choices,
+) -> Option<u32> {
+    let fp8 = |f| matches!(f, Format::E4m3 | Format::E5m2);
+    if formats.0 != formats.1 && !(fp8(formats.0) && fp8(formats.1)) {
+        return None;
+    }
+    let block = arch.block(formats.0)?;
     if a.len() != b.len() {
         return None;
     }
     let unit = Unit {
-        format,
+        formats,
         accum,
         block,
         floor: choices.align_clamp.then(|| arch.align_floor(accum)),
@@ -341,7 +359,8 @@ const OUT_F16: Out = Out {
 
 /// Everything one block needs besides its operands.
 struct Unit<'a> {
-    format: Format,
+    /// A's and B's.
+    formats: (Format, Format),
     accum: Accum,
     block: Block,
     floor: Option<i32>,
@@ -355,8 +374,8 @@ impl Unit<'_> {
             .zip(b)
             .map(|(&x, &y)| {
                 product(
-                    decode_element(self.format, x, self.choices),
-                    decode_element(self.format, y, self.choices),
+                    decode_element(self.formats.0, x, self.choices),
+                    decode_element(self.formats.1, y, self.choices),
                 )
             })
             .collect();
@@ -413,7 +432,7 @@ impl Unit<'_> {
             return self.zero(negative_zeros);
         }
         let (neg, n) = (s < 0, s.unsigned_abs());
-        match (self.format, self.accum) {
+        match (self.formats.0, self.accum) {
             (Format::E4m3 | Format::E5m2, Accum::F32) => self.round(neg, n, weight, &OUT_E8M13),
             (Format::E4m3 | Format::E5m2, Accum::F16) if self.choices.fp8_f16_via_e8m13 => {
                 let e8m13 = self.round(neg, n, weight, &OUT_E8M13);

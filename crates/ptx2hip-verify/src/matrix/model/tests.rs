@@ -260,3 +260,26 @@ fn mismatched_lengths_are_refused() {
         None
     );
 }
+
+#[test]
+fn fp8_mixes_decode_each_operand_in_its_own_format() {
+    let mut a = [0u32; 32];
+    let mut b = [0u32; 32];
+    // e4m3 0x40 is 2.0, e5m2 0x40 is 2.0 too; e4m3 0x48 is 4.0, e5m2 0x48 is 8.0.
+    (a[0], b[0]) = (0x48, 0x48);
+    let mixed = |fa, fb| {
+        dot_mixed(
+            Arch::Sm90,
+            (fa, fb),
+            Accum::F32,
+            &a,
+            &b,
+            0,
+            &Choices::DEFAULT,
+        )
+    };
+    assert_eq!(mixed(Format::E4m3, Format::E5m2), Some(0x4200_0000)); // 4·8 = 32
+    assert_eq!(mixed(Format::E5m2, Format::E4m3), Some(0x4200_0000));
+    assert_eq!(mixed(Format::E4m3, Format::E4m3), Some(0x4180_0000)); // 4·4 = 16
+    assert_eq!(mixed(Format::F16, Format::Bf16), None);
+}
