@@ -7,7 +7,7 @@
 //!   tiny mixes, terms exactly at the truncation point, tf32 low bits, sums above FLT_MAX, f16
 //!   ties) go through `ptx2hip_tc_dot` compiled on the host with `$CXX` (default g++).
 //! - `helpers_compile_for_amd`: every instantiation as HIP device code (clang-19; gfx90a, gfx942,
-//!   gfx1100), without warnings.
+//!   gfx1100), without warnings, with f32 denormals kept (the helpers rely on it).
 
 #[path = "../../../tests/common/mod.rs"]
 mod common;
@@ -606,6 +606,18 @@ fn helpers_compile_for_amd() {
             out.status.success() && !stderr.contains("warning"),
             "{label}: clang-19 {}\n{stderr}",
             args.join(" ")
+        );
+        // The helpers convert bf16/tf32 subnormals and round subnormal f32 results through f32
+        // instructions: the kernels must keep f32 denormals (mode 3: inputs and outputs).
+        let asm = std::fs::read_to_string(args.last().unwrap()).unwrap();
+        let modes: Vec<&str> = asm
+            .lines()
+            .filter(|l| l.contains(".amdhsa_float_denorm_mode_32"))
+            .collect();
+        assert!(!modes.is_empty(), "{label}: no kernel descriptor");
+        assert!(
+            modes.iter().all(|l| l.trim_end().ends_with(" 3")),
+            "{label}: f32 denormals flushed: {modes:?}"
         );
     });
 }
