@@ -47,8 +47,9 @@ struct ptx2hip_tc_choices {
 
 // ptx2hip:helper ptx2hip_tc_sm90 requires=ptx2hip_tc_choices,ptx2hip_tc_format
 // ptx2hip:amd
-// H100/H200 (mma.sync and wgmma): products per block and fraction bits kept below E per format,
-// and the floor of E per accumulator type (the published model's min_exp_limit).
+// H100/H200 (mma.sync and wgmma; fp8 as wgmma computes it: fp8 mma.sync takes another datapath,
+// docs/TENSOR_MODEL.md): products per block and fraction bits kept below E per format, and the
+// floor of E per accumulator type (the published model's min_exp_limit).
 struct ptx2hip_tc_sm90 : ptx2hip_tc_choices {
   static constexpr int block(int format) {
     return format == ptx2hip_tc_tf32                                ? 8

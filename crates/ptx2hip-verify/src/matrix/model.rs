@@ -13,7 +13,8 @@
 /// A tensor-core generation with its own numerics.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Arch {
-    /// H100, H200: `mma.sync` and `wgmma`.
+    /// H100, H200: `mma.sync` and `wgmma`; fp8 as `wgmma` computes it (fp8 `mma.sync` takes
+    /// another datapath, not modelled: docs/TENSOR_MODEL.md).
     Sm90,
     /// A100 (and A30, A2, RTX 30).
     Sm80,
