@@ -10,6 +10,7 @@ pub mod forms;
 pub mod fragment;
 pub mod golden;
 pub mod inputs;
+pub mod matrix;
 pub mod warp;
 
 /// The repository root: the product crate, with `rules/`, `tests/vectors/` and `src/rules/evidence/`.
