@@ -1,0 +1,122 @@
+//! Per-warp recordings of the `mma` forms (docs/MATRIX.md).
+//!
+//! ```text
+//! cargo run -p ptx2hip-verify --bin matrix_vectors -- gen --out DIR            # CUDA programs + inputs + run.sh
+//! RES=DIR/res bash DIR/run.sh                                                  # on a machine with an NVIDIA GPU
+//! cargo run -p ptx2hip-verify --bin matrix_vectors -- import --results DIR/res # writes tests/vectors/matrix/
+//! cargo run -p ptx2hip-verify --bin matrix_vectors -- check                    # recording vs the reference
+//! ```
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use ptx2hip_verify::matrix::cases::unpack;
+use ptx2hip_verify::matrix::reference::expected;
+use ptx2hip_verify::matrix::{all_forms, generate, harness, Operand};
+use ptx2hip_verify::warp::Recording;
+use serde_json::json;
+
+fn arg(args: &[String], name: &str) -> Option<String> {
+    args.iter()
+        .position(|a| a == name)
+        .and_then(|i| args.get(i + 1).cloned())
+}
+
+fn dir() -> PathBuf {
+    ptx2hip_verify::repo_root().join("tests/vectors/matrix")
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let result = match args.first().map(String::as_str) {
+        Some("gen") => gen(&args),
+        Some("import") => import(&args),
+        Some("check") => check(),
+        _ => Err("usage: matrix_vectors gen|import|check (see the source)".into()),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("{e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn gen(args: &[String]) -> Result<(), String> {
+    let out = arg(args, "--out").ok_or("gen needs --out DIR")?;
+    let n = harness::write_programs(Path::new(&out))?;
+    println!("{n} forms written to {out}");
+    Ok(())
+}
+
+fn import(args: &[String]) -> Result<(), String> {
+    let res = arg(args, "--results").ok_or("import needs --results DIR")?;
+    let imported = harness::import(Path::new(&res))?;
+    let dir = dir();
+    std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
+    imported.recording.write(&dir.join("mma.bin.gz"))?;
+    let mut manifest = imported.recording.header.clone();
+    manifest["rejected_by_ptxas"] = json!(imported
+        .missing
+        .iter()
+        .map(|(name, why)| json!({"form": name, "why": why}))
+        .collect::<Vec<_>>());
+    std::fs::write(
+        dir.join("manifest.json"),
+        serde_json::to_string_pretty(&manifest).map_err(|e| e.to_string())? + "\n",
+    )
+    .map_err(|e| e.to_string())?;
+    println!(
+        "{} forms recorded, {} without outputs",
+        imported.recording.forms.len(),
+        imported.missing.len()
+    );
+    for (name, why) in &imported.missing {
+        println!("NOT RECORDED {name}: {}", why.lines().next().unwrap_or(""));
+    }
+    Ok(())
+}
+
+/// Compares the recorded D of every integer and f64 form with the reference.
+fn check() -> Result<(), String> {
+    let rec = Recording::read(&dir().join("mma.bin.gz"))?;
+    let mut bad = 0usize;
+    for form in all_forms() {
+        let Some(r) = rec.form(&form.name()) else {
+            println!("{}: not recorded", form.name());
+            continue;
+        };
+        let mut diffs = 0;
+        let cases = generate(&form);
+        for (k, case) in cases.iter().enumerate() {
+            let Some(want) = expected(&form, &case.a, &case.b, &case.c) else {
+                break;
+            };
+            let lanes: Vec<&[u32]> = (0..32).map(|l| r.lane(k, l)).collect();
+            let got = unpack(&form, Operand::D, &lanes);
+            for (e, (g, w)) in got.iter().zip(&want).enumerate() {
+                if g != w {
+                    if diffs < 4 {
+                        println!(
+                            "{} case {k} element {e}: GPU {g:#x} reference {w:#x}",
+                            form.name()
+                        );
+                    }
+                    diffs += 1;
+                }
+            }
+        }
+        println!(
+            "{}: {} warps, {diffs} differences",
+            form.name(),
+            cases.len()
+        );
+        bad += diffs;
+    }
+    if bad == 0 {
+        Ok(())
+    } else {
+        Err(format!("{bad} outputs differ from the reference"))
+    }
+}
