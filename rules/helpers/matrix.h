@@ -1,0 +1,178 @@
+// Helpers of rules/matrix.toml: mma.sync on AMD, lane by lane, in NVIDIA's fragment layout.
+//
+// A PTX warp is 32 lanes (one wave32, or one half of a wave64: docs/WARP.md). Lane l holds the
+// fragments of PTX's layout (g = l >> 2, t = l & 3; docs/MATRIX.md): the A rows its outputs need
+// (g and g + 8) are spread over the 4 lanes of its own quad, the B columns (2t and 2t + 1) over
+// the quads 2t and 2t + 1. Each lane gathers those words (DPP quad_perm for A: every quad is a
+// DPP quad on both wave sizes; ds_bpermute for B) and computes its own outputs. Every lane of the
+// PTX warp executes mma.sync (.aligned), so every source lane is active.
+
+// ---- Gathers -----------------------------------------------------------------------------
+
+// ptx2hip:helper ptx2hip_mma_quad
+// ptx2hip:amd
+// The value of v in lane T of this lane's quad (T = 0..3): one DPP quad_perm move.
+template <int T>
+__device__ inline uint32_t ptx2hip_mma_quad(uint32_t v) {
+  return (uint32_t)__builtin_amdgcn_update_dpp(0, (int)v, T * 0x55, 0xf, 0xf, false);
+}
+template <int T>
+__device__ inline uint64_t ptx2hip_mma_quad(uint64_t v) {
+  return (uint64_t)ptx2hip_mma_quad<T>((uint32_t)v) |
+         (uint64_t)ptx2hip_mma_quad<T>((uint32_t)(v >> 32)) << 32;
+}
+// ptx2hip:end
+
+// ptx2hip:helper ptx2hip_mma_lane requires=ptx2hip_warp_read
+// ptx2hip:amd
+// The value of v in lane j of this lane's PTX warp (ds_bpermute), 32 or 64 bits.
+__device__ inline uint32_t ptx2hip_mma_lane(uint32_t v, uint32_t j) {
+  return ptx2hip_warp_read(v, j);
+}
+__device__ inline uint64_t ptx2hip_mma_lane(uint64_t v, uint32_t j) {
+  return (uint64_t)ptx2hip_warp_read((uint32_t)v, j) |
+         (uint64_t)ptx2hip_warp_read((uint32_t)(v >> 32), j) << 32;
+}
+// ptx2hip:end
+
+// ptx2hip:helper ptx2hip_mma_rows requires=ptx2hip_mma_quad
+// ptx2hip:amd
+// The A rows this lane's outputs need, from the 4 lanes of its quad: row[r][w] is word w of row
+// g + 8r (R = 2 for m16n8, 1 for m8n8), words in k order. Register i of quad lane u holds word
+// 4(i / R) + u of row i % R.
+template <typename T, int N, int R, int W>
+__device__ inline void ptx2hip_mma_rows(const T (&a)[N], T (&row)[R][W]) {
+  static_assert(W == 4 * N / R, "A fragment and row words disagree");
+#pragma unroll
+  for (int i = 0; i < N; ++i) {
+    const T v = a[i];
+    row[i % R][4 * (i / R) + 0] = ptx2hip_mma_quad<0>(v);
+    row[i % R][4 * (i / R) + 1] = ptx2hip_mma_quad<1>(v);
+    row[i % R][4 * (i / R) + 2] = ptx2hip_mma_quad<2>(v);
+    row[i % R][4 * (i / R) + 3] = ptx2hip_mma_quad<3>(v);
+  }
+}
+// ptx2hip:end
+
+// ptx2hip:helper ptx2hip_mma_cols requires=ptx2hip_mma_lane
+// ptx2hip:amd
+// The B columns this lane's outputs need: col[j][w] is word w of column 2t + j, words in k order.
+// Register i of lane 4n + u holds word 4i + u of column n.
+template <typename T, int N, int W>
+__device__ inline void ptx2hip_mma_cols(const T (&b)[N], T (&col)[2][W]) {
+  static_assert(W == 4 * N, "B fragment and column words disagree");
+  const uint32_t first = (__lane_id() & 3u) * 8u;  // lane 4 * (2t) of the warp
+#pragma unroll
+  for (int j = 0; j < 2; ++j)
+#pragma unroll
+    for (int i = 0; i < N; ++i)
+#pragma unroll
+      for (int u = 0; u < 4; ++u) col[j][4 * i + u] = ptx2hip_mma_lane(b[i], first + 4u * j + u);
+}
+// ptx2hip:end
+
+// ---- Integer forms --------------------------------------------------------------------------
+
+// ptx2hip:helper ptx2hip_mma_dot8 requires=ptx2hip_amd_dot_insts
+// ptx2hip:amd
+// c + the eight 4-bit products of a and b (SA/SB: nibbles signed), modulo 2^32; the processor's
+// dot instruction when it has one (clamp off).
+template <bool SA, bool SB>
+__device__ inline uint32_t ptx2hip_mma_dot8(uint32_t a, uint32_t b, uint32_t c) {
+#if defined(PTX2HIP_AMD_DOT8)
+  return (uint32_t)__builtin_amdgcn_sudot8(SA, (int)a, SB, (int)b, (int)c, false);
+#else
+#if defined(PTX2HIP_AMD_DOT1)
+  if (SA && SB) return (uint32_t)__builtin_amdgcn_sdot8((int)a, (int)b, (int)c, false);
+  if (!SA && !SB) return __builtin_amdgcn_udot8(a, b, c, false);
+#endif
+  for (int i = 0; i < 32; i += 4) {
+    uint32_t x = (a >> i) & 0xfu, y = (b >> i) & 0xfu;
+    if (SA) x = (x ^ 0x8u) - 0x8u; /* sign-extend modulo 2^32 */
+    if (SB) y = (y ^ 0x8u) - 0x8u;
+    c += x * y;
+  }
+  return c;
+#endif
+}
+// ptx2hip:end
+
+// ptx2hip:helper ptx2hip_mma_kind
+// ptx2hip:amd
+// What one 32-bit word of an integer mma fragment holds and how two words multiply.
+enum class ptx2hip_mma_kind { i8, i4, b1_xor, b1_and };
+// ptx2hip:end
+
+// clang-format off
+// ptx2hip:helper ptx2hip_mma_int requires=ptx2hip_vec,ptx2hip_mma_kind,ptx2hip_mma_rows,ptx2hip_mma_cols,ptx2hip_dp4a,ptx2hip_mma_dot8
+// clang-format on
+// ptx2hip:amd
+// Integer mma.sync (m8n8k16/k32/k128, m16n8k16/k32/k64/k128/k256): D = C + A·B. The products of
+// one output sum exactly in 32 bits (at most 32 · 255 · 255 < 2^21), then C is added modulo 2^32
+// or, with .satfinite (SAT), exactly and clamped to [INT32_MIN, INT32_MAX] (PTX ISA, mma).
+// SA/SB: A/B elements signed.
+template <ptx2hip_mma_kind K, bool SA, bool SB, bool SAT, int NA, int NB, int ND>
+__device__ inline ptx2hip_vec<int32_t, ND> ptx2hip_mma_int(ptx2hip_vec<uint32_t, NA> a,
+                                                           ptx2hip_vec<uint32_t, NB> b,
+                                                           ptx2hip_vec<int32_t, ND> c) {
+  constexpr int R = NA >= 2 ? 2 : 1, W = 4 * NA / R;
+  static_assert(ND == 2 * R && W == 4 * NB, "not an mma.sync integer fragment");
+  uint32_t row[R][W], col[2][W];
+  ptx2hip_mma_rows(a.v, row);
+  ptx2hip_mma_cols(b.v, col);
+  ptx2hip_vec<int32_t, ND> d;
+#pragma unroll
+  for (int i = 0; i < ND; ++i) {
+    uint32_t s = 0;
+#pragma unroll
+    for (int w = 0; w < W; ++w) {
+      const uint32_t x = row[i >> 1][w], y = col[i & 1][w];
+      if (K == ptx2hip_mma_kind::i8) s = ptx2hip_dp4a<SA, SB>(x, y, s);
+      if (K == ptx2hip_mma_kind::i4) s = ptx2hip_mma_dot8<SA, SB>(x, y, s);
+      if (K == ptx2hip_mma_kind::b1_xor) s += (uint32_t)__builtin_popcount(x ^ y);
+      if (K == ptx2hip_mma_kind::b1_and) s += (uint32_t)__builtin_popcount(x & y);
+    }
+    if (SAT) {
+      const int64_t v = (int64_t)c.v[i] + (int64_t)(int32_t)s;
+      d.v[i] = (int32_t)(v > INT32_MAX ? INT32_MAX : v < INT32_MIN ? INT32_MIN : v);
+    } else {
+      d.v[i] = (int32_t)((uint32_t)c.v[i] + s);
+    }
+  }
+  return d;
+}
+// ptx2hip:end
+
+// ---- f64 forms ------------------------------------------------------------------------------
+
+// ptx2hip:helper ptx2hip_mma_f64 requires=ptx2hip_vec,ptx2hip_mma_rows,ptx2hip_mma_cols
+// ptx2hip:amd
+// f64 mma.sync (m8n8k4, m16n8k4/k8/k16): each output is the chain d = fma(a_k, b_k, d) over k in
+// order from d = c, rounded to nearest even at every step (PTX ISA, mma: .f64 is an fma chain).
+// A NaN result is NVIDIA's canonical 0x7fffffffffffffff.
+template <int NA, int NB, int ND>
+__device__ inline ptx2hip_vec<double, ND> ptx2hip_mma_f64(ptx2hip_vec<double, NA> a,
+                                                          ptx2hip_vec<double, NB> b,
+                                                          ptx2hip_vec<double, ND> c) {
+  constexpr int R = NA >= 2 ? 2 : 1, W = 4 * NA / R;
+  static_assert(ND == 2 * R && W == 4 * NB, "not an mma.sync f64 fragment");
+  uint64_t ab[NA], bb[NB], row[R][W], col[2][W];
+#pragma unroll
+  for (int i = 0; i < NA; ++i) ab[i] = __builtin_bit_cast(uint64_t, a.v[i]);
+#pragma unroll
+  for (int i = 0; i < NB; ++i) bb[i] = __builtin_bit_cast(uint64_t, b.v[i]);
+  ptx2hip_mma_rows(ab, row);
+  ptx2hip_mma_cols(bb, col);
+  ptx2hip_vec<double, ND> d;
+#pragma unroll
+  for (int i = 0; i < ND; ++i) {
+    double s = c.v[i];
+#pragma unroll
+    for (int w = 0; w < W; ++w)
+      s = __builtin_fma(__builtin_bit_cast(double, row[i >> 1][w]),
+                        __builtin_bit_cast(double, col[i & 1][w]), s);
+    d.v[i] = s != s ? __builtin_bit_cast(double, (uint64_t)0x7fffffffffffffffull) : s;
+  }
+  return d;
+}
+// ptx2hip:end
