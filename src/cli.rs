@@ -19,7 +19,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 
 use crate::config::Config;
 use crate::emit::EmitMode;
-use crate::lower::{self, render, RuleSet, Target};
+use crate::lower::{self, render, RuleSet, Target, TensorModel};
 use crate::pipeline::Options;
 use crate::scan::{self, cuda_arch::CudaArch};
 use crate::walk;
@@ -141,6 +141,16 @@ struct Input {
     /// value for AMD device code only [default: `cuda-arch` of ptx2hip.toml, else 90].
     #[arg(long, value_name = "SM", value_parser = CudaArch::parse)]
     cuda_arch: Option<CudaArch>,
+    /// The NVIDIA tensor cores whose numerics the exact matrix translations (`mma`) reproduce
+    /// bit for bit: `sm_90` (H100/H200, recorded) or `sm_80` (A100, checked against published
+    /// recordings); docs/TENSOR_MODEL.md.
+    #[arg(long, value_name = "SM", default_value = "sm_90", value_parser = tensor_model)]
+    tensor_model: TensorModel,
+    /// Use the faster, inexact translation of the rules that have one (float `mma` through
+    /// MFMA/WMMA): each such translation is marked in its provenance comment and the report, and
+    /// `explain CODE` states its deviation. Without it every translation is exact.
+    #[arg(long)]
+    fast: bool,
     #[command(flatten)]
     selection: selection::Selection,
 }
@@ -210,6 +220,8 @@ pub fn run(cli: Cli) -> ExitCode {
                 target: target.into(),
                 emit: Some(emit.into()),
                 provenance: !no_provenance,
+                tensor_model: input.tensor_model,
+                fast: input.fast,
             };
             let mode = match (in_place, out_dir) {
                 (true, _) => translate::Mode::InPlace {
@@ -242,6 +254,8 @@ pub fn run(cli: Cli) -> ExitCode {
                 target: target.into(),
                 emit: None,
                 provenance: false,
+                tensor_model: input.tensor_model,
+                fast: input.fast,
             },
         ),
         Command::Explain {
@@ -259,6 +273,12 @@ pub fn run(cli: Cli) -> ExitCode {
             conclude(out, Vec::new(), ExitCode::SUCCESS)
         }
     }
+}
+
+/// Parses `--tensor-model`.
+fn tensor_model(text: &str) -> Result<TensorModel, String> {
+    TensorModel::parse(text)
+        .ok_or_else(|| format!("`{text}` is not a tensor model: sm_90 or sm_80"))
 }
 
 impl Input {
@@ -397,6 +417,7 @@ fn explain(
     if let Some(rule) = rule {
         outln!(out, "{} ({}) — {}\n", rule.code, rule.name, rule.summary);
         outln!(out, "{}", rule.doc.trim());
+        outln!(out, "\n{}", tier_note(rule));
         outln!(
             out,
             "\nforms: {}",
@@ -415,6 +436,27 @@ fn explain(
         );
     }
     explain_statement(out, statement, constraints, rules, true)
+}
+
+/// What `explain CODE` says of a rule's exactness: the tier (exact, and a `--fast` alternative
+/// with its stated deviation) and, for rules whose code follows `--tensor-model`, the model.
+fn tier_note(rule: &crate::rules::Rule) -> String {
+    let mut note = String::from("tier: exact");
+    let follows_model = rule
+        .templates(Target::Amd)
+        .any(|t| t.code.text().contains(crate::rules::TENSOR_MODEL));
+    if follows_model {
+        note.push_str(
+            " (bit-exact with the tensor cores of --tensor-model: sm_90 H100/H200 by default, or sm_80 A100; docs/TENSOR_MODEL.md)",
+        );
+    }
+    if let Some(fast) = &rule.fast {
+        note.push_str(&format!(
+            "; with --fast (inexact, --target amd): {}",
+            fast.deviation.trim()
+        ));
+    }
+    note
 }
 
 /// Explains one PTX statement: its parse, the documentation of the rules that translate it (when

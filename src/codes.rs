@@ -496,6 +496,8 @@ mod tests {
                         target,
                         emit: None,
                         provenance: false,
+                        tensor_model: Default::default(),
+                        fast: false,
                     },
                     &scan,
                 );

@@ -159,6 +159,8 @@ mod tests {
             target: crate::lower::Target::Amd,
             emit: None,
             provenance: false,
+            tensor_model: Default::default(),
+            fast: false,
         };
         let outcome = pipeline::process(source.as_bytes(), &rules, options);
         lint(

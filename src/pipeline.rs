@@ -24,6 +24,21 @@ pub struct Options {
     /// Comments in the rewritten file: the rules of each translation, and why a statement
     /// stays as written.
     pub provenance: bool,
+    /// Whose tensor cores the exact matrix translations reproduce (`--tensor-model`).
+    pub tensor_model: lower::TensorModel,
+    /// Rules with an inexact `--fast` translation use it.
+    pub fast: bool,
+}
+
+impl Options {
+    /// What lowering is told.
+    pub fn settings(&self) -> lower::Settings {
+        lower::Settings {
+            target: self.target,
+            tensor_model: self.tensor_model,
+            fast: self.fast,
+        }
+    }
 }
 
 /// What ptx2hip found out about one asm statement.
@@ -250,12 +265,17 @@ const MEMO_CAPACITY: usize = 1 << 16;
 impl Memo {
     /// The analysis of `stmt`, computed once per distinct statement. Only for a lint: the
     /// translation kept here has no code lines.
-    fn analysis(&self, stmt: &AsmStatement, rules: &RuleSet, target: Target) -> lower::Analysis {
-        let key = memo_key(stmt, target);
+    fn analysis(
+        &self,
+        stmt: &AsmStatement,
+        rules: &RuleSet,
+        settings: lower::Settings,
+    ) -> lower::Analysis {
+        let key = memo_key(stmt, settings);
         if let Some(found) = self.analyses.lock().ok().and_then(|m| m.get(&key).cloned()) {
             return found;
         }
-        let mut analysis = lower::analyze(stmt, rules, target);
+        let mut analysis = lower::analyze(stmt, rules, settings);
         if let Ok(t) = &mut analysis.outcome {
             t.lines = Vec::new();
             t.helpers = Vec::new();
@@ -271,7 +291,7 @@ impl Memo {
 }
 
 /// Everything [`lower::analyze`] reads of a statement, as one string.
-fn memo_key(stmt: &AsmStatement, target: Target) -> String {
+fn memo_key(stmt: &AsmStatement, settings: lower::Settings) -> String {
     let text = match &stmt.template {
         scan::Template::Known { text, .. } => text.as_str(),
         scan::Template::Unresolved { reason, .. } => reason.as_str(),
@@ -281,10 +301,12 @@ fn memo_key(stmt: &AsmStatement, target: Target) -> String {
         .map(|op| op.constraint.len() + op.expr.len() + 8)
         .sum();
     let mut key = String::with_capacity(text.len() + operands + 32);
-    key.push_str(match target {
+    key.push_str(match settings.target {
         Target::Amd => "a",
         Target::Portable => "p",
     });
+    key.push_str(settings.tensor_model.placeholder());
+    key.push(if settings.fast { 'f' } else { 'x' });
     key.push(if stmt.is_volatile() { 'v' } else { '-' });
     key.push('\0');
     key.push_str(text);
@@ -406,9 +428,9 @@ pub fn process_file_with(
                         if stmt.arms.is_none()
                             && matches!(stmt.template, scan::Template::Known { .. }) =>
                     {
-                        memo.analysis(&stmt, rules, options.target)
+                        memo.analysis(&stmt, rules, options.settings())
                     }
-                    _ => lower::analyze(&stmt, rules, options.target),
+                    _ => lower::analyze(&stmt, rules, options.settings()),
                 }
             };
             let mut analysis = analysis;

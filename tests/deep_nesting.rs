@@ -18,6 +18,8 @@ fn process(source: &str) -> pipeline::FileOutcome {
             target: Target::Amd,
             emit: Some(EmitMode::Guarded),
             provenance: false,
+            tensor_model: Default::default(),
+            fast: false,
         },
     )
 }

@@ -331,6 +331,8 @@ fn pipeline_checked(src: &[u8]) -> Result<(), TestCaseError> {
                     target,
                     emit,
                     provenance: true,
+                    tensor_model: Default::default(),
+                    fast: false,
                 },
                 &scan_options,
             );
@@ -372,7 +374,14 @@ fn pipeline_checked(src: &[u8]) -> Result<(), TestCaseError> {
         }
     }
     // The review page reads the file on its own (both targets per statement).
-    let entries = report::html::entries("f.cu", None, src, rules(), &scan_options);
+    let entries = report::html::entries(
+        "f.cu",
+        None,
+        src,
+        rules(),
+        &scan_options,
+        ptx2hip::lower::Target::Amd.into(),
+    );
     report::html::page(&entries, rules(), scan_options.macros.cuda_arch.as_slice());
     Ok(())
 }

@@ -164,6 +164,8 @@ fn translate(src: &[u8], mode: EmitMode, target: Target) -> Option<Rewrite> {
         target,
         emit: Some(mode),
         provenance: false,
+        tensor_model: Default::default(),
+        fast: false,
     };
     process(src, rules(), options).rewritten
 }
@@ -174,6 +176,8 @@ fn translate_for_arch(src: &[u8], mode: EmitMode, target: Target) -> Option<Rewr
         target,
         emit: Some(mode),
         provenance: false,
+        tensor_model: Default::default(),
+        fast: false,
     };
     let scan_options = scan::Options {
         macros: scan::Macros {
@@ -195,6 +199,8 @@ fn translate_shared(src: &[u8], mode: EmitMode, target: Target) -> Result<Option
         target,
         emit: Some(mode),
         provenance: false,
+        tensor_model: Default::default(),
+        fast: false,
     };
     let placement = Placement::Shared { include: INCLUDE };
     let outcome = process_file_with(
@@ -419,6 +425,8 @@ fn findings(
         target: Target::Amd,
         emit: None,
         provenance: false,
+        tensor_model: Default::default(),
+        fast: false,
     };
     let scan_options = scan::Options::default();
     let outcome = process_file(src, None, rules(), options, &scan_options);
@@ -460,7 +468,14 @@ fn check_lint(src: &[u8]) -> Result<(), TestCaseError> {
         prop_assert!(left.is_empty(), "the baseline silences all: {:?}", left);
         prop_assert_eq!(again.baselined, reported);
     }
-    let entries = html::entries("k.cu", None, src, rules(), &scan::Options::default());
+    let entries = html::entries(
+        "k.cu",
+        None,
+        src,
+        rules(),
+        &scan::Options::default(),
+        Target::Amd.into(),
+    );
     prop_assert_eq!(
         entries.len(),
         outcome.findings.len() + outcome.diagnostics.len(),

@@ -13,6 +13,8 @@ fn run(src: &str, mode: EmitMode) -> FileOutcome {
         target: Target::Amd,
         emit: Some(mode),
         provenance: false,
+        tensor_model: Default::default(),
+        fast: false,
     };
     process(src.as_bytes(), &rules, options)
 }
@@ -260,6 +262,8 @@ fn a_marker_reads_the_same_after_the_rewrite_moved_the_lines() {
             target: Target::Amd,
             emit: Some(mode),
             provenance: true,
+            tensor_model: Default::default(),
+            fast: false,
         };
         let once = process(src.as_bytes(), &rules, options)
             .rewritten

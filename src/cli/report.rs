@@ -14,6 +14,11 @@ use crate::scan::cuda_arch::CudaArch;
 
 pub fn run(input: &Input, rules: &RuleSet, output: &Path) -> ExitCode {
     let (files, mut errors) = input.files();
+    let settings = crate::lower::Settings {
+        target: crate::lower::Target::Amd,
+        tensor_model: input.tensor_model,
+        fast: input.fast,
+    };
     // A file that cannot be read is an error and, on the page, left to port by hand (E003).
     // Each file's architecture is its configuration's (or --cuda-arch).
     let read: Vec<(Vec<html::Entry>, Option<String>, Option<CudaArch>)> = files
@@ -28,7 +33,7 @@ pub fn run(input: &Input, rules: &RuleSet, output: &Path) -> ExitCode {
             let arch = scan_options.macros.cuda_arch;
             match std::fs::read(&f.path) {
                 Ok(bytes) => (
-                    html::entries(&path, Some(&f.path), &bytes, rules, &scan_options),
+                    html::entries(&path, Some(&f.path), &bytes, rules, &scan_options, settings),
                     None,
                     arch,
                 ),

@@ -171,6 +171,8 @@ mod tests {
             target: Target::Amd,
             emit: Some(crate::emit::EmitMode::Guarded),
             provenance: true,
+            tensor_model: Default::default(),
+            fast: false,
         };
         let mut summary = Summary::default();
         let src = "__device__ int f(int x) {\n  int y;\n  asm(\"add.s32 %0, %1, 1;\" : \"=r\"(y) : \"r\"(x));\n  asm(\"frob.b32 %0;\" : \"=r\"(y));\n  return y;\n}\n";
@@ -199,6 +201,8 @@ mod tests {
             target: Target::Amd,
             emit: Some(crate::emit::EmitMode::Guarded),
             provenance: true,
+            tensor_model: Default::default(),
+            fast: false,
         };
         let src = "__device__ int f(int x) {\n  int y;\n#if __CUDA_ARCH__ >= 800\n  asm(\"add.s32 %0, %1, 1;\" : \"=r\"(y) : \"r\"(x));\n#elif __CUDA_ARCH__ >= 700\n  asm(\"add.s32 %0, %1, 2;\" : \"=r\"(y) : \"r\"(x));\n#endif\n  return y;\n}\n";
         let run = |arch: CudaArch| {

@@ -189,7 +189,7 @@ pub fn edit(
     newline: &str,
     provenance: bool,
 ) -> Vec<Edit> {
-    let note = provenance.then(|| provenance::rules_note(&translation.rules));
+    let note = provenance.then(|| provenance::rules_note(&translation.rules, &translation.fast));
     let nl = lines.ending_of(source, stmt.span.start, newline);
     let indent = indent_at(source, lines, stmt.span.start);
     let mut edit = if indent == stmt.indent {

@@ -23,9 +23,15 @@ use crate::codes::Code;
 const PREFIX: &str = "ptx2hip: ";
 const NOT_TRANSLATED: &str = " not translated: ";
 
-/// The note of a translation: `ptx2hip: B012 B013`.
-pub fn rules_note(rules: &[String]) -> String {
-    format!("{PREFIX}{}", rules.join(" "))
+/// The note of a translation: `ptx2hip: B012 B013`; rules translated by their inexact `--fast`
+/// template are named again after it (`ptx2hip: X003 R001 (--fast, inexact: X003)`), so a reviewer
+/// sees which results may differ from NVIDIA's.
+pub fn rules_note(rules: &[String], fast: &[String]) -> String {
+    let mut note = format!("{PREFIX}{}", rules.join(" "));
+    if !fast.is_empty() {
+        note.push_str(&format!(" (--fast, inexact: {})", fast.join(" ")));
+    }
+    note
 }
 
 /// The note of a statement left as written: `ptx2hip: U001 not translated: <reason>`, on one line.
@@ -148,7 +154,7 @@ mod tests {
     #[test]
     fn notes_name_the_rules_or_the_code_and_reason_on_one_line() {
         assert_eq!(
-            rules_note(&["B012".into(), "B013".into()]),
+            rules_note(&["B012".into(), "B013".into()], &[]),
             "ptx2hip: B012 B013"
         );
         assert_eq!(

@@ -5,9 +5,9 @@
 
 use crate::scan::{ArmPiece, Arms};
 
-use super::{analyze, Analysis, Position, RuleSet, Target, Translation};
+use super::{analyze, Analysis, Position, RuleSet, Settings, Translation};
 
-pub fn analyze_arms(arms: &Arms, rules: &RuleSet, target: Target) -> Analysis {
+pub fn analyze_arms(arms: &Arms, rules: &RuleSet, settings: Settings) -> Analysis {
     let mut instructions: Vec<String> = Vec::new();
     let mut lines = Vec::new();
     let mut codes: Vec<String> = Vec::new();
@@ -21,7 +21,7 @@ pub fn analyze_arms(arms: &Arms, rules: &RuleSet, target: Target) -> Analysis {
             }
             ArmPiece::Reading { arms, statement } => (arms, statement),
         };
-        let analysis = analyze(statement, rules, target);
+        let analysis = analyze(statement, rules, settings);
         for form in analysis.instructions {
             if !instructions.contains(&form) {
                 instructions.push(form);
@@ -51,6 +51,7 @@ pub fn analyze_arms(arms: &Arms, rules: &RuleSet, target: Target) -> Analysis {
         None => Ok(Translation {
             helpers: rules.helper_closure(helpers.iter()),
             lines,
+            fast: settings.fast_codes(rules, &codes),
             rules: codes,
         }),
     };

@@ -23,10 +23,11 @@ use super::code::Expr;
 use super::helper_use::HelperUse;
 use super::operands;
 use super::types::{constraint_register, convert, widen_into, CType, PtxType};
-use super::{Target, Unsupported};
+use super::{Settings, Target, Unsupported};
 use crate::rules::template::{self, Template};
 use crate::rules::{
     vector_width, Bindings, OperandKind, OperandSpec, Role, Rule, RuleSet, Slot, TypeRef,
+    TENSOR_MODEL,
 };
 
 mod address;
@@ -96,6 +97,7 @@ pub struct Lowered {
 pub struct Lowerer<'a> {
     rules: &'a RuleSet,
     target: Target,
+    settings: Settings,
     ops: Vec<AsmOp>,
     scopes: Vec<Vec<Local>>,
     names: LocalNames,
@@ -127,8 +129,9 @@ impl<'a> Lowerer<'a> {
     pub fn new(
         stmt: &AsmStatement,
         rules: &'a RuleSet,
-        target: Target,
+        settings: Settings,
     ) -> Result<Self, Unsupported> {
+        let target = settings.target;
         let mut names = LocalNames::default();
         let mut ops = Vec::new();
         for (i, op) in stmt.operands().enumerate() {
@@ -196,6 +199,7 @@ impl<'a> Lowerer<'a> {
         Ok(Lowerer {
             rules,
             target,
+            settings,
             ops,
             scopes: vec![Vec::new()],
             names,

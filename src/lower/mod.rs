@@ -43,6 +43,77 @@ impl fmt::Display for Target {
     }
 }
 
+/// Which NVIDIA architecture's tensor cores the exact matrix translations reproduce
+/// (`--tensor-model`): their block-FMA numerics differ per architecture (docs/TENSOR_MODEL.md).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum TensorModel {
+    /// H100/H200 (sm_90): the architecture the golden vectors are recorded on.
+    #[default]
+    Sm90,
+    /// A100 (sm_80), checked against published A100 recordings.
+    Sm80,
+}
+
+impl TensorModel {
+    /// The value of the templates' `{tensor_model}` placeholder (`ptx2hip_tc_sm90`).
+    pub fn placeholder(self) -> &'static str {
+        match self {
+            TensorModel::Sm90 => "sm90",
+            TensorModel::Sm80 => "sm80",
+        }
+    }
+
+    /// Parses `sm_90`/`sm90`/`90` (and the same for 80).
+    pub fn parse(text: &str) -> Option<TensorModel> {
+        match text.trim_start_matches("sm").trim_start_matches('_') {
+            "90" | "90a" => Some(TensorModel::Sm90),
+            "80" => Some(TensorModel::Sm80),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for TensorModel {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "sm_{}", &self.placeholder()[2..])
+    }
+}
+
+/// How statements are lowered: the target, the tensor-core model, and whether the inexact
+/// `--fast` tier may be used. A [`Target`] alone is the exact sm_90 setting.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Settings {
+    pub target: Target,
+    pub tensor_model: TensorModel,
+    /// Rules with a `[rule.fast]` translation use it (`--target amd` only).
+    pub fast: bool,
+}
+
+impl From<Target> for Settings {
+    fn from(target: Target) -> Settings {
+        Settings {
+            target,
+            tensor_model: TensorModel::default(),
+            fast: false,
+        }
+    }
+}
+
+impl Settings {
+    /// The codes among `codes` whose rule is translated by its `--fast` template.
+    fn fast_codes(&self, rules: &RuleSet, codes: &[String]) -> Vec<String> {
+        codes
+            .iter()
+            .filter(|c| {
+                rules
+                    .rule(c)
+                    .is_some_and(|r| r.fast_template(self.target).is_some() && self.fast)
+            })
+            .cloned()
+            .collect()
+    }
+}
+
 /// Where in the source a problem is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Position {
@@ -108,6 +179,8 @@ pub struct Translation {
     pub helpers: Vec<String>,
     /// Codes of the rules used, in first-use order.
     pub rules: Vec<String>,
+    /// The codes among `rules` translated by their inexact `--fast` template.
+    pub fast: Vec<String>,
 }
 
 /// Everything ptx2hip knows about one statement.
@@ -141,9 +214,10 @@ fn unterminated(block: &ptx::Block, text: &str) -> Option<Unsupported> {
 }
 
 /// Analyses and, where every instruction has a rule, translates one statement.
-pub fn analyze(stmt: &AsmStatement, rules: &RuleSet, target: Target) -> Analysis {
+pub fn analyze(stmt: &AsmStatement, rules: &RuleSet, settings: impl Into<Settings>) -> Analysis {
+    let settings = settings.into();
     if let (Some(arms), Template::Known { .. }) = (&stmt.arms, &stmt.template) {
-        return arms::analyze_arms(arms, rules, target);
+        return arms::analyze_arms(arms, rules, settings);
     }
     let text = match &stmt.template {
         Template::Known { text, .. } => text.as_str(),
@@ -196,7 +270,7 @@ pub fn analyze(stmt: &AsmStatement, rules: &RuleSet, target: Target) -> Analysis
                 }
                 let result = match unterminated(&block, &variant.text) {
                     Some(u) => Err(u),
-                    None => block::Lowerer::new(stmt, rules, target)
+                    None => block::Lowerer::new(stmt, rules, settings)
                         .and_then(|l| l.spelled(&variant.text).lower(&block, stmt)),
                 };
                 match result {
@@ -245,6 +319,7 @@ pub fn analyze(stmt: &AsmStatement, rules: &RuleSet, target: Target) -> Analysis
         outcome: Ok(Translation {
             lines,
             helpers,
+            fast: settings.fast_codes(rules, &rule_codes),
             rules: rule_codes,
         }),
     }

@@ -27,6 +27,8 @@ pub struct Entry {
     pub original: String,
     /// Rule codes of the AMD translation; empty when it is left as written.
     pub rules: Vec<String>,
+    /// The codes among `rules` translated by their inexact `--fast` template.
+    pub fast: Vec<String>,
     /// Code and reason when the statement is left as written (for AMD); `T002` for a statement
     /// in a `__CUDA_ARCH__` arm the AMD device compilation does not take.
     pub left: Option<(String, String)>,
@@ -52,6 +54,7 @@ impl Entry {
             line,
             original,
             rules: Vec::new(),
+            fast: Vec::new(),
             left: Some((code.to_string(), message.to_string())),
             note: None,
             amd: Err(format!("{code}: {message}")),
@@ -79,6 +82,7 @@ pub fn entries(
     source: &[u8],
     rules: &RuleSet,
     scan_options: &scan::Options,
+    settings: lower::Settings,
 ) -> Vec<Entry> {
     let mut out = Vec::new();
     match crate::pipeline::readable(source) {
@@ -113,10 +117,12 @@ pub fn entries(
             let invalid = crate::pipeline::invalid_utf8(source, &stmt);
             let translate = |target| match &invalid {
                 Some(u) => Err((u.code, u.message.clone())),
-                None => match lower::analyze(&stmt, rules, target).outcome {
+                None => match lower::analyze(&stmt, rules, lower::Settings { target, ..settings })
+                    .outcome
+                {
                     Ok(t) => match crate::pipeline::kept_by_comment(source, &suppressions, &stmt) {
                         Some(kept) => Err((kept.code, kept.message)),
-                        None => Ok((render(&t.lines, "", "  ").join("\n"), t.rules)),
+                        None => Ok((render(&t.lines, "", "  ").join("\n"), (t.rules, t.fast))),
                     },
                     Err(u) => Err((u.code, u.message)),
                 },
@@ -127,7 +133,8 @@ pub fn entries(
                 file: file.to_string(),
                 line: stmt.line,
                 original: String::from_utf8_lossy(&source[stmt.span.clone()]).into_owned(),
-                rules: amd.as_ref().map(|(_, r)| r.clone()).unwrap_or_default(),
+                rules: amd.as_ref().map(|(_, r)| r.0.clone()).unwrap_or_default(),
+                fast: amd.as_ref().map(|(_, r)| r.1.clone()).unwrap_or_default(),
                 left: amd.as_ref().err().map(|(c, m)| (c.to_string(), m.clone())),
                 note: stmt
                     .arch_arm
@@ -151,6 +158,7 @@ pub fn entries(
                 line: skipped.line,
                 original: String::from_utf8_lossy(&source[skipped.span.clone()]).into_owned(),
                 rules: Vec::new(),
+                fast: Vec::new(),
                 left: Some((Code::OtherArchArm.to_string(), why.clone())),
                 note: None,
                 amd: Err(format!("{}: {why}", Code::OtherArchArm)),
@@ -298,6 +306,13 @@ pub fn page(entries: &[Entry], rules: &RuleSet, arches: &[CudaArch]) -> String {
                 for r in &e.rules {
                     let _ = write!(h, " <a href=\"#rule-{0}\">{1}</a>", attr(r), text(r));
                 }
+                if !e.fast.is_empty() {
+                    let _ = write!(
+                        h,
+                        " <span class=\"why\">--fast tier, inexact: {} (the rule's doc states the deviation)</span>",
+                        text(&e.fast.join(" "))
+                    );
+                }
             }
         }
         if let Some(note) = &e.note {
@@ -356,6 +371,7 @@ mod tests {
             src.as_bytes(),
             &rules,
             &scan::Options::default(),
+            Target::Amd.into(),
         );
         assert_eq!(e.len(), 2);
         let html = page(&e, &rules, &[]);
@@ -373,7 +389,14 @@ mod tests {
     fn a_statement_translate_leaves_for_its_bytes_is_left_on_the_page_too() {
         let rules = RuleSet::embedded().unwrap();
         let src = b"__device__ int f(int x) {\n  int y;\n  asm(\"add.s32 %0, %1, 1;\" : \"=r\"(y) : \"r\"(x /* \xff */));\n  return y;\n}\n";
-        let e = entries("k.cu", None, src, &rules, &scan::Options::default());
+        let e = entries(
+            "k.cu",
+            None,
+            src,
+            &rules,
+            &scan::Options::default(),
+            Target::Amd.into(),
+        );
         assert_eq!(e.len(), 1);
         assert_eq!(e[0].status(), "left");
         assert_eq!(e[0].left.as_ref().map(|(c, _)| c.as_str()), Some("U014"));
@@ -389,6 +412,7 @@ mod tests {
             src.as_bytes(),
             &rules,
             &scan::Options::default(),
+            Target::Amd.into(),
         );
         assert_eq!(
             e.iter().map(Entry::status).collect::<Vec<_>>(),
@@ -409,7 +433,14 @@ mod tests {
                 ..scan::Macros::default()
             },
         };
-        let e = entries("k.cu", None, src.as_bytes(), &rules, &options);
+        let e = entries(
+            "k.cu",
+            None,
+            src.as_bytes(),
+            &rules,
+            &options,
+            Target::Amd.into(),
+        );
         assert_eq!(
             e.iter().map(Entry::status).collect::<Vec<_>>(),
             ["translated", "other-arch"]

@@ -49,6 +49,10 @@ const CAPTURE: &str =
     "a function of that name in the user's namespace or class would be called instead; \
 write `::name`, a `ptx2hip_*` helper or a reserved `__` builtin";
 
+/// The placeholder naming the tensor-core model lowering is set to (`--tensor-model`): `sm90`
+/// or `sm80` (see `lower::TensorModel`).
+pub const TENSOR_MODEL: &str = "tensor_model";
+
 /// The attributes a type slot's placeholder may carry (`{T.u}`), as the lowering expands them.
 const TYPE_ATTRIBUTES: &[&str] = &["u", "s", "arith", "bits", "name"];
 
@@ -97,6 +101,12 @@ impl RuleSet {
             for mut rule in file.rules {
                 rule.family = file.family.clone();
                 rule.file = name.clone();
+                rule.fragments = file
+                    .fragments
+                    .iter()
+                    .filter(|f| f.opcode == rule.opcode)
+                    .cloned()
+                    .collect();
                 set.rules.push(rule);
             }
             set.unsupported.extend(file.unsupported);
@@ -279,6 +289,7 @@ fn templates(
         let mut both: [RuleTemplate; 2] = Default::default();
         for (target, text) in [(Target::Portable, texts.0), (Target::Amd, texts.1)] {
             let key = match (variant, target, &r.amd) {
+                (v, _, _) if v > r.when.len() => "fast",
                 (1.., _, _) => "when",
                 (0, Target::Amd, Some(_)) => "amd",
                 _ => "portable",
@@ -492,14 +503,27 @@ fn validate_rule(set: &RuleSet, r: &Rule) -> Result<(), LoadError> {
         }
     }
     validate_when(r)?;
+    validate_fragments(r)?;
+    if r.fast
+        .as_ref()
+        .is_some_and(|f| f.deviation.trim().is_empty())
+    {
+        return Err(rule_error(
+            r,
+            "fast",
+            "a fast translation states its `deviation`".into(),
+        ));
+    }
     let when = r
         .when
         .iter()
         .flat_map(|w| [Some(&w.portable), w.amd.as_ref()])
         .map(|t| ("when", t));
+    let fast = r.fast.as_ref().map(|f| ("fast", Some(&f.amd)));
     for (key, template) in [("portable", Some(&r.portable)), ("amd", r.amd.as_ref())]
         .into_iter()
         .chain(when)
+        .chain(fast)
     {
         let Some(template) = template else { continue };
         let known = |name: &str, attr: Option<&str>| {
@@ -588,6 +612,64 @@ fn validate_operand_types(r: &Rule) -> Result<(), LoadError> {
     Ok(())
 }
 
+/// A fragment operand's slots are required slots of the rule, and every form the rule claims
+/// finds exactly one `[[fragment]]` entry for it, whose carrier is a PTX type: the operand's
+/// width is then known for every form, never guessed.
+fn validate_fragments(r: &Rule) -> Result<(), LoadError> {
+    for spec in r.operand_specs() {
+        let OperandKind::Fragment { shape, ty } = &spec.kind else {
+            continue;
+        };
+        for slot in [shape, ty] {
+            if !r.slots.iter().any(|s| &s.name == slot && !s.optional) {
+                return Err(rule_error(
+                    r,
+                    "operands",
+                    format!(
+                        "fragment `{}` is sized by `{slot}`, which is not a required slot",
+                        spec.name
+                    ),
+                ));
+            }
+        }
+        if let Some(f) = r
+            .fragments
+            .iter()
+            .find(|f| crate::lower::types::PtxType::parse(&f.carrier).is_none())
+        {
+            return Err(rule_error(
+                r,
+                "operands",
+                format!("fragment carrier `{}` is not a PTX type", f.carrier),
+            ));
+        }
+        for (form, b) in r.forms() {
+            let (s, t) = (b[shape].as_deref(), b[ty].as_deref());
+            let found = r
+                .fragments
+                .iter()
+                .filter(|f| {
+                    f.operand == spec.name
+                        && s.is_some_and(|s| f.shape.iter().any(|v| v == s))
+                        && t.is_some_and(|t| f.types.iter().any(|v| v == t))
+                })
+                .count();
+            if found != 1 {
+                let what = if found == 0 { "no" } else { "more than one" };
+                return Err(rule_error(
+                    r,
+                    "operands",
+                    format!(
+                        "`{form}` claims fragment `{}`, which has {what} `[[fragment]]` entry",
+                        spec.name
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
 /// A `[[rule.when]]` names slots of the rule and values they take (`""`: an optional slot
 /// absent), and claims some form of the rule; the rule has portable code.
 fn validate_when(r: &Rule) -> Result<(), LoadError> {
@@ -631,11 +713,14 @@ fn placeholder_known(r: &Rule, name: &str, attr: Option<&str>) -> bool {
             && match (&s.kind, attr) {
                 (_, None) => !matches!(s.kind, OperandKind::Vector(..)),
                 (OperandKind::Vector(n, _), Some(a)) => a.parse::<u32>().is_ok_and(|k| k < *n),
-                (OperandKind::SlotVector(..), Some(a)) => a == "type",
+                (OperandKind::SlotVector(..) | OperandKind::Fragment { .. }, Some(a)) => {
+                    a == "type"
+                }
                 _ => false,
             }
     });
     operand
+        || (name == TENSOR_MODEL && attr.is_none())
         || (name == "CF" && attr.is_none() && r.carry.is_some())
         || (attr.is_none() && r.lookup.contains_key(name))
         || (r.slots.iter().any(|s| s.name == name)
@@ -678,6 +763,141 @@ portable = "{portable}"
 example = {{ ptx = "abs.s32 %0, %1;", constraints = "=r,r" }}
 "#
         )
+    }
+
+    /// A matrix family of one rule `X001` over two shapes, with the `[[fragment]]` entries given.
+    fn matrix_table(fragments: &str, extra: &str) -> Result<RuleSet, LoadError> {
+        let text = format!(
+            r#"family = "m"
+[[rule]]
+code = "X001"
+name = "x"
+summary = "x"
+doc = "x"
+opcode = "mma"
+warp = true
+slots = [{{ name = "shape", values = ["m16n8k8", "m16n8k16"] }}, {{ name = "A", values = ["f16"] }}]
+operands = ["d:frag:shape:A", "a:frag:shape:A"]
+portable_unsupported = "warp-collective"
+amd = "{{d}} = {{a}};"
+{extra}
+example = {{ ptx = "mma.m16n8k8.f16 {{%0, %1}}, {{%2, %3}};", constraints = "=r,=r,r,r" }}
+{fragments}
+"#
+        );
+        RuleSet::from_sources([("m.toml".to_string(), text)])
+    }
+
+    fn constraints(list: &str) -> Vec<String> {
+        list.split(',').map(str::to_string).collect()
+    }
+
+    const FRAGMENTS: &str = r#"
+[[fragment]]
+opcode = "mma"
+operand = "d"
+shape = ["m16n8k8", "m16n8k16"]
+type = ["f16"]
+count = 2
+carrier = "b32"
+[[fragment]]
+opcode = "mma"
+operand = "a"
+shape = ["m16n8k8"]
+type = ["f16"]
+count = 2
+carrier = "b32"
+"#;
+
+    const A_K16: &str = r#"
+[[fragment]]
+opcode = "mma"
+operand = "a"
+shape = ["m16n8k16"]
+type = ["f16"]
+count = 4
+carrier = "b32"
+"#;
+
+    #[test]
+    fn every_form_gives_each_fragment_operand_exactly_one_width() {
+        assert_eq!(
+            matrix_table(FRAGMENTS, "").unwrap_err().to_string(),
+            "rules/m.toml: rule X001: `operands`: `mma.m16n8k16.f16` claims fragment `a`, which has no `[[fragment]]` entry"
+        );
+        let twice = format!("{FRAGMENTS}{A_K16}{A_K16}");
+        assert!(matrix_table(&twice, "")
+            .unwrap_err()
+            .to_string()
+            .contains("has more than one `[[fragment]]` entry"));
+        let rules = matrix_table(&format!("{FRAGMENTS}{A_K16}"), "").unwrap();
+        let rule = rules.rule("X001").unwrap();
+        let (_, k16) = &rule.forms()[1];
+        assert_eq!(
+            rule.fragment("a", "shape", "A", k16),
+            Some((4, crate::lower::types::PtxType::B(32)))
+        );
+        let bad_carrier = format!("{FRAGMENTS}{}", A_K16.replace("b32", "word"));
+        assert!(matrix_table(&bad_carrier, "")
+            .unwrap_err()
+            .to_string()
+            .contains("fragment carrier `word` is not a PTX type"));
+    }
+
+    #[test]
+    fn a_fragment_operand_is_one_aggregate_of_its_registers() {
+        let rules = matrix_table(&format!("{FRAGMENTS}{A_K16}"), "").unwrap();
+        let stmt = crate::scan::AsmStatement::synthetic(
+            "mma.m16n8k16.f16 {%0, %1}, {%2, %3, %4, %5};",
+            &constraints("=r,=r,r,r,r,r"),
+        );
+        let t = crate::lower::analyze(&stmt, &rules, Target::Amd)
+            .outcome
+            .unwrap();
+        let code = crate::lower::render(&t.lines, "", "  ").join("\n");
+        assert!(
+            code.contains("ptx2hip_vec<uint32_t, 4>{{")
+                && code.contains("ptx2hip_vec<uint32_t, 2>"),
+            "{code}"
+        );
+        // The width is the table's: two registers of A are not an m16n8k16 fragment.
+        let short = crate::scan::AsmStatement::synthetic(
+            "mma.m16n8k16.f16 {%0, %1}, {%2, %3};",
+            &constraints("=r,=r,r,r"),
+        );
+        let refused = crate::lower::analyze(&short, &rules, Target::Amd).outcome;
+        assert!(refused
+            .unwrap_err()
+            .message
+            .contains("a vector of 2 elements"));
+    }
+
+    #[test]
+    fn the_fast_template_is_used_only_under_fast_and_states_its_deviation() {
+        let fast = r#"fast = { amd = "{d} = {d.type}{};", deviation = "zero" }"#;
+        let rules = matrix_table(&format!("{FRAGMENTS}{A_K16}"), fast).unwrap();
+        let stmt = crate::scan::AsmStatement::synthetic(
+            "mma.m16n8k8.f16 {%0, %1}, {%2, %3};",
+            &constraints("=r,=r,r,r"),
+        );
+        let mut settings = crate::lower::Settings::from(Target::Amd);
+        let exact = crate::lower::analyze(&stmt, &rules, settings)
+            .outcome
+            .unwrap();
+        assert!(exact.fast.is_empty());
+        settings.fast = true;
+        let inexact = crate::lower::analyze(&stmt, &rules, settings)
+            .outcome
+            .unwrap();
+        assert_eq!(inexact.fast, ["X001"]);
+        assert!(crate::lower::render(&inexact.lines, "", "  ")
+            .join("\n")
+            .contains("ptx2hip_vec<uint32_t, 2>{}"));
+        let silent = r#"fast = { amd = "{d} = {a};", deviation = " " }"#;
+        assert!(matrix_table(&format!("{FRAGMENTS}{A_K16}"), silent)
+            .unwrap_err()
+            .to_string()
+            .contains("states its `deviation`"));
     }
 
     #[test]

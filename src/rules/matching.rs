@@ -167,6 +167,24 @@ impl Rule {
         }
     }
 
+    /// The register count and PTX type of the fragment operand `operand` (spec
+    /// `operand:frag:shape:ty`) in the form `bindings`, from the family's `[[fragment]]` table;
+    /// the loader checks that every form the rule claims has exactly one.
+    pub fn fragment(
+        &self,
+        operand: &str,
+        shape: &str,
+        ty: &str,
+        bindings: &Bindings,
+    ) -> Option<(u32, PtxType)> {
+        let value = |slot: &str| bindings.get(slot).cloned().flatten();
+        let (shape, ty) = (value(shape)?, value(ty)?);
+        self.fragments
+            .iter()
+            .find(|f| f.operand == operand && f.shape.contains(&shape) && f.types.contains(&ty))
+            .and_then(|f| Some((f.count, PtxType::parse(&f.carrier)?)))
+    }
+
     /// The template of the form `bindings` for `target`: the first `[[rule.when]]` the form
     /// matches, else the rule's own (`amd`, or `portable` when the rule has none). With it, where
     /// the helpers it calls come from, found when the table loads: literal names of helpers, names
@@ -182,13 +200,22 @@ impl Rule {
         &self.templates[variant][target_index(target)]
     }
 
-    /// Every template of the rule for `target`: its own, then its `[[rule.when]]`s'.
+    /// The `--fast` template (`[rule.fast]`, `--target amd` only), if the rule has one.
+    pub fn fast_template(&self, target: Target) -> Option<&RuleTemplate> {
+        (self.fast.is_some() && target == Target::Amd)
+            .then(|| self.templates.last())
+            .flatten()
+            .map(|t| &t[target_index(target)])
+    }
+
+    /// Every template of the rule for `target`: its own, then its `[[rule.when]]`s', then its
+    /// `--fast` one.
     pub fn templates(&self, target: Target) -> impl Iterator<Item = &RuleTemplate> {
         self.templates.iter().map(move |t| &t[target_index(target)])
     }
 
     /// The template texts of the rule for `target` as written: its own first, then each
-    /// `[[rule.when]]`'s.
+    /// `[[rule.when]]`'s, then the `--fast` one (the portable target has none: its own stands in).
     pub(super) fn template_texts(&self, target: Target) -> Vec<&str> {
         let own = match target {
             Target::Amd => self.amd.as_deref().unwrap_or(&self.portable),
@@ -198,7 +225,11 @@ impl Rule {
             Target::Amd => w.amd.as_deref().unwrap_or(&w.portable),
             Target::Portable => &w.portable,
         });
-        std::iter::once(own).chain(when).collect()
+        let fast = self.fast.as_ref().map(|f| match target {
+            Target::Amd => f.amd.as_str(),
+            Target::Portable => own,
+        });
+        std::iter::once(own).chain(when).chain(fast).collect()
     }
 }
 

@@ -66,6 +66,10 @@ fn kinds_may_coincide(a: &OperandKind, b: &OperandKind) -> bool {
         (Vector(n, _), Vector(m, _)) => n == m,
         (SlotVector(..), Scalar(t)) | (Scalar(t), SlotVector(..)) => !predicate(t),
         (SlotVector(..), SlotVector(..) | Vector(..)) | (Vector(..), SlotVector(..)) => true,
+        // A fragment is a vector of some width, or a lone register when its width is 1.
+        (Fragment { .. }, Fragment { .. } | Vector(..) | SlotVector(..))
+        | (Vector(..) | SlotVector(..), Fragment { .. }) => true,
+        (Fragment { .. }, Scalar(t)) | (Scalar(t), Fragment { .. }) => !predicate(t),
         _ => false,
     }
 }
@@ -196,6 +200,18 @@ fn shapes(rule: &Rule, form: &[Option<&str>]) -> Vec<Shape> {
                 Some(n) => Shape::Vector(n),
             },
             OperandKind::Pair(..) => Shape::Pair,
+            OperandKind::Fragment { shape, ty } => {
+                let bindings: super::Bindings = rule
+                    .slots
+                    .iter()
+                    .zip(form)
+                    .map(|(slot, v)| (slot.name.clone(), v.map(str::to_string)))
+                    .collect();
+                match rule.fragment(&s.name, shape, ty, &bindings) {
+                    Some((1, _)) | None => Shape::Value,
+                    Some((n, _)) => Shape::Vector(n),
+                }
+            }
         })
         .collect()
 }

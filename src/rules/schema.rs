@@ -23,6 +23,43 @@ pub(super) struct RuleFile {
     pub unsupported: Vec<UnsupportedForm>,
     #[serde(default, rename = "special")]
     pub specials: Vec<SpecialRegister>,
+    /// The register counts of matrix fragments (`[[fragment]]`), which size the fragment
+    /// operands (`a:frag:shape:A`) of the family's rules.
+    #[serde(default, rename = "fragment")]
+    pub fragments: Vec<Fragment>,
+}
+
+/// How many registers of which PTX type hold one operand of a matrix instruction, for some
+/// shapes and element types: a row of the table LLVM calls `WMMA_REGS`. A rule's fragment operand
+/// `a:frag:shape:A` takes its width from the entry of its opcode and operand name whose `shape`
+/// lists the value of slot `shape` and whose `type` lists the value of slot `A`.
+#[derive(Debug, Clone, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct Fragment {
+    pub opcode: String,
+    /// The operand name of the rules' specs (`a`, `b`, `c`, `d`).
+    pub operand: String,
+    /// Values of the shape slot (`m16n8k16`; for ldmatrix the count slot, `x4`).
+    pub shape: Vec<String>,
+    /// Values of the element-type slot (`f16`, `s8`).
+    #[serde(rename = "type")]
+    pub types: Vec<String>,
+    /// Registers in the brace vector.
+    pub count: u32,
+    /// The PTX type of each register (`b32`, `f32`, `f64`), which gives its C++ type.
+    pub carrier: String,
+}
+
+/// A rule's faster translation that is not bit-exact, used only under `--fast`
+/// (`[rule.fast]`).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Fast {
+    /// The `--target amd` template of the fast tier.
+    pub amd: String,
+    /// How its results differ from the exact translation, measured or modelled, as `explain`
+    /// and the report state it.
+    pub deviation: String,
 }
 
 /// One translation rule.
@@ -104,6 +141,14 @@ pub struct Rule {
     /// some forms of a general rule exactly.
     #[serde(default)]
     pub priority: u32,
+    /// The instruction is warp-collective: the lanes of a 32-lane PTX warp compute it together
+    /// (shuffles, votes, matrix fragments), so it is recorded and checked per warp, and on wave64
+    /// each half of a wave is one warp (docs/WARP.md).
+    #[serde(default)]
+    pub warp: bool,
+    /// A faster, inexact translation for `--fast` (`[rule.fast]`).
+    #[serde(default)]
+    pub fast: Option<Fast>,
     /// Forms of the family this rule does not claim, as `slot=value` lists, e.g. `["rnd=rni", "S=u8"]`
     /// excludes every form with both.
     #[serde(default)]
@@ -126,6 +171,9 @@ pub struct Rule {
     /// `operands` parsed, with their roles (filled by the loader).
     #[serde(skip)]
     pub(super) specs: Vec<OperandSpec>,
+    /// The `[[fragment]]` entries of the rule's file for its opcode (filled by the loader).
+    #[serde(skip)]
+    pub(super) fragments: Vec<Fragment>,
     /// The rule's templates parsed, with the helpers they call, for each target: its own, then
     /// one per `when` (filled by the loader, see [`Rule::template`]).
     #[serde(skip)]
@@ -363,6 +411,11 @@ pub enum OperandKind {
     /// when the two have different types); the template names them `{p}` and `{q}`. Either side
     /// may be written as the sink `_`.
     Pair(String, TypeRef, TypeRef),
+    /// `a:frag:shape:A`: a matrix fragment `{r0, r1, ...}` whose register count and type the
+    /// family's `[[fragment]]` table gives for the values of the slots `shape` and `ty` (a
+    /// one-register fragment may be written without braces). Templates name the whole operand
+    /// `{a}` (a `ptx2hip_vec<C, N>` aggregate) and its C++ type `{a.type}`.
+    Fragment { shape: String, ty: String },
 }
 
 impl OperandKind {
@@ -373,7 +426,7 @@ impl OperandKind {
                 vec![t]
             }
             OperandKind::Pair(_, t1, t2) => vec![t1, t2],
-            OperandKind::Address(_) => Vec::new(),
+            OperandKind::Address(_) | OperandKind::Fragment { .. } => Vec::new(),
         }
     }
 }
@@ -422,6 +475,10 @@ pub(super) fn parse_operand_spec(spec: &str) -> Result<OperandSpec, String> {
     let kind = match rest.as_slice() {
         ["addr"] => OperandKind::Address(None),
         ["addr", slot] => OperandKind::Address(Some(slot.to_string())),
+        ["frag", shape, ty] => OperandKind::Fragment {
+            shape: shape.to_string(),
+            ty: ty.to_string(),
+        },
         [v, t] if v.starts_with('[') && v.ends_with(']') && v.len() > 2 => {
             OperandKind::SlotVector(v[1..v.len() - 1].to_string(), type_ref(t))
         }

@@ -10,7 +10,7 @@
 //! [`ptx2hip::lower::analyze`] on the CPU (the golden test), so both sides see identical operands.
 
 use ptx2hip::lower::types::PtxType;
-use ptx2hip::rules::{OperandKind, Role, Rule, RuleSet};
+use ptx2hip::rules::{OperandKind, Role, Rule, RuleSet, TypeRef};
 use ptx2hip::scan::AsmStatement;
 
 /// Register class of an asm operand: the constraint letter and the C type that carries it.
@@ -202,7 +202,7 @@ impl CanonicalForm {
 /// other lanes of the warp (checked per warp instead: [`crate::warp`], `tests/wave_sim.rs`).
 pub fn skip_reason(rule: &Rule) -> Option<String> {
     rule.unverifiable.clone().or_else(|| {
-        (rule.family == "warp").then(|| {
+        rule.warp.then(|| {
             "a warp-level instruction: checked per warp (tests/vectors/warp, crates/ptx2hip-verify/tests/wave_sim.rs)"
                 .to_string()
         })
@@ -302,7 +302,7 @@ fn canonical_with(
         OperandKind::SlotVector(slot, t) => rule
             .resolve_type(t, bindings)
             .map(|t| (slot_width(bindings, slot) as usize, t)),
-        OperandKind::Address(_) | OperandKind::Pair(..) => None,
+        OperandKind::Address(_) | OperandKind::Pair(..) | OperandKind::Fragment { .. } => None,
     });
     let pred_dest_name = |n: usize| {
         if n == 0 {
@@ -346,10 +346,17 @@ fn canonical_with(
                 1 => OperandKind::Scalar(t.clone()),
                 n => OperandKind::Vector(n, t.clone()),
             },
+            // A fragment is a vector of its table width (braced even with one register).
+            OperandKind::Fragment { shape, ty } => {
+                let (n, carrier) = rule.fragment(&spec.name, shape, ty, bindings)?;
+                OperandKind::Vector(n, TypeRef::Fixed(carrier))
+            }
             k => k.clone(),
         };
         match &kind {
-            OperandKind::SlotVector(..) => unreachable!("resolved above"),
+            OperandKind::SlotVector(..) | OperandKind::Fragment { .. } => {
+                unreachable!("resolved above")
+            }
             OperandKind::Scalar(t) => {
                 let ty = rule.resolve_type(t, bindings)?;
                 if dest && ty == PtxType::Pred {

@@ -100,6 +100,8 @@ fn statement_for(rule: &Rule, form: &str, bindings: &Bindings) -> Option<(String
         };
         let dest = spec.role == Role::Destination;
         match &spec.kind {
+            // Atomic and synchronisation rules have no matrix fragments.
+            OperandKind::Fragment { .. } => return None,
             OperandKind::Address(_) => {
                 let k = constraints.len();
                 constraints.push(if shared && spec.name != "g" { "r" } else { "l" }.to_string());

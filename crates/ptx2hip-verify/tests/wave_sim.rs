@@ -528,6 +528,8 @@ fn corpus_kernels_match_the_h100_on_wave64_and_wave32() {
                 target: Target::Amd,
                 emit: Some(EmitMode::Replace),
                 provenance: true,
+                tensor_model: Default::default(),
+                fast: false,
             },
         );
         assert!(

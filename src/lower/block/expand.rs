@@ -106,7 +106,10 @@ impl<'a> Lowerer<'a> {
         let mut pre: Vec<String> = Vec::new();
         let mut post: Vec<String> = Vec::new();
         let specs = rule.operand_specs();
-        let chosen = rule.template(self.target, bindings);
+        let fast = rule
+            .fast_template(self.target)
+            .filter(|_| self.settings.fast);
+        let chosen = fast.unwrap_or_else(|| rule.template(self.target, bindings));
         let template = chosen.code.text();
         for (spec, op) in specs.iter().zip(&ins.operands) {
             let writes = spec.role == Role::Destination;
@@ -147,6 +150,45 @@ impl<'a> Lowerer<'a> {
                     let (addr, uses) = self.captured(|l| l.address(op, space.as_deref(), at))?;
                     value_uses.push((spec.name.clone(), None, uses));
                     values.push((spec.name.clone(), None, addr));
+                }
+                OperandKind::Fragment { shape, ty } => {
+                    let (count, carrier) = rule
+                        .fragment(&spec.name, shape, ty, bindings)
+                        .ok_or_else(|| {
+                            Unsupported::at(
+                                Code::RuleTableError,
+                                format!("rule {} has a fragment it cannot size", rule.code),
+                                at,
+                            )
+                        })?;
+                    // A one-register fragment may be written without braces.
+                    let braced = match op {
+                        ptx::Operand::Vector(_) => op.clone(),
+                        single => ptx::Operand::Vector(vec![single.clone()]),
+                    };
+                    if let ptx::Operand::Vector(elems) = &braced {
+                        for e in elems {
+                            self.check_register(e, carrier, writes, ins)?;
+                        }
+                        debug_assert_eq!(elems.len() as u32, count, "shape checked");
+                    }
+                    let (v, c_type) = if writes {
+                        let (agg, ty) =
+                            self.vector_dest(&braced, carrier.c_type(), &mut pre, &mut post, at)?;
+                        (Expr::other(agg), ty)
+                    } else {
+                        let (v, uses) =
+                            self.captured(|l| l.vector_source(&braced, carrier.c_type(), at))?;
+                        value_uses.push((spec.name.clone(), None, uses.clone()));
+                        value_uses.push((spec.name.clone(), Some("type".to_string()), uses));
+                        v
+                    };
+                    values.push((spec.name.clone(), None, v));
+                    values.push((
+                        spec.name.clone(),
+                        Some("type".to_string()),
+                        Expr::other(c_type),
+                    ));
                 }
                 OperandKind::SlotVector(slot, t) if slot_width(slot, bindings) > 1 => {
                     let ty = self.type_of(rule, t, bindings, at)?;
@@ -262,6 +304,9 @@ impl<'a> Lowerer<'a> {
         let lookup = |name: &str, attr: Option<&str>| {
             if name == CARRY && attr.is_none() && rule.carry.is_some() {
                 return Some(Expr::other(CARRY_LOCAL));
+            }
+            if name == TENSOR_MODEL && attr.is_none() {
+                return Some(Expr::other(self.settings.tensor_model.placeholder()));
             }
             if let Some((_, _, v)) = values
                 .iter()
@@ -384,11 +429,16 @@ pub(super) fn operands_fit(rule: &Rule, bindings: &Bindings, operands: &[ptx::Op
         && specs
             .iter()
             .zip(operands)
-            .all(|(s, o)| operand_fits(s, bindings, o))
+            .all(|(s, o)| operand_fits(rule, s, bindings, o))
 }
 
 /// Whether one operand has the shape its spec takes.
-pub(super) fn operand_fits(spec: &OperandSpec, bindings: &Bindings, op: &ptx::Operand) -> bool {
+pub(super) fn operand_fits(
+    rule: &Rule,
+    spec: &OperandSpec,
+    bindings: &Bindings,
+    op: &ptx::Operand,
+) -> bool {
     match (&spec.kind, op) {
         (OperandKind::Address(_), ptx::Operand::Memory { .. }) => true,
         (OperandKind::Vector(n, _), ptx::Operand::Vector(v)) => v.len() as u32 == *n,
@@ -401,6 +451,16 @@ pub(super) fn operand_fits(spec: &OperandSpec, bindings: &Bindings, op: &ptx::Op
             }
         }
         (OperandKind::Pair(..), ptx::Operand::PredPair(..)) => true,
+        (OperandKind::Fragment { shape, ty }, o) => {
+            let count = rule
+                .fragment(&spec.name, shape, ty, bindings)
+                .map(|(n, _)| n);
+            match (count, o) {
+                (Some(n), ptx::Operand::Vector(v)) => v.len() as u32 == n,
+                (Some(1), o) => address::is_scalar_operand(o),
+                _ => false,
+            }
+        }
         // Inline PTX has no predicate constraint: an asm operand is never a predicate, so a
         // rule wanting one leaves the operand to the next rule (cp.async's src-size vs its
         // ignore-src predicate).

@@ -41,7 +41,7 @@ pub(super) fn shape(
     let misfit = specs
         .iter()
         .zip(&ins.operands)
-        .position(|(s, o)| !operand_fits(s, bindings, o));
+        .position(|(s, o)| !operand_fits(rule, s, bindings, o));
     match misfit {
         Some(k) => format!(
             "operand {} of `{form}` is {}, where rule {} takes `{}`",

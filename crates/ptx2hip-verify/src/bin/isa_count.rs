@@ -365,7 +365,7 @@ fn main() {
         if !wanted.is_empty() && !wanted.iter().any(|w| w.eq_ignore_ascii_case(&rule.code)) {
             continue;
         }
-        if rule.family == "warp" {
+        if rule.warp {
             continue; // measured against the native HIP functions by `--warp`
         }
         let forms = rule_forms(rule);
