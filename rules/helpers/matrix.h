@@ -73,6 +73,25 @@ __device__ inline void ptx2hip_mma_cols(const T (&b)[N], T (&col)[2][W]) {
 
 // ---- Integer forms --------------------------------------------------------------------------
 
+// ptx2hip:helper ptx2hip_mma_dot4 requires=ptx2hip_amd_dot_insts,ptx2hip_dp4a
+// ptx2hip:amd
+// c + the four byte products of a and b (SA/SB: bytes signed), modulo 2^32. CDNA has no
+// mixed-sign dot instruction: an unsigned byte u is (u ^ 0x80) read signed, plus 128, so
+// s·u = sdot4(s, u ^ 0x80808080) + 128·Σs, and 128·Σs is two sdot4 with 64 in every byte.
+template <bool SA, bool SB>
+__device__ inline uint32_t ptx2hip_mma_dot4(uint32_t a, uint32_t b, uint32_t c) {
+#if defined(PTX2HIP_AMD_DOT1) && !defined(PTX2HIP_AMD_DOT8)
+  if (SA != SB) {
+    const int s = (int)(SA ? a : b), u = (int)((SA ? b : a) ^ 0x80808080u);
+    c = (uint32_t)__builtin_amdgcn_sdot4(s, u, (int)c, false);
+    c = (uint32_t)__builtin_amdgcn_sdot4(s, 0x40404040, (int)c, false);
+    return (uint32_t)__builtin_amdgcn_sdot4(s, 0x40404040, (int)c, false);
+  }
+#endif
+  return ptx2hip_dp4a<SA, SB>(a, b, c);
+}
+// ptx2hip:end
+
 // ptx2hip:helper ptx2hip_mma_dot8 requires=ptx2hip_amd_dot_insts
 // ptx2hip:amd
 // c + the eight 4-bit products of a and b (SA/SB: nibbles signed), modulo 2^32; the processor's
@@ -85,7 +104,12 @@ __device__ inline uint32_t ptx2hip_mma_dot8(uint32_t a, uint32_t b, uint32_t c) 
 #if defined(PTX2HIP_AMD_DOT1)
   if (SA && SB) return (uint32_t)__builtin_amdgcn_sdot8((int)a, (int)b, (int)c, false);
   if (!SA && !SB) return __builtin_amdgcn_udot8(a, b, c, false);
-#endif
+  // Mixed signs, as ptx2hip_mma_dot4: u = (u ^ 8) read signed, plus 8; 8·Σs = two sdot8 by 4.
+  const int s = (int)(SA ? a : b), u = (int)((SA ? b : a) ^ 0x88888888u);
+  c = (uint32_t)__builtin_amdgcn_sdot8(s, u, (int)c, false);
+  c = (uint32_t)__builtin_amdgcn_sdot8(s, 0x44444444, (int)c, false);
+  return (uint32_t)__builtin_amdgcn_sdot8(s, 0x44444444, (int)c, false);
+#else
   for (int i = 0; i < 32; i += 4) {
     uint32_t x = (a >> i) & 0xfu, y = (b >> i) & 0xfu;
     if (SA) x = (x ^ 0x8u) - 0x8u; /* sign-extend modulo 2^32 */
@@ -93,6 +117,7 @@ __device__ inline uint32_t ptx2hip_mma_dot8(uint32_t a, uint32_t b, uint32_t c) 
     c += x * y;
   }
   return c;
+#endif
 #endif
 }
 // ptx2hip:end
@@ -104,7 +129,7 @@ enum class ptx2hip_mma_kind { i8, i4, b1_xor, b1_and };
 // ptx2hip:end
 
 // clang-format off
-// ptx2hip:helper ptx2hip_mma_int requires=ptx2hip_vec,ptx2hip_mma_kind,ptx2hip_mma_rows,ptx2hip_mma_cols,ptx2hip_dp4a,ptx2hip_mma_dot8
+// ptx2hip:helper ptx2hip_mma_int requires=ptx2hip_vec,ptx2hip_mma_kind,ptx2hip_mma_rows,ptx2hip_mma_cols,ptx2hip_mma_dot4,ptx2hip_mma_dot8
 // clang-format on
 // ptx2hip:amd
 // Integer mma.sync (m8n8k16/k32/k128, m16n8k16/k32/k64/k128/k256): D = C + A·B. The products of
@@ -127,7 +152,7 @@ __device__ inline ptx2hip_vec<int32_t, ND> ptx2hip_mma_int(ptx2hip_vec<uint32_t,
 #pragma unroll
     for (int w = 0; w < W; ++w) {
       const uint32_t x = row[i >> 1][w], y = col[i & 1][w];
-      if (K == ptx2hip_mma_kind::i8) s = ptx2hip_dp4a<SA, SB>(x, y, s);
+      if (K == ptx2hip_mma_kind::i8) s = ptx2hip_mma_dot4<SA, SB>(x, y, s);
       if (K == ptx2hip_mma_kind::i4) s = ptx2hip_mma_dot8<SA, SB>(x, y, s);
       if (K == ptx2hip_mma_kind::b1_xor) s += (uint32_t)__builtin_popcount(x ^ y);
       if (K == ptx2hip_mma_kind::b1_and) s += (uint32_t)__builtin_popcount(x & y);

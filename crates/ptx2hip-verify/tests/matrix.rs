@@ -12,6 +12,7 @@ use std::process::Command;
 
 use ptx2hip::lower::{self, RuleSet, Target};
 use ptx2hip::scan::AsmStatement;
+use ptx2hip_verify::matrix::amd;
 use ptx2hip_verify::matrix::cases::{inputs_digest, unpack};
 use ptx2hip_verify::matrix::reference::expected;
 use ptx2hip_verify::matrix::{all_forms, generate, Case, MmaForm, Operand};
@@ -31,20 +32,8 @@ fn sim_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/wave_sim")
 }
 
-/// The forms the rule table translates, as harness forms.
 fn translated_forms(rules: &RuleSet) -> Vec<MmaForm> {
-    let catalog = all_forms();
-    let mut v = Vec::new();
-    for rule in rules.rules_for("mma") {
-        for (name, _) in rule.forms() {
-            let f = catalog
-                .iter()
-                .find(|f| f.name() == name)
-                .unwrap_or_else(|| panic!("{}: {name} is not a recorded mma form", rule.code));
-            v.push(*f);
-        }
-    }
-    v
+    ptx2hip_verify::matrix::amd::translated_forms(rules).unwrap_or_else(|e| panic!("{e}"))
 }
 
 #[test]
@@ -233,7 +222,7 @@ fn jobs(cases: &[usize]) -> Vec<Job> {
     v
 }
 
-fn simulate(forms: &[MmaForm], rules: &RuleSet, dir: &Path) -> Vec<String> {
+fn simulate(forms: &[MmaForm], rules: &RuleSet, dir: &Path, defines: &[&str]) -> Vec<String> {
     let rec = recording();
     let cases: Vec<Vec<Case>> = forms.iter().map(generate).collect();
     let truths: Vec<_> = forms
@@ -259,7 +248,9 @@ fn simulate(forms: &[MmaForm], rules: &RuleSet, dir: &Path) -> Vec<String> {
     std::fs::write(dir.join("matrix_forms.h"), forms_header(&sim_forms, rules)).unwrap();
     let bin = dir.join("sim");
     let out = Command::new(cxx())
-        .args(["-std=c++17", "-O1", "-w", "-include", "cstring", "-I"])
+        .args(["-std=c++17", "-O1", "-w", "-include", "cstring"])
+        .args(defines)
+        .arg("-I")
         .arg(dir)
         .arg("-I")
         .arg(sim_dir())
@@ -344,6 +335,162 @@ fn amd_translation_matches_the_h100_on_wave64_and_wave32() {
     let rules = RuleSet::embedded().unwrap();
     let forms = translated_forms(&rules);
     let dir = tempfile::tempdir().unwrap();
-    let bad = simulate(&forms, &rules, dir.path());
+    let bad = simulate(&forms, &rules, dir.path(), &[]);
     assert!(bad.is_empty(), "{}", bad.join("\n"));
+}
+
+/// The integer forms again with the dot-product instructions of gfx942 (sdot4/udot4/sdot8/udot8,
+/// mixed signs by correction) and of gfx11 (sudot4/sudot8), modelled from the ISA documents.
+#[test]
+fn integer_dot_instructions_match_the_h100() {
+    let rules = RuleSet::embedded().unwrap();
+    let forms: Vec<MmaForm> = translated_forms(&rules)
+        .into_iter()
+        .filter(|f| f.a.is_integer() && f.bitop.is_none())
+        .collect();
+    for processor in ["-D__gfx942__", "-D__gfx1100__"] {
+        let dir = tempfile::tempdir().unwrap();
+        let bad = simulate(&forms, &rules, dir.path(), &[processor]);
+        assert!(bad.is_empty(), "{processor}: {}", bad.join("\n"));
+    }
+}
+
+/// Every translated form compiles for gfx90a, gfx942 and gfx1100 (wave32 and wave64) as a
+/// project built with `-Wall -Wextra -Werror` compiles it.
+#[test]
+fn amd_translations_compile_for_every_processor() {
+    let Ok(clang) = which_clang() else {
+        assert!(std::env::var_os("CI").is_none(), "clang++-19 not found");
+        eprintln!("note: clang++-19 not found: not compiled");
+        return;
+    };
+    let rules = RuleSet::embedded().unwrap();
+    let src = amd::source(&rules, &translated_forms(&rules)).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("mma.hip");
+    std::fs::write(&file, src).unwrap();
+    for arch in [
+        &["--offload-arch=gfx90a"][..],
+        &["--offload-arch=gfx942"],
+        &["--offload-arch=gfx1100"],
+        &["--offload-arch=gfx1100", "-mwavefrontsize64"],
+    ] {
+        let out = Command::new(&clang)
+            .args([
+                "-x",
+                "hip",
+                "-std=c++17",
+                "--cuda-device-only",
+                "-nogpulib",
+                "-O1",
+                "-S",
+                "-Wall",
+                "-Wextra",
+                "-Werror",
+                "-o",
+                "/dev/null",
+            ])
+            .args(arch)
+            .arg(&file)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{arch:?}:\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+}
+
+fn which_clang() -> Result<String, ()> {
+    let c = std::env::var("CLANG").unwrap_or_else(|_| "clang++-19".to_string());
+    Command::new(&c)
+        .arg("--version")
+        .output()
+        .map(|_| c)
+        .map_err(|_| ())
+}
+
+/// clang 19 reads element 0 for any element access of an `ext_vector_type` value (`v[i]`, `v.y`,
+/// `__builtin_bit_cast(T, v[2])`; llvm/llvm-project #95673, tensor-cores.md §6): no helper may
+/// access an element of a variable or parameter whose type is such a vector. Copy the vector to
+/// an array (or a struct) first.
+#[test]
+fn no_helper_accesses_an_element_of_a_vector_value() {
+    let rules = RuleSet::embedded().unwrap();
+    let mut found = Vec::new();
+    for (name, h) in &rules.helpers {
+        for text in [Some(&h.portable), h.amd.as_ref()].into_iter().flatten() {
+            for v in vector_variables(text) {
+                for access in [format!("{v}["), format!("{v}.")] {
+                    if word_occurrences(text, &access) > 0 {
+                        found.push(format!("{name}: `{access}`"));
+                    }
+                }
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "element access of a vector value: {found:?}"
+    );
+}
+
+/// Names declared with an `ext_vector_type` typedef (or the attribute itself) in `text`.
+fn vector_variables(text: &str) -> Vec<String> {
+    let is_ident = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    let mut types = Vec::new();
+    for stmt in text.split(';') {
+        if stmt.contains("ext_vector_type") {
+            if let Some(before) = stmt.split("__attribute__").next() {
+                if let Some(name) = before
+                    .split(|c: char| !is_ident(c))
+                    .filter(|w| !w.is_empty())
+                    .last()
+                {
+                    types.push(name.to_string());
+                }
+            }
+        }
+    }
+    let mut vars = Vec::new();
+    for ty in &types {
+        let mut rest = text;
+        while let Some(i) = rest.find(ty.as_str()) {
+            let before_ok = rest[..i].chars().last().is_none_or(|c| !is_ident(c));
+            let after = &rest[i + ty.len()..];
+            rest = after;
+            if !before_ok || after.chars().next().is_some_and(is_ident) {
+                continue;
+            }
+            let decl = after.trim_start_matches([' ', '&', '*']);
+            let var: String = decl.chars().take_while(|&c| is_ident(c)).collect();
+            if !var.is_empty()
+                && !var.starts_with("__")
+                && decl.len() < after.len()
+                && !types.contains(&var)
+            {
+                vars.push(var);
+            }
+        }
+    }
+    vars
+}
+
+fn word_occurrences(text: &str, pat: &str) -> usize {
+    text.match_indices(pat)
+        .filter(|(i, _)| {
+            text[..*i]
+                .chars()
+                .last()
+                .is_none_or(|c| !(c.is_ascii_alphanumeric() || c == '_'))
+        })
+        .count()
+}
+
+#[test]
+fn the_vector_check_sees_element_accesses() {
+    let text = "typedef float v4 __attribute__((ext_vector_type(4)));\nv4 acc = x;\nfloat y = __builtin_bit_cast(float, acc[2]);";
+    assert_eq!(vector_variables(text), ["acc"]);
+    assert_eq!(word_occurrences(text, "acc["), 1);
 }
