@@ -5,6 +5,7 @@
 //! RES=DIR/res bash DIR/run.sh                                                  # on a machine with an NVIDIA GPU
 //! cargo run -p ptx2hip-verify --bin matrix_vectors -- import --results DIR/res # writes tests/vectors/matrix/
 //! cargo run -p ptx2hip-verify --bin matrix_vectors -- check                    # recording vs the reference
+//! cargo run -p ptx2hip-verify --bin matrix_vectors -- dump --form NAME --case K --element E
 //! ```
 
 use std::path::{Path, PathBuf};
@@ -32,7 +33,8 @@ fn main() -> ExitCode {
         Some("gen") => gen(&args),
         Some("import") => import(&args),
         Some("check") => check(),
-        _ => Err("usage: matrix_vectors gen|import|check (see the source)".into()),
+        Some("dump") => dump(&args),
+        _ => Err("usage: matrix_vectors gen|import|check|dump (see the source)".into()),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -119,4 +121,30 @@ fn check() -> Result<(), String> {
     } else {
         Err(format!("{bad} outputs differ from the reference"))
     }
+}
+
+/// One output element with its inputs: A's row, B's column, C, the recorded D and the reference.
+fn dump(args: &[String]) -> Result<(), String> {
+    let name = arg(args, "--form").ok_or("dump needs --form NAME")?;
+    let k: usize = arg(args, "--case").and_then(|c| c.parse().ok()).unwrap_or(0);
+    let e: usize = arg(args, "--element").and_then(|c| c.parse().ok()).unwrap_or(0);
+    let form = all_forms()
+        .into_iter()
+        .find(|f| f.name() == name)
+        .ok_or("no such form")?;
+    let case = generate(&form).into_iter().nth(k).ok_or("no such case")?;
+    let (i, j) = (e / form.n, e % form.n);
+    let row: Vec<String> = (0..form.k).map(|x| format!("{:#x}", case.a[i * form.k + x])).collect();
+    let col: Vec<String> = (0..form.k).map(|x| format!("{:#x}", case.b[x * form.n + j])).collect();
+    println!("A[{i}]: {}\nB[:,{j}]: {}\nC: {:#x}", row.join(" "), col.join(" "), case.c[e]);
+    if let Ok(rec) = Recording::read(&dir().join("mma.bin.gz")) {
+        if let Some(r) = rec.form(&name) {
+            let lanes: Vec<&[u32]> = (0..32).map(|l| r.lane(k, l)).collect();
+            println!("GPU: {:#x}", unpack(&form, Operand::D, &lanes)[e]);
+        }
+    }
+    if let Some(d) = expected(&form, &case.a, &case.b, &case.c) {
+        println!("reference: {:#x}", d[e]);
+    }
+    Ok(())
 }

@@ -275,10 +275,10 @@ pub fn all_forms() -> Vec<MmaForm> {
         v.push(form(mnk, F64, F64, F64, F64));
     }
     for mnk in [(16, 8, 8), (16, 8, 16)] {
-        for d in [F32, F16] {
-            for c in [F32, F16] {
-                v.push(form(mnk, d, F16, F16, c));
-            }
+        // D and C of one type: ptxas refuses `.f32.f16.f16.f16` and `.f16.f16.f16.f32` ("`.dtype`
+        // must be `.f16` when `.ctype` is `.f16`"), although the ISA's syntax lists them apart.
+        for acc in [F32, F16] {
+            v.push(form(mnk, acc, F16, F16, acc));
         }
         v.push(form(mnk, F32, Bf16, Bf16, F32));
     }

@@ -6,7 +6,7 @@
 //! `.satfinite` the sum wraps modulo 2^32, with it the exact sum is clamped to
 //! [INT32_MIN, INT32_MAX]. `b1`: each product is `popc` of the AND or XOR of A's row and B's
 //! column bits, added to C modulo 2^32. f64: a chain of `fma.rn.f64` over k in order,
-//! starting from C.
+//! starting from C, with the H100's NaN propagation.
 
 use super::forms::{BitOp, Elem, MmaForm};
 
@@ -41,12 +41,11 @@ pub fn expected(form: &MmaForm, a: &[u64], b: &[u64], c: &[u64]) -> Option<Vec<u
                     (cij as u32).wrapping_add(count as u32) as u64
                 }
                 (Elem::F64, _) => {
-                    let mut acc = f64::from_bits(cij);
+                    let mut acc = cij;
                     for x in 0..k {
-                        let p = f64::from_bits(a[i * k + x]);
-                        acc = p.mul_add(f64::from_bits(b[x * n + j]), acc);
+                        acc = fma_f64(a[i * k + x], b[x * n + j], acc);
                     }
-                    canonical_f64(acc)
+                    acc
                 }
                 (e, _) if e.is_integer() => {
                     let sum: i64 = int_value(Elem::S32, cij)
@@ -70,14 +69,24 @@ pub fn expected(form: &MmaForm, a: &[u64], b: &[u64], c: &[u64]) -> Option<Vec<u
     Some(d)
 }
 
-/// NVIDIA's f64 arithmetic returns one NaN whatever the inputs: the encoding the H100 gives.
-pub const F64_NAN: u64 = 0x7fff_ffff_ffff_ffff;
+/// The NaN an invalid f64 operation (Inf·0, Inf − Inf) gives in the H100's mma.
+pub const F64_NAN: u64 = 0xfff8_0000_0000_0000;
 
-fn canonical_f64(x: f64) -> u64 {
-    if x.is_nan() {
+/// One step of the chain, bits in and out, as the H100 computes it (found on its recording: no
+/// other order of the three fits): a NaN operand comes out quieted with its sign and payload,
+/// B's element first, then the accumulator, then A's element; an invalid operation (Inf·0,
+/// Inf − Inf) gives [`F64_NAN`].
+fn fma_f64(a: u64, b: u64, c: u64) -> u64 {
+    for x in [b, c, a] {
+        if f64::from_bits(x).is_nan() {
+            return x | 0x0008_0000_0000_0000;
+        }
+    }
+    let r = f64::from_bits(a).mul_add(f64::from_bits(b), f64::from_bits(c));
+    if r.is_nan() {
         F64_NAN
     } else {
-        x.to_bits()
+        r.to_bits()
     }
 }
 
