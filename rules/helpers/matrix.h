@@ -225,3 +225,68 @@ __device__ inline ptx2hip_vec<double, ND> ptx2hip_mma_f64(ptx2hip_vec<double, NA
   return d;
 }
 // ptx2hip:end
+
+// ---- Float forms (the tensor-core model) ----------------------------------------------------
+
+// ptx2hip:helper ptx2hip_mma_tc requires=ptx2hip_tc_format
+// ptx2hip:amd
+// The tensor model's element formats and accumulator types under one name the rule table's
+// lookups can give (a lookup value names helpers only): ptx2hip_mma_tc::f16, ::acc_f16, ...
+struct ptx2hip_mma_tc {
+  static constexpr int f16 = ptx2hip_tc_f16, bf16 = ptx2hip_tc_bf16, tf32 = ptx2hip_tc_tf32;
+  static constexpr int acc_f32 = ptx2hip_tc_acc_f32, acc_f16 = ptx2hip_tc_acc_f16;
+};
+// ptx2hip:end
+
+// clang-format off
+// ptx2hip:helper ptx2hip_mma_float requires=ptx2hip_vec,ptx2hip_mma_rows,ptx2hip_mma_cols,ptx2hip_tc_dot_terms,ptx2hip_mma_tc
+// clang-format on
+// ptx2hip:amd
+// Float mma.sync (f16, bf16, tf32; f32 or f16 accumulators) as Model's tensor cores compute it
+// (tensor_model.h, docs/TENSOR_MODEL.md). Each lane gathers its A rows and B columns, decomposes
+// every element once (2 rows and 2 columns of K elements each) and computes its own outputs with
+// ptx2hip_tc_dot_terms. F: the format of A and B, BITS: bits of one element in its register. T: the C/D carrier (float for f32, uint32_t holding two f16 for f16).
+template <typename Model, int F, int Accum, int BITS, int NA, int NB, typename T, int NC>
+__device__ inline ptx2hip_vec<T, NC> ptx2hip_mma_float(ptx2hip_vec<uint32_t, NA> a,
+                                                       ptx2hip_vec<uint32_t, NB> b,
+                                                       ptx2hip_vec<T, NC> c) {
+  constexpr int R = NA >= 2 ? 2 : 1, W = 4 * NA / R, P = 32 / BITS, K = W * P;
+  static_assert(W == 4 * NB && R == 2, "not an m16n8 float fragment");
+  constexpr uint32_t mask = BITS == 32 ? 0xffffffffu : (1u << BITS) - 1u;
+  uint32_t row[R][W], col[2][W];
+  ptx2hip_mma_rows(a.v, row);
+  ptx2hip_mma_cols(b.v, col);
+  ptx2hip_tc_elem ea[R][K], eb[2][K];
+#pragma unroll
+  for (int w = 0; w < W; ++w)
+#pragma unroll
+    for (int h = 0; h < P; ++h) {
+#pragma unroll
+      for (int r = 0; r < R; ++r)
+        ea[r][w * P + h] = ptx2hip_tc_decompose<Model, F>((row[r][w] >> (BITS * h)) & mask);
+#pragma unroll
+      for (int j = 0; j < 2; ++j)
+        eb[j][w * P + h] = ptx2hip_tc_decompose<Model, F>((col[j][w] >> (BITS * h)) & mask);
+    }
+  ptx2hip_vec<T, NC> d;
+  if (Accum == ptx2hip_tc_acc_f32) {
+    // Register i: row g + 8(i >> 1), column 2t + (i & 1).
+#pragma unroll
+    for (int i = 0; i < NC; ++i) {
+      const uint32_t ci = __builtin_bit_cast(uint32_t, c.v[i]);
+      const uint32_t di = ptx2hip_tc_dot_terms<Model, F, Accum, K>(ea[i >> 1], eb[i & 1], ci);
+      d.v[i] = __builtin_bit_cast(T, di);
+    }
+  } else {
+    // Register i: row g + 8i, columns 2t (low half) and 2t + 1 (high half).
+#pragma unroll
+    for (int i = 0; i < NC; ++i) {
+      const uint32_t ci = __builtin_bit_cast(uint32_t, c.v[i]);
+      const uint32_t lo = ptx2hip_tc_dot_terms<Model, F, Accum, K>(ea[i], eb[0], ci & 0xffffu);
+      const uint32_t hi = ptx2hip_tc_dot_terms<Model, F, Accum, K>(ea[i], eb[1], ci >> 16);
+      d.v[i] = __builtin_bit_cast(T, (lo & 0xffffu) | hi << 16);
+    }
+  }
+  return d;
+}
+// ptx2hip:end

@@ -302,6 +302,7 @@ fn simulate(forms: &[MmaForm], rules: &RuleSet, dir: &Path, defines: &[&str]) ->
         .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
         .collect();
     let mut bad = Vec::new();
+    let mut per_form = std::collections::BTreeMap::new();
     let mut at = 0;
     for j in &jobs {
         let f = &sim_forms[j.form];
@@ -314,6 +315,9 @@ fn simulate(forms: &[MmaForm], rules: &RuleSet, dir: &Path, defines: &[&str]) ->
                 .collect();
             let got = unpack(f, Operand::D, &lanes);
             for (e, (g, w)) in got.iter().zip(&want[c]).enumerate() {
+                if g != w {
+                    *per_form.entry(f.name()).or_insert(0usize) += 1;
+                }
                 if g != w && bad.len() < 12 {
                     bad.push(format!(
                         "{} (wave{}, half {h}, case {c}, element {e}): {} {w:#x}, simulated {g:#x}",
@@ -327,6 +331,9 @@ fn simulate(forms: &[MmaForm], rules: &RuleSet, dir: &Path, defines: &[&str]) ->
         }
     }
     assert_eq!(at, words.len(), "simulator output has the wrong length");
+    for (name, n) in &per_form {
+        bad.push(format!("{name}: {n} elements differ"));
+    }
     bad
 }
 
@@ -445,8 +452,7 @@ fn vector_variables(text: &str) -> Vec<String> {
             if let Some(before) = stmt.split("__attribute__").next() {
                 if let Some(name) = before
                     .split(|c: char| !is_ident(c))
-                    .filter(|w| !w.is_empty())
-                    .last()
+                    .rfind(|w| !w.is_empty())
                 {
                     types.push(name.to_string());
                 }

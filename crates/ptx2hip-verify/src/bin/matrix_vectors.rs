@@ -126,17 +126,30 @@ fn check() -> Result<(), String> {
 /// One output element with its inputs: A's row, B's column, C, the recorded D and the reference.
 fn dump(args: &[String]) -> Result<(), String> {
     let name = arg(args, "--form").ok_or("dump needs --form NAME")?;
-    let k: usize = arg(args, "--case").and_then(|c| c.parse().ok()).unwrap_or(0);
-    let e: usize = arg(args, "--element").and_then(|c| c.parse().ok()).unwrap_or(0);
+    let k: usize = arg(args, "--case")
+        .and_then(|c| c.parse().ok())
+        .unwrap_or(0);
+    let e: usize = arg(args, "--element")
+        .and_then(|c| c.parse().ok())
+        .unwrap_or(0);
     let form = all_forms()
         .into_iter()
         .find(|f| f.name() == name)
         .ok_or("no such form")?;
     let case = generate(&form).into_iter().nth(k).ok_or("no such case")?;
     let (i, j) = (e / form.n, e % form.n);
-    let row: Vec<String> = (0..form.k).map(|x| format!("{:#x}", case.a[i * form.k + x])).collect();
-    let col: Vec<String> = (0..form.k).map(|x| format!("{:#x}", case.b[x * form.n + j])).collect();
-    println!("A[{i}]: {}\nB[:,{j}]: {}\nC: {:#x}", row.join(" "), col.join(" "), case.c[e]);
+    let row: Vec<String> = (0..form.k)
+        .map(|x| format!("{:#x}", case.a[i * form.k + x]))
+        .collect();
+    let col: Vec<String> = (0..form.k)
+        .map(|x| format!("{:#x}", case.b[x * form.n + j]))
+        .collect();
+    println!(
+        "A[{i}]: {}\nB[:,{j}]: {}\nC: {:#x}",
+        row.join(" "),
+        col.join(" "),
+        case.c[e]
+    );
     if let Ok(rec) = Recording::read(&dir().join("mma.bin.gz")) {
         if let Some(r) = rec.form(&name) {
             let lanes: Vec<&[u32]> = (0..32).map(|l| r.lane(k, l)).collect();

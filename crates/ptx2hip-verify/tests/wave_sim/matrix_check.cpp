@@ -9,7 +9,8 @@
 // MI300 ISA, V_DOT4_I32_I8 / V_DOT4_U32_U8 / V_DOT8_I32_I4 / V_DOT8_U32_U4: D = S2 + the sum of
 // the element products; RDNA3 ISA, V_DOT4_I32_IU8 / V_DOT8_I32_IU4: the same with a sign flag per
 // operand. Without clamp the sum is modulo 2^32; the translations never clamp.
-inline uint32_t wave_sim_dot(uint32_t a, bool sa, uint32_t b, bool sb, uint32_t c, int bits, bool clamp) {
+inline uint32_t wave_sim_dot(uint32_t a, bool sa, uint32_t b, bool sb, uint32_t c, int bits,
+                             bool clamp) {
   if (clamp) abort();
   const uint32_t m = (1u << bits) - 1u, sign = 1u << (bits - 1);
   for (int i = 0; i < 32; i += bits) {
@@ -20,12 +21,24 @@ inline uint32_t wave_sim_dot(uint32_t a, bool sa, uint32_t b, bool sb, uint32_t 
   }
   return c;
 }
-inline int __builtin_amdgcn_sdot4(int a, int b, int c, bool cl) { return (int)wave_sim_dot(a, true, b, true, c, 8, cl); }
-inline unsigned __builtin_amdgcn_udot4(unsigned a, unsigned b, unsigned c, bool cl) { return wave_sim_dot(a, false, b, false, c, 8, cl); }
-inline int __builtin_amdgcn_sdot8(int a, int b, int c, bool cl) { return (int)wave_sim_dot(a, true, b, true, c, 4, cl); }
-inline unsigned __builtin_amdgcn_udot8(unsigned a, unsigned b, unsigned c, bool cl) { return wave_sim_dot(a, false, b, false, c, 4, cl); }
-inline int __builtin_amdgcn_sudot4(bool sa, int a, bool sb, int b, int c, bool cl) { return (int)wave_sim_dot(a, sa, b, sb, c, 8, cl); }
-inline int __builtin_amdgcn_sudot8(bool sa, int a, bool sb, int b, int c, bool cl) { return (int)wave_sim_dot(a, sa, b, sb, c, 4, cl); }
+inline int __builtin_amdgcn_sdot4(int a, int b, int c, bool cl) {
+  return (int)wave_sim_dot(a, true, b, true, c, 8, cl);
+}
+inline unsigned __builtin_amdgcn_udot4(unsigned a, unsigned b, unsigned c, bool cl) {
+  return wave_sim_dot(a, false, b, false, c, 8, cl);
+}
+inline int __builtin_amdgcn_sdot8(int a, int b, int c, bool cl) {
+  return (int)wave_sim_dot(a, true, b, true, c, 4, cl);
+}
+inline unsigned __builtin_amdgcn_udot8(unsigned a, unsigned b, unsigned c, bool cl) {
+  return wave_sim_dot(a, false, b, false, c, 4, cl);
+}
+inline int __builtin_amdgcn_sudot4(bool sa, int a, bool sb, int b, int c, bool cl) {
+  return (int)wave_sim_dot(a, sa, b, sb, c, 8, cl);
+}
+inline int __builtin_amdgcn_sudot8(bool sa, int a, bool sb, int b, int c, bool cl) {
+  return (int)wave_sim_dot(a, sa, b, sb, c, 4, cl);
+}
 
 #include "matrix_forms.h"
 
