@@ -7,6 +7,7 @@ use std::path::PathBuf;
 
 pub mod evidence;
 pub mod forms;
+pub mod fragment;
 pub mod golden;
 pub mod inputs;
 pub mod matrix;
