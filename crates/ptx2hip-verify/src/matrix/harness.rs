@@ -10,6 +10,7 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
+use ptx2hip::lower::RuleSet;
 use serde_json::json;
 
 use super::cases::{generate, inputs_digest, Case};
@@ -155,6 +156,7 @@ nvcc --version | grep -E "release|Build" | tr '\n' ' ' > "$RES/nvcc.txt"
 date -u +%Y-%m-%d > "$RES/date.txt"
 ARCH=${ARCH:-sm_90}
 echo "$ARCH" > "$RES/arch.txt"
+cp forms.tsv "$RES/forms.tsv"
 rm -f f*.o
 ls f*.cu | sed 's/\.cu$//' | xargs -P "${JOBS:-16}" -I{} sh -c "nvcc -O2 -arch=$ARCH -c -o {}.o {}.cu 2> $RES/{}.cerr || rm -f {}.o"
 : > table.h
@@ -198,6 +200,15 @@ pub fn write_programs(dir: &Path) -> Result<usize, String> {
     Ok(forms.len())
 }
 
+/// The code of the rule that translates `form`, or empty for a form recorded but refused.
+fn rule_of(rules: &RuleSet, form: &MmaForm) -> String {
+    rules
+        .rules_for("mma")
+        .find(|r| r.forms().iter().any(|(n, _)| *n == form.name()))
+        .map(|r| r.code.clone())
+        .unwrap_or_default()
+}
+
 /// What an import found.
 pub struct Imported {
     pub recording: Recording,
@@ -221,15 +232,32 @@ pub fn import(res: &Path) -> Result<Imported, String> {
         "date": read("date.txt"),
         "arch": read("arch.txt"),
     });
+    // `fK` of the run, by form name (`forms.tsv`, which run.sh copies); else the index of today.
+    let index: Vec<String> = read("forms.tsv")
+        .lines()
+        .filter_map(|l| l.split('\t').nth(2).map(String::from))
+        .collect();
+    let rules = RuleSet::embedded().map_err(|e| e.to_string())?;
     let mut forms = Vec::new();
     let mut missing = Vec::new();
-    for (k, form) in all_forms().iter().enumerate() {
+    for (today, form) in all_forms().iter().enumerate() {
+        let k = if index.is_empty() {
+            today
+        } else {
+            match index.iter().position(|n| *n == form.name()) {
+                Some(k) => k,
+                None => {
+                    missing.push((form.name(), "not in this run's forms.tsv".to_string()));
+                    continue;
+                }
+            }
+        };
         let cases = generate(form);
         let want = cases.len() * 32 * form.out_words() * 4;
         match std::fs::read(res.join(format!("f{k}.out"))) {
             Ok(bytes) if bytes.len() == want => forms.push(RecordedForm {
                 name: form.name(),
-                rule: form.family().to_string(),
+                rule: rule_of(&rules, form),
                 ptx: form.ptx(),
                 constraints: form.constraints(),
                 cases: cases.len(),
