@@ -1,7 +1,8 @@
 //! mma.sync, checked per warp: every form the rule table claims is a form of the recording
 //! harness (same statement, same fragment widths); the H100 recording
-//! (`tests/vectors/matrix/mma.bin.gz`) agrees with the PTX reference of the integer and f64
-//! forms; and the `--target amd` translation of every form, run on the lockstep wave model
+//! (`tests/vectors/matrix/mma.bin.gz`) agrees with the reference of every form (integer and f64:
+//! the PTX semantics; f16, bf16, tf32: the sm_90 tensor-core model; fp8 has none); and the
+//! `--target amd` translation of every form, run on the lockstep wave model
 //! (`tests/wave_sim/sim.h`) on wave32 and on wave64 — two different recorded warps in the two
 //! halves, and an idle lower half — gives every output register bit for bit as recorded. Until a
 //! form is recorded its reference stands in (and says so). Needs only `g++` (or `$CXX`).

@@ -80,7 +80,7 @@ fn import(args: &[String]) -> Result<(), String> {
     Ok(())
 }
 
-/// Compares the recorded D of every integer and f64 form with the reference.
+/// Compares the recorded D of every form with its reference (none for fp8).
 fn check() -> Result<(), String> {
     let rec = Recording::read(&dir().join("mma.bin.gz"))?;
     let mut bad = 0usize;
@@ -91,6 +91,10 @@ fn check() -> Result<(), String> {
         };
         let mut diffs = 0;
         let cases = generate(&form);
+        if expected(&form, &cases[0].a, &cases[0].b, &cases[0].c).is_none() {
+            println!("{}: no reference (fp8: docs/MATRIX.md)", form.name());
+            continue;
+        }
         for (k, case) in cases.iter().enumerate() {
             let Some(want) = expected(&form, &case.a, &case.b, &case.c) else {
                 break;

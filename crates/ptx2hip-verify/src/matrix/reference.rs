@@ -1,6 +1,7 @@
-//! The PTX semantics of the integer and f64 `mma` forms, on whole matrices: what the recording
-//! is checked against and what the translations must reproduce. Float forms (f16, bf16, tf32,
-//! fp8) follow the tensor-core model (`super::model`, tensor-cores.md §1.2) instead.
+//! What each `mma` form computes, on whole matrices: what the recording is checked against and
+//! what the translations must reproduce. Integer and f64: the PTX semantics below; f16, bf16 and
+//! tf32: the sm_90 tensor-core model (`super::model`, docs/TENSOR_MODEL.md) element by element;
+//! fp8: none (the H100 follows no published model there: docs/MATRIX.md).
 //!
 //! Integer (PTX ISA, `mma`, *Integer* semantics): D = C + A·B with exact products; without
 //! `.satfinite` the sum wraps modulo 2^32, with it the exact sum is clamped to
@@ -9,6 +10,7 @@
 //! starting from C, with the H100's NaN propagation.
 
 use super::forms::{BitOp, Elem, MmaForm};
+use super::model;
 
 /// The value of an integer element from its raw bits.
 fn int_value(e: Elem, bits: u64) -> i64 {
@@ -20,7 +22,7 @@ fn int_value(e: Elem, bits: u64) -> i64 {
     }
 }
 
-/// D as raw element bits (row-major), or `None` for a float form.
+/// D as raw element bits (row-major), or `None` for an fp8 form.
 pub fn expected(form: &MmaForm, a: &[u64], b: &[u64], c: &[u64]) -> Option<Vec<u64>> {
     let (m, n, k) = (form.m, form.n, form.k);
     let mut d = Vec::with_capacity(m * n);
@@ -61,12 +63,33 @@ pub fn expected(form: &MmaForm, a: &[u64], b: &[u64], c: &[u64]) -> Option<Vec<u
                     };
                     r as u32 as u64
                 }
-                _ => return None,
+                (e, _) => {
+                    let format = model_format(e)?;
+                    let accum = if form.c == Elem::F16 {
+                        model::Accum::F16
+                    } else {
+                        model::Accum::F32
+                    };
+                    let row: Vec<u32> = (0..k).map(|x| a[i * k + x] as u32).collect();
+                    let col: Vec<u32> = (0..k).map(|x| b[x * n + j] as u32).collect();
+                    model::dot(model::Arch::Sm90, format, accum, &row, &col, cij as u32)? as u64
+                }
             };
             d.push(v);
         }
     }
     Some(d)
+}
+
+/// The model's format of a float element type; None for fp8, which the H100's `mma.sync` does
+/// not compute as the model says (docs/MATRIX.md).
+fn model_format(e: Elem) -> Option<model::Format> {
+    match e {
+        Elem::F16 => Some(model::Format::F16),
+        Elem::Bf16 => Some(model::Format::Bf16),
+        Elem::Tf32 => Some(model::Format::Tf32),
+        _ => None,
+    }
 }
 
 /// The NaN an invalid f64 operation (Inf·0, Inf − Inf) gives in the H100's mma.
