@@ -6,6 +6,7 @@
 //! cargo run -p ptx2hip-verify --bin matrix_vectors -- import --results DIR/res # writes tests/vectors/matrix/
 //! cargo run -p ptx2hip-verify --bin matrix_vectors -- check                    # recording vs the reference
 //! cargo run -p ptx2hip-verify --bin matrix_vectors -- dump --form NAME --case K --element E
+//! cargo run -p ptx2hip-verify --bin matrix_vectors -- export --form NAME     # every element, one line
 //! ```
 
 use std::path::{Path, PathBuf};
@@ -34,6 +35,7 @@ fn main() -> ExitCode {
         Some("import") => import(&args),
         Some("check") => check(),
         Some("dump") => dump(&args),
+        Some("export") => export(&args),
         _ => Err("usage: matrix_vectors gen|import|check|dump (see the source)".into()),
     };
     match result {
@@ -162,6 +164,39 @@ fn dump(args: &[String]) -> Result<(), String> {
     }
     if let Some(d) = expected(&form, &case.a, &case.b, &case.c) {
         println!("reference: {:#x}", d[e]);
+    }
+    Ok(())
+}
+
+/// Every output element of a recorded form, one line each: the row of A, the column of B, C and
+/// the recorded D, in hex (for fitting a model outside Rust).
+fn export(args: &[String]) -> Result<(), String> {
+    let name = arg(args, "--form").ok_or("export needs --form NAME")?;
+    let form = all_forms()
+        .into_iter()
+        .find(|f| f.name() == name)
+        .ok_or("no such form")?;
+    let rec = Recording::read(&dir().join("mma.bin.gz"))?;
+    let r = rec.form(&name).ok_or("not recorded")?;
+    for (k, case) in generate(&form).iter().enumerate() {
+        let lanes: Vec<&[u32]> = (0..32).map(|l| r.lane(k, l)).collect();
+        let d = unpack(&form, Operand::D, &lanes);
+        for e in 0..form.m * form.n {
+            let (i, j) = (e / form.n, e % form.n);
+            let row: Vec<String> = (0..form.k)
+                .map(|x| format!("{:x}", case.a[i * form.k + x]))
+                .collect();
+            let col: Vec<String> = (0..form.k)
+                .map(|x| format!("{:x}", case.b[x * form.n + j]))
+                .collect();
+            println!(
+                "{k} {} {} {:x} {:x}",
+                row.join(","),
+                col.join(","),
+                case.c[e],
+                d[e]
+            );
+        }
     }
     Ok(())
 }
