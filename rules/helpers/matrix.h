@@ -252,7 +252,7 @@ __device__ inline ptx2hip_vec<T, NC> ptx2hip_mma_float(ptx2hip_vec<uint32_t, NA>
                                                        ptx2hip_vec<T, NC> c) {
   constexpr int R = NA >= 2 ? 2 : 1, W = 4 * NA / R, P = 32 / BITS, K = W * P;
   static_assert(W == 4 * NB && R == 2, "not an m16n8 float fragment");
-  constexpr uint32_t mask = BITS == 32 ? 0xffffffffu : (1u << BITS) - 1u;
+  constexpr uint32_t mask = (uint32_t)((1ull << BITS) - 1u);
   uint32_t row[R][W], col[2][W];
   ptx2hip_mma_rows(a.v, row);
   ptx2hip_mma_cols(b.v, col);

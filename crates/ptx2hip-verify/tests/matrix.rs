@@ -11,12 +11,12 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use ptx2hip::lower::{self, RuleSet, Target};
+use ptx2hip::lower::{self, RuleSet, Target, TensorModel};
 use ptx2hip::scan::AsmStatement;
 use ptx2hip_verify::matrix::amd;
 use ptx2hip_verify::matrix::cases::{inputs_digest, unpack};
 use ptx2hip_verify::matrix::reference::expected;
-use ptx2hip_verify::matrix::{all_forms, generate, Case, MmaForm, Operand};
+use ptx2hip_verify::matrix::{all_forms, generate, Case, Elem, MmaForm, Operand};
 use ptx2hip_verify::warp::Recording;
 
 fn recording() -> Option<Recording> {
@@ -373,40 +373,55 @@ fn amd_translations_compile_for_every_processor() {
         return;
     };
     let rules = RuleSet::embedded().unwrap();
-    let src = amd::source(&rules, &translated_forms(&rules)).unwrap();
     let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("mma.hip");
-    std::fs::write(&file, src).unwrap();
-    for arch in [
-        &["--offload-arch=gfx90a"][..],
+    let forms = translated_forms(&rules);
+    // The float forms under the sm_80 model too (the same gathers, other block parameters).
+    let floats: Vec<MmaForm> = forms
+        .iter()
+        .filter(|f| !f.a.is_integer() && f.a != Elem::F64)
+        .copied()
+        .collect();
+    let sources = [
+        (
+            "sm90.hip",
+            amd::source(&rules, &forms, TensorModel::Sm90).unwrap(),
+        ),
+        (
+            "sm80.hip",
+            amd::source(&rules, &floats, TensorModel::Sm80).unwrap(),
+        ),
+    ];
+    let processors: [&[&str]; 4] = [
+        &["--offload-arch=gfx90a"],
         &["--offload-arch=gfx942"],
         &["--offload-arch=gfx1100"],
         &["--offload-arch=gfx1100", "-mwavefrontsize64"],
-    ] {
-        let out = Command::new(&clang)
-            .args([
-                "-x",
-                "hip",
-                "-std=c++17",
-                "--cuda-device-only",
-                "-nogpulib",
-                "-O1",
-                "-S",
-                "-Wall",
-                "-Wextra",
-                "-Werror",
-                "-o",
-                "/dev/null",
-            ])
-            .args(arch)
-            .arg(&file)
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{arch:?}:\n{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+    ];
+    for (name, src) in sources {
+        let file = dir.path().join(name);
+        std::fs::write(&file, src).unwrap();
+        for arch in processors {
+            let out = Command::new(&clang)
+                .args([
+                    "-x",
+                    "hip",
+                    "-std=c++17",
+                    "--cuda-device-only",
+                    "-nogpulib",
+                    "-O1",
+                    "-S",
+                ])
+                .args(["-Wall", "-Wextra", "-Werror", "-o", "/dev/null"])
+                .args(arch)
+                .arg(&file)
+                .output()
+                .unwrap();
+            assert!(
+                out.status.success(),
+                "{name} {arch:?}:\n{}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+        }
     }
 }
 

@@ -5,7 +5,7 @@
 
 use std::fmt::Write as _;
 
-use ptx2hip::lower::{self, RuleSet, Target};
+use ptx2hip::lower::{self, RuleSet, Settings, Target, TensorModel};
 use ptx2hip::scan::AsmStatement;
 
 use super::forms::{all_forms, MmaForm, Operand};
@@ -35,15 +35,21 @@ fn c_type(constraint: &str) -> &'static str {
     }
 }
 
-/// The HIP source of `forms` (function `p2h_fK` for `forms[K]`).
-pub fn source(rules: &RuleSet, forms: &[MmaForm]) -> Result<String, String> {
+/// The HIP source of `forms` (function `p2h_fK` for `forms[K]`) under the tensor-core model
+/// `model`.
+pub fn source(rules: &RuleSet, forms: &[MmaForm], model: TensorModel) -> Result<String, String> {
+    let settings = Settings {
+        target: Target::Amd,
+        tensor_model: model,
+        fast: false,
+    };
     let mut helpers = Vec::new();
     let mut bodies = String::new();
     for (k, f) in forms.iter().enumerate() {
         let a = lower::analyze(
             &AsmStatement::synthetic(&f.ptx(), &f.constraints()),
             rules,
-            Target::Amd,
+            settings,
         );
         let t = a
             .outcome

@@ -6,7 +6,7 @@
 use std::path::Path;
 use std::process::Command;
 
-use ptx2hip::lower::RuleSet;
+use ptx2hip::lower::{RuleSet, TensorModel};
 use ptx2hip_verify::matrix::amd;
 
 const ARCHS: [&str; 3] = ["gfx90a", "gfx942", "gfx1100"];
@@ -17,7 +17,7 @@ pub fn main(rules: &RuleSet, clang: &str, out: &Path) {
         std::process::exit(1)
     });
     let src = out.join("matrix.hip");
-    let text = amd::source(rules, &forms).unwrap_or_else(|e| {
+    let text = amd::source(rules, &forms, TensorModel::Sm90).unwrap_or_else(|e| {
         eprintln!("{e}");
         std::process::exit(1)
     });
