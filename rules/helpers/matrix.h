@@ -170,30 +170,49 @@ __device__ inline ptx2hip_vec<int32_t, ND> ptx2hip_mma_int(ptx2hip_vec<uint32_t,
 
 // ---- f64 forms ------------------------------------------------------------------------------
 
-// ptx2hip:helper ptx2hip_mma_fma_nan_f64
+// ptx2hip:helper ptx2hip_mma_nan_f64
 // ptx2hip:amd
-// One step of the H100's f64 mma chain when NaNs are involved (found on its recording): a NaN
-// operand comes out quieted with its sign and payload, B's element first, then the accumulator,
-// then A's element; an invalid operation (Inf·0, Inf − Inf) gives 0xfff8000000000000.
-__device__ inline uint64_t ptx2hip_mma_fma_nan_f64(uint64_t a, uint64_t b, uint64_t c) {
-  const uint64_t mag = 0x7fffffffffffffffull, inf = 0x7ff0000000000000ull;
-  if ((b & mag) > inf) return b | 0x0008000000000000ull;
-  if ((c & mag) > inf) return c | 0x0008000000000000ull;
-  if ((a & mag) > inf) return a | 0x0008000000000000ull;
-  const double r = __builtin_fma(__builtin_bit_cast(double, a), __builtin_bit_cast(double, b),
-                                 __builtin_bit_cast(double, c));
-  return r != r ? 0xfff8000000000000ull : __builtin_bit_cast(uint64_t, r);
+// The NaN the H100's f64 mma chain d = fma(a_w, b_w, d) from d = c gives (found on its
+// recording): at each step a NaN operand comes out quieted with its sign and payload, b first,
+// then the accumulator, then a; an invalid operation (Inf·0, Inf − Inf) gives 0xfff8000000000000.
+// So the last NaN of b wins; else a NaN c; else the first NaN of a, unless the chain before it
+// was already invalid. Called only when the chain's value is a NaN.
+template <int W>
+__device__ inline double ptx2hip_mma_nan_f64(const uint64_t (&a)[W], const uint64_t (&b)[W],
+                                             double c) {
+  const uint64_t mag = 0x7fffffffffffffffull, inf = 0x7ff0000000000000ull, quiet = 1ull << 51;
+  const uint64_t cb = __builtin_bit_cast(uint64_t, c);
+  uint64_t n = (cb & mag) > inf ? cb | quiet : 0;
+  bool b_nan = false;
+  for (int w = 0; w < W; ++w)
+    if ((b[w] & mag) > inf) {
+      n = b[w] | quiet;
+      b_nan = true;
+    }
+  if (b_nan || n != 0) return __builtin_bit_cast(double, n);
+  int first = W;
+  uint64_t an = 0;
+  for (int w = W - 1; w >= 0; --w)
+    if ((a[w] & mag) > inf) {
+      first = w;
+      an = a[w] | quiet;
+    }
+  double s = c;
+  for (int w = 0; w < W; ++w)
+    if (w < first)
+      s = __builtin_fma(__builtin_bit_cast(double, a[w]), __builtin_bit_cast(double, b[w]), s);
+  return __builtin_bit_cast(double, s != s ? 0xfff8000000000000ull : an);
 }
 // ptx2hip:end
 
 // clang-format off
-// ptx2hip:helper ptx2hip_mma_f64 requires=ptx2hip_vec,ptx2hip_mma_rows,ptx2hip_mma_cols,ptx2hip_mma_fma_nan_f64
+// ptx2hip:helper ptx2hip_mma_f64 requires=ptx2hip_vec,ptx2hip_mma_rows,ptx2hip_mma_cols,ptx2hip_mma_nan_f64
 // clang-format on
 // ptx2hip:amd
 // f64 mma.sync (m8n8k4, m16n8k4/k8/k16): each output is the chain d = fma(a_k, b_k, d) over k in
 // order from d = c, rounded to nearest even at every step (PTX ISA, mma: .f64 is an fma chain).
-// v_fma_f64 gives the H100's value whenever it is not a NaN; a NaN result (rare) is redone step
-// by step with the H100's NaN propagation.
+// v_fma_f64 gives the H100's value whenever it is not a NaN; a NaN result (rare) is the H100's
+// NaN (ptx2hip_mma_nan_f64).
 template <int NA, int NB, int ND>
 __device__ inline ptx2hip_vec<double, ND> ptx2hip_mma_f64(ptx2hip_vec<double, NA> a,
                                                           ptx2hip_vec<double, NB> b,
@@ -215,12 +234,7 @@ __device__ inline ptx2hip_vec<double, ND> ptx2hip_mma_f64(ptx2hip_vec<double, NA
     for (int w = 0; w < W; ++w)
       s = __builtin_fma(__builtin_bit_cast(double, row[i >> 1][w]),
                         __builtin_bit_cast(double, col[i & 1][w]), s);
-    if (s != s) {
-      uint64_t n = __builtin_bit_cast(uint64_t, c.v[i]);
-      for (int w = 0; w < W; ++w) n = ptx2hip_mma_fma_nan_f64(row[i >> 1][w], col[i & 1][w], n);
-      s = __builtin_bit_cast(double, n);
-    }
-    d.v[i] = s;
+    d.v[i] = s == s ? s : ptx2hip_mma_nan_f64(row[i >> 1], col[i & 1], c.v[i]);
   }
   return d;
 }
