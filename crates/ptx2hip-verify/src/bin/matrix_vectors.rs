@@ -181,7 +181,7 @@ fn export(args: &[String]) -> Result<(), String> {
     for (k, case) in generate(&form).iter().enumerate() {
         let lanes: Vec<&[u32]> = (0..32).map(|l| r.lane(k, l)).collect();
         let d = unpack(&form, Operand::D, &lanes);
-        for e in 0..form.m * form.n {
+        for (e, de) in d.iter().enumerate() {
             let (i, j) = (e / form.n, e % form.n);
             let row: Vec<String> = (0..form.k)
                 .map(|x| format!("{:x}", case.a[i * form.k + x]))
@@ -194,7 +194,7 @@ fn export(args: &[String]) -> Result<(), String> {
                 row.join(","),
                 col.join(","),
                 case.c[e],
-                d[e]
+                de
             );
         }
     }
