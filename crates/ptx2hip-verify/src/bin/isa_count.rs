@@ -20,6 +20,8 @@
 //!
 //! Prints a Markdown table on stdout (the section of BENCHMARKS.md) and writes `DIR/counts.tsv`.
 //!
+//! `--matrix`: the mma forms (docs/MATRIX.md) on gfx90a, gfx942 and gfx1100 (`matrix.rs`).
+//!
 //! `--warp`: the warp-level forms instead, on gfx942 (wave64) and gfx1100 (wave32), each next to
 //! the native HIP call a port would write (`__shfl_xor`, `__ballot`, `__any`, ...; see `warp.rs`).
 //!
@@ -28,6 +30,8 @@
 
 #[path = "isa_count/fragment.rs"]
 mod fragment;
+#[path = "isa_count/matrix.rs"]
+mod matrix;
 #[path = "isa_count/warp.rs"]
 mod warp;
 
@@ -361,6 +365,10 @@ fn main() {
     std::fs::create_dir_all(&out).expect("output directory");
     if args.iter().any(|a| a == "--warp") {
         warp::main(&rules, &clang, &devlibs, &out);
+        return;
+    }
+    if args.iter().any(|a| a == "--matrix") {
+        matrix::main(&rules, &clang, &out);
         return;
     }
     if args.iter().any(|a| a == "--fragment") {
