@@ -27,9 +27,11 @@ SLACK = 64         # buffers hold SLACK*N elements: kernels read in[4*i+3] and w
 KERNEL = re.compile(r"__global__\s+void\s+(\w+)\s*\(([^)]*)\)", re.S)
 # Warp-collective PTX: translated for --target amd only.
 WARP_COLLECTIVE = re.compile(r"\b(mma|ldmatrix|stmatrix|movmatrix|shfl|vote|match|redux|elect)\.")
-# Helpers whose AMD definitions use AMD address spaces, which nvcc cannot compile: the shimmed
-# build takes their portable definitions (nvcc's), which compute the same addresses.
-ADDRESS_SPACE_HELPERS = ("ptx2hip_shared_ptr", "ptx2hip_shared_addr")
+# AMD helper definitions nvcc cannot compile (clang vector types, AMD address spaces, clang's
+# elementwise and f16 builtins, _Float16 arithmetic): the shimmed build takes their portable
+# definitions where they have one, which the portable end-to-end run checks on their own. The
+# tensor model's helpers (AMD only) convert through _Float16, which the shim maps to __half.
+CLANG_ONLY = ("ext_vector_type", "address_space", "__builtin_elementwise", "__builtin_fmaf16", "_Float16")
 SHIM = os.path.join(ROOT, "crates", "ptx2hip-verify", "shim", "amd_on_cuda.cuh")
 
 
@@ -48,12 +50,32 @@ def portable_section(name):
     raise SystemExit(f"no helper {name}")
 
 
+# AMD-only helpers that address LDS through AMD address spaces, as the same accesses through
+# CUDA's shared window.
+LDS_SHIMS = {
+    "ptx2hip_lds_load_u32": "__device__ inline uint32_t ptx2hip_lds_load_u32(uint32_t off) {\n"
+    "  return *(const uint32_t*)__cvta_shared_to_generic(off);\n}",
+    "ptx2hip_lds_load_u16": "__device__ inline uint32_t ptx2hip_lds_load_u16(uint32_t off) {\n"
+    "  return *(const uint16_t*)__cvta_shared_to_generic(off);\n}",
+    "ptx2hip_lds_store_u32": "__device__ inline void ptx2hip_lds_store_u32(uint32_t off, uint32_t v) {\n"
+    "  *(uint32_t*)__cvta_shared_to_generic(off) = v;\n}",
+    "ptx2hip_lds_store_u16": "__device__ inline void ptx2hip_lds_store_u16(uint32_t off, uint32_t v) {\n"
+    "  *(uint16_t*)__cvta_shared_to_generic(off) = (uint16_t)v;\n}",
+}
+
+
 def shimmed(text):
     """An --target amd translation made buildable by nvcc with the shim."""
-    for name in ADDRESS_SPACE_HELPERS:
-        m = re.search(r"(#define PTX2HIP_HELPER_%s\n)(.*?)(\n#endif)" % name, text, re.S)
-        if m:
-            text = text[:m.start(2)] + portable_section(name) + text[m.end(2):]
+    def swap(m):
+        body = m.group(3)
+        if m.group(2) in LDS_SHIMS:
+            return m.group(1) + LDS_SHIMS[m.group(2)] + m.group(4)
+        if any(t in body for t in CLANG_ONLY):
+            portable = portable_section(m.group(2))
+            if portable.strip():
+                body = portable
+        return m.group(1) + body + m.group(4)
+    text = re.sub(r"(#define PTX2HIP_HELPER_(\w+)\n)(.*?)(\n#endif)", swap, text, flags=re.S)
     return '#include "amd_on_cuda.cuh"\n' + text
 
 

@@ -41,7 +41,8 @@ while read -r file harness stmts translated amd; do
   base=${harness%.cu}
   (build orig "$file" "$harness" "$base.orig" && build trans "$file" "$harness" "$base.trans") &
   # The --target amd translation on this GPU through the shim (a wave32 AMD wave, modelled).
-  if [ "$amd" != "-" ]; then build amd "$file" "$harness" "$base.amd" -I. & fi
+  # The tensor model's constexpr member functions are host-only to nvcc: --expt-relaxed-constexpr.
+  if [ "$amd" != "-" ]; then build amd "$file" "$harness" "$base.amd" -I. --expt-relaxed-constexpr & fi
 done < files.txt
 wait
 amd_files=0; amd_stmts=0; amd_bad=0

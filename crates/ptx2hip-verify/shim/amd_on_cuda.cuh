@@ -12,10 +12,35 @@
 // a compile error, never a silent substitute.
 #pragma once
 #include <cstdint>
+#include <cstring>
+#include <cuda_fp16.h>
 
 #define __AMDGCN_WAVEFRONT_SIZE 32
 
+// clang builtins the helpers call, as nvcc spells them in device code. `__builtin_constant_p` is
+// false: the general code runs (the constant-pattern code is checked by the wave simulator).
+// `__builtin_bit_cast` goes through memcpy: nvcc 13 aborts on some of its uses (an internal error
+// in its constant evaluator). `_Float16` is CUDA's __half (nvcc 13 parses _Float16 but its
+// device code generator stops on it): conversions from float round to nearest even and to float
+// are exact, as the tensor model's helpers need.
+#define __builtin_constant_p(x) 0
+#define __builtin_bit_cast(T, v) (::amd_on_cuda::bit_cast<T>(v))
+#define __builtin_ctzll(x) (__ffsll((long long)(x)) - 1)
+#define __builtin_ffs(x) __ffs(x)
+#define __builtin_popcount(x) __popc(x)
+#define __builtin_fabs(x) fabs(x)
+#define __builtin_trunc(x) trunc(x)
+#define __builtin_fma(x, y, z) fma(x, y, z)
+#define _Float16 __half
+
 namespace amd_on_cuda {
+template <class T, class F>
+__device__ inline T bit_cast(const F& f) {
+  static_assert(sizeof(T) == sizeof(F), "bit_cast of different sizes");
+  T t;
+  memcpy(&t, &f, sizeof t);
+  return t;
+}
 __device__ inline unsigned lane() {
   unsigned l;
   asm("mov.u32 %0, %%laneid;" : "=r"(l));
@@ -76,3 +101,25 @@ __device__ inline int __builtin_amdgcn_readfirstlane(int v) {
 }
 __device__ inline int __builtin_amdgcn_readlane(int v, int l) { return (int)amd_on_cuda::read((unsigned)v, l); }
 __device__ inline void __builtin_amdgcn_wave_barrier() { __syncwarp(__activemask()); }
+__device__ inline void __builtin_amdgcn_fence(int, const char*) { __threadfence_block(); }
+// V_PERM_B32: byte k of the result is byte sel[k] of {S0, S1} (S0 high); 8-11 replicate a sign,
+// 12 is 0x00 and 13 and above 0xff (AMD ISA, VOP3).
+__device__ inline unsigned __builtin_amdgcn_perm(unsigned s0, unsigned s1, unsigned sel) {
+  const uint64_t data = (uint64_t)s0 << 32 | s1;
+  unsigned r = 0;
+  for (int k = 0; k < 4; ++k) {
+    const unsigned b = (sel >> (8 * k)) & 0xff;
+    unsigned v;
+    if (b < 8) v = (unsigned)(data >> (8 * b)) & 0xff;
+    else if (b < 12) v = ((data >> (16 * (b - 8) + 15)) & 1) ? 0xff : 0x00;
+    else if (b == 12) v = 0x00;
+    else v = 0xff;
+    r |= v << (8 * k);
+  }
+  return r;
+}
+__device__ inline unsigned __builtin_addc(unsigned a, unsigned b, unsigned cin, unsigned* cout) {
+  const uint64_t s = (uint64_t)a + b + cin;
+  *cout = (unsigned)(s >> 32);
+  return (unsigned)s;
+}
