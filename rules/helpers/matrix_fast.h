@@ -1,0 +1,246 @@
+// Helpers of the --fast tier of rules/matrix.toml (markers: rules/README.md, "Helpers"): float
+// `mma.sync` through AMD's matrix instructions, inexact by design (docs/MATRIX_FAST.md states the
+// modelled deviation from the H100). Each helper takes and returns the PTX fragments of one lane
+// (layouts: tensor-cores.md §2.1), so the C++ around the statement keeps NVIDIA's layout.
+//
+// The product is computed transposed, Dᵀ = Bᵀ·Aᵀ: the MFMA/WMMA result rows are then the PTX n
+// columns, and the lanes holding a warp's result are lanes of that warp (on wave64, of its half of
+// the wave). On CDNA (wave64) one v_mfma_f32_16x16x16 multiplies both warps of the wave at once
+// with block-diagonal operands: its k range 0..15 is warp 0's 8 k values (lanes 0..31 hold them)
+// then warp 1's (lanes 32..63), so no value crosses between the halves; an m16n8k16 is two such
+// MFMAs (k 0..7, then k 8..15, the first one's result the second one's C). On RDNA3 (wave32) one
+// v_wmma_f32_16x16x16 does the warp's product; its rows 8..15 are unused.
+//
+// Fragments move with ds_bpermute (ptx2hip_warp_read). Where two destination lanes need different
+// registers of one source lane, the source chooses its register per permute and the destination
+// swaps the results back ("rotations" below), so that every permute carries useful data.
+
+// ptx2hip:helper ptx2hip_wave_full
+// ptx2hip:amd
+// Whether every lane of the wave executes this call: the condition of the --fast matrix helpers
+// (WMMA requires all lanes, RDNA3 ISA; nothing documents MFMA with lanes off; and on wave64 both
+// PTX warps of the wave take part in one call). EXEC is one scalar register, so the result is
+// wave-uniform: `ptx2hip_wave_full() ? fast : exact` sends the whole wave down one side.
+__device__ inline bool ptx2hip_wave_full() {
+  const uint64_t all = __builtin_amdgcn_wavefrontsize() == 64 ? ~0ull : 0xffffffffull;
+  return __builtin_amdgcn_read_exec() == all;
+}
+// ptx2hip:end
+
+// ptx2hip:helper ptx2hip_mma_fast_pick
+// ptx2hip:amd
+// v[i & 3] for a per-lane i: three selects (indexing a register array by a lane-varying value
+// would put the array in scratch memory).
+template <typename T>
+__device__ inline T ptx2hip_mma_fast_pick(const T* v, uint32_t i) {
+  const T lo = (i & 1u) ? v[1] : v[0];
+  const T hi = (i & 1u) ? v[3] : v[2];
+  return (i & 2u) ? hi : lo;
+}
+// ptx2hip:end
+
+// ptx2hip:helper ptx2hip_mma_fast requires=ptx2hip_vec,ptx2hip_warp_read,ptx2hip_mma_fast_pick
+// ptx2hip:amd
+// D = A·B + C of mma.m16n8kK.row.col.f32.T.T.f32 (T = f16, or bf16 when BF16; K = 8 or 16) on the
+// PTX fragments of this lane, for a full wave (ptx2hip_wave_full). Vector values are converted
+// whole with __builtin_bit_cast, never element by element (clang-19 miscompile, tensor-cores.md
+// §6).
+#if defined(__gfx90a__) || defined(__gfx940__) || defined(__gfx941__) || defined(__gfx942__)
+// CDNA, wave64: MFMA lane L = 32w + l, with w the warp (half) and l its lane. Operand A of the MFMA
+// is X = Bᵀ (row r = l % 16 is n = r % 8 of warp r / 8; zero outside the lane's own warp, which
+// makes X block-diagonal), operand B is Y = Aᵀ (column m = l % 16). An operand dword d of MFMA lane
+// L holds k = 8s + 4(l / 16) + 2d + {0, 1}: one register of one PTX lane, 4(l % 8) + 2(l / 16) + d.
+template <bool BF16, int K>
+__device__ inline ptx2hip_vec<float, 4> ptx2hip_mma_fast(ptx2hip_vec<uint32_t, K / 4> a,
+                                                         ptx2hip_vec<uint32_t, K / 8> b,
+                                                         ptx2hip_vec<float, 4> c) {
+  typedef float F4 __attribute__((ext_vector_type(4)));
+  typedef _Float16 H4 __attribute__((ext_vector_type(4)));
+  typedef short S4 __attribute__((ext_vector_type(4)));
+  const uint32_t lane = __lane_id(), l = lane & 31u, w = lane >> 5;
+  const uint32_t hi = (l >> 3) & 1u, odd = l & 1u, src = 4u * (l & 7u) + 2u * (l >> 4);
+  // C: accumulator i of lane l is C[m = l % 16][n = 4(l / 16) + i], register (i & 1) + 2·hi of
+  // PTX lane src + i / 2. Rotation: permute e reads lane src + ((e & 1) ^ hi), which offers its
+  // register (e >> 1) + 2((e & 1) ^ odd).
+  float r[4];
+  for (uint32_t e = 0; e < 4; ++e) {
+    const uint32_t pair = (e & 1u) ^ odd;
+    const float v = pair ? c.v[2 + (e >> 1)] : c.v[e >> 1];
+    r[e] = __builtin_bit_cast(
+        float, ptx2hip_warp_read(__builtin_bit_cast(uint32_t, v), src + ((e & 1u) ^ hi)));
+  }
+  ptx2hip_vec<float, 4> acc = {
+      {hi ? r[1] : r[0], hi ? r[3] : r[2], hi ? r[0] : r[1], hi ? r[2] : r[3]}};
+  for (int s = 0; s < K / 8; ++s) {
+    // X: B register s of lane src + d, kept only in the rows of this lane's own warp.
+    ptx2hip_vec<uint32_t, 2> x = {
+        {ptx2hip_warp_read(b.v[s], src), ptx2hip_warp_read(b.v[s], src + 1u)}};
+    if (hi != w) x = {{0u, 0u}};
+    // Y: A register 2s + hi of lane src + d. Rotation: permute e reads lane src + (e ^ hi),
+    // which offers its register 2s + (e ^ odd).
+    const uint32_t y0 = ptx2hip_warp_read(odd ? a.v[2 * s + 1] : a.v[2 * s], src + hi);
+    const uint32_t y1 = ptx2hip_warp_read(odd ? a.v[2 * s] : a.v[2 * s + 1], src + (hi ^ 1u));
+    const ptx2hip_vec<uint32_t, 2> y = {{hi ? y1 : y0, hi ? y0 : y1}};
+    const F4 cin = __builtin_bit_cast(F4, acc);
+    if constexpr (BF16) {
+      acc = __builtin_bit_cast(ptx2hip_vec<float, 4>, __builtin_amdgcn_mfma_f32_16x16x16bf16_1k(
+                                                          __builtin_bit_cast(S4, x),
+                                                          __builtin_bit_cast(S4, y), cin, 0, 0, 0));
+    } else {
+      acc = __builtin_bit_cast(ptx2hip_vec<float, 4>, __builtin_amdgcn_mfma_f32_16x16x16f16(
+                                                          __builtin_bit_cast(H4, x),
+                                                          __builtin_bit_cast(H4, y), cin, 0, 0, 0));
+    }
+  }
+  // D: register j of PTX lane l = 4g + t is accumulator 2(t & 1) + (j & 1) of lane
+  // 16(t / 2) + g + 8(j / 2). Rotation: permute e reads lane 16(t / 2) + g + 8((e >> 1) ^ (t & 1)),
+  // which offers its accumulator 2((e >> 1) ^ hi) + (e & 1); the result is register e ^ 2(t & 1).
+  const uint32_t base = 16u * ((l >> 1) & 1u) + (l >> 2);
+  for (uint32_t e = 0; e < 4; ++e) {
+    const uint32_t k = 2u * ((e >> 1) ^ hi) + (e & 1u);
+    const float v = (k & 2u) ? ((k & 1u) ? acc.v[3] : acc.v[2]) : ((k & 1u) ? acc.v[1] : acc.v[0]);
+    r[e] = __builtin_bit_cast(
+        float, ptx2hip_warp_read(__builtin_bit_cast(uint32_t, v), base + 8u * ((e >> 1) ^ odd)));
+  }
+  return {{odd ? r[2] : r[0], odd ? r[3] : r[1], odd ? r[0] : r[2], odd ? r[1] : r[3]}};
+}
+#elif defined(__GFX11__) && __AMDGCN_WAVEFRONT_SIZE == 32
+// RDNA3, wave32: WMMA operand A is X = Bᵀ (lane l holds row r = l % 16, n = r % 8; rows 8..15
+// repeat rows 0..7 and their results are dropped), operand B is Y = Aᵀ (column m = l % 16); lanes
+// 16..31 hold the same data as lanes 0..15, as WMMA requires. Operand dword e holds k = 2e, 2e + 1
+// (zero for k >= K). Result register v of lane l is Dᵀ[n = 2v + l / 16][m = l % 16], v < 4.
+template <bool BF16, int K>
+__device__ inline ptx2hip_vec<float, 4> ptx2hip_mma_fast(ptx2hip_vec<uint32_t, K / 4> a,
+                                                         ptx2hip_vec<uint32_t, K / 8> b,
+                                                         ptx2hip_vec<float, 4> c) {
+  typedef float F8 __attribute__((ext_vector_type(8)));
+  typedef _Float16 H16 __attribute__((ext_vector_type(16)));
+  typedef short S16 __attribute__((ext_vector_type(16)));
+  const uint32_t l = __lane_id() & 31u, t = l & 3u, odd = l & 1u, hi = (l >> 3) & 1u;
+  const uint32_t row = 4u * (l & 7u);
+  ptx2hip_vec<uint32_t, 8> x = {}, y = {};
+  for (int e = 0; e < K / 2; ++e) {
+    // X dword e: B register e / 4 of lane row + e % 4.
+    x.v[e] = ptx2hip_warp_read(b.v[e >> 2], row + (e & 3));
+  }
+  uint32_t ry[8];
+  for (int e = 0; e < K / 2; ++e) {
+    // Y dword e: A register 2(e / 4) + hi of lane row + e % 4. Rotation: permute e reads lane
+    // row + (e ^ hi) % 4, which offers its register 2(e / 4) + ((e ^ t) & 1); the result is
+    // dword e ^ hi.
+    const uint32_t reg = 2u * (e >> 2);
+    ry[e] = ptx2hip_warp_read(((e & 1) ^ odd) ? a.v[reg + 1] : a.v[reg], row + ((e ^ hi) & 3u));
+  }
+  for (int e = 0; e < K / 2; ++e) y.v[e] = hi ? ry[e ^ 1] : ry[e];
+  // C: register v < 4 of lane l is C[m = l % 16][n = 2v + l / 16], register β = l / 16 + 2·hi of
+  // lane row + v. Rotation: permute e reads lane row + (e - β) % 4, which offers its register
+  // (e - t) % 4; the result is register (e - β) % 4.
+  const uint32_t beta = (l >> 4) + 2u * hi;
+  float rc[4];
+  for (uint32_t e = 0; e < 4; ++e) {
+    const float v = ptx2hip_mma_fast_pick(c.v, e - t);
+    rc[e] = __builtin_bit_cast(
+        float, ptx2hip_warp_read(__builtin_bit_cast(uint32_t, v), row + ((e - beta) & 3u)));
+  }
+  ptx2hip_vec<float, 8> acc = {};
+  for (uint32_t v = 0; v < 4; ++v) acc.v[v] = ptx2hip_mma_fast_pick(rc, v + beta);
+  const F8 cin = __builtin_bit_cast(F8, acc);
+  if constexpr (BF16) {
+    acc = __builtin_bit_cast(ptx2hip_vec<float, 8>,
+                             __builtin_amdgcn_wmma_f32_16x16x16_bf16_w32(
+                                 __builtin_bit_cast(S16, x), __builtin_bit_cast(S16, y), cin));
+  } else {
+    acc = __builtin_bit_cast(ptx2hip_vec<float, 8>,
+                             __builtin_amdgcn_wmma_f32_16x16x16_f16_w32(
+                                 __builtin_bit_cast(H16, x), __builtin_bit_cast(H16, y), cin));
+  }
+  // D: register j of PTX lane l = 4g + t is result register t of WMMA lane
+  // 16(j & 1) + g + 8(j / 2), whose j(L) = 2·hi + l / 16. Rotation: permute e reads the lane of
+  // register (e + t) % 4, which offers its result register (j(L) - e) % 4.
+  const uint32_t mine = 2u * hi + (l >> 4);
+  float rd[4];
+  for (uint32_t e = 0; e < 4; ++e) {
+    const uint32_t j = (e + t) & 3u;
+    const float v = ptx2hip_mma_fast_pick(acc.v, mine - e);
+    rd[e] = __builtin_bit_cast(float, ptx2hip_warp_read(__builtin_bit_cast(uint32_t, v),
+                                                        16u * (j & 1u) + (l >> 2) + 8u * (j >> 1)));
+  }
+  ptx2hip_vec<float, 4> d;
+  for (uint32_t j = 0; j < 4; ++j) d.v[j] = ptx2hip_mma_fast_pick(rd, j - t);
+  return d;
+}
+#else
+// No matrix instruction with these layouts (other processors, gfx11 in wave64): per output a
+// sequential fmaf chain over k on operands read from the other lanes, for any wave size.
+template <bool BF16, int K>
+__device__ inline ptx2hip_vec<float, 4> ptx2hip_mma_fast(ptx2hip_vec<uint32_t, K / 4> a,
+                                                         ptx2hip_vec<uint32_t, K / 8> b,
+                                                         ptx2hip_vec<float, 4> c) {
+  const uint32_t l = __lane_id() & 31u, g = l >> 2, t = l & 3u;
+  ptx2hip_vec<float, 4> d = c;
+  for (int p = 0; p < K / 2; ++p) {
+    // k pair p: A rows g, g + 8 in registers 2(p / 4), 2(p / 4) + 1 of lane 4g + p % 4; B columns
+    // 2t, 2t + 1 in register p / 4 of lanes 8t + p % 4, 8t + 4 + p % 4.
+    const uint32_t a0 = ptx2hip_warp_read(a.v[2 * (p >> 2)], 4u * g + (p & 3));
+    const uint32_t a1 = ptx2hip_warp_read(a.v[2 * (p >> 2) + 1], 4u * g + (p & 3));
+    const uint32_t b0 = ptx2hip_warp_read(b.v[p >> 2], 8u * t + (p & 3));
+    const uint32_t b1 = ptx2hip_warp_read(b.v[p >> 2], 8u * t + 4u + (p & 3));
+    for (int h = 0; h < 2; ++h) {
+      float x[4];
+      const uint32_t in[4] = {a0, a1, b0, b1};
+      for (int i = 0; i < 4; ++i) {
+        const uint32_t bits = (in[i] >> (16 * h)) & 0xffffu;
+        x[i] = BF16 ? __builtin_bit_cast(float, bits << 16)
+                    : (float)__builtin_bit_cast(_Float16, (uint16_t)bits);
+      }
+      d.v[0] = __builtin_fmaf(x[0], x[2], d.v[0]);
+      d.v[1] = __builtin_fmaf(x[0], x[3], d.v[1]);
+      d.v[2] = __builtin_fmaf(x[1], x[2], d.v[2]);
+      d.v[3] = __builtin_fmaf(x[1], x[3], d.v[3]);
+    }
+  }
+  return d;
+}
+#endif
+// ptx2hip:end
+
+// ---- The forms ------------------------------------------------------------------------------
+// One helper per PTX form, named after it, for the rules' fast templates:
+// `{d} = ptx2hip_wave_full() ? ptx2hip_mma_fast_<shape>_f32_<type>({a}, {b}, {c}) : <exact>;`
+
+// ptx2hip:helper ptx2hip_mma_fast_m16n8k16_f32_f16 requires=ptx2hip_mma_fast
+// ptx2hip:amd
+// mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 on MFMA/WMMA (full wave only).
+__device__ inline ptx2hip_vec<float, 4> ptx2hip_mma_fast_m16n8k16_f32_f16(
+    ptx2hip_vec<uint32_t, 4> a, ptx2hip_vec<uint32_t, 2> b, ptx2hip_vec<float, 4> c) {
+  return ptx2hip_mma_fast<false, 16>(a, b, c);
+}
+// ptx2hip:end
+
+// ptx2hip:helper ptx2hip_mma_fast_m16n8k16_f32_bf16 requires=ptx2hip_mma_fast
+// ptx2hip:amd
+// mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 on MFMA/WMMA (full wave only).
+__device__ inline ptx2hip_vec<float, 4> ptx2hip_mma_fast_m16n8k16_f32_bf16(
+    ptx2hip_vec<uint32_t, 4> a, ptx2hip_vec<uint32_t, 2> b, ptx2hip_vec<float, 4> c) {
+  return ptx2hip_mma_fast<true, 16>(a, b, c);
+}
+// ptx2hip:end
+
+// ptx2hip:helper ptx2hip_mma_fast_m16n8k8_f32_f16 requires=ptx2hip_mma_fast
+// ptx2hip:amd
+// mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32 on MFMA/WMMA (full wave only).
+__device__ inline ptx2hip_vec<float, 4> ptx2hip_mma_fast_m16n8k8_f32_f16(ptx2hip_vec<uint32_t, 2> a,
+                                                                         ptx2hip_vec<uint32_t, 1> b,
+                                                                         ptx2hip_vec<float, 4> c) {
+  return ptx2hip_mma_fast<false, 8>(a, b, c);
+}
+// ptx2hip:end
+
+// ptx2hip:helper ptx2hip_mma_fast_m16n8k8_f32_bf16 requires=ptx2hip_mma_fast
+// ptx2hip:amd
+// mma.sync.aligned.m16n8k8.row.col.f32.bf16.bf16.f32 on MFMA/WMMA (full wave only).
+__device__ inline ptx2hip_vec<float, 4> ptx2hip_mma_fast_m16n8k8_f32_bf16(
+    ptx2hip_vec<uint32_t, 2> a, ptx2hip_vec<uint32_t, 1> b, ptx2hip_vec<float, 4> c) {
+  return ptx2hip_mma_fast<true, 8>(a, b, c);
+}
+// ptx2hip:end
