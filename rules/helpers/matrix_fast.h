@@ -27,19 +27,22 @@ __device__ inline bool ptx2hip_wave_full() {
 }
 // ptx2hip:end
 
-// ptx2hip:helper ptx2hip_mma_fast_pick
+// ptx2hip:helper ptx2hip_mma_fast_rotate
 // ptx2hip:amd
-// v[i & 3] for a per-lane i: three selects (indexing a register array by a lane-varying value
-// would put the array in scratch memory).
-template <typename T>
-__device__ inline T ptx2hip_mma_fast_pick(const T* v, uint32_t i) {
-  const T lo = (i & 1u) ? v[1] : v[0];
-  const T hi = (i & 1u) ? v[3] : v[2];
-  return (i & 2u) ? hi : lo;
+// v[i] becomes v[(i + s) % 4], for a per-lane s: two rounds of four selects on values (indexing a
+// register array by a lane-varying value puts the array in scratch memory).
+__device__ inline void ptx2hip_mma_fast_rotate(float* v, uint32_t s) {
+  const bool one = (s & 1u) != 0, two = (s & 2u) != 0;
+  const float a0 = one ? v[1] : v[0], a1 = one ? v[2] : v[1];
+  const float a2 = one ? v[3] : v[2], a3 = one ? v[0] : v[3];
+  v[0] = two ? a2 : a0;
+  v[1] = two ? a3 : a1;
+  v[2] = two ? a0 : a2;
+  v[3] = two ? a1 : a3;
 }
 // ptx2hip:end
 
-// ptx2hip:helper ptx2hip_mma_fast requires=ptx2hip_vec,ptx2hip_warp_read,ptx2hip_mma_fast_pick
+// ptx2hip:helper ptx2hip_mma_fast requires=ptx2hip_vec,ptx2hip_warp_read,ptx2hip_mma_fast_rotate
 // ptx2hip:amd
 // D = A·B + C of mma.m16n8kK.row.col.f32.T.T.f32 (T = f16, or bf16 when BF16; K = 8 or 16) on the
 // PTX fragments of this lane, for a full wave (ptx2hip_wave_full). Vector values are converted
@@ -123,27 +126,29 @@ __device__ inline ptx2hip_vec<float, 4> ptx2hip_mma_fast(ptx2hip_vec<uint32_t, K
     // X dword e: B register e / 4 of lane row + e % 4.
     x.v[e] = ptx2hip_warp_read(b.v[e >> 2], row + (e & 3));
   }
-  uint32_t ry[8];
-  for (int e = 0; e < K / 2; ++e) {
-    // Y dword e: A register 2(e / 4) + hi of lane row + e % 4. Rotation: permute e reads lane
-    // row + (e ^ hi) % 4, which offers its register 2(e / 4) + ((e ^ t) & 1); the result is
-    // dword e ^ hi.
-    const uint32_t reg = 2u * (e >> 2);
-    ry[e] = ptx2hip_warp_read(((e & 1) ^ odd) ? a.v[reg + 1] : a.v[reg], row + ((e ^ hi) & 3u));
+  for (int e = 0; e < K / 2; e += 2) {
+    // Y dwords e, e + 1: A register 2(e / 4) + hi of lanes row + e % 4, row + e % 4 + 1.
+    // Rotation: permute e' (e or e + 1) reads lane row + (e' ^ hi) % 4, which offers its register
+    // 2(e / 4) + ((e' ^ t) & 1); the result is dword e' ^ hi. (The pair is swapped on values: a
+    // select between array elements indexed by the loop would become a dynamic index.)
+    const uint32_t lo = a.v[2 * (e >> 2)], up = a.v[2 * (e >> 2) + 1];
+    const uint32_t r0 = ptx2hip_warp_read(odd ? up : lo, row + ((e ^ hi) & 3u));
+    const uint32_t r1 = ptx2hip_warp_read(odd ? lo : up, row + (((e + 1) ^ hi) & 3u));
+    y.v[e] = hi ? r1 : r0;
+    y.v[e + 1] = hi ? r0 : r1;
   }
-  for (int e = 0; e < K / 2; ++e) y.v[e] = hi ? ry[e ^ 1] : ry[e];
   // C: register v < 4 of lane l is C[m = l % 16][n = 2v + l / 16], register β = l / 16 + 2·hi of
   // lane row + v. Rotation: permute e reads lane row + (e - β) % 4, which offers its register
   // (e - t) % 4; the result is register (e - β) % 4.
   const uint32_t beta = (l >> 4) + 2u * hi;
-  float rc[4];
+  float rc[4] = {c.v[0], c.v[1], c.v[2], c.v[3]};
+  ptx2hip_mma_fast_rotate(rc, 0u - t);
   for (uint32_t e = 0; e < 4; ++e) {
-    const float v = ptx2hip_mma_fast_pick(c.v, e - t);
     rc[e] = __builtin_bit_cast(
-        float, ptx2hip_warp_read(__builtin_bit_cast(uint32_t, v), row + ((e - beta) & 3u)));
+        float, ptx2hip_warp_read(__builtin_bit_cast(uint32_t, rc[e]), row + ((e - beta) & 3u)));
   }
-  ptx2hip_vec<float, 8> acc = {};
-  for (uint32_t v = 0; v < 4; ++v) acc.v[v] = ptx2hip_mma_fast_pick(rc, v + beta);
+  ptx2hip_mma_fast_rotate(rc, beta);
+  ptx2hip_vec<float, 8> acc = {{rc[0], rc[1], rc[2], rc[3]}};
   const F8 cin = __builtin_bit_cast(F8, acc);
   if constexpr (BF16) {
     acc = __builtin_bit_cast(ptx2hip_vec<float, 8>,
@@ -158,16 +163,16 @@ __device__ inline ptx2hip_vec<float, 4> ptx2hip_mma_fast(ptx2hip_vec<uint32_t, K
   // 16(j & 1) + g + 8(j / 2), whose j(L) = 2·hi + l / 16. Rotation: permute e reads the lane of
   // register (e + t) % 4, which offers its result register (j(L) - e) % 4.
   const uint32_t mine = 2u * hi + (l >> 4);
-  float rd[4];
+  // acc[(mine - e) % 4] is rd[(e - mine) % 4] of rd = acc[0], acc[3], acc[2], acc[1].
+  float rd[4] = {acc.v[0], acc.v[3], acc.v[2], acc.v[1]};
+  ptx2hip_mma_fast_rotate(rd, 0u - mine);
   for (uint32_t e = 0; e < 4; ++e) {
     const uint32_t j = (e + t) & 3u;
-    const float v = ptx2hip_mma_fast_pick(acc.v, mine - e);
-    rd[e] = __builtin_bit_cast(float, ptx2hip_warp_read(__builtin_bit_cast(uint32_t, v),
+    rd[e] = __builtin_bit_cast(float, ptx2hip_warp_read(__builtin_bit_cast(uint32_t, rd[e]),
                                                         16u * (j & 1u) + (l >> 2) + 8u * (j >> 1)));
   }
-  ptx2hip_vec<float, 4> d;
-  for (uint32_t j = 0; j < 4; ++j) d.v[j] = ptx2hip_mma_fast_pick(rd, j - t);
-  return d;
+  ptx2hip_mma_fast_rotate(rd, 0u - t);
+  return {{rd[0], rd[1], rd[2], rd[3]}};
 }
 #else
 // No matrix instruction with these layouts (other processors, gfx11 in wave64): per output a
