@@ -9,6 +9,7 @@ pub mod evidence;
 pub mod forms;
 pub mod golden;
 pub mod inputs;
+pub mod matrix_fast;
 pub mod warp;
 
 /// The repository root: the product crate, with `rules/`, `tests/vectors/` and `src/rules/evidence/`.

@@ -25,15 +25,27 @@ const FAST: [&str; 5] = [
 
 /// (processor, macros its compile defines, wave size).
 const PROCESSORS: [(&str, &[&str], u32); 3] = [
-    ("gfx942", &["-D__gfx942__", "-D__AMDGCN_WAVEFRONT_SIZE=64"], 64),
+    (
+        "gfx942",
+        &["-D__gfx942__", "-D__AMDGCN_WAVEFRONT_SIZE=64"],
+        64,
+    ),
     (
         "gfx1100",
-        &["-D__gfx1100__", "-D__GFX11__", "-D__AMDGCN_WAVEFRONT_SIZE=32"],
+        &[
+            "-D__gfx1100__",
+            "-D__GFX11__",
+            "-D__AMDGCN_WAVEFRONT_SIZE=32",
+        ],
         32,
     ),
     (
         "gfx1100 -mwavefrontsize64",
-        &["-D__gfx1100__", "-D__GFX11__", "-D__AMDGCN_WAVEFRONT_SIZE=64"],
+        &[
+            "-D__gfx1100__",
+            "-D__GFX11__",
+            "-D__AMDGCN_WAVEFRONT_SIZE=64",
+        ],
         64,
     ),
 ];
@@ -76,7 +88,11 @@ fn fast_mma_helpers_give_the_matrix_product_on_every_wave_shape() {
     }
     let rules = RuleSet::embedded().expect("rule table loads");
     let dir = tempfile::tempdir().unwrap();
-    std::fs::write(dir.path().join("mma_fast_helpers.h"), helpers_header(&rules)).unwrap();
+    std::fs::write(
+        dir.path().join("mma_fast_helpers.h"),
+        helpers_header(&rules),
+    )
+    .unwrap();
     for (name, macros, wave) in PROCESSORS {
         let bin = dir.path().join(name.replace(' ', "_"));
         let out = Command::new(CLANG)
