@@ -42,7 +42,15 @@ __device__ inline void ptx2hip_mma_fast_rotate(float* v, uint32_t s) {
 }
 // ptx2hip:end
 
-// ptx2hip:helper ptx2hip_mma_fast requires=ptx2hip_vec,ptx2hip_warp_read,ptx2hip_mma_fast_rotate
+// ptx2hip:helper ptx2hip_mma_fast_read requires=ptx2hip_warp_read
+// ptx2hip:amd
+// The float v of lane j of this lane's PTX warp (ptx2hip_warp_read of its bits).
+__device__ inline float ptx2hip_mma_fast_read(float v, uint32_t j) {
+  return __builtin_bit_cast(float, ptx2hip_warp_read(__builtin_bit_cast(uint32_t, v), j));
+}
+// ptx2hip:end
+
+// ptx2hip:helper ptx2hip_mma_fast requires=ptx2hip_vec,ptx2hip_mma_fast_read,ptx2hip_mma_fast_rotate
 // ptx2hip:amd
 // D = A·B + C of mma.m16n8kK.row.col.f32.T.T.f32 (T = f16, or bf16 when BF16; K = 8 or 16) on the
 // PTX fragments of this lane, for a full wave (ptx2hip_wave_full). Vector values are converted
@@ -69,8 +77,7 @@ __device__ inline ptx2hip_vec<float, 4> ptx2hip_mma_fast(ptx2hip_vec<uint32_t, K
   for (uint32_t e = 0; e < 4; ++e) {
     const uint32_t pair = (e & 1u) ^ odd;
     const float v = pair ? c.v[2 + (e >> 1)] : c.v[e >> 1];
-    r[e] = __builtin_bit_cast(
-        float, ptx2hip_warp_read(__builtin_bit_cast(uint32_t, v), src + ((e & 1u) ^ hi)));
+    r[e] = ptx2hip_mma_fast_read(v, src + ((e & 1u) ^ hi));
   }
   ptx2hip_vec<float, 4> acc = {
       {hi ? r[1] : r[0], hi ? r[3] : r[2], hi ? r[0] : r[1], hi ? r[2] : r[3]}};
@@ -102,8 +109,7 @@ __device__ inline ptx2hip_vec<float, 4> ptx2hip_mma_fast(ptx2hip_vec<uint32_t, K
   for (uint32_t e = 0; e < 4; ++e) {
     const uint32_t k = 2u * ((e >> 1) ^ hi) + (e & 1u);
     const float v = (k & 2u) ? ((k & 1u) ? acc.v[3] : acc.v[2]) : ((k & 1u) ? acc.v[1] : acc.v[0]);
-    r[e] = __builtin_bit_cast(
-        float, ptx2hip_warp_read(__builtin_bit_cast(uint32_t, v), base + 8u * ((e >> 1) ^ odd)));
+    r[e] = ptx2hip_mma_fast_read(v, base + 8u * ((e >> 1) ^ odd));
   }
   return {{odd ? r[2] : r[0], odd ? r[3] : r[1], odd ? r[0] : r[2], odd ? r[1] : r[3]}};
 }
@@ -144,8 +150,7 @@ __device__ inline ptx2hip_vec<float, 4> ptx2hip_mma_fast(ptx2hip_vec<uint32_t, K
   float rc[4] = {c.v[0], c.v[1], c.v[2], c.v[3]};
   ptx2hip_mma_fast_rotate(rc, 0u - t);
   for (uint32_t e = 0; e < 4; ++e) {
-    rc[e] = __builtin_bit_cast(
-        float, ptx2hip_warp_read(__builtin_bit_cast(uint32_t, rc[e]), row + ((e - beta) & 3u)));
+    rc[e] = ptx2hip_mma_fast_read(rc[e], row + ((e - beta) & 3u));
   }
   ptx2hip_mma_fast_rotate(rc, beta);
   ptx2hip_vec<float, 8> acc = {{rc[0], rc[1], rc[2], rc[3]}};
@@ -168,8 +173,7 @@ __device__ inline ptx2hip_vec<float, 4> ptx2hip_mma_fast(ptx2hip_vec<uint32_t, K
   ptx2hip_mma_fast_rotate(rd, 0u - mine);
   for (uint32_t e = 0; e < 4; ++e) {
     const uint32_t j = (e + t) & 3u;
-    rd[e] = __builtin_bit_cast(float, ptx2hip_warp_read(__builtin_bit_cast(uint32_t, rd[e]),
-                                                        16u * (j & 1u) + (l >> 2) + 8u * (j >> 1)));
+    rd[e] = ptx2hip_mma_fast_read(rd[e], 16u * (j & 1u) + (l >> 2) + 8u * (j >> 1));
   }
   ptx2hip_mma_fast_rotate(rd, 0u - t);
   return {{rd[0], rd[1], rd[2], rd[3]}};
