@@ -215,7 +215,7 @@ __device__ inline ptx2hip_vec<float, 4> ptx2hip_mma_fast(ptx2hip_vec<uint32_t, K
 
 // ---- The forms ------------------------------------------------------------------------------
 // One helper per PTX form, named after it, for the rules' fast templates:
-// `{d} = ptx2hip_wave_full() ? ptx2hip_mma_fast_<shape>_f32_<type>({a}, {b}, {c}) : <exact>;`
+// `{d} = ptx2hip_wave_full() ? ptx2hip_mma_fast_<shape>_<D type>_<A type>({a}, {b}, {c}) : <exact>;`
 
 // ptx2hip:helper ptx2hip_mma_fast_m16n8k16_f32_f16 requires=ptx2hip_mma_fast
 // ptx2hip:amd
@@ -251,5 +251,50 @@ __device__ inline ptx2hip_vec<float, 4> ptx2hip_mma_fast_m16n8k8_f32_f16(ptx2hip
 __device__ inline ptx2hip_vec<float, 4> ptx2hip_mma_fast_m16n8k8_f32_bf16(
     ptx2hip_vec<uint32_t, 2> a, ptx2hip_vec<uint32_t, 1> b, ptx2hip_vec<float, 4> c) {
   return ptx2hip_mma_fast<true, 8>(a, b, c);
+}
+// ptx2hip:end
+
+// ---- f16 accumulators -------------------------------------------------------------------------
+// The AMD instructions accumulate in f32 only: C is widened (exactly) and D rounded to f16 to
+// nearest even, the f16 C/D registers holding the elements of the f32 ones in pairs.
+
+// ptx2hip:helper ptx2hip_mma_fast_f16_acc requires=ptx2hip_mma_fast
+// ptx2hip:amd
+// mma.m16n8kK.row.col.f16.f16.f16.f16 through the f32 path (full wave only).
+template <int K>
+__device__ inline ptx2hip_vec<uint32_t, 2> ptx2hip_mma_fast_f16_acc(ptx2hip_vec<uint32_t, K / 4> a,
+                                                                    ptx2hip_vec<uint32_t, K / 8> b,
+                                                                    ptx2hip_vec<uint32_t, 2> c) {
+  ptx2hip_vec<float, 4> wide;
+  for (int i = 0; i < 4; ++i) {
+    const uint16_t h = (uint16_t)(c.v[i >> 1] >> (16 * (i & 1)));
+    wide.v[i] = (float)__builtin_bit_cast(_Float16, h);
+  }
+  const ptx2hip_vec<float, 4> d = ptx2hip_mma_fast<false, K>(a, b, wide);
+  ptx2hip_vec<uint32_t, 2> r;
+  for (int i = 0; i < 2; ++i) {
+    const uint32_t lo = __builtin_bit_cast(uint16_t, (_Float16)d.v[2 * i]);
+    const uint32_t hi = __builtin_bit_cast(uint16_t, (_Float16)d.v[2 * i + 1]);
+    r.v[i] = lo | hi << 16;
+  }
+  return r;
+}
+// ptx2hip:end
+
+// ptx2hip:helper ptx2hip_mma_fast_m16n8k16_f16_f16 requires=ptx2hip_mma_fast_f16_acc
+// ptx2hip:amd
+// mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16 on MFMA/WMMA (full wave only).
+__device__ inline ptx2hip_vec<uint32_t, 2> ptx2hip_mma_fast_m16n8k16_f16_f16(
+    ptx2hip_vec<uint32_t, 4> a, ptx2hip_vec<uint32_t, 2> b, ptx2hip_vec<uint32_t, 2> c) {
+  return ptx2hip_mma_fast_f16_acc<16>(a, b, c);
+}
+// ptx2hip:end
+
+// ptx2hip:helper ptx2hip_mma_fast_m16n8k8_f16_f16 requires=ptx2hip_mma_fast_f16_acc
+// ptx2hip:amd
+// mma.sync.aligned.m16n8k8.row.col.f16.f16.f16.f16 on MFMA/WMMA (full wave only).
+__device__ inline ptx2hip_vec<uint32_t, 2> ptx2hip_mma_fast_m16n8k8_f16_f16(
+    ptx2hip_vec<uint32_t, 2> a, ptx2hip_vec<uint32_t, 1> b, ptx2hip_vec<uint32_t, 2> c) {
+  return ptx2hip_mma_fast_f16_acc<8>(a, b, c);
 }
 // ptx2hip:end

@@ -23,12 +23,14 @@ use std::process::Command;
 use ptx2hip::lower::RuleSet;
 
 /// The helpers the rules' fast templates call.
-const FAST: [&str; 5] = [
+const FAST: [&str; 7] = [
     "ptx2hip_wave_full",
     "ptx2hip_mma_fast_m16n8k16_f32_f16",
     "ptx2hip_mma_fast_m16n8k16_f32_bf16",
     "ptx2hip_mma_fast_m16n8k8_f32_f16",
     "ptx2hip_mma_fast_m16n8k8_f32_bf16",
+    "ptx2hip_mma_fast_m16n8k16_f16_f16",
+    "ptx2hip_mma_fast_m16n8k8_f16_f16",
 ];
 
 fn sim_dir() -> PathBuf {
@@ -155,16 +157,20 @@ fn fast_mma_helpers_compile_within_their_instruction_budget() {
     let rules = RuleSet::embedded().expect("rule table loads");
     let dir = tempfile::tempdir().unwrap();
     let mut unit = format!("#include <stdint.h>\n{}", helpers(&rules));
-    for (form, a, b) in [
-        ("m16n8k16_f32_f16", 4, 2),
-        ("m16n8k16_f32_bf16", 4, 2),
-        ("m16n8k8_f32_f16", 2, 1),
-        ("m16n8k8_f32_bf16", 2, 1),
-    ] {
+    // (form, A registers, B registers, C/D type).
+    let forms = [
+        ("m16n8k16_f32_f16", 4, 2, "ptx2hip_vec<float, 4>"),
+        ("m16n8k16_f32_bf16", 4, 2, "ptx2hip_vec<float, 4>"),
+        ("m16n8k8_f32_f16", 2, 1, "ptx2hip_vec<float, 4>"),
+        ("m16n8k8_f32_bf16", 2, 1, "ptx2hip_vec<float, 4>"),
+        ("m16n8k16_f16_f16", 4, 2, "ptx2hip_vec<uint32_t, 2>"),
+        ("m16n8k8_f16_f16", 2, 1, "ptx2hip_vec<uint32_t, 2>"),
+    ];
+    for (form, a, b, acc) in forms {
         unit.push_str(&format!(
-            "extern \"C\" __device__ __attribute__((noinline, used)) ptx2hip_vec<float, 4> \
+            "extern \"C\" __device__ __attribute__((noinline, used)) {acc} \
              count_{form}(ptx2hip_vec<uint32_t, {a}> a, ptx2hip_vec<uint32_t, {b}> b, \
-             ptx2hip_vec<float, 4> c) {{ return ptx2hip_mma_fast_{form}(a, b, c); }}\n"
+             {acc} c) {{ return ptx2hip_mma_fast_{form}(a, b, c); }}\n"
         ));
     }
     std::fs::write(dir.path().join("count.hip"), unit).unwrap();
@@ -179,7 +185,7 @@ fn fast_mma_helpers_compile_within_their_instruction_budget() {
     let mut over = Vec::new();
     for (processor, wave, budget) in builds {
         let counted = compile_counts(dir.path(), processor, wave);
-        assert_eq!(counted.len(), 4, "{processor}: functions not found");
+        assert_eq!(counted.len(), forms.len(), "{processor}: functions not found");
         for (form, n) in counted {
             report.push_str(&format!("{processor} {} {form}: {n}\n", wave.unwrap_or("")));
             if budget.is_some_and(|b| n > b) {

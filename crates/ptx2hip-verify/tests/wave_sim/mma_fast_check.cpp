@@ -7,6 +7,7 @@
 // what they require, `--target amd` code; WAVE_SIZE is the compile's wave size. Prints one line per failure; exit status 1 if any.
 #include "sim.h"
 #include <random>
+#include <type_traits>
 
 #include "mma_fast_helpers.h"
 
@@ -27,7 +28,7 @@ uint32_t pack(int lo, int hi, bool bf16) {
   return enc(lo) | enc(hi) << 16;
 }
 
-// One lane's fragments (tensor-cores.md §2.1; g = l / 4, t = l % 4).
+// One lane's fragments (tensor-cores.md §2.1; g = l / 4, t = l % 4); C and D as f32 values.
 struct Lane {
   uint32_t a[4], b[2];
   float c[4], d[4];
@@ -48,36 +49,71 @@ Lane fragments(const Warp& w, int l, int k, bool bf16) {
   return x;
 }
 
-// The exact translation's place in the rule template: marks the lane.
-template <int K>
-ptx2hip_vec<float, 4> exact_stub(Lane* lane) {
-  lane->exact = true;
-  return {{-1.0f, -1.0f, -1.0f, -1.0f}};
+// The registers of C and D: f32, or f16 pairs (register i holds f32 registers 2i, 2i + 1).
+template <bool ACC16>
+using Acc = std::conditional_t<ACC16, ptx2hip_vec<uint32_t, 2>, ptx2hip_vec<float, 4>>;
+
+template <bool ACC16>
+Acc<ACC16> to_acc(const float* x) {
+  Acc<ACC16> r;
+  if constexpr (ACC16) {
+    for (int i = 0; i < 2; i++) r.v[i] = pack((int)x[2 * i], (int)x[2 * i + 1], false);
+  } else {
+    for (int i = 0; i < 4; i++) r.v[i] = x[i];
+  }
+  return r;
 }
 
-template <int K, bool BF16>
-ptx2hip_vec<float, 4> fast(ptx2hip_vec<uint32_t, K / 4> a, ptx2hip_vec<uint32_t, K / 8> b,
-                           ptx2hip_vec<float, 4> c) {
-  if constexpr (K == 16 && BF16) return ptx2hip_mma_fast_m16n8k16_f32_bf16(a, b, c);
-  if constexpr (K == 16 && !BF16) return ptx2hip_mma_fast_m16n8k16_f32_f16(a, b, c);
-  if constexpr (K == 8 && BF16) return ptx2hip_mma_fast_m16n8k8_f32_bf16(a, b, c);
-  if constexpr (K == 8 && !BF16) return ptx2hip_mma_fast_m16n8k8_f32_f16(a, b, c);
+template <bool ACC16>
+void from_acc(const Acc<ACC16>& r, float* x) {
+  for (int i = 0; i < 4; i++) {
+    if constexpr (ACC16) {
+      x[i] = (float)__builtin_bit_cast(_Float16, (uint16_t)(r.v[i / 2] >> (16 * (i % 2))));
+    } else {
+      x[i] = r.v[i];
+    }
+  }
+}
+
+// The exact translation's place in the rule template: marks the lane.
+template <bool ACC16>
+Acc<ACC16> exact_stub(Lane* lane) {
+  lane->exact = true;
+  const float minus[4] = {-1.0f, -1.0f, -1.0f, -1.0f};
+  return to_acc<ACC16>(minus);
+}
+
+template <int K, bool BF16, bool ACC16>
+Acc<ACC16> fast(ptx2hip_vec<uint32_t, K / 4> a, ptx2hip_vec<uint32_t, K / 8> b, Acc<ACC16> c) {
+  if constexpr (ACC16 && K == 16) {
+    return ptx2hip_mma_fast_m16n8k16_f16_f16(a, b, c);
+  } else if constexpr (ACC16) {
+    return ptx2hip_mma_fast_m16n8k8_f16_f16(a, b, c);
+  } else if constexpr (K == 16 && BF16) {
+    return ptx2hip_mma_fast_m16n8k16_f32_bf16(a, b, c);
+  } else if constexpr (K == 16) {
+    return ptx2hip_mma_fast_m16n8k16_f32_f16(a, b, c);
+  } else if constexpr (BF16) {
+    return ptx2hip_mma_fast_m16n8k8_f32_bf16(a, b, c);
+  } else {
+    return ptx2hip_mma_fast_m16n8k8_f32_f16(a, b, c);
+  }
 }
 
 Lane lanes[64];
 
 // The statement as the rule's fast template writes it.
-template <int K, bool BF16>
+template <int K, bool BF16, bool ACC16>
 void body(int l, void*) {
   Lane& x = lanes[l];
   ptx2hip_vec<uint32_t, K / 4> a;
   ptx2hip_vec<uint32_t, K / 8> b;
-  ptx2hip_vec<float, 4> c, d;
   for (int i = 0; i < K / 4; i++) a.v[i] = x.a[i];
   for (int i = 0; i < K / 8; i++) b.v[i] = x.b[i];
-  for (int i = 0; i < 4; i++) c.v[i] = x.c[i];
-  d = ptx2hip_wave_full() ? fast<K, BF16>(a, b, c) : exact_stub<K>(&x);
-  for (int i = 0; i < 4; i++) x.d[i] = d.v[i];
+  const Acc<ACC16> c = to_acc<ACC16>(x.c);
+  Acc<ACC16> d;
+  d = ptx2hip_wave_full() ? fast<K, BF16, ACC16>(a, b, c) : exact_stub<ACC16>(&x);
+  from_acc<ACC16>(d, x.d);
 }
 
 int failures = 0;
@@ -87,7 +123,7 @@ void fail(const char* form, const char* what, int lane, int reg, float got, floa
     printf("%s: %s: lane %d register %d: got %g, expected %g\n", form, what, lane, reg, got, want);
 }
 
-template <int K, bool BF16>
+template <int K, bool BF16, bool ACC16>
 void check(const char* form, std::mt19937& rng, int size) {
   std::uniform_int_distribution<int> small(-8, 8), acc(-200, 200);
   for (int trial = 0; trial < 20; trial++) {
@@ -101,8 +137,8 @@ void check(const char* form, std::mt19937& rng, int size) {
         for (int& v : r) v = acc(rng);
     }
     for (int l = 0; l < size; l++) lanes[l] = fragments(w[l / 32], l % 32, K, BF16);
-    if (const char* e =
-            wave_sim::run(size, size == 64 ? ~0ull : 0xffffffffull, body<K, BF16>, nullptr)) {
+    if (const char* e = wave_sim::run(size, size == 64 ? ~0ull : 0xffffffffull,
+                                      body<K, BF16, ACC16>, nullptr)) {
       printf("%s: full wave: %s\n", form, e);
       failures++;
       return;
@@ -123,7 +159,7 @@ void check(const char* form, std::mt19937& rng, int size) {
   const uint64_t full = size == 64 ? ~0ull : 0xffffffffull;
   for (uint64_t active : {full & ~(1ull << 5), size == 64 ? 0xffffffffull : full >> 1}) {
     for (int l = 0; l < size; l++) lanes[l].exact = false;
-    if (const char* e = wave_sim::run(size, active, body<K, BF16>, nullptr)) {
+    if (const char* e = wave_sim::run(size, active, body<K, BF16, ACC16>, nullptr)) {
       printf("%s: partial wave: %s\n", form, e);
       failures++;
       continue;
@@ -138,10 +174,12 @@ void check(const char* form, std::mt19937& rng, int size) {
 
 int main() {
   std::mt19937 rng(20);
-  check<16, false>("m16n8k16.f32.f16", rng, WAVE_SIZE);
-  check<16, true>("m16n8k16.f32.bf16", rng, WAVE_SIZE);
-  check<8, false>("m16n8k8.f32.f16", rng, WAVE_SIZE);
-  check<8, true>("m16n8k8.f32.bf16", rng, WAVE_SIZE);
+  check<16, false, false>("m16n8k16.f32.f16", rng, WAVE_SIZE);
+  check<16, true, false>("m16n8k16.f32.bf16", rng, WAVE_SIZE);
+  check<8, false, false>("m16n8k8.f32.f16", rng, WAVE_SIZE);
+  check<8, true, false>("m16n8k8.f32.bf16", rng, WAVE_SIZE);
+  check<16, false, true>("m16n8k16.f16.f16", rng, WAVE_SIZE);
+  check<8, false, true>("m16n8k8.f16.f16", rng, WAVE_SIZE);
   if (failures) return 1;
   printf("ok\n");
   return 0;
