@@ -159,10 +159,11 @@ fn cdna3_group(input: Input, a: &[u32], b: &[u32], c: u32) -> u32 {
         .iter()
         .map(|&(p, e, f)| {
             let shift = 24 + e - e_max.unwrap() - f as i32;
+            // Left shifts stay below 2^27; a right shift past the significand leaves 0.
             let mag = if shift >= 0 {
                 p.abs() << shift
             } else {
-                p.abs() >> -shift
+                p.abs().checked_shr(shift.unsigned_abs()).unwrap_or(0)
             };
             p.signum() * mag
         })
@@ -175,7 +176,14 @@ fn cdna3_group(input: Input, a: &[u32], b: &[u32], c: u32) -> u32 {
         (Some(e), Some((_, ec))) => e.max(ec),
     };
     // Both rounded down (toward −∞) onto the grid of 2^(top − 31), c onto 2^(top − 24).
-    let floor_shift = |v: i64, shift: i32| if shift >= 0 { v << shift } else { v >> -shift };
+    // Left shifts stay below 2^37; a right shift past every bit leaves the floor, 0 or −1.
+    let floor_shift = |v: i64, shift: i32| {
+        if shift >= 0 {
+            v << shift
+        } else {
+            v >> shift.unsigned_abs().min(63)
+        }
+    };
     let s31 = e_max.map_or(0, |e| floor_shift(s, 7 + e - top));
     let c31 = cd.map_or(0, |(sig, ec)| floor_shift(sig, 1 + ec - top) << 7);
     let total = (s31 + c31) as f64 * 2f64.powi(top - 31);
@@ -266,6 +274,42 @@ pub fn fast_dot(
         acc = mfma(input, &x, &y, acc);
     }
     Some(acc)
+}
+
+/// `x` rounded to f16 to nearest even (overflow to Inf, subnormals kept), as
+/// `v_cvt_f16_f32` does in the default mode; NaN as 0x7E00.
+pub fn f16_from_f32(x: f32) -> u32 {
+    if x.is_nan() {
+        return 0x7E00;
+    }
+    let sign = (x.to_bits() >> 16) & 0x8000;
+    let a = f64::from(x.abs());
+    // 65520 lies halfway between the largest f16, 65504, and 2^16: it rounds to even, Inf.
+    if a >= 65520.0 {
+        return sign | 0x7C00;
+    }
+    // The f16 quantum at a: 2^(e − 10), e = ⌊log2 a⌋ ≥ −14 (a is normal as an f64).
+    let e = if a < 2f64.powi(-14) {
+        -14
+    } else {
+        ((a.to_bits() >> 52) & 0x7FF) as i32 - 1023
+    };
+    let m = (a / 2f64.powi(e - 10)).round_ties_even() as u32;
+    // m ≤ 2048, m < 1024 only at e = −14 (a subnormal); m = 2048 carries into the exponent
+    // through the addition.
+    let bits = if e == -14 && m < 1024 {
+        m
+    } else {
+        (((e + 15) as u32) << 10) + (m - 1024)
+    };
+    sign | bits
+}
+
+/// [`fast_dot`] with f16 accumulators (`mma….f16.f16.f16.f16`; `c` and the result in the low
+/// 16 bits): C widened to f32, the f32 path, D rounded to f16 to nearest even.
+pub fn fast_dot_f16_acc(path: Path, a: &[u32], b: &[u32], c: u32, half: usize) -> Option<u32> {
+    let wide = (value(Input::F16, c) as f32).to_bits();
+    fast_dot(path, Input::F16, a, b, wide, half).map(|d| f16_from_f32(f32::from_bits(d)))
 }
 
 #[cfg(test)]

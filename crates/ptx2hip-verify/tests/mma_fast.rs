@@ -67,15 +67,27 @@ fn fast_mma_helpers_give_the_matrix_product_on_every_wave_shape() {
     }
     // (processor, the macros its compile defines, wave size).
     let processors: [(&str, &[&str], u32); 3] = [
-        ("gfx942", &["-D__gfx942__", "-D__AMDGCN_WAVEFRONT_SIZE=64"], 64),
+        (
+            "gfx942",
+            &["-D__gfx942__", "-D__AMDGCN_WAVEFRONT_SIZE=64"],
+            64,
+        ),
         (
             "gfx1100",
-            &["-D__gfx1100__", "-D__GFX11__", "-D__AMDGCN_WAVEFRONT_SIZE=32"],
+            &[
+                "-D__gfx1100__",
+                "-D__GFX11__",
+                "-D__AMDGCN_WAVEFRONT_SIZE=32",
+            ],
             32,
         ),
         (
             "gfx1100 -mwavefrontsize64",
-            &["-D__gfx1100__", "-D__GFX11__", "-D__AMDGCN_WAVEFRONT_SIZE=64"],
+            &[
+                "-D__gfx1100__",
+                "-D__GFX11__",
+                "-D__AMDGCN_WAVEFRONT_SIZE=64",
+            ],
             64,
         ),
     ];
@@ -108,7 +120,10 @@ fn counts(asm: &str) -> Vec<(String, usize)> {
     let mut out = Vec::new();
     let mut current: Option<(String, usize)> = None;
     for line in asm.lines() {
-        if let Some(name) = line.strip_prefix("count_").and_then(|l| l.split(':').next()) {
+        if let Some(name) = line
+            .strip_prefix("count_")
+            .and_then(|l| l.split(':').next())
+        {
             if !line.starts_with('\t') && line.contains(':') {
                 current = Some((name.to_string(), 0));
                 continue;
@@ -185,7 +200,11 @@ fn fast_mma_helpers_compile_within_their_instruction_budget() {
     let mut over = Vec::new();
     for (processor, wave, budget) in builds {
         let counted = compile_counts(dir.path(), processor, wave);
-        assert_eq!(counted.len(), forms.len(), "{processor}: functions not found");
+        assert_eq!(
+            counted.len(),
+            forms.len(),
+            "{processor}: functions not found"
+        );
         for (form, n) in counted {
             report.push_str(&format!("{processor} {} {form}: {n}\n", wave.unwrap_or("")));
             if budget.is_some_and(|b| n > b) {

@@ -127,3 +127,62 @@ fn only_k8_and_k16_have_a_fast_helper() {
         Some(8f32.to_bits())
     );
 }
+
+#[test]
+fn f16_rounding_is_to_nearest_even() {
+    assert_eq!(f16_from_f32(1.0), ONE_F16);
+    assert_eq!(f16_from_f32(2049.0), f16(2048.0)); // a tie: to the even 2048
+    assert_eq!(f16_from_f32(2051.0), f16(2052.0)); // a tie: to the even 2052
+    assert_eq!(f16_from_f32(65504.0), 0x7BFF);
+    assert_eq!(f16_from_f32(65519.0), 0x7BFF);
+    assert_eq!(f16_from_f32(65520.0), 0x7C00);
+    assert_eq!(f16_from_f32(-(2f32.powi(-24))), 0x8001);
+    assert_eq!(f16_from_f32(2f32.powi(-25)), 0); // a tie: to the even 0
+    assert_eq!(f16_from_f32(1.5 * 2f32.powi(-25)), 1);
+    assert_eq!(
+        f16_from_f32(2f32.powi(-14) * (1.0 - 2f32.powi(-12))),
+        0x0400
+    ); // carries into normal
+    assert_eq!(f16_from_f32(4.0 - 2f32.powi(-10)), f16(4.0)); // carries into the exponent
+}
+
+#[test]
+fn f16_accumulators_round_the_f32_sum_once_more() {
+    // 2048·1 + 1·1 + 0 = 2049 exactly in f32, then rounded to f16: 2048.
+    let a = [f16(2048.0), ONE_F16, 0, 0, 0, 0, 0, 0];
+    let b = [ONE_F16, ONE_F16, 0, 0, 0, 0, 0, 0];
+    for path in every_path() {
+        assert_eq!(
+            fast_dot_f16_acc(path, &a, &b, 0, 0),
+            Some(f16(2048.0)),
+            "{path:?}"
+        );
+    }
+}
+
+#[test]
+fn cdna3_c_far_below_the_products_rounds_down_to_zero_or_one_unit() {
+    // c = ±2^−100 next to a product of 2^20: aligned 120 bits down, rounded down: +0 or −1 unit
+    // of 2^(20 − 24).
+    let mut a = [0u32; 16];
+    let mut b = [0u32; 16];
+    a[0] = f16(1024.0);
+    b[0] = f16(1024.0);
+    let up = 2f32.powi(-100).to_bits();
+    assert_eq!(
+        f32::from_bits(cdna3_mfma(Input::F16, &a, &b, up)),
+        1_048_576.0
+    );
+    let down = (-(2f32.powi(-100))).to_bits();
+    assert_eq!(
+        f32::from_bits(cdna3_mfma(Input::F16, &a, &b, down)),
+        1_048_576.0 - 0.0625
+    );
+    // A product 2^−48 next to one of 2^20: truncated to zero.
+    a[1] = 0x0001;
+    b[1] = 0x0001;
+    assert_eq!(
+        f32::from_bits(cdna3_mfma(Input::F16, &a, &b, 0)),
+        1_048_576.0
+    );
+}
