@@ -50,7 +50,7 @@ __device__ inline float ptx2hip_mma_fast_read(float v, uint32_t j) {
 }
 // ptx2hip:end
 
-// ptx2hip:helper ptx2hip_mma_fast requires=ptx2hip_vec,ptx2hip_mma_fast_read,ptx2hip_mma_fast_rotate
+// ptx2hip:helper ptx2hip_mma_fast requires=ptx2hip_vec,ptx2hip_warp_read,ptx2hip_mma_fast_read,ptx2hip_mma_fast_rotate
 // ptx2hip:amd
 // D = A·B + C of mma.m16n8kK.row.col.f32.T.T.f32 (T = f16, or bf16 when BF16; K = 8 or 16) on the
 // PTX fragments of this lane, for a full wave (ptx2hip_wave_full). Vector values are converted
@@ -59,8 +59,49 @@ __device__ inline float ptx2hip_mma_fast_read(float v, uint32_t j) {
 #if defined(__gfx90a__) || defined(__gfx940__) || defined(__gfx941__) || defined(__gfx942__)
 // CDNA, wave64: MFMA lane L = 32w + l, with w the warp (half) and l its lane. Operand A of the MFMA
 // is X = Bᵀ (row r = l % 16 is n = r % 8 of warp r / 8; zero outside the lane's own warp, which
-// makes X block-diagonal), operand B is Y = Aᵀ (column m = l % 16). An operand dword d of MFMA lane
-// L holds k = 8s + 4(l / 16) + 2d + {0, 1}: one register of one PTX lane, 4(l % 8) + 2(l / 16) + d.
+// makes X block-diagonal), operand B is Y = Aᵀ (column m = l % 16). The k of an MFMA are this
+// warp's in lanes of its half: lane l holds k values of group l / 16, read from PTX lanes of
+// quad l % 8.
+
+// C in the MFMA layout: accumulator i of lane l is C[m = l % 16][n = 4(l / 16) + i], register
+// (i & 1) + 2·hi of PTX lane src + i / 2 (hi = bit 3 of l, src = 4(l % 8) + 2(l / 16)). Rotation:
+// permute e reads lane src + ((e & 1) ^ hi), which offers its register (e >> 1) + 2((e & 1) ^ odd).
+__device__ __attribute__((always_inline)) inline ptx2hip_vec<float, 4> ptx2hip_mma_fast_cdna_c(
+    ptx2hip_vec<float, 4> c) {
+  const uint32_t l = __lane_id() & 31u, hi = (l >> 3) & 1u, odd = l & 1u;
+  const uint32_t src = 4u * (l & 7u) + 2u * (l >> 4);
+  // Each register is read into a value used by two selects: a select between two single-use
+  // loads of an array becomes one load at a computed index, which puts the array in scratch.
+  const float c0 = c.v[0], c1 = c.v[1], c2 = c.v[2], c3 = c.v[3];
+  float r[4];
+  for (uint32_t e = 0; e < 4; ++e) {
+    const uint32_t pair = (e & 1u) ^ odd;
+    const float v = (e >> 1) ? (pair ? c3 : c1) : (pair ? c2 : c0);
+    r[e] = ptx2hip_mma_fast_read(v, src + ((e & 1u) ^ hi));
+  }
+  return {{hi ? r[1] : r[0], hi ? r[3] : r[2], hi ? r[0] : r[1], hi ? r[2] : r[3]}};
+}
+
+// D back to the PTX layout: register j of PTX lane l = 4g + t is accumulator 2(t & 1) + (j & 1) of
+// lane 16(t / 2) + g + 8(j / 2). Rotation: permute e reads lane 16(t / 2) + g + 8((e >> 1) ^ (t &
+// 1)), which offers its accumulator 2((e >> 1) ^ hi) + (e & 1); the result is register e ^ 2(t & 1).
+__device__ __attribute__((always_inline)) inline ptx2hip_vec<float, 4> ptx2hip_mma_fast_cdna_d(
+    ptx2hip_vec<float, 4> acc) {
+  const uint32_t l = __lane_id() & 31u, hi = (l >> 3) & 1u, odd = l & 1u;
+  const uint32_t base = 16u * ((l >> 1) & 1u) + (l >> 2);
+  const float d0 = acc.v[0], d1 = acc.v[1], d2 = acc.v[2], d3 = acc.v[3];
+  float r[4];
+  for (uint32_t e = 0; e < 4; ++e) {
+    // Accumulator 2((e >> 1) ^ hi) + (e & 1).
+    const bool upper = ((e >> 1) ^ hi) != 0;
+    const float v = (e & 1u) ? (upper ? d3 : d1) : (upper ? d2 : d0);
+    r[e] = ptx2hip_mma_fast_read(v, base + 8u * ((e >> 1) ^ odd));
+  }
+  return {{odd ? r[2] : r[0], odd ? r[3] : r[1], odd ? r[0] : r[2], odd ? r[1] : r[3]}};
+}
+
+// f16/bf16: v_mfma_f32_16x16x16, 8 k per warp each. Operand dword d of lane l holds k =
+// 8s + 4(l / 16) + 2d + {0, 1}: one register of one PTX lane, src + d.
 template <bool BF16, int K>
 __device__ inline ptx2hip_vec<float, 4> ptx2hip_mma_fast(ptx2hip_vec<uint32_t, K / 4> a,
                                                          ptx2hip_vec<uint32_t, K / 8> b,
@@ -70,17 +111,7 @@ __device__ inline ptx2hip_vec<float, 4> ptx2hip_mma_fast(ptx2hip_vec<uint32_t, K
   typedef short S4 __attribute__((ext_vector_type(4)));
   const uint32_t lane = __lane_id(), l = lane & 31u, w = lane >> 5;
   const uint32_t hi = (l >> 3) & 1u, odd = l & 1u, src = 4u * (l & 7u) + 2u * (l >> 4);
-  // C: accumulator i of lane l is C[m = l % 16][n = 4(l / 16) + i], register (i & 1) + 2·hi of
-  // PTX lane src + i / 2. Rotation: permute e reads lane src + ((e & 1) ^ hi), which offers its
-  // register (e >> 1) + 2((e & 1) ^ odd).
-  float r[4];
-  for (uint32_t e = 0; e < 4; ++e) {
-    const uint32_t pair = (e & 1u) ^ odd;
-    const float v = pair ? c.v[2 + (e >> 1)] : c.v[e >> 1];
-    r[e] = ptx2hip_mma_fast_read(v, src + ((e & 1u) ^ hi));
-  }
-  ptx2hip_vec<float, 4> acc = {
-      {hi ? r[1] : r[0], hi ? r[3] : r[2], hi ? r[0] : r[1], hi ? r[2] : r[3]}};
+  ptx2hip_vec<float, 4> acc = ptx2hip_mma_fast_cdna_c(c);
   for (int s = 0; s < K / 8; ++s) {
     // X: B register s of lane src + d, kept only in the rows of this lane's own warp.
     ptx2hip_vec<uint32_t, 2> x = {
@@ -88,8 +119,9 @@ __device__ inline ptx2hip_vec<float, 4> ptx2hip_mma_fast(ptx2hip_vec<uint32_t, K
     if (hi != w) x = {{0u, 0u}};
     // Y: A register 2s + hi of lane src + d. Rotation: permute e reads lane src + (e ^ hi),
     // which offers its register 2s + (e ^ odd).
-    const uint32_t y0 = ptx2hip_warp_read(odd ? a.v[2 * s + 1] : a.v[2 * s], src + hi);
-    const uint32_t y1 = ptx2hip_warp_read(odd ? a.v[2 * s] : a.v[2 * s + 1], src + (hi ^ 1u));
+    const uint32_t lo = a.v[2 * s], up = a.v[2 * s + 1];
+    const uint32_t y0 = ptx2hip_warp_read(odd ? up : lo, src + hi);
+    const uint32_t y1 = ptx2hip_warp_read(odd ? lo : up, src + (hi ^ 1u));
     const ptx2hip_vec<uint32_t, 2> y = {{hi ? y1 : y0, hi ? y0 : y1}};
     const F4 cin = __builtin_bit_cast(F4, acc);
     if constexpr (BF16) {
@@ -102,17 +134,69 @@ __device__ inline ptx2hip_vec<float, 4> ptx2hip_mma_fast(ptx2hip_vec<uint32_t, K
                                                           __builtin_bit_cast(H4, y), cin, 0, 0, 0));
     }
   }
-  // D: register j of PTX lane l = 4g + t is accumulator 2(t & 1) + (j & 1) of lane
-  // 16(t / 2) + g + 8(j / 2). Rotation: permute e reads lane 16(t / 2) + g + 8((e >> 1) ^ (t & 1)),
-  // which offers its accumulator 2((e >> 1) ^ hi) + (e & 1); the result is register e ^ 2(t & 1).
-  const uint32_t base = 16u * ((l >> 1) & 1u) + (l >> 2);
-  for (uint32_t e = 0; e < 4; ++e) {
-    const uint32_t k = 2u * ((e >> 1) ^ hi) + (e & 1u);
-    const float v = (k & 2u) ? ((k & 1u) ? acc.v[3] : acc.v[2]) : ((k & 1u) ? acc.v[1] : acc.v[0]);
-    r[e] = ptx2hip_mma_fast_read(v, base + 8u * ((e >> 1) ^ odd));
-  }
-  return {{odd ? r[2] : r[0], odd ? r[3] : r[1], odd ? r[0] : r[2], odd ? r[1] : r[3]}};
+  return ptx2hip_mma_fast_cdna_d(acc);
 }
+
+// tf32 (m16n8k8): A register i holds A[g + 8(i & 1)][t + 4(i / 2)], B register i B[t + 4i][g]; the
+// low 13 bits of each register are not part of the value (cleared here: the f32 instructions
+// would use them).
+#if defined(__gfx90a__)
+// v_mfma_f32_16x16x4f32, 2 k per warp each: lane l holds k = 2s + l / 16, PTX lane
+// 4(l % 8) + 2(s & 1) + l / 16, register s / 2 of B and 2(s / 2) + hi of A.
+__device__ inline ptx2hip_vec<float, 4> ptx2hip_mma_fast_tf32(ptx2hip_vec<uint32_t, 4> a,
+                                                              ptx2hip_vec<uint32_t, 2> b,
+                                                              ptx2hip_vec<float, 4> c) {
+  typedef float F4 __attribute__((ext_vector_type(4)));
+  const uint32_t lane = __lane_id(), l = lane & 31u, w = lane >> 5;
+  const uint32_t hi = (l >> 3) & 1u, t1 = (l >> 1) & 1u, src = 4u * (l & 7u) + (l >> 4);
+  ptx2hip_vec<float, 4> acc = ptx2hip_mma_fast_cdna_c(c);
+  for (int p = 0; p < 2; ++p) {
+    // Y of MFMAs 2p and 2p + 1. Rotation: permute e reads lane src + 2(e ^ hi), which offers its
+    // register 2p + (e ^ t1); the result is Y of MFMA 2p + (e ^ hi).
+    const uint32_t lo = a.v[2 * p] & 0xffffe000u, up = a.v[2 * p + 1] & 0xffffe000u;
+    const uint32_t r0 = ptx2hip_warp_read(t1 ? up : lo, src + 2u * hi);
+    const uint32_t r1 = ptx2hip_warp_read(t1 ? lo : up, src + 2u * (hi ^ 1u));
+    const uint32_t y[2] = {hi ? r1 : r0, hi ? r0 : r1};
+    for (int q = 0; q < 2; ++q) {
+      // X: B register p of lane src + 2q, kept only in the rows of this lane's own warp.
+      const uint32_t x = ptx2hip_warp_read(b.v[p] & 0xffffe000u, src + 2u * q);
+      const float xf = hi == w ? __builtin_bit_cast(float, x) : 0.0f;
+      acc = __builtin_bit_cast(ptx2hip_vec<float, 4>, __builtin_amdgcn_mfma_f32_16x16x4f32(
+                                                          xf, __builtin_bit_cast(float, y[q]),
+                                                          __builtin_bit_cast(F4, acc), 0, 0, 0));
+    }
+  }
+  return ptx2hip_mma_fast_cdna_d(acc);
+}
+#else
+// v_mfma_f32_16x16x8_xf32 (gfx940-942), 4 k per warp each: element j of lane l holds
+// k = 4s + 2(l / 16) + j, PTX lane src + j, register s of B and 2s + hi of A.
+__device__ inline ptx2hip_vec<float, 4> ptx2hip_mma_fast_tf32(ptx2hip_vec<uint32_t, 4> a,
+                                                              ptx2hip_vec<uint32_t, 2> b,
+                                                              ptx2hip_vec<float, 4> c) {
+  typedef float F2 __attribute__((ext_vector_type(2)));
+  typedef float F4 __attribute__((ext_vector_type(4)));
+  const uint32_t lane = __lane_id(), l = lane & 31u, w = lane >> 5;
+  const uint32_t hi = (l >> 3) & 1u, odd = l & 1u, src = 4u * (l & 7u) + 2u * (l >> 4);
+  ptx2hip_vec<float, 4> acc = ptx2hip_mma_fast_cdna_c(c);
+  for (int s = 0; s < 2; ++s) {
+    const uint32_t bs = b.v[s] & 0xffffe000u;
+    ptx2hip_vec<uint32_t, 2> x = {{ptx2hip_warp_read(bs, src), ptx2hip_warp_read(bs, src + 1u)}};
+    if (hi != w) x = {{0u, 0u}};
+    // Y: rotation as for f16: permute e reads lane src + (e ^ hi), which offers its register
+    // 2s + (e ^ odd).
+    const uint32_t lo = a.v[2 * s] & 0xffffe000u, up = a.v[2 * s + 1] & 0xffffe000u;
+    const uint32_t y0 = ptx2hip_warp_read(odd ? up : lo, src + hi);
+    const uint32_t y1 = ptx2hip_warp_read(odd ? lo : up, src + (hi ^ 1u));
+    const ptx2hip_vec<uint32_t, 2> y = {{hi ? y1 : y0, hi ? y0 : y1}};
+    acc = __builtin_bit_cast(
+        ptx2hip_vec<float, 4>,
+        __builtin_amdgcn_mfma_f32_16x16x8_xf32(__builtin_bit_cast(F2, x), __builtin_bit_cast(F2, y),
+                                               __builtin_bit_cast(F4, acc), 0, 0, 0));
+  }
+  return ptx2hip_mma_fast_cdna_d(acc);
+}
+#endif
 #elif defined(__GFX11__) && __AMDGCN_WAVEFRONT_SIZE == 32
 // RDNA3, wave32: WMMA operand A is X = Bᵀ (lane l holds row r = l % 16, n = r % 8; rows 8..15
 // repeat rows 0..7 and their results are dropped), operand B is Y = Aᵀ (column m = l % 16); lanes
@@ -211,6 +295,33 @@ __device__ inline ptx2hip_vec<float, 4> ptx2hip_mma_fast(ptx2hip_vec<uint32_t, K
   return d;
 }
 #endif
+#if !(defined(__gfx90a__) || defined(__gfx940__) || defined(__gfx941__) || defined(__gfx942__))
+// tf32 without a matrix instruction for it (RDNA3 has none): the fmaf chain, A register i holding
+// A[g + 8(i & 1)][t + 4(i / 2)], B register i B[t + 4i][g], the low 13 bits cleared.
+__device__ inline ptx2hip_vec<float, 4> ptx2hip_mma_fast_tf32(ptx2hip_vec<uint32_t, 4> a,
+                                                              ptx2hip_vec<uint32_t, 2> b,
+                                                              ptx2hip_vec<float, 4> c) {
+  const uint32_t l = __lane_id() & 31u, g = l >> 2, t = l & 3u;
+  ptx2hip_vec<float, 4> d = c;
+  for (int k = 0; k < 8; ++k) {
+    const uint32_t from = (uint32_t)(k & 3);
+    float x[4];
+    x[0] = __builtin_bit_cast(float, ptx2hip_warp_read(a.v[2 * (k >> 2)], 4u * g + from));
+    x[1] = __builtin_bit_cast(float, ptx2hip_warp_read(a.v[2 * (k >> 2) + 1], 4u * g + from));
+    x[2] = __builtin_bit_cast(float, ptx2hip_warp_read(b.v[k >> 2], 8u * t + from));
+    x[3] = __builtin_bit_cast(float, ptx2hip_warp_read(b.v[k >> 2], 8u * t + 4u + from));
+    for (int i = 0; i < 4; ++i) {
+      const float v = x[i];
+      x[i] = __builtin_bit_cast(float, __builtin_bit_cast(uint32_t, v) & 0xffffe000u);
+    }
+    d.v[0] = __builtin_fmaf(x[0], x[2], d.v[0]);
+    d.v[1] = __builtin_fmaf(x[0], x[3], d.v[1]);
+    d.v[2] = __builtin_fmaf(x[1], x[2], d.v[2]);
+    d.v[3] = __builtin_fmaf(x[1], x[3], d.v[3]);
+  }
+  return d;
+}
+#endif
 // ptx2hip:end
 
 // ---- The forms ------------------------------------------------------------------------------
@@ -251,6 +362,15 @@ __device__ inline ptx2hip_vec<float, 4> ptx2hip_mma_fast_m16n8k8_f32_f16(ptx2hip
 __device__ inline ptx2hip_vec<float, 4> ptx2hip_mma_fast_m16n8k8_f32_bf16(
     ptx2hip_vec<uint32_t, 2> a, ptx2hip_vec<uint32_t, 1> b, ptx2hip_vec<float, 4> c) {
   return ptx2hip_mma_fast<true, 8>(a, b, c);
+}
+// ptx2hip:end
+
+// ptx2hip:helper ptx2hip_mma_fast_m16n8k8_f32_tf32 requires=ptx2hip_mma_fast
+// ptx2hip:amd
+// mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 on MFMA (CDNA), fmaf elsewhere (full wave).
+__device__ inline ptx2hip_vec<float, 4> ptx2hip_mma_fast_m16n8k8_f32_tf32(
+    ptx2hip_vec<uint32_t, 4> a, ptx2hip_vec<uint32_t, 2> b, ptx2hip_vec<float, 4> c) {
+  return ptx2hip_mma_fast_tf32(a, b, c);
 }
 // ptx2hip:end
 

@@ -327,19 +327,32 @@ inline float matrix_f32(uint32_t u) {
   return f;
 }
 
-// V_MFMA_F32_16X16X16_F16 / _BF16_1K, wave64 (CDNA3 ISA, "Dense matrix layouts"): lane L holds
-// A[L % 16][4(L / 16) + j] and B[4(L / 16) + j][L % 16] as elements j < 4 (in[0..1], in[2..3]),
-// C and D[4(L / 16) + i][L % 16] as register i (in[4..7], out[0..3]).
-template <bool kBf16>
-inline void mfma_16x16x16() {
+// The element kinds of the matrix operands.
+enum Elem { kF16, kBf16, kF32, kXf32 };
+
+// Element i of an operand's registers as a double: 16-bit kinds packed two to a register, f32 one
+// (xf32: its low 13 bits dropped, as MMA-Sim's model of the instruction truncates).
+inline double operand_element(const uint32_t* regs, int i, Elem e) {
+  if (e == kF16 || e == kBf16) return matrix_element(regs, i, e == kBf16);
+  return matrix_f32(e == kXf32 ? regs[i] & 0xffffe000u : regs[i]);
+}
+
+// V_MFMA_F32_16X16X{16F16, 16BF16_1K, 4F32, 8_XF32}, wave64 (CDNA3 ISA, "Dense matrix layouts";
+// the calculator's single-block layouts): lane L holds A[L % 16][J(L / 16) + j] and
+// B[J(L / 16) + j][L % 16] as elements j < J = K / 4, then C and D[4(L / 16) + i][L % 16] as
+// register i.
+template <Elem kElem, int K>
+inline void mfma_16x16() {
+  constexpr int per_lane = K / 4;
+  constexpr int regs = (kElem == kF16 || kElem == kBf16) ? per_lane / 2 : per_lane;
   if (g.size != 64) { g.error = "MFMA on a wave32"; return; }
   for (int L = 0; L < 64; L++) {
     for (int i = 0; i < 4; i++) {
       const int row = 4 * (L / 16) + i, col = L % 16;
-      double s = matrix_f32(g.call[16 * (row / 4) + col].in[4 + row % 4]);
-      for (int k = 0; k < 16; k++)
-        s += matrix_element(g.call[16 * (k / 4) + row].in, k % 4, kBf16) *
-             matrix_element(g.call[16 * (k / 4) + col].in + 2, k % 4, kBf16);
+      double s = matrix_f32(g.call[16 * (row / 4) + col].in[2 * regs + row % 4]);
+      for (int k = 0; k < K; k++)
+        s += operand_element(g.call[16 * (k / per_lane) + row].in, k % per_lane, kElem) *
+             operand_element(g.call[16 * (k / per_lane) + col].in + regs, k % per_lane, kElem);
       g.call[L].out[i] = matrix_f32_bits(s);
     }
   }
@@ -371,6 +384,7 @@ typedef float float4 __attribute__((ext_vector_type(4)));
 typedef _Float16 half16 __attribute__((ext_vector_type(16)));
 typedef short short16 __attribute__((ext_vector_type(16)));
 typedef float float8 __attribute__((ext_vector_type(8)));
+typedef float float2 __attribute__((ext_vector_type(2)));
 
 // Packs the operands of a matrix builtin, meets, and unpacks the result.
 template <typename R, typename A, typename C>
@@ -393,11 +407,19 @@ inline void matrix_modifiers(int cbsz, int abid, int blgp) {
 
 inline wave_sim::float4 __builtin_amdgcn_mfma_f32_16x16x16f16(wave_sim::half4 a, wave_sim::half4 b, wave_sim::float4 c, int cbsz, int abid, int blgp, int site = __builtin_LINE()) {
   wave_sim::matrix_modifiers(cbsz, abid, blgp);
-  return wave_sim::matrix_call<wave_sim::float4>(wave_sim::mfma_16x16x16<false>, site, a, b, c);
+  return wave_sim::matrix_call<wave_sim::float4>(wave_sim::mfma_16x16<wave_sim::kF16, 16>, site, a, b, c);
 }
 inline wave_sim::float4 __builtin_amdgcn_mfma_f32_16x16x16bf16_1k(wave_sim::short4 a, wave_sim::short4 b, wave_sim::float4 c, int cbsz, int abid, int blgp, int site = __builtin_LINE()) {
   wave_sim::matrix_modifiers(cbsz, abid, blgp);
-  return wave_sim::matrix_call<wave_sim::float4>(wave_sim::mfma_16x16x16<true>, site, a, b, c);
+  return wave_sim::matrix_call<wave_sim::float4>(wave_sim::mfma_16x16<wave_sim::kBf16, 16>, site, a, b, c);
+}
+inline wave_sim::float4 __builtin_amdgcn_mfma_f32_16x16x4f32(float a, float b, wave_sim::float4 c, int cbsz, int abid, int blgp, int site = __builtin_LINE()) {
+  wave_sim::matrix_modifiers(cbsz, abid, blgp);
+  return wave_sim::matrix_call<wave_sim::float4>(wave_sim::mfma_16x16<wave_sim::kF32, 4>, site, a, b, c);
+}
+inline wave_sim::float4 __builtin_amdgcn_mfma_f32_16x16x8_xf32(wave_sim::float2 a, wave_sim::float2 b, wave_sim::float4 c, int cbsz, int abid, int blgp, int site = __builtin_LINE()) {
+  wave_sim::matrix_modifiers(cbsz, abid, blgp);
+  return wave_sim::matrix_call<wave_sim::float4>(wave_sim::mfma_16x16<wave_sim::kXf32, 8>, site, a, b, c);
 }
 inline wave_sim::float8 __builtin_amdgcn_wmma_f32_16x16x16_f16_w32(wave_sim::half16 a, wave_sim::half16 b, wave_sim::float8 c, int site = __builtin_LINE()) {
   return wave_sim::matrix_call<wave_sim::float8>(wave_sim::wmma_16x16x16<false>, site, a, b, c);
