@@ -13,6 +13,10 @@
 //!   MFMA behavior specifics": subnormals flushed): groups of 4 products, each group summed as a
 //!   tree of f32 additions (round to nearest even), then added to the running f32 sum; subnormal
 //!   inputs, intermediate sums and outputs are flushed to zero.
+//! - tf32: CDNA3 `v_mfma_f32_16x16x8_xf32` as above with groups of 4 (MMA-Sim: `is_xf32`,
+//!   group 4); CDNA2 `v_mfma_f32_16x16x4f32` is a sequential fma chain (MMA-Sim: "standard",
+//!   group 1, no flushing for f32), so the helper's four MFMAs compute the fmaf chain. The helper
+//!   clears the low 13 bits of every tf32 register first, as the tensor cores ignore them.
 //! - The fmaf fallback of the helpers (processors without those instructions, gfx11 built for
 //!   wave64): a sequential IEEE `fmaf` chain in k order, exact by definition.
 //!
@@ -24,6 +28,8 @@
 pub enum Input {
     F16,
     Bf16,
+    /// The f32 register; its low 13 bits are not part of the value.
+    Tf32,
 }
 
 /// Where the helper runs, and so what computes it.
@@ -40,10 +46,11 @@ pub enum Path {
 /// The f32 NaN of the models.
 pub const NAN: u32 = 0x7FC0_0000;
 
-/// `x` as an f64 (f16 or bf16 bits in the low 16).
+/// `x` as an f64 (f16 or bf16 bits in the low 16; tf32 the f32 register).
 pub fn value(input: Input, x: u32) -> f64 {
     let h = x & 0xFFFF;
     match input {
+        Input::Tf32 => f64::from(f32::from_bits(x & 0xFFFF_E000)),
         Input::Bf16 => f64::from(f32::from_bits(h << 16)),
         Input::F16 => {
             let (e, m) = ((h >> 10) & 31, f64::from(h & 1023));
@@ -66,10 +73,15 @@ pub fn value(input: Input, x: u32) -> f64 {
 /// `frac` fraction bits (not renormalised for subnormals), `exp` at least the format's least
 /// exponent. None for zero.
 fn decompose(input: Input, x: u32) -> Option<(i64, i32, u32)> {
-    let h = x & 0xFFFF;
+    // The 16 bits that hold the value: tf32 is f32's sign, exponent and top 10 fraction bits.
+    let h = match input {
+        Input::Tf32 => x >> 13,
+        Input::F16 | Input::Bf16 => x & 0xFFFF,
+    };
     let (ebits, frac, bias) = match input {
         Input::F16 => (5, 10, 15),
         Input::Bf16 => (8, 7, 127),
+        Input::Tf32 => (8, 10, 127),
     };
     let e = ((h >> frac) & ((1 << ebits) - 1)) as i32;
     let m = i64::from(h & ((1 << frac) - 1));
@@ -81,7 +93,8 @@ fn decompose(input: Input, x: u32) -> Option<(i64, i32, u32)> {
     if sig == 0 {
         return None;
     }
-    Some((if h & 0x8000 != 0 { -sig } else { sig }, exp, frac))
+    let negative = h >> (ebits + frac) & 1 != 0;
+    Some((if negative { -sig } else { sig }, exp, frac))
 }
 
 /// f32 `c` as `±sig · 2^(exp − 23)`, exp ≥ −126; None for zero.
@@ -107,14 +120,14 @@ fn bits(x: f32) -> u32 {
     }
 }
 
-/// One output element of one CDNA3 `v_mfma_f32_16x16x16` (f16 or bf16_1k): `c + Σ a_k·b_k`
-/// over its 16 k, in groups of 8.
-pub fn cdna3_mfma(input: Input, a: &[u32; 16], b: &[u32; 16], c: u32) -> u32 {
-    let mut acc = c;
-    for g in 0..2 {
-        acc = cdna3_group(input, &a[8 * g..8 * g + 8], &b[8 * g..8 * g + 8], acc);
-    }
-    acc
+/// One output element of one CDNA3 MFMA: `c + Σ a_k·b_k` over its k (16 for
+/// `v_mfma_f32_16x16x16{f16,bf16_1k}`, 8 for `v_mfma_f32_16x16x8_xf32`), in groups of 8
+/// (f16, bf16) or 4 (tf32), in k order.
+pub fn cdna3_mfma(input: Input, a: &[u32], b: &[u32], c: u32) -> u32 {
+    let group = if input == Input::Tf32 { 4 } else { 8 };
+    a.chunks(group)
+        .zip(b.chunks(group))
+        .fold(c, |acc, (x, y)| cdna3_group(input, x, y, acc))
 }
 
 /// `c + Σ a_k·b_k` over one group of products, fused (MMA-Sim `amd_fused_dot_add`).
@@ -197,7 +210,7 @@ pub fn cdna2_mfma(input: Input, a: &[u32; 16], b: &[u32; 16], c: u32) -> u32 {
     let flush_in = |x: f64| {
         let least = match input {
             Input::F16 => 2f64.powi(-14),
-            Input::Bf16 => 2f64.powi(-126),
+            Input::Bf16 | Input::Tf32 => 2f64.powi(-126),
         };
         if x.abs() < least {
             0.0
@@ -244,12 +257,14 @@ pub fn fmaf_chain(input: Input, a: &[u32], b: &[u32], c: u32) -> u32 {
     bits(acc)
 }
 
-/// One output element of `mma.m16n8kK.row.col.f32.T.T.f32` (K = `a.len()`, 8 or 16) as the
-/// `--fast` helper computes it on `path`, for the PTX warp in `half` (0 or 1) of a wave64.
+/// One output element of `mma.m16n8kK.row.col.f32.T.T.f32` (K = `a.len()`: 8 or 16 for f16 and
+/// bf16, 8 for tf32) as the `--fast` helper computes it on `path`, for the PTX warp in `half`
+/// (0 or 1) of a wave64.
 ///
-/// On CDNA each MFMA holds this warp's 8 k values in group position `half` of its 16 and zero
-/// products in the other: m16n8k16 is two chained MFMAs (k 0..7, then k 8..15), m16n8k8 one.
-/// None unless K is 8 or 16 and `b` as long as `a`.
+/// On CDNA3 each MFMA holds this warp's k values (8 of 16; tf32: 4 of 8) in position `half`
+/// and zero products in the other: m16n8k16 and tf32 m16n8k8 are two chained MFMAs, f16/bf16
+/// m16n8k8 one. On CDNA2 f16/bf16 likewise; tf32's f32 MFMAs are an fma chain. None for another
+/// K or when `b` is not as long as `a`.
 pub fn fast_dot(
     path: Path,
     input: Input,
@@ -258,20 +273,27 @@ pub fn fast_dot(
     c: u32,
     half: usize,
 ) -> Option<u32> {
-    if !matches!(a.len(), 8 | 16) || a.len() != b.len() || half > 1 {
+    let k_ok = match input {
+        Input::Tf32 => a.len() == 8,
+        Input::F16 | Input::Bf16 => matches!(a.len(), 8 | 16),
+    };
+    if !k_ok || a.len() != b.len() || half > 1 {
         return None;
     }
-    let mfma = match path {
-        Path::Cdna3 => cdna3_mfma,
-        Path::Cdna2 => cdna2_mfma,
-        Path::Fmaf => return Some(fmaf_chain(input, a, b, c)),
-    };
+    // k values of this warp per MFMA.
+    let per = if input == Input::Tf32 { 4 } else { 8 };
     let mut acc = c;
-    for (ka, kb) in a.chunks(8).zip(b.chunks(8)) {
+    for (ka, kb) in a.chunks(per).zip(b.chunks(per)) {
         let (mut x, mut y) = ([0u32; 16], [0u32; 16]);
-        x[8 * half..8 * half + 8].copy_from_slice(ka);
-        y[8 * half..8 * half + 8].copy_from_slice(kb);
-        acc = mfma(input, &x, &y, acc);
+        x[per * half..per * (half + 1)].copy_from_slice(ka);
+        y[per * half..per * (half + 1)].copy_from_slice(kb);
+        acc = match (path, input) {
+            (Path::Cdna3, _) => cdna3_mfma(input, &x[..2 * per], &y[..2 * per], acc),
+            (Path::Cdna2, Input::F16 | Input::Bf16) => cdna2_mfma(input, &x, &y, acc),
+            (Path::Cdna2, Input::Tf32) | (Path::Fmaf, _) => {
+                return Some(fmaf_chain(input, a, b, c))
+            }
+        };
     }
     Some(acc)
 }

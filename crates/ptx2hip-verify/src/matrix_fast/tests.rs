@@ -186,3 +186,45 @@ fn cdna3_c_far_below_the_products_rounds_down_to_zero_or_one_unit() {
         1_048_576.0
     );
 }
+
+#[test]
+fn tf32_ignores_the_low_13_bits_and_groups_by_four_on_cdna3() {
+    // 1.5 with junk below tf32's 10 fraction bits, times 2: 3 on every path.
+    let junk = 1.5f32.to_bits() | 0x1FFF;
+    let two = 2f32.to_bits();
+    let mut a = [0u32; 8];
+    let mut b = [0u32; 8];
+    a[0] = junk;
+    b[0] = two;
+    for path in every_path() {
+        for half in 0..2 {
+            let d = fast_dot(path, Input::Tf32, &a, &b, 0, half).unwrap();
+            assert_eq!(f32::from_bits(d), 3.0, "{path:?} half {half}");
+        }
+    }
+    // Groups of 4: 1·1 and (−1.5·2^−24)·1 in one group truncate the small product to −2^−24
+    // (0x3F7FFFFF, as cdna3_truncates_each_product_toward_zero_below_the_largest); in different
+    // groups (k 0 and k 4) the first group's 1 is rounded, then 1 − 1.5·2^−24 is rounded to
+    // nearest even once: 0x3F7FFFFE.
+    let small = (-1.5 * 2f32.powi(-24)).to_bits();
+    let one = 1f32.to_bits();
+    let (mut a, mut b) = ([0u32; 8], [one; 8]);
+    a[0] = one;
+    a[1] = small;
+    assert_eq!(
+        fast_dot(Path::Cdna3, Input::Tf32, &a, &b, 0, 0),
+        Some(0x3F7F_FFFF)
+    );
+    a[1] = 0;
+    a[4] = small;
+    b[1] = 0;
+    assert_eq!(
+        fast_dot(Path::Cdna3, Input::Tf32, &a, &b, 0, 1),
+        Some(0x3F7F_FFFE)
+    );
+    // tf32 has no m16n8k16.
+    assert_eq!(
+        fast_dot(Path::Cdna3, Input::Tf32, &[one; 16], &[one; 16], 0, 0),
+        None
+    );
+}
