@@ -137,20 +137,21 @@ __device__ inline ptx2hip_vec<float, 4> ptx2hip_mma_fast(ptx2hip_vec<uint32_t, K
   return ptx2hip_mma_fast_cdna_d(acc);
 }
 
-// tf32 (m16n8k8): A register i holds A[g + 8(i & 1)][t + 4(i / 2)], B register i B[t + 4i][g]; the
-// low 13 bits of each register are not part of the value (cleared here: the f32 instructions
-// would use them).
+// tf32 (m16n8kK, K = 4 or 8): A register i holds A[g + 8(i & 1)][t + 4(i / 2)], B register i
+// B[t + 4i][g]; the low 13 bits of each register are not part of the value (cleared here: the f32
+// instructions would use them).
 #if defined(__gfx90a__)
-// v_mfma_f32_16x16x4f32, 2 k per warp each: lane l holds k = 2s + l / 16, PTX lane
+// K / 2 v_mfma_f32_16x16x4f32, 2 k per warp each: lane l holds k = 2s + l / 16, PTX lane
 // 4(l % 8) + 2(s & 1) + l / 16, register s / 2 of B and 2(s / 2) + hi of A.
-__device__ inline ptx2hip_vec<float, 4> ptx2hip_mma_fast_tf32(ptx2hip_vec<uint32_t, 4> a,
-                                                              ptx2hip_vec<uint32_t, 2> b,
+template <int K>
+__device__ inline ptx2hip_vec<float, 4> ptx2hip_mma_fast_tf32(ptx2hip_vec<uint32_t, K / 2> a,
+                                                              ptx2hip_vec<uint32_t, K / 4> b,
                                                               ptx2hip_vec<float, 4> c) {
   typedef float F4 __attribute__((ext_vector_type(4)));
   const uint32_t lane = __lane_id(), l = lane & 31u, w = lane >> 5;
   const uint32_t hi = (l >> 3) & 1u, t1 = (l >> 1) & 1u, src = 4u * (l & 7u) + (l >> 4);
   ptx2hip_vec<float, 4> acc = ptx2hip_mma_fast_cdna_c(c);
-  for (int p = 0; p < 2; ++p) {
+  for (int p = 0; p < K / 4; ++p) {
     // Y of MFMAs 2p and 2p + 1. Rotation: permute e reads lane src + 2(e ^ hi), which offers its
     // register 2p + (e ^ t1); the result is Y of MFMA 2p + (e ^ hi).
     const uint32_t lo = a.v[2 * p] & 0xffffe000u, up = a.v[2 * p + 1] & 0xffffe000u;
@@ -169,17 +170,18 @@ __device__ inline ptx2hip_vec<float, 4> ptx2hip_mma_fast_tf32(ptx2hip_vec<uint32
   return ptx2hip_mma_fast_cdna_d(acc);
 }
 #else
-// v_mfma_f32_16x16x8_xf32 (gfx940-942), 4 k per warp each: element j of lane l holds
+// K / 4 v_mfma_f32_16x16x8_xf32 (gfx940-942), 4 k per warp each: element j of lane l holds
 // k = 4s + 2(l / 16) + j, PTX lane src + j, register s of B and 2s + hi of A.
-__device__ inline ptx2hip_vec<float, 4> ptx2hip_mma_fast_tf32(ptx2hip_vec<uint32_t, 4> a,
-                                                              ptx2hip_vec<uint32_t, 2> b,
+template <int K>
+__device__ inline ptx2hip_vec<float, 4> ptx2hip_mma_fast_tf32(ptx2hip_vec<uint32_t, K / 2> a,
+                                                              ptx2hip_vec<uint32_t, K / 4> b,
                                                               ptx2hip_vec<float, 4> c) {
   typedef float F2 __attribute__((ext_vector_type(2)));
   typedef float F4 __attribute__((ext_vector_type(4)));
   const uint32_t lane = __lane_id(), l = lane & 31u, w = lane >> 5;
   const uint32_t hi = (l >> 3) & 1u, odd = l & 1u, src = 4u * (l & 7u) + 2u * (l >> 4);
   ptx2hip_vec<float, 4> acc = ptx2hip_mma_fast_cdna_c(c);
-  for (int s = 0; s < 2; ++s) {
+  for (int s = 0; s < K / 4; ++s) {
     const uint32_t bs = b.v[s] & 0xffffe000u;
     ptx2hip_vec<uint32_t, 2> x = {{ptx2hip_warp_read(bs, src), ptx2hip_warp_read(bs, src + 1u)}};
     if (hi != w) x = {{0u, 0u}};
@@ -298,12 +300,13 @@ __device__ inline ptx2hip_vec<float, 4> ptx2hip_mma_fast(ptx2hip_vec<uint32_t, K
 #if !(defined(__gfx90a__) || defined(__gfx940__) || defined(__gfx941__) || defined(__gfx942__))
 // tf32 without a matrix instruction for it (RDNA3 has none): the fmaf chain, A register i holding
 // A[g + 8(i & 1)][t + 4(i / 2)], B register i B[t + 4i][g], the low 13 bits cleared.
-__device__ inline ptx2hip_vec<float, 4> ptx2hip_mma_fast_tf32(ptx2hip_vec<uint32_t, 4> a,
-                                                              ptx2hip_vec<uint32_t, 2> b,
+template <int K>
+__device__ inline ptx2hip_vec<float, 4> ptx2hip_mma_fast_tf32(ptx2hip_vec<uint32_t, K / 2> a,
+                                                              ptx2hip_vec<uint32_t, K / 4> b,
                                                               ptx2hip_vec<float, 4> c) {
   const uint32_t l = __lane_id() & 31u, g = l >> 2, t = l & 3u;
   ptx2hip_vec<float, 4> d = c;
-  for (int k = 0; k < 8; ++k) {
+  for (int k = 0; k < K; ++k) {
     const uint32_t from = (uint32_t)(k & 3);
     float x[4];
     x[0] = __builtin_bit_cast(float, ptx2hip_warp_read(a.v[2 * (k >> 2)], 4u * g + from));
@@ -370,7 +373,16 @@ __device__ inline ptx2hip_vec<float, 4> ptx2hip_mma_fast_m16n8k8_f32_bf16(
 // mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 on MFMA (CDNA), fmaf elsewhere (full wave).
 __device__ inline ptx2hip_vec<float, 4> ptx2hip_mma_fast_m16n8k8_f32_tf32(
     ptx2hip_vec<uint32_t, 4> a, ptx2hip_vec<uint32_t, 2> b, ptx2hip_vec<float, 4> c) {
-  return ptx2hip_mma_fast_tf32(a, b, c);
+  return ptx2hip_mma_fast_tf32<8>(a, b, c);
+}
+// ptx2hip:end
+
+// ptx2hip:helper ptx2hip_mma_fast_m16n8k4_f32_tf32 requires=ptx2hip_mma_fast
+// ptx2hip:amd
+// mma.sync.aligned.m16n8k4.row.col.f32.tf32.tf32.f32 on MFMA (CDNA), fmaf elsewhere (full wave).
+__device__ inline ptx2hip_vec<float, 4> ptx2hip_mma_fast_m16n8k4_f32_tf32(
+    ptx2hip_vec<uint32_t, 2> a, ptx2hip_vec<uint32_t, 1> b, ptx2hip_vec<float, 4> c) {
+  return ptx2hip_mma_fast_tf32<4>(a, b, c);
 }
 // ptx2hip:end
 

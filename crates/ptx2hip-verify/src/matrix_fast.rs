@@ -258,12 +258,12 @@ pub fn fmaf_chain(input: Input, a: &[u32], b: &[u32], c: u32) -> u32 {
 }
 
 /// One output element of `mma.m16n8kK.row.col.f32.T.T.f32` (K = `a.len()`: 8 or 16 for f16 and
-/// bf16, 8 for tf32) as the `--fast` helper computes it on `path`, for the PTX warp in `half`
+/// bf16, 4 or 8 for tf32) as the `--fast` helper computes it on `path`, for the PTX warp in `half`
 /// (0 or 1) of a wave64.
 ///
 /// On CDNA3 each MFMA holds this warp's k values (8 of 16; tf32: 4 of 8) in position `half`
 /// and zero products in the other: m16n8k16 and tf32 m16n8k8 are two chained MFMAs, f16/bf16
-/// m16n8k8 one. On CDNA2 f16/bf16 likewise; tf32's f32 MFMAs are an fma chain. None for another
+/// m16n8k8 and tf32 m16n8k4 one. On CDNA2 f16/bf16 likewise; tf32's f32 MFMAs are an fma chain. None for another
 /// K or when `b` is not as long as `a`.
 pub fn fast_dot(
     path: Path,
@@ -274,7 +274,7 @@ pub fn fast_dot(
     half: usize,
 ) -> Option<u32> {
     let k_ok = match input {
-        Input::Tf32 => a.len() == 8,
+        Input::Tf32 => matches!(a.len(), 4 | 8),
         Input::F16 | Input::Bf16 => matches!(a.len(), 8 | 16),
     };
     if !k_ok || a.len() != b.len() || half > 1 {

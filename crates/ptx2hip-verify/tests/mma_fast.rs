@@ -24,7 +24,7 @@ use std::process::Command;
 use ptx2hip::lower::RuleSet;
 
 /// The helpers the rules' fast templates call.
-const FAST: [&str; 8] = [
+const FAST: [&str; 9] = [
     "ptx2hip_wave_full",
     "ptx2hip_mma_fast_m16n8k16_f32_f16",
     "ptx2hip_mma_fast_m16n8k16_f32_bf16",
@@ -33,6 +33,7 @@ const FAST: [&str; 8] = [
     "ptx2hip_mma_fast_m16n8k16_f16_f16",
     "ptx2hip_mma_fast_m16n8k8_f16_f16",
     "ptx2hip_mma_fast_m16n8k8_f32_tf32",
+    "ptx2hip_mma_fast_m16n8k4_f32_tf32",
 ];
 
 fn sim_dir() -> PathBuf {
@@ -184,6 +185,7 @@ fn fast_mma_helpers_compile_within_their_instruction_budget() {
         ("m16n8k16_f16_f16", 4, 2, "ptx2hip_vec<uint32_t, 2>"),
         ("m16n8k8_f16_f16", 2, 1, "ptx2hip_vec<uint32_t, 2>"),
         ("m16n8k8_f32_tf32", 4, 2, "ptx2hip_vec<float, 4>"),
+        ("m16n8k4_f32_tf32", 2, 1, "ptx2hip_vec<float, 4>"),
     ];
     for (form, a, b, acc) in forms {
         unit.push_str(&format!(

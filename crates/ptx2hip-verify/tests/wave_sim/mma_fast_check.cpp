@@ -34,8 +34,8 @@ uint32_t pack(int lo, int hi, bool bf16) {
 enum Fmt { kF16, kBf16, kTf32 };
 
 // Registers of A and B per lane.
-constexpr int a_regs(int k, Fmt f) { return f == kTf32 ? 4 : k / 4; }
-constexpr int b_regs(int k, Fmt f) { return f == kTf32 ? 2 : k / 8; }
+constexpr int a_regs(int k, Fmt f) { return f == kTf32 ? k / 2 : k / 4; }
+constexpr int b_regs(int k, Fmt f) { return f == kTf32 ? k / 4 : k / 8; }
 
 // One lane's fragments (tensor-cores.md §2.1; g = l / 4, t = l % 4); C and D as f32 values.
 struct Lane {
@@ -53,8 +53,8 @@ Lane fragments(const Warp& w, int l, int k, Fmt f, std::mt19937& rng) {
     auto tf32 = [&rng](int v) {
       return __builtin_bit_cast(uint32_t, (float)v) | (rng() & 0x1fffu);
     };
-    for (int i = 0; i < 4; i++) x.a[i] = tf32(w.a[g + 8 * (i & 1)][t + 4 * (i >> 1)]);
-    for (int i = 0; i < 2; i++) x.b[i] = tf32(w.b[t + 4 * i][g]);
+    for (int i = 0; i < k / 2; i++) x.a[i] = tf32(w.a[g + 8 * (i & 1)][t + 4 * (i >> 1)]);
+    for (int i = 0; i < k / 4; i++) x.b[i] = tf32(w.b[t + 4 * i][g]);
     return x;
   }
   const bool bf16 = f == kBf16;
@@ -105,8 +105,10 @@ Acc<ACC16> exact_stub(Lane* lane) {
 template <int K, Fmt F, bool ACC16>
 Acc<ACC16> fast(ptx2hip_vec<uint32_t, a_regs(K, F)> a, ptx2hip_vec<uint32_t, b_regs(K, F)> b,
                 Acc<ACC16> c) {
-  if constexpr (F == kTf32) {
+  if constexpr (F == kTf32 && K == 8) {
     return ptx2hip_mma_fast_m16n8k8_f32_tf32(a, b, c);
+  } else if constexpr (F == kTf32) {
+    return ptx2hip_mma_fast_m16n8k4_f32_tf32(a, b, c);
   } else if constexpr (ACC16 && K == 16) {
     return ptx2hip_mma_fast_m16n8k16_f16_f16(a, b, c);
   } else if constexpr (ACC16) {
@@ -203,6 +205,7 @@ int main() {
   check<16, kF16, true>("m16n8k16.f16.f16", rng, WAVE_SIZE);
   check<8, kF16, true>("m16n8k8.f16.f16", rng, WAVE_SIZE);
   check<8, kTf32, false>("m16n8k8.f32.tf32", rng, WAVE_SIZE);
+  check<4, kTf32, false>("m16n8k4.f32.tf32", rng, WAVE_SIZE);
   if (failures) return 1;
   printf("ok\n");
   return 0;
