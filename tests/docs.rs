@@ -86,7 +86,7 @@ fn readme_counts(rules: &[Value]) -> String {
         "**{} rules** translate **{} PTX instruction forms**. Verified against recordings from {}: \
          {} rules by golden vectors, {} canonical statements (one per form and value of an \
          immediate operand) and {} vectors; {} warp-level rules by {} recorded warps of {} forms, \
-         every lane's result (docs/WARP.md). {unchecked} {} not value-checkable{unverified} \
+         every lane's result (docs/WARP.md, docs/FRAGMENTS.md). {unchecked} {} not value-checkable{unverified} \
          (docs/VECTORS.md).",
         rules.len(),
         thousands(forms as u64),

@@ -40,7 +40,8 @@ pub struct Evidence {
     pub recording: &'static Recording,
 }
 
-/// The warps that check one warp-level rule (`tests/vectors/warp/`, docs/WARP.md): each a case of
+/// The warps that check one warp-level rule (`tests/vectors/warp/`, docs/WARP.md;
+/// `tests/vectors/fragment/`, docs/FRAGMENTS.md): each a case of
 /// which lanes run the statement and every lane's inputs, all lanes' outputs recorded.
 #[derive(Debug, PartialEq, Eq)]
 pub struct WarpEvidence {

@@ -5,6 +5,12 @@
 Step 2 (`run.sh`, on an NVIDIA GPU) builds each harness twice — against the original file and
 against the translation — runs both and compares the dumps bit for bit.
 
+Files with warp-collective PTX (shuffles, matrix fragments, mma), which only `--target amd`
+translates, also get their `--target amd` translation built for the NVIDIA GPU through
+crates/ptx2hip-verify/shim/amd_on_cuda.cuh (the AMD builtins those translations call, written with
+CUDA warp functions: the GPU runs the code as a wave32 AMD wave would), and compared the same way:
+the exact matrix emulation runs against the real tensor cores.
+
 Usage: tools/e2e/gen.py STAGING_DIR   (then copy STAGING_DIR to the GPU machine and run run.sh)
 """
 import json
@@ -19,6 +25,36 @@ N = 4096           # elements per logical array; threads cover 2N
 SLACK = 64         # buffers hold SLACK*N elements: kernels read in[4*i+3] and write up to 64 results per thread
 
 KERNEL = re.compile(r"__global__\s+void\s+(\w+)\s*\(([^)]*)\)", re.S)
+# Warp-collective PTX: translated for --target amd only.
+WARP_COLLECTIVE = re.compile(r"\b(mma|ldmatrix|stmatrix|movmatrix|shfl|vote|match|redux|elect)\.")
+# Helpers whose AMD definitions use AMD address spaces, which nvcc cannot compile: the shimmed
+# build takes their portable definitions (nvcc's), which compute the same addresses.
+ADDRESS_SPACE_HELPERS = ("ptx2hip_shared_ptr", "ptx2hip_shared_addr")
+SHIM = os.path.join(ROOT, "crates", "ptx2hip-verify", "shim", "amd_on_cuda.cuh")
+
+
+def portable_section(name):
+    """The portable definition of helper `name` as rules/helpers/*.h writes it."""
+    helpers = os.path.join(ROOT, "rules", "helpers")
+    for f in sorted(os.listdir(helpers)):
+        lines = open(os.path.join(helpers, f)).read().split("\n")
+        for i, line in enumerate(lines):
+            if line.split()[:2] == ["//", "ptx2hip:helper"] and line.split()[2] == name:
+                body = []
+                for l in lines[i + 1:]:
+                    if l.startswith("// ptx2hip:amd") or l.startswith("// ptx2hip:end"):
+                        return "\n".join(body).strip("\n")
+                    body.append(l)
+    raise SystemExit(f"no helper {name}")
+
+
+def shimmed(text):
+    """An --target amd translation made buildable by nvcc with the shim."""
+    for name in ADDRESS_SPACE_HELPERS:
+        m = re.search(r"(#define PTX2HIP_HELPER_%s\n)(.*?)(\n#endif)" % name, text, re.S)
+        if m:
+            text = text[:m.start(2)] + portable_section(name) + text[m.end(2):]
+    return '#include "amd_on_cuda.cuh"\n' + text
 
 
 def params(text):
@@ -89,6 +125,8 @@ def main():
         shutil.rmtree(out)
     os.makedirs(os.path.join(out, "orig"))
     os.makedirs(os.path.join(out, "trans"))
+    os.makedirs(os.path.join(out, "amd"))
+    shutil.copy(SHIM, out)
     subprocess.run(["cargo", "build", "--release", "-q"], cwd=ROOT, check=True)
     tool = os.path.join(ROOT, "target", "release", "ptx2hip")
     corpus = os.path.join(ROOT, "corpus")
@@ -108,12 +146,24 @@ def main():
         name = os.path.splitext(f)[0]
         with open(os.path.join(out, f"harness_{name}.cu"), "w") as h:
             h.write(harness(name, m.group(1), params(m.group(2))))
-        manifest.append({
+        entry = {
             "file": f,
             "harness": f"harness_{name}.cu",
             "statements": len(findings),
             "translated": sum(1 for x in findings if x["status"] == "translatable"),
-        })
+        }
+        if WARP_COLLECTIVE.search(text):
+            staged = os.path.join(out, "amd", f)
+            subprocess.run([tool, "translate", "--emit", "replace", "--target", "amd", "--out-dir",
+                            os.path.join(out, "amd"), src], check=True)
+            with open(staged) as t:
+                translated = t.read()
+            with open(staged, "w") as t:
+                t.write(shimmed(translated))
+            amd_findings = json.loads(subprocess.run([tool, "check", "--format", "json", "--target", "amd", src],
+                                                     capture_output=True, text=True).stdout)
+            entry["amd_translated"] = sum(1 for x in amd_findings if x["status"] == "translatable")
+        manifest.append(entry)
     with open(os.path.join(out, "manifest.json"), "w") as m:
         json.dump(manifest, m, indent=1)
     shutil.copy(os.path.join(os.path.dirname(os.path.abspath(__file__)), "run.sh"), out)

@@ -30,19 +30,35 @@ for t in trans/*; do
   esac
 done
 echo "nvcc compile: $compiled translated files compile, $compile_failed do not, $compile_skipped originals not standalone"
-build() { nvcc -std=c++17 -arch=sm_90 -O2 -w -DCORPUS_FILE="\"$1/$2\"" "$3" -o "$4" 2> "$4.log"; }
+build() { nvcc -std=c++17 -arch=sm_90 -O2 -w -DCORPUS_FILE="\"$1/$2\"" "${@:5}" "$3" -o "$4" 2> "$4.log"; }
 python3 - <<'PY' > files.txt
 import json
 for e in json.load(open("manifest.json")):
-    print(e["file"], e["harness"], e["statements"], e["translated"])
+    print(e["file"], e["harness"], e["statements"], e["translated"], e.get("amd_translated", "-"))
 PY
 total_files=0; total_stmts=0; total_trans=0; total_bad=0
-while read -r file harness stmts translated; do
+while read -r file harness stmts translated amd; do
   base=${harness%.cu}
   (build orig "$file" "$harness" "$base.orig" && build trans "$file" "$harness" "$base.trans") &
+  # The --target amd translation on this GPU through the shim (a wave32 AMD wave, modelled).
+  if [ "$amd" != "-" ]; then build amd "$file" "$harness" "$base.amd" -I. & fi
 done < files.txt
 wait
-while read -r file harness stmts translated; do
+amd_files=0; amd_stmts=0; amd_bad=0
+while read -r file harness stmts translated amd; do
+  [ "$amd" != "-" ] || continue
+  base=${harness%.cu}
+  if [ ! -x "$base.amd" ]; then
+    echo "$file (--target amd through the shim): BUILD FAILED"; head -30 "$base.amd.log"; status=1; continue
+  fi
+  timeout 120 ./"$base.orig" "$base.orig.bin" && timeout 120 ./"$base.amd" "$base.amd.bin" || { echo "$file (--target amd): RUN FAILED"; status=1; continue; }
+  bad=$(cmp -l "$base.orig.bin" "$base.amd.bin" 2>/dev/null | wc -l)
+  echo "$file (--target amd through the shim): translated $amd of $stmts, mismatching bytes $bad"
+  amd_files=$((amd_files + 1)); amd_stmts=$((amd_stmts + amd)); amd_bad=$((amd_bad + bad))
+  [ "$bad" -eq 0 ] || status=1
+done < files.txt
+echo "summary --target amd on this GPU: files $amd_files, translated statements $amd_stmts, mismatching bytes $amd_bad"
+while read -r file harness stmts translated amd; do
   base=${harness%.cu}
   if [ ! -x "$base.orig" ] || [ ! -x "$base.trans" ]; then
     echo "$file: BUILD FAILED"; cat "$base.orig.log" "$base.trans.log" 2>/dev/null | head -20; status=1; continue

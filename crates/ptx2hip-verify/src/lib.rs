@@ -7,8 +7,10 @@ use std::path::PathBuf;
 
 pub mod evidence;
 pub mod forms;
+pub mod fragment;
 pub mod golden;
 pub mod inputs;
+pub mod matrix;
 pub mod matrix_fast;
 pub mod warp;
 

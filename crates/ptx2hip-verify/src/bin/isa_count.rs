@@ -20,9 +20,18 @@
 //!
 //! Prints a Markdown table on stdout (the section of BENCHMARKS.md) and writes `DIR/counts.tsv`.
 //!
+//! `--matrix`: the mma forms (docs/MATRIX.md) on gfx90a, gfx942 and gfx1100 (`matrix.rs`).
+//!
 //! `--warp`: the warp-level forms instead, on gfx942 (wave64) and gfx1100 (wave32), each next to
 //! the native HIP call a port would write (`__shfl_xor`, `__ballot`, `__any`, ...; see `warp.rs`).
+//!
+//! `--fragment`: every ldmatrix / stmatrix / movmatrix form on gfx942, gfx1100 and gfx1100 wave64
+//! (`fragment.rs`; docs/FRAGMENTS.md).
 
+#[path = "isa_count/fragment.rs"]
+mod fragment;
+#[path = "isa_count/matrix.rs"]
+mod matrix;
 #[path = "isa_count/warp.rs"]
 mod warp;
 
@@ -358,6 +367,14 @@ fn main() {
         warp::main(&rules, &clang, &devlibs, &out);
         return;
     }
+    if args.iter().any(|a| a == "--matrix") {
+        matrix::main(&rules, &clang, &out);
+        return;
+    }
+    if args.iter().any(|a| a == "--fragment") {
+        fragment::main(&rules, &clang, &out);
+        return;
+    }
 
     let mut entries = Vec::new();
     let mut no_form = Vec::new();
@@ -366,7 +383,7 @@ fn main() {
             continue;
         }
         if rule.warp {
-            continue; // measured against the native HIP functions by `--warp`
+            continue; // measured by `--warp` (against the native HIP calls) and `--fragment`
         }
         let forms = rule_forms(rule);
         if forms.is_empty() {

@@ -1,0 +1,154 @@
+//! What each `mma` form computes, on whole matrices: what the recording is checked against and
+//! what the translations must reproduce. Integer and f64: the PTX semantics below; f16, bf16 and
+//! tf32: the sm_90 tensor-core model (`super::model`, docs/TENSOR_MODEL.md) element by element;
+//! fp8: none (the H100 follows no published model there: docs/MATRIX.md).
+//!
+//! Integer (PTX ISA, `mma`, *Integer* semantics): D = C + A·B with exact products; without
+//! `.satfinite` the sum wraps modulo 2^32, with it the exact sum is clamped to
+//! [INT32_MIN, INT32_MAX]. `b1`: each product is `popc` of the AND or XOR of A's row and B's
+//! column bits, added to C modulo 2^32. f64: a chain of `fma.rn.f64` over k in order,
+//! starting from C, with the H100's NaN propagation.
+
+use super::forms::{BitOp, Elem, MmaForm};
+use super::model;
+
+/// The value of an integer element from its raw bits.
+fn int_value(e: Elem, bits: u64) -> i64 {
+    match e {
+        Elem::S8 => bits as u8 as i8 as i64,
+        Elem::S4 => ((bits as i64) << 60) >> 60,
+        Elem::S32 => bits as u32 as i32 as i64,
+        _ => bits as i64,
+    }
+}
+
+/// D as raw element bits (row-major), or `None` for an fp8 form.
+pub fn expected(form: &MmaForm, a: &[u64], b: &[u64], c: &[u64]) -> Option<Vec<u64>> {
+    let (m, n, k) = (form.m, form.n, form.k);
+    let mut d = Vec::with_capacity(m * n);
+    for i in 0..m {
+        for j in 0..n {
+            let cij = c[i * n + j];
+            let v = match (form.a, form.bitop) {
+                (Elem::B1, Some(op)) => {
+                    let count = (0..k)
+                        .filter(|&x| {
+                            let (p, q) = (a[i * k + x] & 1, b[x * n + j] & 1);
+                            match op {
+                                BitOp::And => p & q == 1,
+                                BitOp::Xor => p ^ q == 1,
+                            }
+                        })
+                        .count();
+                    (cij as u32).wrapping_add(count as u32) as u64
+                }
+                (Elem::F64, _) => {
+                    let mut acc = cij;
+                    for x in 0..k {
+                        acc = fma_f64(a[i * k + x], b[x * n + j], acc);
+                    }
+                    acc
+                }
+                (e, _) if e.is_integer() => {
+                    let sum: i64 = int_value(Elem::S32, cij)
+                        + (0..k)
+                            .map(|x| {
+                                int_value(form.a, a[i * k + x]) * int_value(form.b, b[x * n + j])
+                            })
+                            .sum::<i64>();
+                    let r = if form.satfinite {
+                        sum.clamp(i32::MIN as i64, i32::MAX as i64)
+                    } else {
+                        sum
+                    };
+                    r as u32 as u64
+                }
+                (e, _) => {
+                    let format = model_format(e)?;
+                    let accum = if form.c == Elem::F16 {
+                        model::Accum::F16
+                    } else {
+                        model::Accum::F32
+                    };
+                    let row: Vec<u32> = (0..k).map(|x| a[i * k + x] as u32).collect();
+                    let col: Vec<u32> = (0..k).map(|x| b[x * n + j] as u32).collect();
+                    model::dot(model::Arch::Sm90, format, accum, &row, &col, cij as u32)? as u64
+                }
+            };
+            d.push(v);
+        }
+    }
+    Some(d)
+}
+
+/// The model's format of a float element type; None for fp8, which the H100's `mma.sync` does
+/// not compute as the model says (docs/MATRIX.md).
+fn model_format(e: Elem) -> Option<model::Format> {
+    match e {
+        Elem::F16 => Some(model::Format::F16),
+        Elem::Bf16 => Some(model::Format::Bf16),
+        Elem::Tf32 => Some(model::Format::Tf32),
+        _ => None,
+    }
+}
+
+/// The NaN an invalid f64 operation (Inf·0, Inf − Inf) gives in the H100's mma.
+pub const F64_NAN: u64 = 0xfff8_0000_0000_0000;
+
+/// One step of the chain, bits in and out, as the H100 computes it (found on its recording: no
+/// other order of the three fits): a NaN operand comes out quieted with its sign and payload,
+/// B's element first, then the accumulator, then A's element; an invalid operation (Inf·0,
+/// Inf − Inf) gives [`F64_NAN`].
+fn fma_f64(a: u64, b: u64, c: u64) -> u64 {
+    for x in [b, c, a] {
+        if f64::from_bits(x).is_nan() {
+            return x | 0x0008_0000_0000_0000;
+        }
+    }
+    let r = f64::from_bits(a).mul_add(f64::from_bits(b), f64::from_bits(c));
+    if r.is_nan() {
+        F64_NAN
+    } else {
+        r.to_bits()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::forms::all_forms;
+    use super::*;
+
+    fn form(name: &str) -> MmaForm {
+        all_forms().into_iter().find(|f| f.name() == name).unwrap()
+    }
+
+    #[test]
+    fn integer_sums_wrap_or_saturate() {
+        let f = form("mma.sync.aligned.m8n8k16.row.col.s32.s8.s8.s32");
+        let a = vec![0x80u64; 8 * 16]; // -128
+        let b = vec![0x80u64; 16 * 8];
+        let c = vec![0x7fff_ffffu64; 64];
+        // 16 * 16384 = 2^18 added to INT32_MAX wraps.
+        let d = expected(&f, &a, &b, &c).unwrap();
+        assert_eq!(d[0], (0x7fff_ffffu32.wrapping_add(1 << 18)) as u64);
+        let f = form("mma.sync.aligned.m8n8k16.row.col.satfinite.s32.s8.s8.s32");
+        assert_eq!(expected(&f, &a, &b, &c).unwrap()[0], 0x7fff_ffff);
+    }
+
+    #[test]
+    fn signedness_is_per_operand() {
+        let f = form("mma.sync.aligned.m8n8k32.row.col.s32.u4.s4.s32");
+        let a = vec![0xfu64; 8 * 32]; // 15
+        let b = vec![0x8u64; 32 * 8]; // -8
+        let d = expected(&f, &a, &b, &vec![0; 64]).unwrap();
+        assert_eq!(d[0] as u32 as i32, 32 * 15 * -8);
+    }
+
+    #[test]
+    fn popc_counts_the_bit_operation() {
+        let f = form("mma.sync.aligned.m8n8k128.row.col.s32.b1.b1.s32.xor.popc");
+        let a = vec![1u64; 8 * 128];
+        let b: Vec<u64> = (0..128 * 8).map(|i| (i / 8 % 2) as u64).collect();
+        assert_eq!(expected(&f, &a, &b, &vec![5; 64]).unwrap()[0], 5 + 64);
+    }
+}

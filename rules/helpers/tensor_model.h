@@ -1,0 +1,254 @@
+// The block-FMA model of NVIDIA tensor cores for float mma (docs/TENSOR_MODEL.md; tensor-cores.md
+// §1.2): what the exact AMD translations of mma compute, bit for bit. Checked against the Rust
+// reference ptx2hip_verify::matrix::model by crates/ptx2hip-verify/tests/tensor_model.rs.
+// Only `amd` sections: the portable target declines mma (nvcc runs the instruction itself).
+//
+// Arithmetic: every input is an exact double; a product of two inputs is exact in a double, and so
+// is its scaling by 2^(nfrac - E); trunc() is the model's truncation toward zero; the truncated
+// terms are integers below 2^27 (f16/bf16/tf32) at weight 2^(E - nfrac), so their sum (at most
+// 33 terms) is exact in a double. IEEE double arithmetic also yields the specials the model
+// wants: NaN from a NaN input, Inf x 0 or Inf - Inf, and +-Inf otherwise.
+
+// ptx2hip:helper ptx2hip_tc_format
+// ptx2hip:amd
+// The element formats of A and B (the Format argument of the helpers below) and the accumulator
+// types (Accum). tf32 elements are whole f32 registers, fp8 ones OCP e4m3/e5m2 codes.
+enum ptx2hip_tc_format {
+  ptx2hip_tc_f16,
+  ptx2hip_tc_bf16,
+  ptx2hip_tc_tf32,
+  ptx2hip_tc_e4m3,
+  ptx2hip_tc_e5m2
+};
+enum ptx2hip_tc_accum { ptx2hip_tc_acc_f32, ptx2hip_tc_acc_f16 };
+// ptx2hip:end
+
+// ptx2hip:helper ptx2hip_tc_choices
+// ptx2hip:amd
+// What the published recordings leave open (tensor-cores.md §1.2), one member per choice, the same
+// as Choices in crates/ptx2hip-verify/src/matrix/model.rs (change both; docs/TENSOR_MODEL.md).
+struct ptx2hip_tc_choices {
+  // Zero products count in E with exponent e_min(a) + e_min(b) (false: dropped before E).
+  static constexpr bool zero_products_in_e = false;
+  // An exactly zero sum is -0 when every truncated term is -0 (false: +0 always).
+  static constexpr bool ieee_zero_sign = false;
+  // Subnormal results kept (false: flushed to a zero of the result's sign).
+  static constexpr bool subnormal_outputs = true;
+  // A finite sum at or above 2^(emax+1) gives Inf (false: RZ saturates at the largest finite).
+  static constexpr bool overflow_to_inf = true;
+  // E is raised to at least the architecture's floor (false: no floor).
+  static constexpr bool align_clamp = true;
+  // tf32 drops the register's low 13 bits (false: rounds them to nearest, ties away).
+  static constexpr bool tf32_truncate = true;
+  // fp8 with f16 accumulators rounds to e8m13 (RZ), then to f16 (false: once to f16, RNE).
+  static constexpr bool fp8_f16_via_e8m13 = false;
+};
+// ptx2hip:end
+
+// ptx2hip:helper ptx2hip_tc_sm90 requires=ptx2hip_tc_choices,ptx2hip_tc_format
+// ptx2hip:amd
+// H100/H200 (mma.sync and wgmma; fp8 as wgmma computes it: fp8 mma.sync takes another datapath,
+// docs/TENSOR_MODEL.md): products per block and fraction bits kept below E per format, and the
+// floor of E per accumulator type (the published model's min_exp_limit).
+struct ptx2hip_tc_sm90 : ptx2hip_tc_choices {
+  static constexpr int block(int format) {
+    return format == ptx2hip_tc_tf32                                ? 8
+           : format == ptx2hip_tc_e4m3 || format == ptx2hip_tc_e5m2 ? 32
+                                                                    : 16;
+  }
+  static constexpr int nfrac(int format) {
+    return format == ptx2hip_tc_e4m3 || format == ptx2hip_tc_e5m2 ? 13 : 25;
+  }
+  static constexpr int floor(int accum) { return accum == ptx2hip_tc_acc_f16 ? -21 : -133; }
+};
+// ptx2hip:end
+
+// ptx2hip:helper ptx2hip_tc_sm80 requires=ptx2hip_tc_choices,ptx2hip_tc_format
+// ptx2hip:amd
+// A100 (and A30, A2, RTX 30): blocks of 8 (tf32 4) products with 24 fraction bits; a longer K
+// chains blocks, each rounded to the accumulator type. No fp8 (block 0).
+struct ptx2hip_tc_sm80 : ptx2hip_tc_choices {
+  static constexpr int block(int format) {
+    return format == ptx2hip_tc_tf32                                ? 4
+           : format == ptx2hip_tc_e4m3 || format == ptx2hip_tc_e5m2 ? 0
+                                                                    : 8;
+  }
+  static constexpr int nfrac(int) { return 24; }
+  static constexpr int floor(int accum) { return accum == ptx2hip_tc_acc_f16 ? -20 : -132; }
+};
+// ptx2hip:end
+
+// ptx2hip:helper ptx2hip_tc_elem requires=ptx2hip_f32_from_bits,ptx2hip_bits_from_f32,ptx2hip_tc_format
+// ptx2hip:amd
+// One element decomposed for the model: its exact value v (every element format is a subset of
+// f32; +-Inf, NaN as themselves) and its exponent e = max(floor(log2 |x|), e_min of its format);
+// zeros get e = -4096, far below any real exponent, so that zero products never decide E (or
+// e_min under zero_products_in_e); the e of Inf and NaN does not matter (the result is special).
+// Decompose each A-row and B-column element once; a product is then v_a * v_b (exact in a double,
+// for f16 and fp8 already in a float), its exponent e_a + e_b.
+struct ptx2hip_tc_elem {
+  float v;
+  int e;
+};
+
+// {v, max(exponent of v, EMIN)}, ZERO_E for a zero v.
+template <int EMIN>
+__device__ inline ptx2hip_tc_elem ptx2hip_tc_elem_of(float v, int zero_e) {
+  int ex = (int)((ptx2hip_bits_from_f32(v) >> 23) & 0xffu) - 127;
+  return {v, v == 0.0f ? zero_e : ex > EMIN ? ex : EMIN};
+}
+
+// The same element in one register, to move between lanes: the f32 bits of v, whose low 13 bits
+// are zero for every element format, with e + 4096 in those bits.
+__device__ inline uint32_t ptx2hip_tc_pack(ptx2hip_tc_elem x) {
+  return ptx2hip_bits_from_f32(x.v) | (uint32_t)(x.e + 4096);
+}
+
+__device__ inline ptx2hip_tc_elem ptx2hip_tc_unpack(uint32_t p) {
+  return {ptx2hip_f32_from_bits(p & ~0x1fffu), (int)(p & 0x1fffu) - 4096};
+}
+// ptx2hip:end
+
+// ptx2hip:helper ptx2hip_tc_decompose requires=ptx2hip_tc_elem
+// ptx2hip:amd
+// The f16 value of the low 16 bits of x, exactly (the hardware conversion: v_cvt_f32_f16).
+__device__ inline float ptx2hip_tc_f16_value(uint32_t x) {
+  uint16_t u = (uint16_t)x;
+  _Float16 h;
+  memcpy(&h, &u, sizeof h);
+  return (float)h;
+}
+
+// The element `bits` of format Format under Model's choices (f16, bf16: low 16 bits; fp8: low 8).
+// Every format goes through a hardware conversion: bf16 and tf32 are f32 bit patterns, e5m2 is
+// the top byte of an f16, e4m3 placed in an f16 is its value times 2^-8.
+template <typename Model, int Format>
+__device__ inline ptx2hip_tc_elem ptx2hip_tc_decompose(uint32_t bits) {
+  const bool z = Model::zero_products_in_e;
+  if (Format == ptx2hip_tc_f16)
+    return ptx2hip_tc_elem_of<-14>(ptx2hip_tc_f16_value(bits), z ? -14 : -4096);
+  if (Format == ptx2hip_tc_e5m2)
+    return ptx2hip_tc_elem_of<-14>(ptx2hip_tc_f16_value(bits << 8), z ? -14 : -4096);
+  if (Format == ptx2hip_tc_e4m3) {
+    float v = ptx2hip_tc_f16_value((bits & 0x80u) << 8 | (bits & 0x7fu) << 7) * 256.0f;
+    if ((bits & 0x7fu) == 0x7fu) v = ptx2hip_f32_from_bits(0x7fc00000u);
+    return ptx2hip_tc_elem_of<-6>(v, z ? -6 : -4096);
+  }
+  if (Format == ptx2hip_tc_bf16)
+    return ptx2hip_tc_elem_of<-126>(ptx2hip_f32_from_bits(bits << 16), z ? -126 : -4096);
+  // tf32: the f32 register's top 19 bits, the low 13 dropped or rounded to nearest (ties away;
+  // a NaN stays NaN).
+  bool nan = (bits & 0x7fffffffu) > 0x7f800000u;
+  uint32_t kept = Model::tf32_truncate ? bits : nan ? 0x7fc00000u : bits + 0x1000u;
+  return ptx2hip_tc_elem_of<-126>(ptx2hip_f32_from_bits(kept & 0xffffe000u), z ? -126 : -4096);
+}
+// ptx2hip:end
+
+// ptx2hip:helper ptx2hip_tc_round requires=ptx2hip_tc_format,ptx2hip_bits_from_f64,ptx2hip_bits_from_f32,ptx2hip_f32_from_bits,ptx2hip_f64_from_bits
+// ptx2hip:amd
+// 2^k for -1022 <= k <= 1023.
+__device__ inline double ptx2hip_tc_pow2(int k) {
+  return ptx2hip_f64_from_bits((uint64_t)(k + 1023) << 52);
+}
+
+// x rounded to f32 toward zero, subnormals included: the conversion rounds to nearest, then one
+// step toward zero where that went past x (Inf from x < 2^128 steps to FLT_MAX).
+__device__ inline float ptx2hip_tc_rz_f32(double x) {
+  float f = (float)x;
+  return __builtin_fabs((double)f) > __builtin_fabs(x)
+             ? ptx2hip_f32_from_bits(ptx2hip_bits_from_f32(f) - 1u)
+             : f;
+}
+
+// The block sum s (an integer in a double, at weight 2^w) rounded once to the output as
+// accumulator bits: f32 RZ to 24 bits, e8m13 RZ for fp8 into f32 (14 bits: the low 10 of an f32
+// cleared), f16 RNE (an RZ f32 with a sticky last bit, which the f16 conversion then rounds
+// correctly); NaN canonical, zeros, overflow and subnormals per Model's choices. Written without
+// branches: every case is computed and selected (NaN, Inf and zero pass through the conversions).
+template <typename Model, int Format, int Accum>
+__device__ inline uint32_t ptx2hip_tc_round(double s, int w) {
+  constexpr bool fp8 = Format == ptx2hip_tc_e4m3 || Format == ptx2hip_tc_e5m2;
+  double x = s * ptx2hip_tc_pow2(w);
+  float z = ptx2hip_tc_rz_f32(x);
+  uint32_t zb = ptx2hip_bits_from_f32(z);
+  uint32_t r;
+  if (Accum == ptx2hip_tc_acc_f32) {
+    r = fp8 ? zb & ~0x3ffu : zb;
+    if (Model::overflow_to_inf)
+      r = __builtin_fabs(x) >= 0x1p128 ? (zb & 0x80000000u) | 0x7f800000u : r;
+    if (!Model::subnormal_outputs) r = (r & 0x7f800000u) == 0 ? r & 0x80000000u : r;
+  } else {
+    if (fp8 && Model::fp8_f16_via_e8m13) zb &= ~0x3ffu;
+    else zb |= (double)z != x ? 1u : 0u;
+    _Float16 h = (_Float16)ptx2hip_f32_from_bits(zb);
+    uint16_t u;
+    memcpy(&u, &h, sizeof u);
+    r = u;
+    if (!Model::subnormal_outputs) r = (r & 0x7c00u) == 0 ? r & 0x8000u : r;
+  }
+  if (!Model::ieee_zero_sign) r = s == 0.0 ? 0u : r;
+  return s != s ? (Accum == ptx2hip_tc_acc_f32 ? 0x7fffffffu : 0x7fffu) : r;
+}
+// ptx2hip:end
+
+// ptx2hip:helper ptx2hip_tc_dot_terms requires=ptx2hip_tc_round,ptx2hip_tc_decompose
+// ptx2hip:amd
+// d = c + sum a[k] * b[k] over decomposed elements (ptx2hip_tc_decompose): blocks of
+// Model::block(Format) products chained through c, each one: E = the largest exponent (the
+// products' a.e + b.e, c's exponent as an f32, at least Model::floor), every term truncated toward
+// zero at 2^(E - nfrac), the exact sum rounded once (ptx2hip_tc_round). c and the result: raw
+// accumulator bits (f16 in the low 16 bits). Format: A's (for the fp8 mixes either fp8 format:
+// B's elements carry their own decomposition).
+template <typename Model, int Format, int Accum, int N>
+__device__ inline uint32_t ptx2hip_tc_block(const ptx2hip_tc_elem* a, const ptx2hip_tc_elem* b,
+                                            uint32_t c) {
+  constexpr int nfrac = Model::nfrac(Format);
+  // f16 and fp8 products are exact in a float (at most 22 bits, exponents from -48 to 32).
+  constexpr bool f32_products = Format != ptx2hip_tc_bf16 && Format != ptx2hip_tc_tf32;
+  float cv = Accum == ptx2hip_tc_acc_f16 ? ptx2hip_tc_f16_value(c) : ptx2hip_f32_from_bits(c);
+  ptx2hip_tc_elem cd = ptx2hip_tc_elem_of<-126>(cv, -4096);
+  // -300 lies below every real exponent (>= 2 * -126) and keeps 2^(nfrac - E) finite.
+  int e = Model::align_clamp ? Model::floor(Accum) : -300;
+  e = e > cd.e ? e : cd.e;
+  for (int k = 0; k < N; ++k) {
+    int pe = a[k].e + b[k].e;
+    e = e > pe ? e : pe;
+  }
+  // Inf and NaN elements may have raised E up to 2 * 128: the scale stays a power of two.
+  double scale = ptx2hip_tc_pow2(nfrac - e);
+  double s = __builtin_trunc((double)cv * scale);
+  for (int k = 0; k < N; ++k) {
+    double p = f32_products ? (double)(a[k].v * b[k].v) : (double)a[k].v * (double)b[k].v;
+    s += __builtin_trunc(p * scale);
+  }
+  return ptx2hip_tc_round<Model, Format, Accum>(s, e - nfrac);
+}
+
+template <typename Model, int Format, int Accum, int K>
+__device__ inline uint32_t ptx2hip_tc_dot_terms(const ptx2hip_tc_elem (&a)[K],
+                                                const ptx2hip_tc_elem (&b)[K], uint32_t c) {
+  constexpr int B = Model::block(Format);
+  static_assert(B > 0, "this architecture has no tensor-core path for the format");
+  constexpr int N = B < K ? B : K;
+  for (int k = 0; k < K; k += N) c = ptx2hip_tc_block<Model, Format, Accum, N>(a + k, b + k, c);
+  return c;
+}
+// ptx2hip:end
+
+// ptx2hip:helper ptx2hip_tc_dot requires=ptx2hip_tc_dot_terms
+// ptx2hip:amd
+// One output element d = c + sum a[k] * b[k] of an mma whose K is K (products per output element),
+// as Model's tensor cores compute it; a, b: raw element bits, c and the result: raw accumulator
+// bits; FormatB: B's format where it differs (the fp8 mixes .e4m3.e5m2, .e5m2.e4m3). The
+// reference form; fragment code decomposes each element once (ptx2hip_tc_dot_terms).
+template <typename Model, int Format, int Accum, int K, int FormatB = Format>
+__device__ inline uint32_t ptx2hip_tc_dot(const uint32_t (&a)[K], const uint32_t (&b)[K],
+                                          uint32_t c) {
+  ptx2hip_tc_elem da[K], db[K];
+  for (int k = 0; k < K; ++k) {
+    da[k] = ptx2hip_tc_decompose<Model, Format>(a[k]);
+    db[k] = ptx2hip_tc_decompose<Model, FormatB>(b[k]);
+  }
+  return ptx2hip_tc_dot_terms<Model, Format, Accum, K>(da, db, c);
+}
+// ptx2hip:end
