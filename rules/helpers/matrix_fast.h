@@ -52,16 +52,16 @@ __device__ inline float ptx2hip_mma_fast_read(float v, uint32_t j) {
 
 // ptx2hip:helper ptx2hip_mma_fast requires=ptx2hip_vec,ptx2hip_warp_read,ptx2hip_mma_fast_read,ptx2hip_mma_fast_rotate
 // ptx2hip:amd
-// D = A·B + C of mma.m16n8kK.row.col.f32.T.T.f32 (T = f16, or bf16 when BF16; K = 8 or 16) on the
-// PTX fragments of this lane, for a full wave (ptx2hip_wave_full). Vector values are converted
-// whole with __builtin_bit_cast, never element by element (clang-19 miscompile, tensor-cores.md
-// §6).
+// D = A·B + C of mma.m16n8kK.row.col.f32.T.T.f32 on the PTX fragments of this lane, for a full
+// wave (ptx2hip_wave_full): ptx2hip_mma_fast<BF16, K> for f16 (bf16 when BF16), K = 8 or 16, and
+// ptx2hip_mma_fast_tf32<K> for tf32, K = 4 or 8. Vector values are converted whole with
+// __builtin_bit_cast, never element by element (clang-19 miscompile, tensor-cores.md §6).
 #if defined(__gfx90a__) || defined(__gfx940__) || defined(__gfx941__) || defined(__gfx942__)
 // CDNA, wave64: MFMA lane L = 32w + l, with w the warp (half) and l its lane. Operand A of the MFMA
 // is X = Bᵀ (row r = l % 16 is n = r % 8 of warp r / 8; zero outside the lane's own warp, which
-// makes X block-diagonal), operand B is Y = Aᵀ (column m = l % 16). The k of an MFMA are this
-// warp's in lanes of its half: lane l holds k values of group l / 16, read from PTX lanes of
-// quad l % 8.
+// makes X block-diagonal), operand B is Y = Aᵀ (column m = l % 16). The k of an MFMA that lanes of
+// a half hold are that warp's: lane l holds those of group l / 16, read from the PTX lanes
+// 4(l % 8)…4(l % 8) + 3 of row or column l % 8.
 
 // C in the MFMA layout: accumulator i of lane l is C[m = l % 16][n = 4(l / 16) + i], register
 // (i & 1) + 2·hi of PTX lane src + i / 2 (hi = bit 3 of l, src = 4(l % 8) + 2(l / 16)). Rotation:
