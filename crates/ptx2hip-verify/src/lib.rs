@@ -11,6 +11,7 @@ pub mod fragment;
 pub mod golden;
 pub mod inputs;
 pub mod matrix;
+pub mod matrix_fast;
 pub mod warp;
 
 /// The repository root: the product crate, with `rules/`, `tests/vectors/` and `src/rules/evidence/`.

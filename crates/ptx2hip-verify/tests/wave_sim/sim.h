@@ -16,6 +16,7 @@
 // poison value, so a translation that depended on it would be caught.
 #pragma once
 #include <ucontext.h>
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -26,14 +27,20 @@ namespace wave_sim {
 constexpr int kMaxLanes = 64;
 constexpr size_t kStack = 64 * 1024;
 
-enum Kind { kBallot, kReadExec, kReadlane, kReadfirstlane, kBpermute, kSwizzle, kDpp, kBarrier };
+enum Kind { kBallot, kReadExec, kReadlane, kReadfirstlane, kBpermute, kSwizzle, kDpp, kBarrier, kMatrix };
 
 struct Call {
   Kind kind;
   int site;
   uint64_t arg[6];
   uint64_t result;
+  // kMatrix: the lane's operand registers in, its result registers out; arg[0] is the model.
+  uint32_t in[24];
+  uint32_t out[8];
 };
+
+// A matrix instruction: computes `out` of every lane of the wave from the lanes' `in`.
+typedef void (*MatrixModel)();
 
 struct Wave {
   int size = 64;               // 32 or 64 lanes
@@ -60,13 +67,25 @@ inline uint64_t meet(Kind kind, int site, uint64_t a0 = 0, uint64_t a1 = 0, uint
                      uint64_t a3 = 0, uint64_t a4 = 0, uint64_t a5 = 0) {
   const int l = g.cur;
   if (l < 0) { fprintf(stderr, "cross-lane builtin outside the wave\n"); abort(); }
-  g.call[l] = Call{kind, site, {a0, a1, a2, a3, a4, a5}, 0};
+  g.call[l] = Call{kind, site, {a0, a1, a2, a3, a4, a5}, 0, {}, {}};
   g.waiting[l] = true;
   swapcontext(&g.ctx[l], &g.main_ctx);
   return g.call[l].result;
 }
 
 inline int lane_id_in_wave() { return g.cur; }
+
+// Stops the current lane at a matrix instruction with its n operand registers; the lane's result
+// registers are in g.call[lane].out when it resumes.
+inline const uint32_t* meet_matrix(MatrixModel model, int site, const uint32_t* in, int n) {
+  const int l = g.cur;
+  if (l < 0) { fprintf(stderr, "matrix builtin outside the wave\n"); abort(); }
+  g.call[l] = Call{kMatrix, site, {(uint64_t)(uintptr_t)model}, 0, {}, {}};
+  memcpy(g.call[l].in, in, sizeof(uint32_t) * (size_t)n);
+  g.waiting[l] = true;
+  swapcontext(&g.ctx[l], &g.main_ctx);
+  return g.call[l].out;
+}
 
 inline void trampoline() {
   const int l = g.cur;
@@ -92,6 +111,14 @@ inline int dpp_source(int lane, unsigned ctrl) {
 inline void evaluate(uint64_t exec) {
   const int first = __builtin_ctzll(exec);
   const Call& c0 = g.call[first];
+  if (c0.kind == kMatrix) {
+    // MFMA and WMMA read every lane's operands: WMMA requires EXEC all ones (RDNA3 ISA), and no
+    // document allows MFMA less, so a matrix instruction with a lane off is an error here.
+    if (exec != (g.size == 64 ? ~0ull : 0xffffffffull)) { g.error = "matrix instruction with inactive lanes"; return; }
+    ((MatrixModel)(uintptr_t)c0.arg[0])();
+    g.calls++;
+    return;
+  }
   auto active = [&](int l) { return l >= 0 && l < g.size && ((exec >> l) & 1); };
   for (int l = 0; l < g.size; l++) {
     if (!active(l)) continue;
@@ -150,6 +177,7 @@ inline void evaluate(uint64_t exec) {
         break;
       }
       case kBarrier: c.result = 0; break;
+      case kMatrix: break;
     }
   }
   g.calls++;
@@ -262,3 +290,141 @@ inline void __builtin_amdgcn_wave_barrier(int site = __builtin_LINE()) {
 }
 // Wavefront-scope fences order nothing between lanes that already execute together.
 inline void __builtin_amdgcn_fence(int, const char*) {}
+
+#if defined(__clang__)
+// ---- Matrix instructions (clang only: their operands are ext_vector_type values).
+//
+// Layouts from AMD's matrix instruction calculator (ROCm/amd_matrix_instruction_calculator, the
+// CDNA3 and RDNA3 ISA guides); the models compute in double and round once to f32, which is exact
+// for the small-integer data the layout checks use: they test where every value goes, not the
+// hardware's rounding (docs/MATRIX_FAST.md models that in Rust).
+namespace wave_sim {
+
+// Element i of a packed 16-bit operand, as a double: IEEE binary16, or bfloat16 when bf16.
+inline double matrix_element(const uint32_t* dwords, int i, bool bf16) {
+  const uint32_t h = (dwords[i / 2] >> (16 * (i % 2))) & 0xffffu;
+  if (bf16) {
+    const uint32_t f = h << 16;
+    float x;
+    memcpy(&x, &f, 4);
+    return x;
+  }
+  const int e = (int)((h >> 10) & 31u), m = (int)(h & 1023u);
+  const double mag = e == 0 ? ldexp(m, -24) : e == 31 ? (m ? NAN : INFINITY) : ldexp(1024 + m, e - 25);
+  return (h & 0x8000u) ? -mag : mag;
+}
+
+inline uint32_t matrix_f32_bits(double x) {
+  const float f = (float)x;
+  uint32_t u;
+  memcpy(&u, &f, 4);
+  return u;
+}
+
+inline float matrix_f32(uint32_t u) {
+  float f;
+  memcpy(&f, &u, 4);
+  return f;
+}
+
+// The element kinds of the matrix operands.
+enum Elem { kF16, kBf16, kF32, kXf32 };
+
+// Element i of an operand's registers as a double: 16-bit kinds packed two to a register, f32 one
+// (xf32: its low 13 bits dropped, as MMA-Sim's model of the instruction truncates).
+inline double operand_element(const uint32_t* regs, int i, Elem e) {
+  if (e == kF16 || e == kBf16) return matrix_element(regs, i, e == kBf16);
+  return matrix_f32(e == kXf32 ? regs[i] & 0xffffe000u : regs[i]);
+}
+
+// V_MFMA_F32_16X16X{16F16, 16BF16_1K, 4F32, 8_XF32}, wave64 (CDNA3 ISA, "Dense matrix layouts";
+// the calculator's single-block layouts): lane L holds A[L % 16][J(L / 16) + j] and
+// B[J(L / 16) + j][L % 16] as elements j < J = K / 4, then C and D[4(L / 16) + i][L % 16] as
+// register i.
+template <Elem kElem, int K>
+inline void mfma_16x16() {
+  constexpr int per_lane = K / 4;
+  constexpr int regs = (kElem == kF16 || kElem == kBf16) ? per_lane / 2 : per_lane;
+  if (g.size != 64) { g.error = "MFMA on a wave32"; return; }
+  for (int L = 0; L < 64; L++) {
+    for (int i = 0; i < 4; i++) {
+      const int row = 4 * (L / 16) + i, col = L % 16;
+      double s = matrix_f32(g.call[16 * (row / 4) + col].in[2 * regs + row % 4]);
+      for (int k = 0; k < K; k++)
+        s += operand_element(g.call[16 * (k / per_lane) + row].in, k % per_lane, kElem) *
+             operand_element(g.call[16 * (k / per_lane) + col].in + regs, k % per_lane, kElem);
+      g.call[L].out[i] = matrix_f32_bits(s);
+    }
+  }
+}
+
+// V_WMMA_F32_16X16X16_F16 / _BF16, wave32 (RDNA3 ISA, "Wave Matrix Multiply Accumulate"): lane L
+// holds row L % 16 of A and column L % 16 of B, all 16 k (in[0..7], in[8..15]), and lanes 16..31
+// must repeat lanes 0..15; C and D[2v + L / 16][L % 16] are register v < 8 (in[16..23], out).
+template <bool kBf16>
+inline void wmma_16x16x16() {
+  if (g.size != 32) { g.error = "WMMA _w32 on a wave64"; return; }
+  for (int L = 0; L < 16; L++)
+    for (int k = 0; k < 16; k++)
+      if (g.call[L].in[k] != g.call[L + 16].in[k]) { g.error = "WMMA operand lanes 16..31 differ from lanes 0..15"; return; }
+  for (int L = 0; L < 32; L++) {
+    for (int v = 0; v < 8; v++) {
+      const int row = 2 * v + L / 16, col = L % 16;
+      double s = matrix_f32(g.call[L].in[16 + v]);
+      for (int k = 0; k < 16; k++)
+        s += matrix_element(g.call[row].in, k, kBf16) * matrix_element(g.call[col].in + 8, k, kBf16);
+      g.call[L].out[v] = matrix_f32_bits(s);
+    }
+  }
+}
+
+typedef _Float16 half4 __attribute__((ext_vector_type(4)));
+typedef short short4 __attribute__((ext_vector_type(4)));
+typedef float float4 __attribute__((ext_vector_type(4)));
+typedef _Float16 half16 __attribute__((ext_vector_type(16)));
+typedef short short16 __attribute__((ext_vector_type(16)));
+typedef float float8 __attribute__((ext_vector_type(8)));
+typedef float float2 __attribute__((ext_vector_type(2)));
+
+// Packs the operands of a matrix builtin, meets, and unpacks the result.
+template <typename R, typename A, typename C>
+inline R matrix_call(MatrixModel model, int site, A a, A b, C c) {
+  uint32_t in[24];
+  memcpy(in, &a, sizeof a);
+  memcpy((char*)in + sizeof a, &b, sizeof b);
+  memcpy((char*)in + 2 * sizeof a, &c, sizeof c);
+  const uint32_t* out = meet_matrix(model, site, in, (int)((2 * sizeof a + sizeof c) / 4));
+  R r;
+  memcpy(&r, out, sizeof r);
+  return r;
+}
+
+inline void matrix_modifiers(int cbsz, int abid, int blgp) {
+  if (cbsz || abid || blgp) { fprintf(stderr, "wave_sim: MFMA broadcast modifiers are not modelled\n"); abort(); }
+}
+
+}  // namespace wave_sim
+
+inline wave_sim::float4 __builtin_amdgcn_mfma_f32_16x16x16f16(wave_sim::half4 a, wave_sim::half4 b, wave_sim::float4 c, int cbsz, int abid, int blgp, int site = __builtin_LINE()) {
+  wave_sim::matrix_modifiers(cbsz, abid, blgp);
+  return wave_sim::matrix_call<wave_sim::float4>(wave_sim::mfma_16x16<wave_sim::kF16, 16>, site, a, b, c);
+}
+inline wave_sim::float4 __builtin_amdgcn_mfma_f32_16x16x16bf16_1k(wave_sim::short4 a, wave_sim::short4 b, wave_sim::float4 c, int cbsz, int abid, int blgp, int site = __builtin_LINE()) {
+  wave_sim::matrix_modifiers(cbsz, abid, blgp);
+  return wave_sim::matrix_call<wave_sim::float4>(wave_sim::mfma_16x16<wave_sim::kBf16, 16>, site, a, b, c);
+}
+inline wave_sim::float4 __builtin_amdgcn_mfma_f32_16x16x4f32(float a, float b, wave_sim::float4 c, int cbsz, int abid, int blgp, int site = __builtin_LINE()) {
+  wave_sim::matrix_modifiers(cbsz, abid, blgp);
+  return wave_sim::matrix_call<wave_sim::float4>(wave_sim::mfma_16x16<wave_sim::kF32, 4>, site, a, b, c);
+}
+inline wave_sim::float4 __builtin_amdgcn_mfma_f32_16x16x8_xf32(wave_sim::float2 a, wave_sim::float2 b, wave_sim::float4 c, int cbsz, int abid, int blgp, int site = __builtin_LINE()) {
+  wave_sim::matrix_modifiers(cbsz, abid, blgp);
+  return wave_sim::matrix_call<wave_sim::float4>(wave_sim::mfma_16x16<wave_sim::kXf32, 8>, site, a, b, c);
+}
+inline wave_sim::float8 __builtin_amdgcn_wmma_f32_16x16x16_f16_w32(wave_sim::half16 a, wave_sim::half16 b, wave_sim::float8 c, int site = __builtin_LINE()) {
+  return wave_sim::matrix_call<wave_sim::float8>(wave_sim::wmma_16x16x16<false>, site, a, b, c);
+}
+inline wave_sim::float8 __builtin_amdgcn_wmma_f32_16x16x16_bf16_w32(wave_sim::short16 a, wave_sim::short16 b, wave_sim::float8 c, int site = __builtin_LINE()) {
+  return wave_sim::matrix_call<wave_sim::float8>(wave_sim::wmma_16x16x16<true>, site, a, b, c);
+}
+#endif
