@@ -365,6 +365,38 @@ fn integer_dot_instructions_match_the_h100() {
 
 /// Every translated form compiles for gfx90a, gfx942 and gfx1100 (wave32 and wave64) as a
 /// project built with `-Wall -Wextra -Werror` compiles it.
+/// Every float form whose rule has a `[rule.fast]` translation takes it under `--fast` (and says
+/// so in `Translation::fast`), and only then: exact is the default.
+#[test]
+fn the_fast_tier_is_taken_only_under_fast() {
+    let rules = RuleSet::embedded().unwrap();
+    let mut fast_forms = 0;
+    for f in translated_forms(&rules) {
+        let stmt = ptx2hip::scan::AsmStatement::synthetic(&f.ptx(), &f.constraints());
+        let mut settings = ptx2hip::lower::Settings::from(ptx2hip::lower::Target::Amd);
+        let exact = ptx2hip::lower::analyze(&stmt, &rules, settings)
+            .outcome
+            .unwrap();
+        assert!(exact.fast.is_empty(), "{}", f.name());
+        settings.fast = true;
+        let t = ptx2hip::lower::analyze(&stmt, &rules, settings)
+            .outcome
+            .unwrap();
+        let code = ptx2hip::lower::render(&t.lines, "", "  ").join("\n");
+        let has_fast = rules.rule(&t.rules[0]).unwrap().fast.is_some();
+        assert_eq!(!t.fast.is_empty(), has_fast, "{}", f.name());
+        assert_eq!(
+            code.contains("ptx2hip_mma_fast_"),
+            has_fast,
+            "{}: {code}",
+            f.name()
+        );
+        fast_forms += usize::from(has_fast);
+    }
+    // f16 (f32 and f16 accumulators), bf16 and tf32 in both shapes.
+    assert!(fast_forms >= 8, "{fast_forms} forms with a fast tier");
+}
+
 #[test]
 fn amd_translations_compile_for_every_processor() {
     let Ok(clang) = which_clang() else {
@@ -384,11 +416,16 @@ fn amd_translations_compile_for_every_processor() {
     let sources = [
         (
             "sm90.hip",
-            amd::source(&rules, &forms, TensorModel::Sm90).unwrap(),
+            amd::source(&rules, &forms, TensorModel::Sm90, false).unwrap(),
         ),
         (
             "sm80.hip",
-            amd::source(&rules, &floats, TensorModel::Sm80).unwrap(),
+            amd::source(&rules, &floats, TensorModel::Sm80, false).unwrap(),
+        ),
+        // The --fast tier: MFMA/WMMA under a whole-wave test, the exact code otherwise.
+        (
+            "fast.hip",
+            amd::source(&rules, &floats, TensorModel::Sm90, true).unwrap(),
         ),
     ];
     let processors: [&[&str]; 4] = [

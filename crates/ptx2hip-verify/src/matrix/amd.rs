@@ -36,12 +36,18 @@ fn c_type(constraint: &str) -> &'static str {
 }
 
 /// The HIP source of `forms` (function `p2h_fK` for `forms[K]`) under the tensor-core model
-/// `model`.
-pub fn source(rules: &RuleSet, forms: &[MmaForm], model: TensorModel) -> Result<String, String> {
+/// `model`, with the rules' `--fast` translations where `fast` says so (a form whose rule has none
+/// keeps its exact one).
+pub fn source(
+    rules: &RuleSet,
+    forms: &[MmaForm],
+    model: TensorModel,
+    fast: bool,
+) -> Result<String, String> {
     let settings = Settings {
         target: Target::Amd,
         tensor_model: model,
-        fast: false,
+        fast,
     };
     let mut helpers = Vec::new();
     let mut bodies = String::new();

@@ -17,7 +17,7 @@ pub fn main(rules: &RuleSet, clang: &str, out: &Path) {
         std::process::exit(1)
     });
     let src = out.join("matrix.hip");
-    let text = amd::source(rules, &forms, TensorModel::Sm90).unwrap_or_else(|e| {
+    let text = amd::source(rules, &forms, TensorModel::Sm90, false).unwrap_or_else(|e| {
         eprintln!("{e}");
         std::process::exit(1)
     });
