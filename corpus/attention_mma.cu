@@ -7,9 +7,16 @@
 
 namespace attn {
 
+// The 32-bit shared-memory window address of a pointer to shared memory, as CUTLASS computes it.
 __device__ __forceinline__ uint32_t smem_u32(const void* p) {
-  return static_cast<uint32_t>(__cvta_generic_to_shared(p));
+  uint32_t a;
+  asm("{ .reg .u64 u64addr; cvta.to.shared.u64 u64addr, %1; cvt.u32.u64 %0, u64addr; }\n"
+      : "=r"(a)
+      : "l"(p));
+  return a;
 }
+
+__device__ __forceinline__ void warp_sync() { asm volatile("bar.warp.sync -1;\n" ::: "memory"); }
 
 __device__ __forceinline__ float quad_max(float x) {
   float y;
@@ -50,7 +57,7 @@ __global__ void attention_tile(const uint16_t* q, const uint16_t* k, const uint1
   for (int i = lane; i < 256; i += 32) q_s[warp][i] = q[w * 256 + i] & 0xbfffu;
   for (int i = lane; i < 128; i += 32) k_s[warp][i] = k[w * 128 + i] & 0xbfffu;
   for (int i = lane; i < 64; i += 32) v_s[warp][i] = v[w * 64 + i] & 0xbfffu;
-  __syncwarp();
+  attn::warp_sync();
   uint32_t qa[4], kb[2], vb;
   asm volatile("ldmatrix.sync.aligned.x4.m8n8.shared.b16 {%0, %1, %2, %3}, [%4];\n"
                : "=r"(qa[0]), "=r"(qa[1]), "=r"(qa[2]), "=r"(qa[3])

@@ -6,9 +6,16 @@
 
 namespace gemm {
 
+// The 32-bit shared-memory window address of a pointer to shared memory, as CUTLASS computes it.
 __device__ __forceinline__ uint32_t smem_u32(const void* p) {
-  return static_cast<uint32_t>(__cvta_generic_to_shared(p));
+  uint32_t a;
+  asm("{ .reg .u64 u64addr; cvta.to.shared.u64 u64addr, %1; cvt.u32.u64 %0, u64addr; }\n"
+      : "=r"(a)
+      : "l"(p));
+  return a;
 }
+
+__device__ __forceinline__ void warp_sync() { asm volatile("bar.warp.sync -1;\n" ::: "memory"); }
 
 // Four 8x8 b16 matrices from shared memory: lane l gives the address of row l % 8 of matrix l / 8.
 __device__ __forceinline__ void ldsm_x4(uint32_t (&r)[4], uint32_t addr) {
@@ -65,18 +72,18 @@ __global__ void gemm_dequant(const uint16_t* act, const uint32_t* qweight, uint3
       // Finite activations of every magnitude below 2 (subnormals included).
       a_tile[warp][i] = act[(w * kTilesK + kt) * 256 + i] & 0xbfffu;
     }
-    __syncwarp();
+    gemm::warp_sync();
     uint32_t a[4];
     gemm::ldsm_x4(a, gemm::smem_u32(&a_tile[warp][(lane % 16) * 16 + (lane / 16) * 8]));
     const uint32_t q = qweight[(w * kTilesK + kt) * 32 + lane];
     const uint32_t b[2] = {gemm::dequant_pair(q), gemm::dequant_pair(q >> 4)};
     gemm::mma_m16n8k16(acc, a, b);
-    __syncwarp();
+    gemm::warp_sync();
   }
   // The accumulator fragment (rows g and g + 8, columns 2t and 2t + 1) is two 8x8 matrices.
   gemm::stsm_x2(gemm::smem_u32(&d_tile[warp][(lane % 16) * 8]), gemm::pack_f16x2(acc[0], acc[1]),
                 gemm::pack_f16x2(acc[2], acc[3]));
-  __syncwarp();
+  gemm::warp_sync();
   for (int i = lane; i < 64; i += 32) {
     out[w * 192 + i] = d_tile[warp][2 * i] | (uint32_t)d_tile[warp][2 * i + 1] << 16;
   }

@@ -409,10 +409,11 @@ fn explain_names_the_rule_of_a_form_written_in_any_order() {
         "{text}"
     );
     assert!(explain("bra.uni", 0).contains("translated as control flow"));
-    let text = explain("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32", 1);
+    let text = explain("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32", 0);
+    assert!(text.contains("is translated by X005 (mma-f16)"), "{text}");
+    let text = explain("mma.sp.sync.aligned.m16n8k32.row.col.f32.f16.f16.f32", 1);
     assert!(
-        text.contains("tensor-core matrix multiply-accumulate: not translated yet")
-            && text.contains("reported as U003"),
+        text.contains("sparse mma") && text.contains("reported as U003"),
         "{text}"
     );
 }
