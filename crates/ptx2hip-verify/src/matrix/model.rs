@@ -13,8 +13,8 @@
 /// A tensor-core generation with its own numerics.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Arch {
-    /// H100, H200: `mma.sync` and `wgmma`; fp8 as `wgmma` computes it (fp8 `mma.sync` takes
-    /// another datapath, not modelled: docs/TENSOR_MODEL.md).
+    /// H100, H200: `mma.sync` and `wgmma`; fp8 as `wgmma` computes it (fp8 `mma.sync` goes
+    /// through f16 instead: [`dot_fp8_sync`]).
     Sm90,
     /// A100 (and A30, A2, RTX 30).
     Sm80,
@@ -522,6 +522,9 @@ impl Unit<'_> {
         sign | ((exponent + out.storage.bias()) as u32) << fs | frac
     }
 }
+
+mod fp8_sync;
+pub use fp8_sync::dot_fp8_sync;
 
 #[cfg(test)]
 mod tests;
