@@ -248,6 +248,7 @@ __device__ inline ptx2hip_vec<double, ND> ptx2hip_mma_f64(ptx2hip_vec<double, NA
 // lookups can give (a lookup value names helpers only): ptx2hip_mma_tc::f16, ::acc_f16, ...
 struct ptx2hip_mma_tc {
   static constexpr int f16 = ptx2hip_tc_f16, bf16 = ptx2hip_tc_bf16, tf32 = ptx2hip_tc_tf32;
+  static constexpr int e4m3 = ptx2hip_tc_e4m3, e5m2 = ptx2hip_tc_e5m2;
   static constexpr int acc_f32 = ptx2hip_tc_acc_f32, acc_f16 = ptx2hip_tc_acc_f16;
 };
 // ptx2hip:end
@@ -298,6 +299,60 @@ __device__ inline ptx2hip_vec<T, NC> ptx2hip_mma_float(ptx2hip_vec<uint32_t, NA>
       const uint32_t ci = __builtin_bit_cast(uint32_t, c.v[i]);
       const uint32_t lo = ptx2hip_tc_dot_terms<Model, F, Accum, K>(ea[i], eb[0], ci & 0xffffu);
       const uint32_t hi = ptx2hip_tc_dot_terms<Model, F, Accum, K>(ea[i], eb[1], ci >> 16);
+      d.v[i] = __builtin_bit_cast(T, (lo & 0xffffu) | hi << 16);
+    }
+  }
+  return d;
+}
+// ptx2hip:end
+
+// clang-format off
+// ptx2hip:helper ptx2hip_mma_fp8 requires=ptx2hip_vec,ptx2hip_mma_rows,ptx2hip_mma_cols,ptx2hip_tc_fp8_sync
+// clang-format on
+// ptx2hip:amd
+// fp8 mma.sync (m16n8k16, m16n8k32; e4m3/e5m2 and their mixes; f32 or f16 accumulators) as the
+// H100 computes it (ptx2hip_tc_fp8_sync). The fragments are those of the 8-bit integer forms
+// (4 bytes per register, element 0 in the low byte), gathered as X001 does; each lane decomposes
+// its 2 rows and 2 columns once, split by k mod 4 (byte 0, 1 / byte 2, 3 of each word).
+// FA, FB: ptx2hip_tc_e4m3 or ptx2hip_tc_e5m2; T: the C/D carrier (float for f32, uint32_t
+// holding two f16 for f16).
+template <int FA, int FB, int Accum, int NA, int NB, typename T, int NC>
+__device__ inline ptx2hip_vec<T, NC> ptx2hip_mma_fp8(ptx2hip_vec<uint32_t, NA> a,
+                                                     ptx2hip_vec<uint32_t, NB> b,
+                                                     ptx2hip_vec<T, NC> c) {
+  constexpr int R = 2, W = 4 * NA / R, H = 2 * W;
+  static_assert(NA >= 2 && W == 4 * NB, "not an m16n8 fp8 fragment");
+  uint32_t row[R][W], col[2][W];
+  ptx2hip_mma_rows(a.v, row);
+  ptx2hip_mma_cols(b.v, col);
+  ptx2hip_tc_elem ea[R][2][H], eb[2][2][H];
+#pragma unroll
+  for (int w = 0; w < W; ++w)
+#pragma unroll
+    for (int h = 0; h < 4; ++h) {
+#pragma unroll
+      for (int r = 0; r < R; ++r)
+        ea[r][h >> 1][2 * w + (h & 1)] = ptx2hip_tc_fp8_elem<FA>(row[r][w] >> (8 * h));
+#pragma unroll
+      for (int j = 0; j < 2; ++j)
+        eb[j][h >> 1][2 * w + (h & 1)] = ptx2hip_tc_fp8_elem<FB>(col[j][w] >> (8 * h));
+    }
+  ptx2hip_vec<T, NC> d;
+  if (Accum == ptx2hip_tc_acc_f32) {
+    // Register i: row g + 8(i >> 1), column 2t + (i & 1).
+#pragma unroll
+    for (int i = 0; i < NC; ++i) {
+      const uint32_t ci = __builtin_bit_cast(uint32_t, c.v[i]);
+      const uint32_t di = ptx2hip_tc_fp8_sync<Accum, H>(ea[i >> 1], eb[i & 1], ci);
+      d.v[i] = __builtin_bit_cast(T, di);
+    }
+  } else {
+    // Register i: row g + 8i, columns 2t (low half) and 2t + 1 (high half).
+#pragma unroll
+    for (int i = 0; i < NC; ++i) {
+      const uint32_t ci = __builtin_bit_cast(uint32_t, c.v[i]);
+      const uint32_t lo = ptx2hip_tc_fp8_sync<Accum, H>(ea[i], eb[0], ci & 0xffffu);
+      const uint32_t hi = ptx2hip_tc_fp8_sync<Accum, H>(ea[i], eb[1], ci >> 16);
       d.v[i] = __builtin_bit_cast(T, (lo & 0xffffu) | hi << 16);
     }
   }

@@ -252,3 +252,60 @@ __device__ inline uint32_t ptx2hip_tc_dot(const uint32_t (&a)[K], const uint32_t
   return ptx2hip_tc_dot_terms<Model, Format, Accum, K>(da, db, c);
 }
 // ptx2hip:end
+
+// ptx2hip:helper ptx2hip_tc_fp8_sync requires=ptx2hip_tc_dot_terms,ptx2hip_tc_sm90
+// ptx2hip:amd
+// fp8 mma.sync as the H100 computes it (docs/TENSOR_MODEL.md, "fp8 mma.sync"; the Rust reference
+// is model::dot_fp8_sync, which reproduces every element of its recording). It is not wgmma's fp8
+// path (ptx2hip_tc_sm90's e8m13 blocks of 32) but f16 arithmetic: each fp8 element converted to
+// f16, the products of k mod 4 in {0, 1} (the low two bytes of each register) one sm_90 f16 block
+// from c = +0, those of k mod 4 in {2, 3} a second block from the first one's rounded result, and
+// C added last by an IEEE adder of the accumulator type. Every architecture takes this path: fp8
+// mma needs sm_89 or later, so no A100 (sm_80) code has it.
+
+// An fp8 element (the low 8 bits of `bits`, format F: ptx2hip_tc_e4m3 or ptx2hip_tc_e5m2)
+// decomposed as the f16 value it converts to exactly: an e4m3 subnormal is a normal f16, so its
+// exponent is its own, not e4m3's e_min (as ptx2hip_tc_decompose<Model, e4m3> would give).
+template <int F>
+__device__ inline ptx2hip_tc_elem ptx2hip_tc_fp8_elem(uint32_t bits) {
+  bits &= 0xffu;
+  if (F == ptx2hip_tc_e5m2) return ptx2hip_tc_decompose<ptx2hip_tc_sm90, ptx2hip_tc_f16>(bits << 8);
+  // e4m3 placed in an f16 (bias 15 for 7) is its value times 2^-8, subnormals included.
+  float v = ptx2hip_tc_f16_value((bits & 0x80u) << 8 | (bits & 0x7fu) << 7) * 256.0f;
+  if ((bits & 0x7fu) == 0x7fu) v = ptx2hip_f32_from_bits(0x7fc00000u);
+  return ptx2hip_tc_elem_of<-14>(v, -4096);
+}
+
+// x + c (accumulator bits) as an IEEE adder of the accumulator type computes it: round to nearest
+// even, subnormals kept, +0 + -0 = +0, Inf - Inf and any NaN give the canonical NaN. f32: one
+// v_add_f32 (denormals kept, as the helpers assume throughout). f16: the sum of two f16 values is
+// exact in a double (multiples of 2^-24 below 2^17), rounded once to f16 as ptx2hip_tc_round does
+// (toward zero to f32 with a sticky last bit, then the f16 conversion) -- an f32 sum first would
+// round twice (2^15 + 2^-24).
+template <int Accum>
+__device__ inline uint32_t ptx2hip_tc_add_ieee(uint32_t x, uint32_t c) {
+  if (Accum == ptx2hip_tc_acc_f32) {
+    float s = ptx2hip_f32_from_bits(x) + ptx2hip_f32_from_bits(c);
+    return s != s ? 0x7fffffffu : ptx2hip_bits_from_f32(s);
+  }
+  double s = (double)ptx2hip_tc_f16_value(x) + (double)ptx2hip_tc_f16_value(c);
+  if (s != s) return 0x7fffu;
+  float z = ptx2hip_tc_rz_f32(s);
+  _Float16 h =
+      (_Float16)ptx2hip_f32_from_bits(ptx2hip_bits_from_f32(z) | ((double)z != s ? 1u : 0u));
+  uint16_t u;
+  memcpy(&u, &h, sizeof u);
+  return u;
+}
+
+// One output element: a[0], b[0] the elements of k mod 4 in {0, 1} in k order, a[1], b[1] those of
+// k mod 4 in {2, 3} (ptx2hip_tc_fp8_elem); H = K / 2 products per block; c and the result: raw
+// accumulator bits (f16 in the low 16 bits).
+template <int Accum, int H>
+__device__ inline uint32_t ptx2hip_tc_fp8_sync(const ptx2hip_tc_elem (&a)[2][H],
+                                               const ptx2hip_tc_elem (&b)[2][H], uint32_t c) {
+  uint32_t s = ptx2hip_tc_block<ptx2hip_tc_sm90, ptx2hip_tc_f16, Accum, H>(a[0], b[0], 0u);
+  s = ptx2hip_tc_block<ptx2hip_tc_sm90, ptx2hip_tc_f16, Accum, H>(a[1], b[1], s);
+  return ptx2hip_tc_add_ieee<Accum>(s, c);
+}
+// ptx2hip:end

@@ -1,7 +1,7 @@
 //! What each `mma` form computes, on whole matrices: what the recording is checked against and
 //! what the translations must reproduce. Integer and f64: the PTX semantics below; f16, bf16 and
 //! tf32: the sm_90 tensor-core model (`super::model`, docs/TENSOR_MODEL.md) element by element;
-//! fp8: none (the H100 follows no published model there: docs/MATRIX.md).
+//! fp8: the H100's own fp8 `mma.sync` path (`model::dot_fp8_sync`).
 //!
 //! Integer (PTX ISA, `mma`, *Integer* semantics): D = C + A·B with exact products; without
 //! `.satfinite` the sum wraps modulo 2^32, with it the exact sum is clamped to
@@ -22,7 +22,7 @@ fn int_value(e: Elem, bits: u64) -> i64 {
     }
 }
 
-/// D as raw element bits (row-major), or `None` for an fp8 form.
+/// D as raw element bits (row-major), or `None` for a form no reference covers.
 pub fn expected(form: &MmaForm, a: &[u64], b: &[u64], c: &[u64]) -> Option<Vec<u64>> {
     let (m, n, k) = (form.m, form.n, form.k);
     let mut d = Vec::with_capacity(m * n);
@@ -64,7 +64,6 @@ pub fn expected(form: &MmaForm, a: &[u64], b: &[u64], c: &[u64]) -> Option<Vec<u
                     r as u32 as u64
                 }
                 (e, _) => {
-                    let format = model_format(e)?;
                     let accum = if form.c == Elem::F16 {
                         model::Accum::F16
                     } else {
@@ -72,7 +71,25 @@ pub fn expected(form: &MmaForm, a: &[u64], b: &[u64], c: &[u64]) -> Option<Vec<u
                     };
                     let row: Vec<u32> = (0..k).map(|x| a[i * k + x] as u32).collect();
                     let col: Vec<u32> = (0..k).map(|x| b[x * n + j] as u32).collect();
-                    model::dot(model::Arch::Sm90, format, accum, &row, &col, cij as u32)? as u64
+                    let d = match (fp8_format(e), fp8_format(form.b)) {
+                        (Some(fa), Some(fb)) => model::dot_fp8_sync(
+                            (fa, fb),
+                            accum,
+                            &row,
+                            &col,
+                            cij as u32,
+                            &model::Choices::DEFAULT,
+                        ),
+                        _ => model::dot(
+                            model::Arch::Sm90,
+                            model_format(e)?,
+                            accum,
+                            &row,
+                            &col,
+                            cij as u32,
+                        ),
+                    };
+                    d? as u64
                 }
             };
             d.push(v);
@@ -81,13 +98,22 @@ pub fn expected(form: &MmaForm, a: &[u64], b: &[u64], c: &[u64]) -> Option<Vec<u
     Some(d)
 }
 
-/// The model's format of a float element type; None for fp8, which the H100's `mma.sync` does
-/// not compute as the model says (docs/MATRIX.md).
+/// The model's format of an f16, bf16 or tf32 element type.
 fn model_format(e: Elem) -> Option<model::Format> {
     match e {
         Elem::F16 => Some(model::Format::F16),
         Elem::Bf16 => Some(model::Format::Bf16),
         Elem::Tf32 => Some(model::Format::Tf32),
+        _ => None,
+    }
+}
+
+/// The format of an fp8 element type: its `mma.sync` is [`model::dot_fp8_sync`], not the
+/// published sm_90 fp8 model of `wgmma` (docs/TENSOR_MODEL.md).
+fn fp8_format(e: Elem) -> Option<model::Format> {
+    match e {
+        Elem::E4m3 => Some(model::Format::E4m3),
+        Elem::E5m2 => Some(model::Format::E5m2),
         _ => None,
     }
 }
