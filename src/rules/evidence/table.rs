@@ -256,5 +256,6 @@ pub(super) const WARP_TABLE: &[WarpEvidence] = &[
     WarpEvidence { rule: "X005", forms: 4, warps: 640, recording: &MATRIX },
     WarpEvidence { rule: "X006", forms: 2, warps: 320, recording: &MATRIX },
     WarpEvidence { rule: "X007", forms: 2, warps: 320, recording: &MATRIX },
+    WarpEvidence { rule: "X008", forms: 16, warps: 2560, recording: &MATRIX },
     WarpEvidence { rule: "special", forms: 6, warps: 168, recording: &WARP },
 ];

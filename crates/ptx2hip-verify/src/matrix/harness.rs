@@ -209,6 +209,26 @@ fn rule_of(rules: &RuleSet, form: &MmaForm) -> String {
         .unwrap_or_default()
 }
 
+/// Gives every form of `recording` the rule that translates it now (the evidence table counts
+/// recorded warps by that field): a form recorded while refused (fp8 before X008) keeps its
+/// outputs and gains its rule. Returns the forms whose rule changed.
+pub fn retag(recording: &mut Recording) -> Result<Vec<String>, String> {
+    let rules = RuleSet::embedded().map_err(|e| e.to_string())?;
+    let catalog = all_forms();
+    let mut changed = Vec::new();
+    for r in &mut recording.forms {
+        let Some(form) = catalog.iter().find(|f| f.name() == r.name) else {
+            continue;
+        };
+        let rule = rule_of(&rules, form);
+        if rule != r.rule {
+            changed.push(format!("{}: {:?} -> {rule:?}", r.name, r.rule));
+            r.rule = rule;
+        }
+    }
+    Ok(changed)
+}
+
 /// What an import found.
 pub struct Imported {
     pub recording: Recording,
