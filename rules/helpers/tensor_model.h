@@ -278,24 +278,21 @@ __device__ inline ptx2hip_tc_elem ptx2hip_tc_fp8_elem(uint32_t bits) {
 
 // x + c (accumulator bits) as an IEEE adder of the accumulator type computes it: round to nearest
 // even, subnormals kept, +0 + -0 = +0, Inf - Inf and any NaN give the canonical NaN. f32: one
-// v_add_f32 (denormals kept, as the helpers assume throughout). f16: the sum of two f16 values is
-// exact in a double (multiples of 2^-24 below 2^17), rounded once to f16 as ptx2hip_tc_round does
-// (toward zero to f32 with a sticky last bit, then the f16 conversion) -- an f32 sum first would
-// round twice (2^15 + 2^-24).
+// v_add_f32 (denormals kept, as the helpers assume throughout). f16: the f32 sum of the two f16
+// values (v_add_f32) converted to f16 (v_cvt_f16_f32, round to nearest even): rounding twice is
+// harmless for a sum when the wider format has at least 2p + 2 bits (Figueroa, "When is double
+// rounding innocuous?", 1995: 24 >= 2 * 11 + 2), and the f32 sum of f16 values is never subnormal.
 template <int Accum>
 __device__ inline uint32_t ptx2hip_tc_add_ieee(uint32_t x, uint32_t c) {
   if (Accum == ptx2hip_tc_acc_f32) {
     float s = ptx2hip_f32_from_bits(x) + ptx2hip_f32_from_bits(c);
     return s != s ? 0x7fffffffu : ptx2hip_bits_from_f32(s);
   }
-  double s = (double)ptx2hip_tc_f16_value(x) + (double)ptx2hip_tc_f16_value(c);
-  if (s != s) return 0x7fffu;
-  float z = ptx2hip_tc_rz_f32(s);
-  _Float16 h =
-      (_Float16)ptx2hip_f32_from_bits(ptx2hip_bits_from_f32(z) | ((double)z != s ? 1u : 0u));
+  float s = ptx2hip_tc_f16_value(x) + ptx2hip_tc_f16_value(c);
+  _Float16 h = (_Float16)s;
   uint16_t u;
   memcpy(&u, &h, sizeof u);
-  return u;
+  return s != s ? 0x7fffu : u;
 }
 
 // One output element: a[0], b[0] the elements of k mod 4 in {0, 1} in k order, a[1], b[1] those of

@@ -38,7 +38,9 @@ fn main() -> ExitCode {
         Some("retag") => retag(),
         Some("dump") => dump(&args),
         Some("export") => export(&args),
-        _ => Err("usage: matrix_vectors gen|import|check|retag|dump|export (see the source)".into()),
+        _ => {
+            Err("usage: matrix_vectors gen|import|check|retag|dump|export (see the source)".into())
+        }
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
