@@ -253,7 +253,7 @@ struct ptx2hip_mma_tc {
 // ptx2hip:end
 
 // clang-format off
-// ptx2hip:helper ptx2hip_mma_float requires=ptx2hip_vec,ptx2hip_mma_rows,ptx2hip_mma_cols,ptx2hip_tc_dot_terms,ptx2hip_mma_tc,ptx2hip_tc_dot_f16x2
+// ptx2hip:helper ptx2hip_mma_float requires=ptx2hip_vec,ptx2hip_mma_rows,ptx2hip_mma_cols,ptx2hip_tc_dot_terms,ptx2hip_mma_tc,ptx2hip_tc_dot_x2
 // clang-format on
 // ptx2hip:amd
 // Float mma.sync (f16, bf16, tf32; f32 or f16 accumulators) as Model's tensor cores compute it
@@ -271,17 +271,17 @@ __device__ inline ptx2hip_vec<T, NC> ptx2hip_mma_float(ptx2hip_vec<uint32_t, NA>
   ptx2hip_mma_rows(a.v, row);
   ptx2hip_mma_cols(b.v, col);
   ptx2hip_vec<T, NC> d;
-  if (F == ptx2hip_tc_f16) {
-    // f16: the gathered registers as they are, both exponents of each once
-    // (ptx2hip_tc_dot_f16x2).
+  if (F == ptx2hip_tc_f16 || F == ptx2hip_tc_bf16) {
+    // f16 and bf16: the gathered registers as they are, both exponents of each once
+    // (ptx2hip_tc_dot_x2).
     constexpr bool z = Model::zero_products_in_e;
     uint32_t grow[R][W], gcol[2][W];
 #pragma unroll
     for (int w = 0; w < W; ++w) {
 #pragma unroll
-      for (int r = 0; r < R; ++r) grow[r][w] = ptx2hip_tc_f16x2_e<z>(row[r][w]);
+      for (int r = 0; r < R; ++r) grow[r][w] = ptx2hip_tc_x2_e<F, z>(row[r][w]);
 #pragma unroll
-      for (int j = 0; j < 2; ++j) gcol[j][w] = ptx2hip_tc_f16x2_e<z>(col[j][w]);
+      for (int j = 0; j < 2; ++j) gcol[j][w] = ptx2hip_tc_x2_e<F, z>(col[j][w]);
     }
 #pragma unroll
     for (int r = 0; r < R; ++r) {
@@ -291,16 +291,16 @@ __device__ inline ptx2hip_vec<T, NC> ptx2hip_mma_float(ptx2hip_vec<uint32_t, NA>
         for (int j = 0; j < 2; ++j) {
           const uint32_t ci = __builtin_bit_cast(uint32_t, c.v[2 * r + j]);
           const uint32_t di =
-              ptx2hip_tc_dot_f16x2<Model, Accum, W>(row[r], grow[r], col[j], gcol[j], ci);
+              ptx2hip_tc_dot_x2<Model, F, Accum, W>(row[r], grow[r], col[j], gcol[j], ci);
           d.v[2 * r + j] = __builtin_bit_cast(T, di);
         }
       } else {
         // Register r: row g + 8r, columns 2t (low half) and 2t + 1 (high half).
         const uint32_t ci = __builtin_bit_cast(uint32_t, c.v[r]);
         const uint32_t lo =
-            ptx2hip_tc_dot_f16x2<Model, Accum, W>(row[r], grow[r], col[0], gcol[0], ci & 0xffffu);
+            ptx2hip_tc_dot_x2<Model, F, Accum, W>(row[r], grow[r], col[0], gcol[0], ci & 0xffffu);
         const uint32_t hi =
-            ptx2hip_tc_dot_f16x2<Model, Accum, W>(row[r], grow[r], col[1], gcol[1], ci >> 16);
+            ptx2hip_tc_dot_x2<Model, F, Accum, W>(row[r], grow[r], col[1], gcol[1], ci >> 16);
         d.v[r] = __builtin_bit_cast(T, (lo & 0xffffu) | hi << 16);
       }
     }

@@ -235,39 +235,61 @@ __device__ inline uint32_t ptx2hip_tc_dot_terms(const ptx2hip_tc_elem (&a)[K],
 }
 // ptx2hip:end
 
-// ptx2hip:helper ptx2hip_tc_dot_f16x2 requires=ptx2hip_tc_round,ptx2hip_tc_decompose
+// ptx2hip:helper ptx2hip_tc_dot_x2 requires=ptx2hip_tc_round,ptx2hip_tc_decompose
 // ptx2hip:amd
-// The f16 dot as fragment registers hold it, two elements a register (k even in the low half), so
-// that the work per element is done on register pairs: ptx2hip_tc_f16x2_e gives both exponents of
-// a register with 16-bit lane operations, the products read the halves directly (v_fma_mix_f32),
+// The f16 and bf16 dots as fragment registers hold them, two elements a register (k even in the
+// low half), so that the work per element is done on register pairs: ptx2hip_tc_x2_e gives both
+// exponents of a register with 16-bit lane operations, the products read the halves directly,
 // and no element is ever decomposed into a float and an int. Same model as ptx2hip_tc_block.
 typedef uint16_t ptx2hip_tc_u16x2 __attribute__((vector_size(4)));
 
-// Each half of x (an f16) as g = e + 47, e its model exponent (max(exponent, -14)), for nonzero
-// elements (33..62; Inf and NaN 63), and 1 for a zero (33, e_min, under zero_products_in_e). The
-// sum of two is e_a + e_b + 94 >= 66 where both are nonzero and at most 1 + 63 = 64 where one is
-// zero: a block takes its E from the sums >= 66 only, as the model ignores zero products. Bit 15
-// of (h & 0x7fff) + 0x7fff is set exactly when the half is nonzero (no carry between halves).
-template <bool ZERO_IN_E>
-__device__ inline uint32_t ptx2hip_tc_f16x2_e(uint32_t x) {
+// Bits of the exponent field's lowest bit in a 16-bit element (f16 10, bf16 7) and the offset of
+// ptx2hip_tc_x2_e (g = e + G0 for a nonzero element: the bias plus bit 15 shifted down).
+constexpr int ptx2hip_tc_x2_shift(int format) { return format == ptx2hip_tc_f16 ? 10 : 7; }
+constexpr int ptx2hip_tc_x2_g0(int format) {
+  return format == ptx2hip_tc_f16 ? 15 + (1 << 5) : 127 + (1 << 8);
+}
+
+// Each half of x (an f16 or a bf16) as g = e + G0 for a nonzero element, e its model exponent
+// (max(exponent, e_min); Inf and NaN as the largest exponent plus one), and 1 for a zero (e_min
+// + G0 under zero_products_in_e). The sum of two is e_a + e_b + 2 G0 >= 2 (G0 + e_min) where
+// both are nonzero (66 f16, 514 bf16) and at most 2 less where one is zero (f16 1 + 63, bf16
+// 1 + 511): a block takes its E from the larger sums only, as the model ignores zero products
+// (a zero times an Inf or NaN gives a NaN, whatever E). Bit 15 of (h & 0x7fff) + 0x7fff is set
+// exactly when the half is nonzero (no carry between halves).
+template <int Format, bool ZERO_IN_E>
+__device__ inline uint32_t ptx2hip_tc_x2_e(uint32_t x) {
+  constexpr int S = ptx2hip_tc_x2_shift(Format);
   const uint32_t m = x & 0x7fff7fffu;
-  const ptx2hip_tc_u16x2 subnormal = {0x400, 0x400};
+  const ptx2hip_tc_u16x2 subnormal = {1u << S, 1u << S};
   ptx2hip_tc_u16x2 v = __builtin_bit_cast(ptx2hip_tc_u16x2, m);
   v = v > subnormal ? v : subnormal;
   const uint32_t nonzero = ZERO_IN_E ? 0x80008000u : (m + 0x7fff7fffu) & 0x80008000u;
-  v = __builtin_bit_cast(ptx2hip_tc_u16x2, __builtin_bit_cast(uint32_t, v) | nonzero) >> 10;
+  v = __builtin_bit_cast(ptx2hip_tc_u16x2, __builtin_bit_cast(uint32_t, v) | nonzero) >> S;
   return __builtin_bit_cast(uint32_t, v);
 }
 
-// One block of 2W products (ptx2hip_tc_block for f16): a, b the element pairs, ga, gb their
-// ptx2hip_tc_f16x2_e, c and the result raw accumulator bits.
-template <typename Model, int Accum, int W>
-__device__ inline uint32_t ptx2hip_tc_block_f16x2(const uint32_t* a, const uint32_t* ga,
-                                                  const uint32_t* b, const uint32_t* gb,
-                                                  uint32_t c) {
-  constexpr int nfrac = Model::nfrac(ptx2hip_tc_f16);
+// The low and the high element of x as exact floats.
+template <int Format>
+__device__ inline float ptx2hip_tc_x2_lo(uint32_t x) {
+  return Format == ptx2hip_tc_f16 ? ptx2hip_tc_f16_value(x) : ptx2hip_f32_from_bits(x << 16);
+}
+template <int Format>
+__device__ inline float ptx2hip_tc_x2_hi(uint32_t x) {
+  return Format == ptx2hip_tc_f16 ? ptx2hip_tc_f16_value(x >> 16)
+                                  : ptx2hip_f32_from_bits(x & 0xffff0000u);
+}
+
+// One block of 2W products (ptx2hip_tc_block for f16 and bf16): a, b the element pairs, ga, gb
+// their ptx2hip_tc_x2_e, c and the result raw accumulator bits.
+template <typename Model, int Format, int Accum, int W>
+__device__ inline uint32_t ptx2hip_tc_block_x2(const uint32_t* a, const uint32_t* ga,
+                                               const uint32_t* b, const uint32_t* gb, uint32_t c) {
+  constexpr int nfrac = Model::nfrac(Format), g0 = ptx2hip_tc_x2_g0(Format);
+  constexpr int valid = 2 * (g0 + (Format == ptx2hip_tc_f16 ? -14 : -126));
   float cv = Accum == ptx2hip_tc_acc_f16 ? ptx2hip_tc_f16_value(c) : ptx2hip_f32_from_bits(c);
-  // The largest sum of each half (at most 126: the halves never carry into each other).
+  // The largest sum of each half (at most 2 (G0 + 1 + the largest exponent) < 2^16: the halves
+  // never carry into each other).
   ptx2hip_tc_u16x2 top = {0, 0};
   for (int w = 0; w < W; ++w) {
     ptx2hip_tc_u16x2 sum = __builtin_bit_cast(ptx2hip_tc_u16x2, ga[w] + gb[w]);
@@ -279,56 +301,59 @@ __device__ inline uint32_t ptx2hip_tc_block_f16x2(const uint32_t* a, const uint3
   int e = Model::align_clamp ? Model::floor(Accum) : -300;
   const int ce = ptx2hip_tc_elem_of<-126>(cv, -4096).e;
   e = e > ce ? e : ce;
-  e = g >= 66 && g - 94 > e ? g - 94 : e;
+  e = g >= valid && g - 2 * g0 > e ? g - 2 * g0 : e;
   double scale = ptx2hip_tc_pow2(nfrac - e);
   double s = __builtin_trunc((double)cv * scale);
-  // fma(a, b, -0) is the exact product (-0 leaves every sum, zeros included, as it is); an
+  // f16: fma(a, b, -0) is the exact product (-0 leaves every sum, zeros included, as it is); an
   // addend the compiler cannot fold (tb's bits are a small finite float) makes it one
-  // v_fma_mix_f32 that reads both f16 halves in place.
+  // v_fma_mix_f32 that reads both f16 halves in place. bf16: exact in a double.
   const float z = ptx2hip_f32_from_bits(tb) * -0.0f;
   for (int w = 0; w < W; ++w) {
-    float lo = __builtin_fmaf(ptx2hip_tc_f16_value(a[w]), ptx2hip_tc_f16_value(b[w]), z);
-    float hi =
-        __builtin_fmaf(ptx2hip_tc_f16_value(a[w] >> 16), ptx2hip_tc_f16_value(b[w] >> 16), z);
-    s += __builtin_trunc((double)lo * scale);
-    s += __builtin_trunc((double)hi * scale);
+    const float al = ptx2hip_tc_x2_lo<Format>(a[w]), bl = ptx2hip_tc_x2_lo<Format>(b[w]);
+    const float ah = ptx2hip_tc_x2_hi<Format>(a[w]), bh = ptx2hip_tc_x2_hi<Format>(b[w]);
+    const double lo =
+        Format == ptx2hip_tc_f16 ? (double)__builtin_fmaf(al, bl, z) : (double)al * (double)bl;
+    const double hi =
+        Format == ptx2hip_tc_f16 ? (double)__builtin_fmaf(ah, bh, z) : (double)ah * (double)bh;
+    s += __builtin_trunc(lo * scale);
+    s += __builtin_trunc(hi * scale);
   }
-  return ptx2hip_tc_round<Model, ptx2hip_tc_f16, Accum>(s, e - nfrac);
+  return ptx2hip_tc_round<Model, Format, Accum>(s, e - nfrac);
 }
 
-// d = c + sum of the 2W products of a and b (f16 pairs; ga, gb: their ptx2hip_tc_f16x2_e) in
-// blocks of Model::block(f16) products chained through c.
-template <typename Model, int Accum, int W>
-__device__ inline uint32_t ptx2hip_tc_dot_f16x2(const uint32_t (&a)[W], const uint32_t (&ga)[W],
-                                                const uint32_t (&b)[W], const uint32_t (&gb)[W],
-                                                uint32_t c) {
-  constexpr int B = Model::block(ptx2hip_tc_f16) / 2, N = B < W ? B : W;
+// d = c + sum of the 2W products of a and b (f16 or bf16 pairs; ga, gb: their ptx2hip_tc_x2_e)
+// in blocks of Model::block(Format) products chained through c.
+template <typename Model, int Format, int Accum, int W>
+__device__ inline uint32_t ptx2hip_tc_dot_x2(const uint32_t (&a)[W], const uint32_t (&ga)[W],
+                                             const uint32_t (&b)[W], const uint32_t (&gb)[W],
+                                             uint32_t c) {
+  constexpr int B = Model::block(Format) / 2, N = B < W ? B : W;
   for (int w = 0; w < W; w += N)
-    c = ptx2hip_tc_block_f16x2<Model, Accum, N>(a + w, ga + w, b + w, gb + w, c);
+    c = ptx2hip_tc_block_x2<Model, Format, Accum, N>(a + w, ga + w, b + w, gb + w, c);
   return c;
 }
 // ptx2hip:end
 
-// ptx2hip:helper ptx2hip_tc_dot requires=ptx2hip_tc_dot_terms,ptx2hip_tc_dot_f16x2
+// ptx2hip:helper ptx2hip_tc_dot requires=ptx2hip_tc_dot_terms,ptx2hip_tc_dot_x2
 // ptx2hip:amd
 // One output element d = c + sum a[k] * b[k] of an mma whose K is K (products per output element),
 // as Model's tensor cores compute it; a, b: raw element bits, c and the result: raw accumulator
 // bits; FormatB: B's format where it differs (the fp8 mixes .e4m3.e5m2, .e5m2.e4m3). The
-// reference form; fragment code decomposes each element once (ptx2hip_tc_dot_terms), f16 works
-// on register pairs (ptx2hip_tc_dot_f16x2, which f16 here goes through too).
+// reference form; fragment code decomposes each element once (ptx2hip_tc_dot_terms), f16 and
+// bf16 work on register pairs (ptx2hip_tc_dot_x2, which they go through here too).
 template <typename Model, int Format, int Accum, int K, int FormatB = Format>
 __device__ inline uint32_t ptx2hip_tc_dot(const uint32_t (&a)[K], const uint32_t (&b)[K],
                                           uint32_t c) {
-  if (Format == ptx2hip_tc_f16 && K % 2 == 0) {
+  if ((Format == ptx2hip_tc_f16 || Format == ptx2hip_tc_bf16) && K % 2 == 0) {
     constexpr int W = K / 2 > 0 ? K / 2 : 1;
     uint32_t a2[W], b2[W], ga[W], gb[W];
     for (int w = 0; w < W; ++w) {
       a2[w] = (a[2 * w] & 0xffffu) | a[2 * w + 1] << 16;
       b2[w] = (b[2 * w] & 0xffffu) | b[2 * w + 1] << 16;
-      ga[w] = ptx2hip_tc_f16x2_e<Model::zero_products_in_e>(a2[w]);
-      gb[w] = ptx2hip_tc_f16x2_e<Model::zero_products_in_e>(b2[w]);
+      ga[w] = ptx2hip_tc_x2_e<Format, Model::zero_products_in_e>(a2[w]);
+      gb[w] = ptx2hip_tc_x2_e<Format, Model::zero_products_in_e>(b2[w]);
     }
-    return ptx2hip_tc_dot_f16x2<Model, Accum, W>(a2, ga, b2, gb, c);
+    return ptx2hip_tc_dot_x2<Model, Format, Accum, W>(a2, ga, b2, gb, c);
   }
   ptx2hip_tc_elem da[K], db[K];
   for (int k = 0; k < K; ++k) {
