@@ -274,7 +274,7 @@ __device__ inline ptx2hip_vec<T, NC> ptx2hip_mma_float(ptx2hip_vec<uint32_t, NA>
   if (F == ptx2hip_tc_f16 || F == ptx2hip_tc_bf16) {
     // f16 and bf16: the gathered registers as they are, both exponents of each once
     // (ptx2hip_tc_dot_x2).
-    constexpr bool z = Model::zero_products_in_e;
+    constexpr bool z = Model::zero_products_in_e, f32 = Accum == ptx2hip_tc_acc_f32;
     uint32_t grow[R][W], gcol[2][W];
 #pragma unroll
     for (int w = 0; w < W; ++w) {
@@ -283,27 +283,24 @@ __device__ inline ptx2hip_vec<T, NC> ptx2hip_mma_float(ptx2hip_vec<uint32_t, NA>
 #pragma unroll
       for (int j = 0; j < 2; ++j) gcol[j][w] = ptx2hip_tc_x2_e<F, z>(col[j][w]);
     }
+    // Output (r, j): row g + 8r, column 2t + j; f32 in register 2r + j, f16 in the half j of
+    // register r.
+    uint32_t cd[R][2];
 #pragma unroll
-    for (int r = 0; r < R; ++r) {
-      if (Accum == ptx2hip_tc_acc_f32) {
-        // Register 2r + j: row g + 8r, column 2t + j.
+    for (int r = 0; r < R; ++r)
 #pragma unroll
-        for (int j = 0; j < 2; ++j) {
-          const uint32_t ci = __builtin_bit_cast(uint32_t, c.v[2 * r + j]);
-          const uint32_t di =
-              ptx2hip_tc_dot_x2<Model, F, Accum, W>(row[r], grow[r], col[j], gcol[j], ci);
-          d.v[2 * r + j] = __builtin_bit_cast(T, di);
-        }
-      } else {
-        // Register r: row g + 8r, columns 2t (low half) and 2t + 1 (high half).
-        const uint32_t ci = __builtin_bit_cast(uint32_t, c.v[r]);
-        const uint32_t lo =
-            ptx2hip_tc_dot_x2<Model, F, Accum, W>(row[r], grow[r], col[0], gcol[0], ci & 0xffffu);
-        const uint32_t hi =
-            ptx2hip_tc_dot_x2<Model, F, Accum, W>(row[r], grow[r], col[1], gcol[1], ci >> 16);
-        d.v[r] = __builtin_bit_cast(T, (lo & 0xffffu) | hi << 16);
+      for (int j = 0; j < 2; ++j) {
+        const uint32_t ci = __builtin_bit_cast(uint32_t, c.v[f32 ? 2 * r + j : r]);
+        cd[r][j] = f32 ? ci : j ? ci >> 16 : ci & 0xffffu;
       }
-    }
+    ptx2hip_tc_dot_x2<Model, F, Accum, W, R, 2>(row, grow, col, gcol, cd);
+#pragma unroll
+    for (int r = 0; r < R; ++r)
+#pragma unroll
+      for (int j = 0; j < 2; ++j) {
+        const uint32_t di = f32 ? cd[r][j] : (cd[r][0] & 0xffffu) | cd[r][1] << 16;
+        d.v[f32 ? 2 * r + j : r] = __builtin_bit_cast(T, di);
+      }
     return d;
   }
   ptx2hip_tc_elem ea[R][K], eb[2][K];
