@@ -254,7 +254,7 @@ struct ptx2hip_mma_tc {
 // ptx2hip:end
 
 // clang-format off
-// ptx2hip:helper ptx2hip_mma_float requires=ptx2hip_vec,ptx2hip_mma_rows,ptx2hip_mma_cols,ptx2hip_tc_dot_terms,ptx2hip_mma_tc
+// ptx2hip:helper ptx2hip_mma_float requires=ptx2hip_vec,ptx2hip_mma_rows,ptx2hip_mma_cols,ptx2hip_tc_dot_terms,ptx2hip_mma_tc,ptx2hip_tc_dot_x2
 // clang-format on
 // ptx2hip:amd
 // Float mma.sync (f16, bf16, tf32; f32 or f16 accumulators) as Model's tensor cores compute it
@@ -271,6 +271,39 @@ __device__ inline ptx2hip_vec<T, NC> ptx2hip_mma_float(ptx2hip_vec<uint32_t, NA>
   uint32_t row[R][W], col[2][W];
   ptx2hip_mma_rows(a.v, row);
   ptx2hip_mma_cols(b.v, col);
+  ptx2hip_vec<T, NC> d;
+  if (F == ptx2hip_tc_f16 || F == ptx2hip_tc_bf16) {
+    // f16 and bf16: the gathered registers as they are, both exponents of each once
+    // (ptx2hip_tc_dot_x2).
+    constexpr bool z = Model::zero_products_in_e, f32 = Accum == ptx2hip_tc_acc_f32;
+    uint32_t grow[R][W], gcol[2][W];
+#pragma unroll
+    for (int w = 0; w < W; ++w) {
+#pragma unroll
+      for (int r = 0; r < R; ++r) grow[r][w] = ptx2hip_tc_x2_e<F, z>(row[r][w]);
+#pragma unroll
+      for (int j = 0; j < 2; ++j) gcol[j][w] = ptx2hip_tc_x2_e<F, z>(col[j][w]);
+    }
+    // Output (r, j): row g + 8r, column 2t + j; f32 in register 2r + j, f16 in the half j of
+    // register r.
+    uint32_t cd[R][2];
+#pragma unroll
+    for (int r = 0; r < R; ++r)
+#pragma unroll
+      for (int j = 0; j < 2; ++j) {
+        const uint32_t ci = __builtin_bit_cast(uint32_t, c.v[f32 ? 2 * r + j : r]);
+        cd[r][j] = f32 ? ci : j ? ci >> 16 : ci & 0xffffu;
+      }
+    ptx2hip_tc_dot_x2<Model, F, Accum, W, R, 2>(row, grow, col, gcol, cd);
+#pragma unroll
+    for (int r = 0; r < R; ++r)
+#pragma unroll
+      for (int j = 0; j < 2; ++j) {
+        const uint32_t di = f32 ? cd[r][j] : (cd[r][0] & 0xffffu) | cd[r][1] << 16;
+        d.v[f32 ? 2 * r + j : r] = __builtin_bit_cast(T, di);
+      }
+    return d;
+  }
   ptx2hip_tc_elem ea[R][K], eb[2][K];
 #pragma unroll
   for (int w = 0; w < W; ++w)
@@ -283,7 +316,6 @@ __device__ inline ptx2hip_vec<T, NC> ptx2hip_mma_float(ptx2hip_vec<uint32_t, NA>
       for (int j = 0; j < 2; ++j)
         eb[j][w * P + h] = ptx2hip_tc_decompose<Model, F>((col[j][w] >> (BITS * h)) & mask);
     }
-  ptx2hip_vec<T, NC> d;
   if (Accum == ptx2hip_tc_acc_f32) {
     // Register i: row g + 8(i >> 1), column 2t + (i & 1).
 #pragma unroll

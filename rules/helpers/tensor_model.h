@@ -235,15 +235,146 @@ __device__ inline uint32_t ptx2hip_tc_dot_terms(const ptx2hip_tc_elem (&a)[K],
 }
 // ptx2hip:end
 
-// ptx2hip:helper ptx2hip_tc_dot requires=ptx2hip_tc_dot_terms
+// ptx2hip:helper ptx2hip_tc_dot_x2 requires=ptx2hip_tc_round,ptx2hip_tc_decompose
+// ptx2hip:amd
+// The f16 and bf16 dots as fragment registers hold them, two elements a register (k even in the
+// low half), so that the work per element is done on register pairs: ptx2hip_tc_x2_e gives both
+// exponents of a register with 16-bit lane operations, the products read the halves directly,
+// and no element is ever decomposed into a float and an int. Same model as ptx2hip_tc_block.
+typedef uint16_t ptx2hip_tc_u16x2 __attribute__((vector_size(4)));
+
+// Bits of the exponent field's lowest bit in a 16-bit element (f16 10, bf16 7) and the offset of
+// ptx2hip_tc_x2_e (g = e + G0 for a nonzero element: the bias plus bit 15 shifted down).
+constexpr int ptx2hip_tc_x2_shift(int format) { return format == ptx2hip_tc_f16 ? 10 : 7; }
+constexpr int ptx2hip_tc_x2_g0(int format) {
+  return format == ptx2hip_tc_f16 ? 15 + (1 << 5) : 127 + (1 << 8);
+}
+
+// Each half of x (an f16 or a bf16) as g = e + G0 for a nonzero element, e its model exponent
+// (max(exponent, e_min); Inf and NaN as the largest exponent plus one), and 1 for a zero (e_min
+// + G0 under zero_products_in_e). The sum of two is e_a + e_b + 2 G0 >= 2 (G0 + e_min) where
+// both are nonzero (66 f16, 514 bf16) and at most 2 less where one is zero (f16 1 + 63, bf16
+// 1 + 511): a block takes its E from the larger sums only, as the model ignores zero products
+// (a zero times an Inf or NaN gives a NaN, whatever E). Bit 15 of (h & 0x7fff) + 0x7fff is set
+// exactly when the half is nonzero (no carry between halves).
+template <int Format, bool ZERO_IN_E>
+__device__ inline uint32_t ptx2hip_tc_x2_e(uint32_t x) {
+  constexpr int S = ptx2hip_tc_x2_shift(Format);
+  const uint32_t m = x & 0x7fff7fffu;
+  const ptx2hip_tc_u16x2 subnormal = {1u << S, 1u << S};
+  ptx2hip_tc_u16x2 v = __builtin_bit_cast(ptx2hip_tc_u16x2, m);
+  v = v > subnormal ? v : subnormal;
+  const uint32_t nonzero = ZERO_IN_E ? 0x80008000u : (m + 0x7fff7fffu) & 0x80008000u;
+  v = __builtin_bit_cast(ptx2hip_tc_u16x2, __builtin_bit_cast(uint32_t, v) | nonzero) >> S;
+  return __builtin_bit_cast(uint32_t, v);
+}
+
+// The low and the high element of x as exact floats.
+template <int Format>
+__device__ inline float ptx2hip_tc_x2_lo(uint32_t x) {
+  return Format == ptx2hip_tc_f16 ? ptx2hip_tc_f16_value(x) : ptx2hip_f32_from_bits(x << 16);
+}
+template <int Format>
+__device__ inline float ptx2hip_tc_x2_hi(uint32_t x) {
+  return Format == ptx2hip_tc_f16 ? ptx2hip_tc_f16_value(x >> 16)
+                                  : ptx2hip_f32_from_bits(x & 0xffff0000u);
+}
+
+// One block of 2W products for each of R x J outputs (ptx2hip_tc_block for f16 and bf16), output
+// (r, j) the dot of a[r] and b[j] (W element pairs each; ga, gb their ptx2hip_tc_x2_e) plus c[r][j]
+// (raw accumulator bits, replaced by the result). The outputs share their operands: the products
+// go k pair by k pair over all outputs, so that an element converted for one is used by the others
+// right away (bf16 products are doubles: kept across outputs, 64 of them spilled on gfx942).
+template <typename Model, int Format, int Accum, int W, int R, int J>
+__device__ inline void ptx2hip_tc_block_x2(const uint32_t* const (&a)[R],
+                                           const uint32_t* const (&ga)[R],
+                                           const uint32_t* const (&b)[J],
+                                           const uint32_t* const (&gb)[J], uint32_t (&c)[R][J]) {
+  constexpr int nfrac = Model::nfrac(Format), g0 = ptx2hip_tc_x2_g0(Format);
+  constexpr int valid = 2 * (g0 + (Format == ptx2hip_tc_f16 ? -14 : -126));
+  int e[R][J];
+  double scale[R][J], s[R][J];
+  uint32_t tb = 0;
+  for (int r = 0; r < R; ++r)
+    for (int j = 0; j < J; ++j) {
+      float cv = Accum == ptx2hip_tc_acc_f16 ? ptx2hip_tc_f16_value(c[r][j])
+                                             : ptx2hip_f32_from_bits(c[r][j]);
+      // The largest sum of each half (at most 2 (G0 + 1 + the largest exponent) < 2^16: the
+      // halves never carry into each other).
+      ptx2hip_tc_u16x2 top = {0, 0};
+      for (int w = 0; w < W; ++w) {
+        ptx2hip_tc_u16x2 sum = __builtin_bit_cast(ptx2hip_tc_u16x2, ga[r][w] + gb[j][w]);
+        top = top > sum ? top : sum;
+      }
+      tb = __builtin_bit_cast(uint32_t, top);
+      const int g = (int)((tb & 0xffffu) > (tb >> 16) ? tb & 0xffffu : tb >> 16);
+      // -300 lies below every real exponent (>= 2 * -126) and keeps 2^(nfrac - E) finite.
+      int x = Model::align_clamp ? Model::floor(Accum) : -300;
+      const int ce = ptx2hip_tc_elem_of<-126>(cv, -4096).e;
+      x = x > ce ? x : ce;
+      e[r][j] = g >= valid && g - 2 * g0 > x ? g - 2 * g0 : x;
+      scale[r][j] = ptx2hip_tc_pow2(nfrac - e[r][j]);
+      s[r][j] = __builtin_trunc((double)cv * scale[r][j]);
+    }
+  // f16: fma(a, b, -0) is the exact product (-0 leaves every sum, zeros included, as it is); an
+  // addend the compiler cannot fold (tb's bits are a small finite float) makes it one
+  // v_fma_mix_f32 that reads both f16 halves in place. bf16: exact in a double.
+  const float z = ptx2hip_f32_from_bits(tb) * -0.0f;
+  for (int w = 0; w < W; ++w)
+    for (int r = 0; r < R; ++r)
+      for (int j = 0; j < J; ++j) {
+        const float al = ptx2hip_tc_x2_lo<Format>(a[r][w]), bl = ptx2hip_tc_x2_lo<Format>(b[j][w]);
+        const float ah = ptx2hip_tc_x2_hi<Format>(a[r][w]), bh = ptx2hip_tc_x2_hi<Format>(b[j][w]);
+        const double lo =
+            Format == ptx2hip_tc_f16 ? (double)__builtin_fmaf(al, bl, z) : (double)al * (double)bl;
+        const double hi =
+            Format == ptx2hip_tc_f16 ? (double)__builtin_fmaf(ah, bh, z) : (double)ah * (double)bh;
+        s[r][j] += __builtin_trunc(lo * scale[r][j]);
+        s[r][j] += __builtin_trunc(hi * scale[r][j]);
+      }
+  for (int r = 0; r < R; ++r)
+    for (int j = 0; j < J; ++j)
+      c[r][j] = ptx2hip_tc_round<Model, Format, Accum>(s[r][j], e[r][j] - nfrac);
+}
+
+// c[r][j] += the dot of the 2W elements of a[r] and b[j] (f16 or bf16 pairs; ga, gb: their
+// ptx2hip_tc_x2_e), in blocks of Model::block(Format) products chained through c.
+template <typename Model, int Format, int Accum, int W, int R, int J>
+__device__ inline void ptx2hip_tc_dot_x2(const uint32_t (&a)[R][W], const uint32_t (&ga)[R][W],
+                                         const uint32_t (&b)[J][W], const uint32_t (&gb)[J][W],
+                                         uint32_t (&c)[R][J]) {
+  constexpr int B = Model::block(Format) / 2, N = B < W ? B : W;
+  for (int w = 0; w < W; w += N) {
+    const uint32_t *pa[R], *pga[R], *pb[J], *pgb[J];
+    for (int r = 0; r < R; ++r) pa[r] = a[r] + w, pga[r] = ga[r] + w;
+    for (int j = 0; j < J; ++j) pb[j] = b[j] + w, pgb[j] = gb[j] + w;
+    ptx2hip_tc_block_x2<Model, Format, Accum, N, R, J>(pa, pga, pb, pgb, c);
+  }
+}
+// ptx2hip:end
+
+// ptx2hip:helper ptx2hip_tc_dot requires=ptx2hip_tc_dot_terms,ptx2hip_tc_dot_x2
 // ptx2hip:amd
 // One output element d = c + sum a[k] * b[k] of an mma whose K is K (products per output element),
 // as Model's tensor cores compute it; a, b: raw element bits, c and the result: raw accumulator
 // bits; FormatB: B's format where it differs (the fp8 mixes .e4m3.e5m2, .e5m2.e4m3). The
-// reference form; fragment code decomposes each element once (ptx2hip_tc_dot_terms).
+// reference form; fragment code decomposes each element once (ptx2hip_tc_dot_terms), f16 and
+// bf16 work on register pairs (ptx2hip_tc_dot_x2, which they go through here too).
 template <typename Model, int Format, int Accum, int K, int FormatB = Format>
 __device__ inline uint32_t ptx2hip_tc_dot(const uint32_t (&a)[K], const uint32_t (&b)[K],
                                           uint32_t c) {
+  if ((Format == ptx2hip_tc_f16 || Format == ptx2hip_tc_bf16) && K % 2 == 0) {
+    constexpr int W = K / 2 > 0 ? K / 2 : 1;
+    uint32_t a2[1][W], b2[1][W], ga[1][W], gb[1][W], d[1][1] = {{c}};
+    for (int w = 0; w < W; ++w) {
+      a2[0][w] = (a[2 * w] & 0xffffu) | a[2 * w + 1] << 16;
+      b2[0][w] = (b[2 * w] & 0xffffu) | b[2 * w + 1] << 16;
+      ga[0][w] = ptx2hip_tc_x2_e<Format, Model::zero_products_in_e>(a2[0][w]);
+      gb[0][w] = ptx2hip_tc_x2_e<Format, Model::zero_products_in_e>(b2[0][w]);
+    }
+    ptx2hip_tc_dot_x2<Model, Format, Accum, W, 1, 1>(a2, ga, b2, gb, d);
+    return d[0][0];
+  }
   ptx2hip_tc_elem da[K], db[K];
   for (int k = 0; k < K; ++k) {
     da[k] = ptx2hip_tc_decompose<Model, Format>(a[k]);
