@@ -235,14 +235,28 @@ __device__ inline uint32_t ptx2hip_tc_dot_terms(const ptx2hip_tc_elem (&a)[K],
 }
 // ptx2hip:end
 
-// ptx2hip:helper ptx2hip_tc_dot_x2 requires=ptx2hip_tc_round,ptx2hip_tc_decompose
+// ptx2hip:helper ptx2hip_tc_u16x2
+// ptx2hip:amd
+// Two 16-bit lanes of a register: their unsigned maximum and logical right shift, lane by lane
+// (v_pk_max_u16 and v_pk_lshrrev_b16 on AMD).
+typedef uint16_t ptx2hip_tc_u16x2 __attribute__((vector_size(4)));
+__device__ inline uint32_t ptx2hip_tc_max_u16x2(uint32_t a, uint32_t b) {
+  const ptx2hip_tc_u16x2 x = __builtin_bit_cast(ptx2hip_tc_u16x2, a);
+  const ptx2hip_tc_u16x2 y = __builtin_bit_cast(ptx2hip_tc_u16x2, b);
+  return __builtin_bit_cast(uint32_t, x > y ? x : y);
+}
+template <int S>
+__device__ inline uint32_t ptx2hip_tc_shr_u16x2(uint32_t a) {
+  return __builtin_bit_cast(uint32_t, __builtin_bit_cast(ptx2hip_tc_u16x2, a) >> S);
+}
+// ptx2hip:end
+
+// ptx2hip:helper ptx2hip_tc_dot_x2 requires=ptx2hip_tc_round,ptx2hip_tc_decompose,ptx2hip_tc_u16x2
 // ptx2hip:amd
 // The f16 and bf16 dots as fragment registers hold them, two elements a register (k even in the
 // low half), so that the work per element is done on register pairs: ptx2hip_tc_x2_e gives both
 // exponents of a register with 16-bit lane operations, the products read the halves directly,
 // and no element is ever decomposed into a float and an int. Same model as ptx2hip_tc_block.
-typedef uint16_t ptx2hip_tc_u16x2 __attribute__((vector_size(4)));
-
 // Bits of the exponent field's lowest bit in a 16-bit element (f16 10, bf16 7) and the offset of
 // ptx2hip_tc_x2_e (g = e + G0 for a nonzero element: the bias plus bit 15 shifted down).
 constexpr int ptx2hip_tc_x2_shift(int format) { return format == ptx2hip_tc_f16 ? 10 : 7; }
@@ -261,12 +275,9 @@ template <int Format, bool ZERO_IN_E>
 __device__ inline uint32_t ptx2hip_tc_x2_e(uint32_t x) {
   constexpr int S = ptx2hip_tc_x2_shift(Format);
   const uint32_t m = x & 0x7fff7fffu;
-  const ptx2hip_tc_u16x2 subnormal = {1u << S, 1u << S};
-  ptx2hip_tc_u16x2 v = __builtin_bit_cast(ptx2hip_tc_u16x2, m);
-  v = v > subnormal ? v : subnormal;
+  const uint32_t v = ptx2hip_tc_max_u16x2(m, (1u << S) * 0x10001u);
   const uint32_t nonzero = ZERO_IN_E ? 0x80008000u : (m + 0x7fff7fffu) & 0x80008000u;
-  v = __builtin_bit_cast(ptx2hip_tc_u16x2, __builtin_bit_cast(uint32_t, v) | nonzero) >> S;
-  return __builtin_bit_cast(uint32_t, v);
+  return ptx2hip_tc_shr_u16x2<S>(v | nonzero);
 }
 
 // The low and the high element of x as exact floats.
@@ -301,12 +312,8 @@ __device__ inline void ptx2hip_tc_block_x2(const uint32_t* const (&a)[R],
                                              : ptx2hip_f32_from_bits(c[r][j]);
       // The largest sum of each half (at most 2 (G0 + 1 + the largest exponent) < 2^16: the
       // halves never carry into each other).
-      ptx2hip_tc_u16x2 top = {0, 0};
-      for (int w = 0; w < W; ++w) {
-        ptx2hip_tc_u16x2 sum = __builtin_bit_cast(ptx2hip_tc_u16x2, ga[r][w] + gb[j][w]);
-        top = top > sum ? top : sum;
-      }
-      tb = __builtin_bit_cast(uint32_t, top);
+      tb = 0;
+      for (int w = 0; w < W; ++w) tb = ptx2hip_tc_max_u16x2(tb, ga[r][w] + gb[j][w]);
       const int g = (int)((tb & 0xffffu) > (tb >> 16) ? tb & 0xffffu : tb >> 16);
       // -300 lies below every real exponent (>= 2 * -126) and keeps 2^(nfrac - E) finite.
       int x = Model::align_clamp ? Model::floor(Accum) : -300;

@@ -50,9 +50,9 @@ def portable_section(name):
     raise SystemExit(f"no helper {name}")
 
 
-# AMD-only helpers that address LDS through AMD address spaces, as the same accesses through
-# CUDA's shared window.
-LDS_SHIMS = {
+# AMD-only helpers nvcc cannot compile, as the same operations in CUDA: LDS accesses through
+# CUDA's shared window, and (below) the tensor model's 16-bit lane pairs.
+NVCC_SHIMS = {
     "ptx2hip_lds_load_u32": "__device__ inline uint32_t ptx2hip_lds_load_u32(uint32_t off) {\n"
     "  return *(const uint32_t*)__cvta_shared_to_generic(off);\n}",
     "ptx2hip_lds_load_u16": "__device__ inline uint32_t ptx2hip_lds_load_u16(uint32_t off) {\n"
@@ -64,12 +64,21 @@ LDS_SHIMS = {
 }
 
 
+# The tensor model's 16-bit lane pairs are clang/GCC vectors, which nvcc refuses in device code:
+# the same operations with CUDA's SIMD intrinsics.
+NVCC_SHIMS["ptx2hip_tc_u16x2"] = (
+    "__device__ inline uint32_t ptx2hip_tc_max_u16x2(uint32_t a, uint32_t b) { return __vmaxu2(a, b); }\n"
+    "template <int S>\n"
+    "__device__ inline uint32_t ptx2hip_tc_shr_u16x2(uint32_t a) {\n"
+    "  return ((a & 0xffffu) >> S) | (((a >> 16) >> S) << 16);\n}")
+
+
 def shimmed(text):
     """An --target amd translation made buildable by nvcc with the shim."""
     def swap(m):
         body = m.group(3)
-        if m.group(2) in LDS_SHIMS:
-            return m.group(1) + LDS_SHIMS[m.group(2)] + m.group(4)
+        if m.group(2) in NVCC_SHIMS:
+            return m.group(1) + NVCC_SHIMS[m.group(2)] + m.group(4)
         if any(t in body for t in CLANG_ONLY):
             portable = portable_section(m.group(2))
             if portable.strip():
