@@ -143,9 +143,9 @@ struct Input {
     cuda_arch: Option<CudaArch>,
     /// The NVIDIA tensor cores whose numerics the exact matrix translations (`mma`) reproduce
     /// bit for bit: `sm_90` (H100/H200, recorded) or `sm_80` (A100, checked against published
-    /// recordings); docs/TENSOR_MODEL.md.
-    #[arg(long, value_name = "SM", default_value = "sm_90", value_parser = tensor_model)]
-    tensor_model: TensorModel,
+    /// recordings); docs/TENSOR_MODEL.md [default: `tensor-model` of ptx2hip.toml, else sm_90].
+    #[arg(long, value_name = "SM", value_parser = tensor_model)]
+    tensor_model: Option<TensorModel>,
     /// Use the faster, inexact translation of the rules that have one (float `mma` through
     /// MFMA/WMMA): each such translation is marked in its provenance comment and the report, and
     /// `explain CODE` states its deviation. Without it every translation is exact.
@@ -220,7 +220,7 @@ pub fn run(cli: Cli) -> ExitCode {
                 target: target.into(),
                 emit: Some(emit.into()),
                 provenance: !no_provenance,
-                tensor_model: input.tensor_model,
+                tensor_model: input.tensor_model.unwrap_or_default(),
                 fast: input.fast,
             };
             let mode = match (in_place, out_dir) {
@@ -254,7 +254,7 @@ pub fn run(cli: Cli) -> ExitCode {
                 target: target.into(),
                 emit: None,
                 provenance: false,
-                tensor_model: input.tensor_model,
+                tensor_model: input.tensor_model.unwrap_or_default(),
                 fast: input.fast,
             },
         ),
@@ -306,6 +306,22 @@ impl Input {
         let (files, more) = self.selection.files(&paths, &self.extensions);
         errors.extend(more);
         (files, errors)
+    }
+
+    /// The tensor model of a file whose configuration is `config`: `--tensor-model`, else its
+    /// `tensor-model`, else sm_90.
+    fn tensor_model_for(&self, config: &Config) -> TensorModel {
+        self.tensor_model
+            .or(config.tensor_model)
+            .unwrap_or_default()
+    }
+
+    /// `options` for a file whose configuration is `config` (its tensor model).
+    fn options_for(&self, config: &Config, options: Options) -> Options {
+        Options {
+            tensor_model: self.tensor_model_for(config),
+            ..options
+        }
     }
 
     /// What the scanner is told besides a file whose configuration is `config`: its macros

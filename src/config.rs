@@ -24,6 +24,7 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 
 use crate::codes::Code;
+use crate::lower::TensorModel;
 use crate::scan::cuda_arch::CudaArch;
 
 /// The name looked for.
@@ -38,6 +39,7 @@ const KEYS: &[&str] = &[
     "amd-defines",
     "nvidia-only-macros",
     "cuda-arch",
+    "tensor-model",
 ];
 
 /// A macro the user declares: its name and, for `NAME=VALUE`, its value.
@@ -71,6 +73,9 @@ pub struct Config {
     /// The NVIDIA architecture whose `__CUDA_ARCH__` arms the AMD device compilation follows
     /// (`cuda-arch = 90` or `"sm_90"`); `--cuda-arch` replaces it.
     pub cuda_arch: Option<CudaArch>,
+    /// Whose tensor cores the exact matrix translations reproduce (`tensor-model = "sm_80"`);
+    /// `--tensor-model` replaces it.
+    pub tensor_model: Option<TensorModel>,
 }
 
 /// The file as written.
@@ -89,6 +94,7 @@ struct Raw {
     #[serde(default)]
     nvidia_only_macros: Vec<String>,
     cuda_arch: Option<toml::Value>,
+    tensor_model: Option<toml::Value>,
 }
 
 /// Which configuration to use, from `--config` and `--isolated`.
@@ -152,6 +158,7 @@ impl Config {
             amd_defines: defines("amd-defines", &raw.amd_defines)?,
             nvidia_only_macros: defines("nvidia-only-macros", &raw.nvidia_only_macros)?,
             cuda_arch: raw.cuda_arch.as_ref().map(cuda_arch).transpose()?,
+            tensor_model: raw.tensor_model.as_ref().map(tensor_model).transpose()?,
         })
     }
 }
@@ -175,6 +182,17 @@ fn cuda_arch(value: &toml::Value) -> Result<CudaArch, String> {
         other => format!("{other}"),
     };
     CudaArch::parse(&text).map_err(|e| format!("`cuda-arch`: {e}"))
+}
+
+/// `tensor-model = "sm_80"` (or 80, "sm_90", 90).
+fn tensor_model(value: &toml::Value) -> Result<TensorModel, String> {
+    let text = match value {
+        toml::Value::Integer(n) => n.to_string(),
+        toml::Value::String(s) => s.clone(),
+        other => format!("{other}"),
+    };
+    TensorModel::parse(&text)
+        .ok_or_else(|| format!("`tensor-model`: `{text}` is not a tensor model: sm_90 or sm_80"))
 }
 
 /// `NAME` or `NAME=VALUE` entries of `key`.
@@ -216,9 +234,11 @@ mod tests {
             amd-defines = ["GGML_USE_HIP"]
             nvidia-only-macros = ["NEW_MMA_AVAILABLE"]
             cuda-arch = "sm_80"
+            tensor-model = "sm_80"
             "#,
         )
         .unwrap();
+        assert_eq!(c.tensor_model, Some(TensorModel::Sm80));
         assert_eq!(c.exclude, ["third_party/", "*.gen.cu"]);
         assert_eq!(c.extensions, Some(vec!["cu".into(), "cuh".into()]));
         assert_eq!(c.ignore, [Code::Translatable, Code::DeclinedForm]);

@@ -431,6 +431,7 @@ impl FileReport {
             ..*settings
         };
         let scan_options = &input.scan_options(&config.config);
+        let options = input.options_for(&config.config, options);
         let read;
         let (path, bytes) = match source {
             Source::File(path) => {

@@ -16,7 +16,7 @@ pub fn run(input: &Input, rules: &RuleSet, output: &Path) -> ExitCode {
     let (files, mut errors) = input.files();
     let settings = crate::lower::Settings {
         target: crate::lower::Target::Amd,
-        tensor_model: input.tensor_model,
+        tensor_model: input.tensor_model.unwrap_or_default(),
         fast: input.fast,
     };
     // A file that cannot be read is an error and, on the page, left to port by hand (E003).
@@ -31,6 +31,10 @@ pub fn run(input: &Input, rules: &RuleSet, output: &Path) -> ExitCode {
             };
             let scan_options = input.scan_options(&config.config);
             let arch = scan_options.macros.cuda_arch;
+            let settings = crate::lower::Settings {
+                tensor_model: input.tensor_model_for(&config.config),
+                ..settings
+            };
             match std::fs::read(&f.path) {
                 Ok(bytes) => (
                     html::entries(&path, Some(&f.path), &bytes, rules, &scan_options, settings),

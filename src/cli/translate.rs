@@ -304,6 +304,7 @@ fn translate_file(
         }
     };
     let scan_options = target.input.scan_options(&config.config);
+    let options = target.input.options_for(&config.config, options);
     let original = match write::Original::read(&file.path) {
         Ok(o) => o,
         Err(e) => return failed(e),
