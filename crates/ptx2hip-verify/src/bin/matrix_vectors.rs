@@ -1,7 +1,7 @@
 //! Per-warp recordings of the `mma` forms (docs/MATRIX.md).
 //!
 //! ```text
-//! cargo run -p ptx2hip-verify --bin matrix_vectors -- gen --out DIR            # CUDA programs + inputs + run.sh
+//! cargo run -p ptx2hip-verify --bin matrix_vectors -- gen --out DIR [--only S]  # CUDA programs + inputs + run.sh (forms named *S*)
 //! RES=DIR/res bash DIR/run.sh                                                  # on a machine with an NVIDIA GPU
 //! cargo run -p ptx2hip-verify --bin matrix_vectors -- import --results DIR/res # writes tests/vectors/matrix/
 //! cargo run -p ptx2hip-verify --bin matrix_vectors -- check                    # recording vs the reference
@@ -53,15 +53,17 @@ fn main() -> ExitCode {
 
 fn gen(args: &[String]) -> Result<(), String> {
     let out = arg(args, "--out").ok_or("gen needs --out DIR")?;
-    let n = harness::write_programs(Path::new(&out))?;
+    let only = arg(args, "--only").unwrap_or_default();
+    let n = harness::write_programs(Path::new(&out), &only)?;
     println!("{n} forms written to {out}");
     Ok(())
 }
 
 fn import(args: &[String]) -> Result<(), String> {
     let res = arg(args, "--results").ok_or("import needs --results DIR")?;
-    let imported = harness::import(Path::new(&res))?;
     let dir = dir();
+    let earlier = Recording::read(&dir.join("mma.bin.gz")).ok();
+    let imported = harness::import(Path::new(&res), earlier.as_ref())?;
     std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
     imported.recording.write(&dir.join("mma.bin.gz"))?;
     let mut manifest = imported.recording.header.clone();

@@ -91,6 +91,10 @@ fn mask(bits: u32) -> u64 {
 /// Warps per form: every output element is one dot product (128 per m16n8 warp), so integer
 /// forms see 8,192 and float forms 20,480 dot products.
 pub fn warps(form: &MmaForm) -> usize {
+    if form.is_quad_pair() {
+        // 256 dot products a warp: 10,240.
+        return 40;
+    }
     match form.family() {
         "float" => 160,
         _ => 64,

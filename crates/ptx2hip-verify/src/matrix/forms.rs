@@ -6,6 +6,11 @@
 //! register i, element h of a packed register, p elements per 32-bit register):
 //! A[g + 8(i & 1)][p·t + h + 4p(i >> 1)], B[p·t + h + 4p·i][g], and for C/D with 32- or 64-bit
 //! elements C[g + 8(i >> 1)][2t + (i & 1)], with f16 elements C[g + 8i][2t + h].
+//!
+//! The exception is Volta's m8n8k4 with f16 multiplicands: a warp computes four independent
+//! 8×8×4 products, one per quad pair (lanes 4q…4q+3 with 16+4q…16+4q+3), with layouts of their
+//! own for every `.row`/`.col` choice (`MmaForm::quad_pair_element`). Its matrices hold the four
+//! products stacked by rows: A 32×4 (rows 8q…8q+7 for product q), B 16×8 (rows 4q…4q+3), C/D 32×8.
 
 use std::fmt::Write as _;
 
@@ -78,6 +83,22 @@ pub enum BitOp {
     And,
 }
 
+/// The storage order PTX names for a multiplicand (`.row` / `.col`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Major {
+    Row,
+    Col,
+}
+
+impl Major {
+    pub fn name(self) -> &'static str {
+        match self {
+            Major::Row => "row",
+            Major::Col => "col",
+        }
+    }
+}
+
 /// An operand of the statement.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Operand {
@@ -87,12 +108,14 @@ pub enum Operand {
     D,
 }
 
-/// One `mma.sync.aligned.MxNxK.row.col` form.
+/// One `mma.sync.aligned.MxNxK.{row,col}.{row,col}` form (`.row.col` but for m8n8k4 f16).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct MmaForm {
     pub m: usize,
     pub n: usize,
     pub k: usize,
+    pub alayout: Major,
+    pub blayout: Major,
     pub d: Elem,
     pub a: Elem,
     pub b: Elem,
@@ -104,7 +127,14 @@ pub struct MmaForm {
 impl MmaForm {
     /// The modifiers after `mma`, e.g. `sync.aligned.m16n8k32.row.col.satfinite.s32.s8.u8.s32`.
     pub fn modifiers(&self) -> String {
-        let mut s = format!("sync.aligned.m{}n{}k{}.row.col", self.m, self.n, self.k);
+        let mut s = format!(
+            "sync.aligned.m{}n{}k{}.{}.{}",
+            self.m,
+            self.n,
+            self.k,
+            self.alayout.name(),
+            self.blayout.name()
+        );
         if self.satfinite {
             s.push_str(".satfinite");
         }
@@ -133,13 +163,28 @@ impl MmaForm {
         }
     }
 
-    /// Rows and columns of the operand's matrix.
+    /// Volta's m8n8k4 with f16 multiplicands: four products per warp, one per quad pair.
+    pub fn is_quad_pair(&self) -> bool {
+        (self.m, self.n, self.k, self.a) == (8, 8, 4, Elem::F16)
+    }
+
+    /// Independent products per warp, stacked by rows in every operand's matrix.
+    pub fn batches(&self) -> usize {
+        if self.is_quad_pair() {
+            4
+        } else {
+            1
+        }
+    }
+
+    /// Rows and columns of the operand's matrix (the products of a warp stacked by rows).
     pub fn dims(&self, op: Operand) -> (usize, usize) {
-        match op {
+        let (r, c) = match op {
             Operand::A => (self.m, self.k),
             Operand::B => (self.k, self.n),
             Operand::C | Operand::D => (self.m, self.n),
-        }
+        };
+        (r * self.batches(), c)
     }
 
     /// Registers of the operand in each lane.
@@ -171,6 +216,9 @@ impl MmaForm {
 
     /// The element (row, column) that element `h` of register `i` of lane `lane` holds.
     pub fn element(&self, op: Operand, lane: usize, i: usize, h: usize) -> (usize, usize) {
+        if self.is_quad_pair() {
+            return self.quad_pair_element(op, lane, i, h);
+        }
         let (g, t) = (lane >> 2, lane & 3);
         let p = self.elem(op).per_reg();
         match op {
@@ -179,6 +227,26 @@ impl MmaForm {
             Operand::C | Operand::D if p == 2 => (g + 8 * i, 2 * t + h),
             Operand::C | Operand::D => (g + 8 * (i >> 1), 2 * t + (i & 1)),
         }
+    }
+
+    /// [`Self::element`] of m8n8k4 f16 (PTX ISA, *Matrix fragments for mma.m8n8k4 with .f16*):
+    /// lane l works on product q = (l >> 2) & 3, in its low (l < 16) or high half, as t = l & 3;
+    /// e = 2i + h counts the lane's elements of a packed operand (f32 C/D: e = i).
+    fn quad_pair_element(&self, op: Operand, lane: usize, i: usize, h: usize) -> (usize, usize) {
+        let (q, t, hi) = ((lane >> 2) & 3, lane & 3, 4 * (lane >> 4));
+        let e = i * self.elem(op).per_reg() + h;
+        let (r, c) = match (op, self.alayout, self.blayout) {
+            (Operand::A, Major::Row, _) => (t + hi, e),
+            (Operand::A, Major::Col, _) => (e + hi, t),
+            (Operand::B, _, Major::Row) => (t, e + hi),
+            (Operand::B, _, Major::Col) => (e, t + hi),
+            (Operand::C | Operand::D, ..) if self.elem(op) == Elem::F16 => (t + hi, e),
+            (Operand::C | Operand::D, ..) => {
+                ((lane & 1) + (i & 2) + hi, (i & 4) + (lane & 2) + (i & 1))
+            }
+        };
+        let rows = if op == Operand::B { self.k } else { self.m };
+        (q * rows + r, c)
     }
 
     /// The canonical statement: `{%0, ...}` for each operand, D first.
@@ -232,6 +300,8 @@ fn form(mnk: (usize, usize, usize), d: Elem, a: Elem, b: Elem, c: Elem) -> MmaFo
         m: mnk.0,
         n: mnk.1,
         k: mnk.2,
+        alayout: Major::Row,
+        blayout: Major::Col,
         d,
         a,
         b,
@@ -241,9 +311,8 @@ fn form(mnk: (usize, usize, usize), d: Elem, a: Elem, b: Elem, c: Elem) -> MmaFo
     }
 }
 
-/// Every `.row.col` form of the PTX ISA up to sm_90 that an H100 runs, integer first
-/// (m8n8k4 f16 with its other layouts, sparse `mma.sp` and the sm_100+ kinds are not here:
-/// rules/matrix.toml refuses them).
+/// Every form of the PTX ISA up to sm_90 that an H100 runs, integer first, Volta's m8n8k4 f16
+/// last (sparse `mma.sp` and the sm_100+ kinds are not here: rules/matrix.toml refuses them).
 pub fn all_forms() -> Vec<MmaForm> {
     use Elem::*;
     let mut v = Vec::new();
@@ -294,6 +363,17 @@ pub fn all_forms() -> Vec<MmaForm> {
             }
         }
     }
+    for alayout in [Major::Row, Major::Col] {
+        for blayout in [Major::Row, Major::Col] {
+            for (d, c) in [(F16, F16), (F32, F32), (F32, F16), (F16, F32)] {
+                v.push(MmaForm {
+                    alayout,
+                    blayout,
+                    ..form((8, 8, 4), d, F16, F16, c)
+                });
+            }
+        }
+    }
     v
 }
 
@@ -338,6 +418,22 @@ mod tests {
         assert_eq!(f.element(Operand::A, 6, 2, 0), (1, 2 + 4));
         let f = find("mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16");
         assert_eq!(f.element(Operand::D, 6, 1, 1), (9, 5));
+    }
+
+    #[test]
+    fn quad_pairs_hold_their_own_products() {
+        // Lane 17: product 0, high half, t = 1; lane 6: product 1, low half, t = 2; lane 18:
+        // product 0, high half. Rows of product q start at 8q (A, C, D) or 4q (B).
+        let f = find("mma.sync.aligned.m8n8k4.row.col.f32.f16.f16.f32");
+        assert_eq!(f.dims(Operand::A), (32, 4));
+        assert_eq!(f.element(Operand::A, 17, 1, 0), (5, 2));
+        assert_eq!(f.element(Operand::B, 17, 1, 1), (3, 5));
+        assert_eq!(f.element(Operand::D, 18, 5, 0), (4, 7));
+        let f = find("mma.sync.aligned.m8n8k4.col.row.f16.f16.f16.f16");
+        assert_eq!(f.element(Operand::A, 6, 1, 1), (8 + 3, 2));
+        assert_eq!(f.element(Operand::B, 6, 0, 1), (4 + 2, 1));
+        assert_eq!(f.element(Operand::D, 6, 3, 1), (8 + 2, 7));
+        assert_eq!(f.regs(Operand::D), 4);
     }
 
     #[test]

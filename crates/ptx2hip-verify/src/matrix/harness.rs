@@ -182,12 +182,16 @@ pub fn input_file(form: &MmaForm, cases: &[Case]) -> Vec<u8> {
     v
 }
 
-/// Writes the programs, inputs, `forms.tsv`, `main.cu` and `run.sh` of every form to `dir`.
-pub fn write_programs(dir: &Path) -> Result<usize, String> {
+/// Writes the programs, inputs, `forms.tsv`, `main.cu` and `run.sh` of every form whose name
+/// contains `only` to `dir` (a new form is recorded alone; [`import`] keeps the others).
+pub fn write_programs(dir: &Path, only: &str) -> Result<usize, String> {
     let io = |e: std::io::Error| e.to_string();
     std::fs::create_dir_all(dir.join("in")).map_err(io)?;
     let mut tsv = String::new();
-    let forms = all_forms();
+    let forms: Vec<MmaForm> = all_forms()
+        .into_iter()
+        .filter(|f| f.name().contains(only))
+        .collect();
     for (k, form) in forms.iter().enumerate() {
         let cases = generate(form);
         std::fs::write(dir.join(format!("f{k}.cu")), program(form, k)).map_err(io)?;
@@ -236,8 +240,9 @@ pub struct Imported {
     pub missing: Vec<(String, String)>,
 }
 
-/// Reads the outputs in `res` (written by `run.sh` for the programs of [`write_programs`]).
-pub fn import(res: &Path) -> Result<Imported, String> {
+/// Reads the outputs in `res` (written by `run.sh` for the programs of [`write_programs`]); a
+/// form this run did not record keeps its outputs from `earlier`, the recording it adds to.
+pub fn import(res: &Path, earlier: Option<&Recording>) -> Result<Imported, String> {
     let read = |name: &str| {
         std::fs::read_to_string(res.join(name))
             .map(|s| s.trim().to_string())
@@ -267,7 +272,10 @@ pub fn import(res: &Path) -> Result<Imported, String> {
             match index.iter().position(|n| *n == form.name()) {
                 Some(k) => k,
                 None => {
-                    missing.push((form.name(), "not in this run's forms.tsv".to_string()));
+                    match earlier.and_then(|r| r.form(&form.name())) {
+                        Some(r) => forms.push(r.clone()),
+                        None => missing.push((form.name(), "not recorded yet".to_string())),
+                    }
                     continue;
                 }
             }

@@ -24,9 +24,12 @@ fn int_value(e: Elem, bits: u64) -> i64 {
 
 /// D as raw element bits (row-major), or `None` for a form no reference covers.
 pub fn expected(form: &MmaForm, a: &[u64], b: &[u64], c: &[u64]) -> Option<Vec<u64>> {
-    let (m, n, k) = (form.m, form.n, form.k);
+    let (n, k) = (form.n, form.k);
+    let m = form.m * form.batches();
     let mut d = Vec::with_capacity(m * n);
     for i in 0..m {
+        // The rows of B of product i / form.m (m8n8k4 f16: four per warp, stacked).
+        let b = &b[i / form.m * k * n..];
         for j in 0..n {
             let cij = c[i * n + j];
             let v = match (form.a, form.bitop) {
@@ -64,6 +67,9 @@ pub fn expected(form: &MmaForm, a: &[u64], b: &[u64], c: &[u64]) -> Option<Vec<u
                     r as u32 as u64
                 }
                 (e, _) => {
+                    if form.c != form.d {
+                        return None; // m8n8k4 with an f16 C and f32 D or back: no model
+                    }
                     let accum = if form.c == Elem::F16 {
                         model::Accum::F16
                     } else {
