@@ -391,3 +391,98 @@ __device__ inline ptx2hip_vec<T, NC> ptx2hip_mma_fp8(ptx2hip_vec<uint32_t, NA> a
   return d;
 }
 // ptx2hip:end
+
+// ---- Volta's m8n8k4 f16 (quad pairs) ----------------------------------------------------------
+
+// ptx2hip:helper ptx2hip_mma_pick
+// ptx2hip:amd
+// v[i] for a lane-dependent i (0..7): a select tree, no indexed private array.
+__device__ inline uint32_t ptx2hip_mma_pick(const uint32_t (&v)[8], uint32_t i) {
+  const uint32_t x0 = i & 1u ? v[1] : v[0], x1 = i & 1u ? v[3] : v[2];
+  const uint32_t x2 = i & 1u ? v[5] : v[4], x3 = i & 1u ? v[7] : v[6];
+  const uint32_t y0 = i & 2u ? x1 : x0, y1 = i & 2u ? x3 : x2;
+  return i & 4u ? y1 : y0;
+}
+// ptx2hip:end
+
+// clang-format off
+// ptx2hip:helper ptx2hip_mma_volta requires=ptx2hip_vec,ptx2hip_mma_lane,ptx2hip_mma_pick,ptx2hip_mma_tc,ptx2hip_tc_dot
+// clang-format on
+// ptx2hip:amd
+// Volta's mma.m8n8k4 with f16 A and B (PTX ISA, Matrix fragments for mma.m8n8k4 with .f16): the
+// warp computes four independent 8x8x4 products, product q in lanes 4q..4q+3 (the low half: rows
+// 0-3 of A, C and D) and 16+4q..16+4q+3 (the high half: rows 4-7), lane t of a half holding its
+// elements e = 2i + h as: A .row A[t][e], .col A[e][t]; B .row B[t][e], .col B[e][t] (the high
+// half: + 4 to A's row, B's column); C/D f16 C[t][e] (e = 0..7), f32 register i
+// C[(l & 1) + (i & 2)][(i & 4) + (l & 2) + (i & 1)]. Each lane reads the 2 A and 2 B registers
+// of the 8 lanes of its product (ds_bpermute), picks the rows and columns of its own outputs and
+// computes each as Model's dot product over K = 4 (ptx2hip_tc_dot). ACOL: A is .col; BROW: B is
+// .row. T: the C/D carrier (float for f32, uint32_t holding two f16 for f16).
+template <typename Model, bool ACOL, bool BROW, int Accum, typename T, int NC>
+__device__ inline ptx2hip_vec<T, NC> ptx2hip_mma_volta(ptx2hip_vec<uint32_t, 2> a,
+                                                       ptx2hip_vec<uint32_t, 2> b,
+                                                       ptx2hip_vec<T, NC> c) {
+  constexpr bool f32 = Accum == ptx2hip_tc_acc_f32;
+  static_assert(NC == (f32 ? 8 : 4), "not an m8n8k4 accumulator fragment");
+  const uint32_t l = __lane_id() & 31u, first = l & 12u, hi = (l >> 4) * 4u;
+  // wa[s][i]: register i of lane s of the product, s = 0..3 the low half's t, 4..7 the high's.
+  uint32_t wa[8][2], wb[8][2];
+#pragma unroll
+  for (int s = 0; s < 8; ++s)
+#pragma unroll
+    for (int i = 0; i < 2; ++i) {
+      const uint32_t src = first + (uint32_t)(s & 3) + 16u * (uint32_t)(s >> 2);
+      wa[s][i] = ptx2hip_mma_lane(a.v[i], src);
+      wb[s][i] = ptx2hip_mma_lane(b.v[i], src);
+    }
+  // The product's A by columns (at[k][r]) and B (mb[k][n]), raw f16 bits.
+  uint32_t at[4][8], mb[4][8];
+#pragma unroll
+  for (int k = 0; k < 4; ++k)
+#pragma unroll
+    for (int x = 0; x < 8; ++x) {
+      const int half = 4 * (x >> 2), sa = ACOL ? k + half : (x & 3) + half;
+      const int ea = ACOL ? x & 3 : k, sb = BROW ? k + half : (x & 3) + half;
+      const int eb = BROW ? x & 3 : k;
+      at[k][x] = (wa[sa][ea >> 1] >> (16 * (ea & 1))) & 0xffffu;
+      mb[k][x] = (wb[sb][eb >> 1] >> (16 * (eb & 1))) & 0xffffu;
+    }
+  ptx2hip_vec<T, NC> d;
+  if (f32) {
+    // Register i: row (l & 1) + (i & 2) + hi, column (i & 4) + (l & 2) + (i & 1).
+#pragma unroll
+    for (int i = 0; i < NC; ++i) {
+      uint32_t row[4], col[4];
+      const uint32_t r = (l & 1u) + (uint32_t)(i & 2) + hi;
+#pragma unroll
+      for (int k = 0; k < 4; ++k) {
+        row[k] = ptx2hip_mma_pick(at[k], r);
+        const int n = (i & 4) + (i & 1);
+        col[k] = l & 2u ? mb[k][n + 2] : mb[k][n];
+      }
+      const uint32_t ci = __builtin_bit_cast(uint32_t, c.v[i]);
+      d.v[i] = __builtin_bit_cast(T, ptx2hip_tc_dot<Model, ptx2hip_tc_f16, Accum, 4>(row, col, ci));
+    }
+  } else {
+    // Register i: row t + hi, columns 2i (low half) and 2i + 1 (high half).
+    uint32_t row[4];
+#pragma unroll
+    for (int k = 0; k < 4; ++k) row[k] = ptx2hip_mma_pick(at[k], (l & 3u) + hi);
+#pragma unroll
+    for (int i = 0; i < NC; ++i) {
+      const uint32_t ci = __builtin_bit_cast(uint32_t, c.v[i]);
+      uint32_t out[2];
+#pragma unroll
+      for (int h = 0; h < 2; ++h) {
+        uint32_t col[4];
+#pragma unroll
+        for (int k = 0; k < 4; ++k) col[k] = mb[k][2 * i + h];
+        out[h] =
+            ptx2hip_tc_dot<Model, ptx2hip_tc_f16, Accum, 4>(row, col, h ? ci >> 16 : ci & 0xffffu);
+      }
+      d.v[i] = __builtin_bit_cast(T, (out[0] & 0xffffu) | out[1] << 16);
+    }
+  }
+  return d;
+}
+// ptx2hip:end
