@@ -405,8 +405,54 @@ __device__ inline uint32_t ptx2hip_mma_pick(const uint32_t (&v)[8], uint32_t i) 
 }
 // ptx2hip:end
 
+// ptx2hip:helper ptx2hip_mma_volta_dot requires=ptx2hip_f32_from_f16,ptx2hip_f32_from_bits,ptx2hip_bits_from_f32,ptx2hip_cvt_h_from_f32
+// ptx2hip:amd
+// One output of Volta's m8n8k4 f16 as the H100 computes it (found on its recording, docs/MATRIX.md):
+// IEEE f32 arithmetic, not the tensor-core model. f32 D: an fma chain over k = 0..3 from +0, then
+// C added (an f16 C widened exactly); f16 D: an fma chain from C over k = 0, 1, 3, 2, rounded to
+// f16 to nearest even. NaN results are NVIDIA's canonical ones. a, b: raw f16 bits; c: raw C bits.
+template <bool CF16, bool DF16>
+__device__ inline uint32_t ptx2hip_mma_volta_dot(const uint32_t (&a)[4], const uint32_t (&b)[4],
+                                                 uint32_t c) {
+  const float cv = CF16 ? ptx2hip_f32_from_f16((uint16_t)c) : ptx2hip_f32_from_bits(c);
+  float x[4], y[4];
+#pragma unroll
+  for (int k = 0; k < 4; ++k) {
+    x[k] = ptx2hip_f32_from_f16((uint16_t)a[k]);
+    y[k] = ptx2hip_f32_from_f16((uint16_t)b[k]);
+  }
+  if (DF16) {
+    float acc = __builtin_fmaf(x[0], y[0], cv);
+    acc = __builtin_fmaf(x[1], y[1], acc);
+    acc = __builtin_fmaf(x[3], y[3], acc);
+    acc = __builtin_fmaf(x[2], y[2], acc);
+    return ptx2hip_cvt_h_from_f32(acc, false, 0, false, false, false);
+  }
+  float acc = __builtin_fmaf(x[0], y[0], 0.0f);
+#pragma unroll
+  for (int k = 1; k < 4; ++k) acc = __builtin_fmaf(x[k], y[k], acc);
+  const float d = acc + cv;
+  return d != d ? 0x7fffffffu : ptx2hip_bits_from_f32(d);
+}
+// ptx2hip:end
+
+// ptx2hip:helper ptx2hip_mma_volta_d
+// ptx2hip:amd
+// The D fragment of m8n8k4 f16: 8 f32 registers, or 4 registers of two f16.
+template <bool DF16>
+struct ptx2hip_mma_volta_d {
+  typedef float type;
+  static constexpr int n = 8;
+};
+template <>
+struct ptx2hip_mma_volta_d<true> {
+  typedef uint32_t type;
+  static constexpr int n = 4;
+};
+// ptx2hip:end
+
 // clang-format off
-// ptx2hip:helper ptx2hip_mma_volta requires=ptx2hip_vec,ptx2hip_mma_lane,ptx2hip_mma_pick,ptx2hip_mma_tc,ptx2hip_tc_dot
+// ptx2hip:helper ptx2hip_mma_volta requires=ptx2hip_vec,ptx2hip_mma_lane,ptx2hip_mma_pick,ptx2hip_mma_volta_dot,ptx2hip_mma_volta_d
 // clang-format on
 // ptx2hip:amd
 // Volta's mma.m8n8k4 with f16 A and B (PTX ISA, Matrix fragments for mma.m8n8k4 with .f16): the
@@ -416,14 +462,16 @@ __device__ inline uint32_t ptx2hip_mma_pick(const uint32_t (&v)[8], uint32_t i) 
 // half: + 4 to A's row, B's column); C/D f16 C[t][e] (e = 0..7), f32 register i
 // C[(l & 1) + (i & 2)][(i & 4) + (l & 2) + (i & 1)]. Each lane reads the 2 A and 2 B registers
 // of the 8 lanes of its product (ds_bpermute), picks the rows and columns of its own outputs and
-// computes each as Model's dot product over K = 4 (ptx2hip_tc_dot). ACOL: A is .col; BROW: B is
-// .row. T: the C/D carrier (float for f32, uint32_t holding two f16 for f16).
-template <typename Model, bool ACOL, bool BROW, int Accum, typename T, int NC>
-__device__ inline ptx2hip_vec<T, NC> ptx2hip_mma_volta(ptx2hip_vec<uint32_t, 2> a,
-                                                       ptx2hip_vec<uint32_t, 2> b,
-                                                       ptx2hip_vec<T, NC> c) {
-  constexpr bool f32 = Accum == ptx2hip_tc_acc_f32;
-  static_assert(NC == (f32 ? 8 : 4), "not an m8n8k4 accumulator fragment");
+// computes each with ptx2hip_mma_volta_dot; an f16 C under an f32 D is read from the lane that
+// holds its element. ACOL: A is .col; BROW: B is .row; DF16: D is f16 (then C is too).
+template <bool ACOL, bool BROW, bool DF16, typename TC, int NC>
+__device__ inline ptx2hip_vec<typename ptx2hip_mma_volta_d<DF16>::type,
+                              ptx2hip_mma_volta_d<DF16>::n>
+ptx2hip_mma_volta(ptx2hip_vec<uint32_t, 2> a, ptx2hip_vec<uint32_t, 2> b, ptx2hip_vec<TC, NC> c) {
+  typedef typename ptx2hip_mma_volta_d<DF16>::type TD;
+  constexpr int ND = ptx2hip_mma_volta_d<DF16>::n;
+  constexpr bool cf16 = NC == 4;
+  static_assert(NC == 4 || (NC == 8 && !DF16), "not an m8n8k4 accumulator fragment");
   const uint32_t l = __lane_id() & 31u, first = l & 12u, hi = (l >> 4) * 4u;
   // wa[s][i]: register i of lane s of the product, s = 0..3 the low half's t, 4..7 the high's.
   uint32_t wa[8][2], wb[8][2];
@@ -447,11 +495,14 @@ __device__ inline ptx2hip_vec<T, NC> ptx2hip_mma_volta(ptx2hip_vec<uint32_t, 2> 
       at[k][x] = (wa[sa][ea >> 1] >> (16 * (ea & 1))) & 0xffffu;
       mb[k][x] = (wb[sb][eb >> 1] >> (16 * (eb & 1))) & 0xffffu;
     }
-  ptx2hip_vec<T, NC> d;
-  if (f32) {
+  uint32_t cw[NC];
+#pragma unroll
+  for (int i = 0; i < NC; ++i) cw[i] = __builtin_bit_cast(uint32_t, c.v[i]);
+  ptx2hip_vec<TD, ND> d;
+  if (!DF16) {
     // Register i: row (l & 1) + (i & 2) + hi, column (i & 4) + (l & 2) + (i & 1).
 #pragma unroll
-    for (int i = 0; i < NC; ++i) {
+    for (int i = 0; i < ND; ++i) {
       uint32_t row[4], col[4];
       const uint32_t r = (l & 1u) + (uint32_t)(i & 2) + hi;
 #pragma unroll
@@ -460,8 +511,15 @@ __device__ inline ptx2hip_vec<T, NC> ptx2hip_mma_volta(ptx2hip_vec<uint32_t, 2> 
         const int n = (i & 4) + (i & 1);
         col[k] = l & 2u ? mb[k][n + 2] : mb[k][n];
       }
-      const uint32_t ci = __builtin_bit_cast(uint32_t, c.v[i]);
-      d.v[i] = __builtin_bit_cast(T, ptx2hip_tc_dot<Model, ptx2hip_tc_f16, Accum, 4>(row, col, ci));
+      uint32_t ci = cw[i % NC];
+      if (cf16) {
+        // f16 C[r][n] is half n & 1 of register n >> 1 of lane r - hi of this half.
+        const uint32_t src = first + (l & 16u) + (r & 3u);
+        const uint32_t lo = ptx2hip_mma_lane(cw[(i & 4) >> 1], src);
+        const uint32_t up = ptx2hip_mma_lane(cw[((i & 4) >> 1) + 1], src);
+        ci = ((l & 2u ? up : lo) >> (16 * (i & 1))) & 0xffffu;
+      }
+      d.v[i] = __builtin_bit_cast(TD, ptx2hip_mma_volta_dot<cf16, false>(row, col, ci));
     }
   } else {
     // Register i: row t + hi, columns 2i (low half) and 2i + 1 (high half).
@@ -469,18 +527,16 @@ __device__ inline ptx2hip_vec<T, NC> ptx2hip_mma_volta(ptx2hip_vec<uint32_t, 2> 
 #pragma unroll
     for (int k = 0; k < 4; ++k) row[k] = ptx2hip_mma_pick(at[k], (l & 3u) + hi);
 #pragma unroll
-    for (int i = 0; i < NC; ++i) {
-      const uint32_t ci = __builtin_bit_cast(uint32_t, c.v[i]);
+    for (int i = 0; i < ND; ++i) {
       uint32_t out[2];
 #pragma unroll
       for (int h = 0; h < 2; ++h) {
         uint32_t col[4];
 #pragma unroll
         for (int k = 0; k < 4; ++k) col[k] = mb[k][2 * i + h];
-        out[h] =
-            ptx2hip_tc_dot<Model, ptx2hip_tc_f16, Accum, 4>(row, col, h ? ci >> 16 : ci & 0xffffu);
+        out[h] = ptx2hip_mma_volta_dot<true, true>(row, col, (cw[i % NC] >> (16 * h)) & 0xffffu);
       }
-      d.v[i] = __builtin_bit_cast(T, (out[0] & 0xffffu) | out[1] << 16);
+      d.v[i] = __builtin_bit_cast(TD, (out[0] & 0xffffu) | out[1] << 16);
     }
   }
   return d;

@@ -257,6 +257,6 @@ pub(super) const WARP_TABLE: &[WarpEvidence] = &[
     WarpEvidence { rule: "X006", forms: 2, warps: 320, recording: &MATRIX },
     WarpEvidence { rule: "X007", forms: 2, warps: 320, recording: &MATRIX },
     WarpEvidence { rule: "X008", forms: 16, warps: 2560, recording: &MATRIX },
-    WarpEvidence { rule: "X009", forms: 8, warps: 320, recording: &MATRIX },
+    WarpEvidence { rule: "X009", forms: 12, warps: 480, recording: &MATRIX },
     WarpEvidence { rule: "special", forms: 6, warps: 168, recording: &WARP },
 ];

@@ -168,7 +168,7 @@ fn dump(args: &[String]) -> Result<(), String> {
         .map(|x| format!("{:#x}", case.a[i * form.k + x]))
         .collect();
     let col: Vec<String> = (0..form.k)
-        .map(|x| format!("{:#x}", case.b[x * form.n + j]))
+        .map(|x| format!("{:#x}", case.b[(i / form.m * form.k + x) * form.n + j]))
         .collect();
     println!(
         "A[{i}]: {}\nB[:,{j}]: {}\nC: {:#x}",
@@ -203,11 +203,13 @@ fn export(args: &[String]) -> Result<(), String> {
         let d = unpack(&form, Operand::D, &lanes);
         for (e, de) in d.iter().enumerate() {
             let (i, j) = (e / form.n, e % form.n);
+            // The rows of B of this element's product (m8n8k4 f16: four per warp, stacked).
+            let b = &case.b[i / form.m * form.k * form.n..];
             let row: Vec<String> = (0..form.k)
                 .map(|x| format!("{:x}", case.a[i * form.k + x]))
                 .collect();
             let col: Vec<String> = (0..form.k)
-                .map(|x| format!("{:x}", case.b[x * form.n + j]))
+                .map(|x| format!("{:x}", b[x * form.n + j]))
                 .collect();
             println!(
                 "{k} {} {} {:x} {:x}",

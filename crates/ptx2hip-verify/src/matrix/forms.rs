@@ -365,7 +365,9 @@ pub fn all_forms() -> Vec<MmaForm> {
     }
     for alayout in [Major::Row, Major::Col] {
         for blayout in [Major::Row, Major::Col] {
-            for (d, c) in [(F16, F16), (F32, F32), (F32, F16), (F16, F32)] {
+            // ptxas refuses `.f16.f16.f16.f32` (".dtype must be '.f32' when .ctype is '.f32'
+            // for ... '.m8n8k4'") but takes `.f32.f16.f16.f16`.
+            for (d, c) in [(F16, F16), (F32, F32), (F32, F16)] {
                 v.push(MmaForm {
                     alayout,
                     blayout,

@@ -67,8 +67,11 @@ pub fn expected(form: &MmaForm, a: &[u64], b: &[u64], c: &[u64]) -> Option<Vec<u
                     r as u32 as u64
                 }
                 (e, _) => {
-                    if form.c != form.d {
-                        return None; // m8n8k4 with an f16 C and f32 D or back: no model
+                    if form.is_quad_pair() {
+                        let row: Vec<u32> = (0..k).map(|x| a[i * k + x] as u32).collect();
+                        let col: Vec<u32> = (0..k).map(|x| b[x * n + j] as u32).collect();
+                        d.push(quad_pair_dot(form, &row, &col, cij as u32) as u64);
+                        continue;
                     }
                     let accum = if form.c == Elem::F16 {
                         model::Accum::F16
@@ -102,6 +105,59 @@ pub fn expected(form: &MmaForm, a: &[u64], b: &[u64], c: &[u64]) -> Option<Vec<u
         }
     }
     Some(d)
+}
+
+/// One output of Volta's m8n8k4 f16 as the H100 computes it (found on its recording: every
+/// element of the 12 recorded forms, NaN, Inf and signed zeros included): IEEE f32 arithmetic,
+/// not the tensor-core model. f32 D: `fma.rn.f32` over k = 0, 1, 2, 3 from +0, then C (an f16
+/// C converted exactly) added in round to nearest even. f16 D: `fma.rn.f32` from C over
+/// k = 0, 1, 3, 2 (k = 1, 0, 3, 2 fits too), rounded to f16 to nearest even. A NaN comes out
+/// canonical (0x7fffffff, f16 0x7fff).
+pub fn quad_pair_dot(form: &MmaForm, row: &[u32], col: &[u32], c: u32) -> u32 {
+    let c = if form.c == Elem::F16 {
+        f16_to_f32(c)
+    } else {
+        f32::from_bits(c)
+    };
+    let fma = |acc: f32, k: usize| f16_to_f32(row[k]).mul_add(f16_to_f32(col[k]), acc);
+    if form.d == Elem::F16 {
+        let d = [0, 1, 3, 2].into_iter().fold(c, fma);
+        return if d.is_nan() { 0x7fff } else { f32_to_f16(d) };
+    }
+    let d = (0..4).fold(0.0, fma) + c;
+    if d.is_nan() {
+        0x7fff_ffff
+    } else {
+        d.to_bits()
+    }
+}
+
+/// The f32 of an f16 (exact).
+pub fn f16_to_f32(h: u32) -> f32 {
+    let sign = if h & 0x8000 != 0 { -1.0f32 } else { 1.0 };
+    let (e, f) = ((h >> 10) & 31, h & 0x3ff);
+    match e {
+        0 => sign * f as f32 * 2f32.powi(-24),
+        31 if f == 0 => sign * f32::INFINITY,
+        31 => f32::NAN,
+        _ => sign * (1024 + f) as f32 * 2f32.powi(e as i32 - 25),
+    }
+}
+
+/// The f16 nearest to a non-NaN f32 (ties to even; past 65,520 infinity).
+pub fn f32_to_f16(x: f32) -> u32 {
+    let sign = if x.is_sign_negative() { 0x8000 } else { 0 };
+    let a = x.abs() as f64;
+    if a >= 65520.0 {
+        return sign | 0x7c00;
+    }
+    if a < 2f64.powi(-14) {
+        // Subnormal (or the smallest normal, 0x400, when it rounds up).
+        return sign | (a * 2f64.powi(24)).round_ties_even() as u32;
+    }
+    let e = a.log2().floor() as i32;
+    let m = (a * 2f64.powi(10 - e)).round_ties_even() as u32; // 1024..=2048
+    sign | (((e + 15) as u32) << 10) + (m - 1024)
 }
 
 /// The model's format of an f16, bf16 or tf32 element type.
