@@ -405,32 +405,40 @@ __device__ inline uint32_t ptx2hip_mma_pick(const uint32_t (&v)[8], uint32_t i) 
 }
 // ptx2hip:end
 
-// ptx2hip:helper ptx2hip_mma_volta_dot requires=ptx2hip_f32_from_f16,ptx2hip_f32_from_bits,ptx2hip_bits_from_f32,ptx2hip_cvt_h_from_f32
+// ptx2hip:helper ptx2hip_mma_volta_dot requires=ptx2hip_f32_from_bits,ptx2hip_bits_from_f32,ptx2hip_cvt_h_from_f32
 // ptx2hip:amd
+// The f32 of f16 bits (low 16 bits; exact: v_cvt_f32_f16).
+__device__ inline float ptx2hip_mma_f16_f32(uint32_t x) {
+  const uint16_t u = (uint16_t)x;
+  _Float16 h;
+  memcpy(&h, &u, sizeof h);
+  return (float)h;
+}
 // One output of Volta's m8n8k4 f16 as the H100 computes it (found on its recording, docs/MATRIX.md):
 // IEEE f32 arithmetic, not the tensor-core model. f32 D: an fma chain over k = 0..3 from +0, then
 // C added (an f16 C widened exactly); f16 D: an fma chain from C over k = 0, 1, 3, 2, rounded to
-// f16 to nearest even. NaN results are NVIDIA's canonical ones. a, b: raw f16 bits; c: raw C bits.
+// f16 to nearest even. NaN results are NVIDIA's canonical ones. x, y: A's row and B's column as
+// f32 bits (widened f16); c: raw C bits (f16 in the low 16 bits).
 template <bool CF16, bool DF16>
-__device__ inline uint32_t ptx2hip_mma_volta_dot(const uint32_t (&a)[4], const uint32_t (&b)[4],
+__device__ inline uint32_t ptx2hip_mma_volta_dot(const uint32_t (&x)[4], const uint32_t (&y)[4],
                                                  uint32_t c) {
-  const float cv = CF16 ? ptx2hip_f32_from_f16((uint16_t)c) : ptx2hip_f32_from_bits(c);
-  float x[4], y[4];
+  const float cv = CF16 ? ptx2hip_mma_f16_f32(c) : ptx2hip_f32_from_bits(c);
+  float a[4], b[4];
 #pragma unroll
   for (int k = 0; k < 4; ++k) {
-    x[k] = ptx2hip_f32_from_f16((uint16_t)a[k]);
-    y[k] = ptx2hip_f32_from_f16((uint16_t)b[k]);
+    a[k] = ptx2hip_f32_from_bits(x[k]);
+    b[k] = ptx2hip_f32_from_bits(y[k]);
   }
   if (DF16) {
-    float acc = __builtin_fmaf(x[0], y[0], cv);
-    acc = __builtin_fmaf(x[1], y[1], acc);
-    acc = __builtin_fmaf(x[3], y[3], acc);
-    acc = __builtin_fmaf(x[2], y[2], acc);
+    float acc = __builtin_fmaf(a[0], b[0], cv);
+    acc = __builtin_fmaf(a[1], b[1], acc);
+    acc = __builtin_fmaf(a[3], b[3], acc);
+    acc = __builtin_fmaf(a[2], b[2], acc);
     return ptx2hip_cvt_h_from_f32(acc, false, 0, false, false, false);
   }
-  float acc = __builtin_fmaf(x[0], y[0], 0.0f);
+  float acc = __builtin_fmaf(a[0], b[0], 0.0f);
 #pragma unroll
-  for (int k = 1; k < 4; ++k) acc = __builtin_fmaf(x[k], y[k], acc);
+  for (int k = 1; k < 4; ++k) acc = __builtin_fmaf(a[k], b[k], acc);
   const float d = acc + cv;
   return d != d ? 0x7fffffffu : ptx2hip_bits_from_f32(d);
 }
@@ -483,7 +491,7 @@ ptx2hip_mma_volta(ptx2hip_vec<uint32_t, 2> a, ptx2hip_vec<uint32_t, 2> b, ptx2hi
       wa[s][i] = ptx2hip_mma_lane(a.v[i], src);
       wb[s][i] = ptx2hip_mma_lane(b.v[i], src);
     }
-  // The product's A by columns (at[k][r]) and B (mb[k][n]), raw f16 bits.
+  // The product's A by columns (at[k][r]) and B (mb[k][n]), each element widened to f32 once.
   uint32_t at[4][8], mb[4][8];
 #pragma unroll
   for (int k = 0; k < 4; ++k)
@@ -492,8 +500,8 @@ ptx2hip_mma_volta(ptx2hip_vec<uint32_t, 2> a, ptx2hip_vec<uint32_t, 2> b, ptx2hi
       const int half = 4 * (x >> 2), sa = ACOL ? k + half : (x & 3) + half;
       const int ea = ACOL ? x & 3 : k, sb = BROW ? k + half : (x & 3) + half;
       const int eb = BROW ? x & 3 : k;
-      at[k][x] = (wa[sa][ea >> 1] >> (16 * (ea & 1))) & 0xffffu;
-      mb[k][x] = (wb[sb][eb >> 1] >> (16 * (eb & 1))) & 0xffffu;
+      at[k][x] = ptx2hip_bits_from_f32(ptx2hip_mma_f16_f32(wa[sa][ea >> 1] >> (16 * (ea & 1))));
+      mb[k][x] = ptx2hip_bits_from_f32(ptx2hip_mma_f16_f32(wb[sb][eb >> 1] >> (16 * (eb & 1))));
     }
   uint32_t cw[NC];
 #pragma unroll
