@@ -157,7 +157,7 @@ pub fn f32_to_f16(x: f32) -> u32 {
     }
     let e = a.log2().floor() as i32;
     let m = (a * 2f64.powi(10 - e)).round_ties_even() as u32; // 1024..=2048
-    sign | (((e + 15) as u32) << 10) + (m - 1024)
+    sign | ((((e + 15) as u32) << 10) + (m - 1024))
 }
 
 /// The model's format of an f16, bf16 or tf32 element type.
@@ -230,6 +230,30 @@ mod tests {
         let b = vec![0x8u64; 32 * 8]; // -8
         let d = expected(&f, &a, &b, &vec![0; 64]).unwrap();
         assert_eq!(d[0] as u32 as i32, 32 * 15 * -8);
+    }
+
+    #[test]
+    fn f16_conversions_round_to_nearest_even() {
+        assert_eq!(f16_to_f32(0x3c00), 1.0);
+        assert_eq!(f16_to_f32(0x0001), 2f32.powi(-24));
+        assert_eq!(f32_to_f16(1.0 + 2f32.powi(-11)), 0x3c00); // tie to even
+        assert_eq!(f32_to_f16(1.0 + 3.0 * 2f32.powi(-11)), 0x3c02);
+        assert_eq!(f32_to_f16(65520.0), 0x7c00);
+        assert_eq!(f32_to_f16(-(2f32.powi(-25) * 3.0)), 0x8002);
+    }
+
+    #[test]
+    fn quad_pair_outputs_are_the_h100s_fma_chains() {
+        // f32 D: the chain starts from +0, so −0 products and a −0 C give +0.
+        let f = form("mma.sync.aligned.m8n8k4.row.col.f32.f16.f16.f32");
+        let neg0 = [0x8000, 0x8000, 0x8000, 0x8000];
+        let one = [0x3c00; 4];
+        assert_eq!(quad_pair_dot(&f, &neg0, &one, 0x8000_0000), 0);
+        // f16 D: from C, k = 0, 1, 3, 2: C = -0 and -0 products stay -0.
+        let f = form("mma.sync.aligned.m8n8k4.row.row.f16.f16.f16.f16");
+        assert_eq!(quad_pair_dot(&f, &neg0, &one, 0x8000), 0x8000);
+        // 2^-11 four times onto 1: the f16 result is 1 + 2^-9 exactly.
+        assert_eq!(quad_pair_dot(&f, &[0x1000; 4], &one, 0x3c00), 0x3c02);
     }
 
     #[test]
