@@ -20,7 +20,7 @@ const MOVE: Recording = Recording { file: "move.bin.gz", gpu: "NVIDIA H100 80GB 
 const VIDEO: Recording = Recording { file: "video.bin.gz", gpu: "NVIDIA H100 80GB HBM3", driver: "580.159.04", nvcc: "Cuda compilation tools, release 13.0, V13.0.88", date: "2026-11-22" };
 const WARP: Recording = Recording { file: "warp/warp.bin.gz", gpu: "NVIDIA H100 80GB HBM3", driver: "580.159.04", nvcc: "Cuda compilation tools, release 13.0, V13.0.88 Build cuda_13.0.r13.0/compiler.36424714_0", date: "2026-11-24" };
 const FRAGMENT: Recording = Recording { file: "fragment/fragment.bin.gz", gpu: "NVIDIA H100 80GB HBM3", driver: "580.159.04", nvcc: "Cuda compilation tools, release 13.0, V13.0.88 Build cuda_13.0.r13.0/compiler.36424714_0", date: "2026-11-27" };
-const MATRIX: Recording = Recording { file: "matrix/mma.bin.gz", gpu: "NVIDIA H100 80GB HBM3", driver: "580.159.04", nvcc: "Cuda compilation tools, release 13.0, V13.0.88 Build cuda_13.0.r13.0/compiler.36424714_0", date: "2026-11-27" };
+const MATRIX: Recording = Recording { file: "matrix/mma.bin.gz", gpu: "NVIDIA H100 80GB HBM3", driver: "580.159.04", nvcc: "Cuda compilation tools, release 13.0, V13.0.88 Build cuda_13.0.r13.0/compiler.36424714_0", date: "2026-11-28" };
 
 pub(super) const TABLE: &[Evidence] = &[
     Evidence { rule: "A001", forms: 44, vectors: 827269, recording: &ATOMIC },
@@ -257,6 +257,6 @@ pub(super) const WARP_TABLE: &[WarpEvidence] = &[
     WarpEvidence { rule: "X006", forms: 2, warps: 320, recording: &MATRIX },
     WarpEvidence { rule: "X007", forms: 2, warps: 320, recording: &MATRIX },
     WarpEvidence { rule: "X008", forms: 16, warps: 2560, recording: &MATRIX },
-    WarpEvidence { rule: "X009", forms: 12, warps: 480, recording: &MATRIX },
+    WarpEvidence { rule: "X009", forms: 8, warps: 320, recording: &MATRIX },
     WarpEvidence { rule: "special", forms: 6, warps: 168, recording: &WARP },
 ];
