@@ -288,10 +288,7 @@ pub(super) fn render_block(
         let Some(h) = rules.helpers.get(&name) else {
             continue;
         };
-        let code = match target {
-            Target::Amd => h.amd.as_deref().unwrap_or(&h.portable),
-            Target::Portable => &h.portable,
-        };
+        let code = h.definition(target);
         lines.push(format!("{HELPER_GUARD_PREFIX}{name}"));
         lines.push(format!("{HELPER_DEFINE_PREFIX}{name}"));
         lines.extend(code.trim().lines().map(str::to_string));

@@ -11,7 +11,9 @@
 use crate::lower::types::PtxType;
 use crate::lower::Target;
 
-use super::schema::{Bindings, OperandSpec, Rule, RuleTemplate, Slot, SpecialRegister, TypeRef};
+use super::schema::{
+    Bindings, Helper, OperandSpec, Rule, RuleTemplate, Slot, SpecialRegister, TypeRef,
+};
 use super::RuleSet;
 
 /// Expands a `@class` slot value into modifier values.
@@ -230,6 +232,37 @@ impl Rule {
             Target::Portable => own,
         });
         std::iter::once(own).chain(when).chain(fast).collect()
+    }
+}
+
+impl Helper {
+    /// The definition `target` compiles: the amd section for `--target amd` when there is one,
+    /// else the portable one.
+    pub fn definition(&self, target: Target) -> &str {
+        match target {
+            Target::Amd => self.amd.as_deref().unwrap_or(&self.portable),
+            Target::Portable => &self.portable,
+        }
+    }
+}
+
+impl RuleSet {
+    /// The definitions of `names` and every helper they require, for `target`, in an order that
+    /// compiles, one after the other: the C++ that tests and measurements compile around emitted
+    /// code (the emitted helper block adds its guards: `emit::helpers`).
+    pub fn helper_definitions<'a>(
+        &self,
+        names: impl IntoIterator<Item = &'a String>,
+        target: Target,
+    ) -> String {
+        let mut text = String::new();
+        for name in self.helper_closure(names) {
+            if let Some(h) = self.helpers.get(&name) {
+                text.push_str(h.definition(target).trim());
+                text.push('\n');
+            }
+        }
+        text
     }
 }
 

@@ -56,3 +56,43 @@ pub fn in_parallel<T: Send, R: Send>(items: Vec<T>, work: impl Fn(T) -> R + Sync
     done.sort_by_key(|(k, _)| *k);
     done.into_iter().map(|(_, r)| r).collect()
 }
+
+/// Compiles the host C++ program `source` with `cxx` as `dir/name` (a warning fails the check),
+/// runs it with `input` on its standard input and returns the hexadecimal words it prints, one a
+/// line: how the helpers' C++ is compared with a Rust model case by case.
+pub fn host_program_words(
+    cxx: &str,
+    dir: &std::path::Path,
+    name: &str,
+    source: &str,
+    input: &str,
+) -> Vec<u32> {
+    let (src, exe) = (dir.join(format!("{name}.cpp")), dir.join(name));
+    std::fs::write(&src, source).unwrap();
+    let out = Command::new(cxx)
+        .args(["-std=c++17", "-O1", "-Wall", "-Wno-unused-result", "-o"])
+        .arg(&exe)
+        .arg(&src)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        out.status.success() && !stderr.contains("warning"),
+        "{cxx}:\n{stderr}"
+    );
+    let input_path = dir.join(format!("{name}.in"));
+    std::fs::write(&input_path, input).unwrap();
+    let run = Command::new(&exe)
+        .stdin(std::fs::File::open(&input_path).unwrap())
+        .output()
+        .unwrap();
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    String::from_utf8_lossy(&run.stdout)
+        .lines()
+        .map(|l| u32::from_str_radix(l, 16).unwrap())
+        .collect()
+}

@@ -613,16 +613,7 @@ pub fn host_program(forms: &[HostForm], rules: &RuleSet, target: Target, prelude
         .iter()
         .flat_map(|f| f.helpers.iter().cloned())
         .collect();
-    for name in rules.helper_closure(all.iter()) {
-        if let Some(h) = rules.helpers.get(&name) {
-            let text = match target {
-                Target::Amd => h.amd.as_deref().unwrap_or(&h.portable),
-                Target::Portable => &h.portable,
-            };
-            s.push_str(text.trim());
-            s.push('\n');
-        }
-    }
+    s.push_str(&rules.helper_definitions(all.iter(), target));
     for (k, f) in forms.iter().enumerate() {
         let _ = writeln!(s, "// {} {}: {}", f.form.rule, f.form.form, f.form.ptx);
         let _ = writeln!(

@@ -11,9 +11,8 @@
 mod common;
 
 use std::fmt::Write as _;
-use std::process::Command;
 
-use ptx2hip::lower::RuleSet;
+use ptx2hip::lower::{RuleSet, Target};
 use ptx2hip_verify::matrix::model::{dot_fp8_sync, Accum, Choices, Format};
 
 /// SplitMix64: a fixed seed, so that a failure reproduces.
@@ -205,14 +204,7 @@ fn f16_near(x: f32) -> u32 {
 /// The helpers as the rule table emits them for `--target amd`, with what they require.
 fn helpers() -> String {
     let rules = RuleSet::embedded().expect("rule table loads");
-    let roots = ["ptx2hip_tc_fp8_sync".to_string()];
-    let mut text = String::new();
-    for name in rules.helper_closure(roots.iter()) {
-        let h = &rules.helpers[&name];
-        text.push_str(h.amd.as_deref().unwrap_or(&h.portable).trim());
-        text.push('\n');
-    }
-    text
+    rules.helper_definitions(&["ptx2hip_tc_fp8_sync".to_string()], Target::Amd)
 }
 
 /// `fp8_sync_check.cpp`: reads `FORM C A… B…` lines (hex), prints the helper's result.
@@ -271,22 +263,6 @@ fn the_fp8_helper_is_the_reference_model() {
     let forms = forms();
     let cases = cases(&forms, 3000);
     let dir = tempfile::tempdir().unwrap();
-    let (src, exe) = (
-        dir.path().join("fp8_sync_check.cpp"),
-        dir.path().join("fp8"),
-    );
-    std::fs::write(&src, driver(&forms)).unwrap();
-    let out = Command::new(&cxx)
-        .args(["-std=c++17", "-O1", "-Wall", "-Wno-unused-result", "-o"])
-        .arg(&exe)
-        .arg(&src)
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        out.status.success() && !stderr.contains("warning"),
-        "{cxx}:\n{stderr}"
-    );
     let mut input = String::new();
     for case in &cases {
         let _ = write!(input, "{} {} {:x}", case.form, case.a.len(), case.c);
@@ -295,21 +271,8 @@ fn the_fp8_helper_is_the_reference_model() {
         }
         input.push('\n');
     }
-    let input_path = dir.path().join("cases.txt");
-    std::fs::write(&input_path, input).unwrap();
-    let run = Command::new(&exe)
-        .stdin(std::fs::File::open(&input_path).unwrap())
-        .output()
-        .unwrap();
-    assert!(
-        run.status.success(),
-        "{}",
-        String::from_utf8_lossy(&run.stderr)
-    );
-    let got: Vec<u32> = String::from_utf8_lossy(&run.stdout)
-        .lines()
-        .map(|l| u32::from_str_radix(l, 16).unwrap())
-        .collect();
+    let got =
+        common::host_program_words(&cxx, dir.path(), "fp8_sync_check", &driver(&forms), &input);
     assert_eq!(got.len(), cases.len(), "the driver answered every case");
     let mut failures = Vec::new();
     for (case, &helper) in cases.iter().zip(&got) {

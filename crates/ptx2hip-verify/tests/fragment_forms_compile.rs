@@ -62,11 +62,7 @@ fn every_fragment_form_compiles_for_amd_targets() {
         functions.push_str("}\n");
     }
     let mut file = String::from("#include <stdint.h>\n");
-    for name in rules.helper_closure(helpers.iter()) {
-        let h = &rules.helpers[&name];
-        file.push_str(h.amd.as_deref().unwrap_or(&h.portable).trim());
-        file.push('\n');
-    }
+    file.push_str(&rules.helper_definitions(helpers.iter(), Target::Amd));
     file.push_str(&functions);
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("fragment_forms.hip");

@@ -61,8 +61,7 @@ fn forms_header(rules: &RuleSet, forms: &[Form]) -> String {
         if SHIMMED.contains(&name.as_str()) {
             continue;
         }
-        let h = &rules.helpers[&name];
-        s.push_str(h.amd.as_deref().unwrap_or(&h.portable).trim());
+        s.push_str(rules.helpers[&name].definition(Target::Amd).trim());
         s.push('\n');
     }
     for (k, (f, body)) in forms.iter().zip(&bodies).enumerate() {

@@ -124,11 +124,7 @@ fn forms_header(forms: &[MmaForm], rules: &RuleSet) -> String {
         bodies.push(lower::render(&t.lines, "  ", "  "));
     }
     s.push_str("#define __builtin_constant_p(x) 0\n");
-    for name in rules.helper_closure(all_helpers.iter()) {
-        let h = &rules.helpers[&name];
-        s.push_str(h.amd.as_deref().unwrap_or(&h.portable).trim());
-        s.push('\n');
-    }
+    s.push_str(&rules.helper_definitions(all_helpers.iter(), Target::Amd));
     for (k, (f, lines)) in forms.iter().zip(&bodies).enumerate() {
         let _ = writeln!(s, "// {}", f.ptx());
         let _ = writeln!(s, "static void form_{k}(const uint32_t* x, uint32_t* y) {{");

@@ -210,11 +210,7 @@ fn amd_test_file(rules: &RuleSet, statements: &[(String, String)]) -> String {
     }
     let mut out =
         String::from("#include <hip/hip_runtime.h>\n#include <stdint.h>\n#include <string.h>\n");
-    for name in rules.helper_closure(helpers.iter()) {
-        let h = &rules.helpers[&name];
-        out.push_str(h.amd.as_deref().unwrap_or(&h.portable).trim());
-        out.push('\n');
-    }
+    out.push_str(&rules.helper_definitions(helpers.iter(), Target::Amd));
     out.push_str(&bodies);
     out.push_str("__global__ void run_all(uint64_t* io) {\n");
     for k in 0..statements.len() {

@@ -21,7 +21,7 @@ mod common;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use ptx2hip::lower::RuleSet;
+use ptx2hip::lower::{RuleSet, Target};
 
 /// The helpers the rules' fast templates call.
 const FAST: [&str; 9] = [
@@ -44,11 +44,7 @@ fn sim_dir() -> PathBuf {
 fn helpers(rules: &RuleSet) -> String {
     let names: Vec<String> = FAST.iter().map(|s| s.to_string()).collect();
     let mut s = String::new();
-    for name in rules.helper_closure(names.iter()) {
-        let h = &rules.helpers[&name];
-        s.push_str(h.amd.as_deref().unwrap_or(&h.portable).trim());
-        s.push('\n');
-    }
+    s.push_str(&rules.helper_definitions(names.iter(), Target::Amd));
     s
 }
 

@@ -29,12 +29,7 @@ fn helpers() -> String {
         .iter()
         .map(|op| format!("ptx2hip_{op}_dir_f64"))
         .collect();
-    let mut text = String::new();
-    for name in rules.helper_closure(roots.iter()) {
-        text.push_str(rules.helpers[&name].portable.trim());
-        text.push('\n');
-    }
-    text
+    rules.helper_definitions(roots.iter(), ptx2hip::lower::Target::Portable)
 }
 
 /// Writes `f64_directed_helpers.h` into `dir`: `prelude` (the host shim, or nothing), then the

@@ -16,7 +16,7 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use ptx2hip::lower::RuleSet;
+use ptx2hip::lower::{RuleSet, Target};
 use ptx2hip_verify::matrix::model::{dot_mixed, Accum, Arch, Choices, Format};
 
 /// One model form: what `ptx2hip_tc_dot<Model, Format, Accum, K>` is instantiated with.
@@ -374,14 +374,8 @@ fn cases(forms: &[Form], per_form: usize) -> Vec<Case> {
 /// The helpers as the rule table emits them for `--target amd`, with what they require.
 fn helpers() -> String {
     let rules = RuleSet::embedded().expect("rule table loads");
-    let mut text = String::new();
     let roots = ["ptx2hip_tc_dot", "ptx2hip_tc_sm90", "ptx2hip_tc_sm80"].map(String::from);
-    for name in rules.helper_closure(roots.iter()) {
-        let h = &rules.helpers[&name];
-        text.push_str(h.amd.as_deref().unwrap_or(&h.portable).trim());
-        text.push('\n');
-    }
-    text
+    rules.helper_definitions(roots.iter(), Target::Amd)
 }
 
 /// The model structs of one choice set: the architecture's struct with the choices redefined.
@@ -464,20 +458,6 @@ fn helpers_match_the_reference_model() {
     let sets = choice_sets();
     let cases = cases(&forms, 3000);
     let dir = work_dir("tensor_model");
-    let src = dir.join("tensor_model_check.cpp");
-    let exe = dir.join("tensor_model_check");
-    std::fs::write(&src, driver(&forms)).unwrap();
-    let out = Command::new(&cxx)
-        .args(["-std=c++17", "-O1", "-Wall", "-Wno-unused-result", "-o"])
-        .arg(&exe)
-        .arg(&src)
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        out.status.success() && !stderr.contains("warning"),
-        "{cxx}:\n{stderr}"
-    );
     let mut input = String::new();
     for case in &cases {
         let _ = write!(
@@ -493,21 +473,7 @@ fn helpers_match_the_reference_model() {
         }
         input.push('\n');
     }
-    let input_path = dir.join("cases.txt");
-    std::fs::write(&input_path, input).unwrap();
-    let run = Command::new(&exe)
-        .stdin(std::fs::File::open(&input_path).unwrap())
-        .output()
-        .unwrap();
-    assert!(
-        run.status.success(),
-        "{}",
-        String::from_utf8_lossy(&run.stderr)
-    );
-    let got: Vec<u32> = String::from_utf8_lossy(&run.stdout)
-        .lines()
-        .map(|l| u32::from_str_radix(l, 16).unwrap())
-        .collect();
+    let got = common::host_program_words(&cxx, &dir, "tensor_model_check", &driver(&forms), &input);
     assert_eq!(got.len(), cases.len(), "the driver answered every case");
     let mut failures = Vec::new();
     for (case, &helper) in cases.iter().zip(&got) {

@@ -76,15 +76,7 @@ fn forms_header(forms: &[Translated], rules: &RuleSet, target: Target, constant_
         u8::from(constant_p)
     );
     let all: Vec<String> = forms.iter().flat_map(|f| f.helpers.clone()).collect();
-    for name in rules.helper_closure(all.iter()) {
-        let h = &rules.helpers[&name];
-        let text = match target {
-            Target::Amd => h.amd.as_deref().unwrap_or(&h.portable),
-            Target::Portable => &h.portable,
-        };
-        s.push_str(text.trim());
-        s.push('\n');
-    }
+    s.push_str(&rules.helper_definitions(all.iter(), target));
     for (k, t) in forms.iter().enumerate() {
         let f = &t.form;
         let _ = writeln!(s, "// {}: {}", f.name, f.ptx);

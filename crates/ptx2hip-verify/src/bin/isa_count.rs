@@ -123,12 +123,8 @@ fn translate(
         .map_err(|u| u.message)
 }
 
-pub(crate) fn helper_text<'a>(rules: &'a RuleSet, name: &str, target: Target) -> Option<&'a str> {
-    let h = rules.helpers.get(name)?;
-    Some(match target {
-        Target::Amd => h.amd.as_deref().unwrap_or(&h.portable),
-        Target::Portable => &h.portable,
-    })
+fn helper_text<'a>(rules: &'a RuleSet, name: &str, target: Target) -> Option<&'a str> {
+    Some(rules.helpers.get(name)?.definition(target))
 }
 
 /// The C++ type of an address operand: a 64-bit pointer, or a 32-bit `.shared`/`.local` window
@@ -242,12 +238,7 @@ fn source(entries: &[Entry], rules: &RuleSet, target: Target) -> String {
         .filter_map(|e| pick(e, target).as_ref().ok())
         .flat_map(|(_, h)| h.iter().cloned())
         .collect();
-    for name in rules.helper_closure(names.iter()) {
-        if let Some(text) = helper_text(rules, &name, target) {
-            s.push_str(text.trim());
-            s.push('\n');
-        }
-    }
+    s.push_str(&rules.helper_definitions(names.iter(), target));
     for (k, e) in entries.iter().enumerate() {
         if let Ok((lines, _)) = pick(e, target) {
             s.push_str(&function(k, &e.form, lines));
