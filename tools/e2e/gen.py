@@ -26,7 +26,7 @@ SLACK = 64         # buffers hold SLACK*N elements: kernels read in[4*i+3] and w
 
 KERNEL = re.compile(r"__global__\s+void\s+(\w+)\s*\(([^)]*)\)", re.S)
 # Warp-collective PTX: translated for --target amd only.
-WARP_COLLECTIVE = re.compile(r"\b(mma|ldmatrix|stmatrix|movmatrix|shfl|vote|match|redux|elect)\.")
+WARP_COLLECTIVE = re.compile(r"\b(wgmma|mma|ldmatrix|stmatrix|movmatrix|shfl|vote|match|redux|elect)\.")
 # AMD helper definitions nvcc cannot compile (clang vector types, AMD address spaces, clang's
 # elementwise and f16 builtins, _Float16 arithmetic): the shimmed build takes their portable
 # definitions where they have one, which the portable end-to-end run checks on their own. The

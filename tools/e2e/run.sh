@@ -9,13 +9,15 @@ echo "date: $(date -u +%Y-%m-%dT%H:%MZ)"
 echo "gpu: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader)"
 echo "nvcc: $(nvcc --version | tail -1)"
 status=0
+# Builds target sm_90a through an explicit compute_90a: wgmma and the other arch-specific Hopper
+# instructions need it (nvcc 13's -arch=sm_90a gave ptxas compute_90 PTX, which refuses them).
 # Every translated file compiles with nvcc (issue 18: a portable translation must build on NVIDIA
 # too), not only the files with a harness: headers included. An original that nvcc cannot compile
 # on its own is reported and its translation is not held to it.
 compile_one() {
   f=$(basename "$1")
-  if ! nvcc -std=c++17 -arch=sm_90 -x cu -c "orig/$f" -o /dev/null > /dev/null 2>&1; then echo skipped > "compile_$f.status"
-  elif nvcc -std=c++17 -arch=sm_90 -x cu -c "$1" -o /dev/null > "compile_$f.log" 2>&1; then echo ok > "compile_$f.status"
+  if ! nvcc -std=c++17 -gencode arch=compute_90a,code=sm_90a -x cu -c "orig/$f" -o /dev/null > /dev/null 2>&1; then echo skipped > "compile_$f.status"
+  elif nvcc -std=c++17 -gencode arch=compute_90a,code=sm_90a -x cu -c "$1" -o /dev/null > "compile_$f.log" 2>&1; then echo ok > "compile_$f.status"
   else echo failed > "compile_$f.status"; fi
 }
 export -f compile_one
@@ -30,7 +32,7 @@ for t in trans/*; do
   esac
 done
 echo "nvcc compile: $compiled translated files compile, $compile_failed do not, $compile_skipped originals not standalone"
-build() { nvcc -std=c++17 -arch=sm_90 -O2 -w -DCORPUS_FILE="\"$1/$2\"" "${@:5}" "$3" -o "$4" 2> "$4.log"; }
+build() { nvcc -std=c++17 -gencode arch=compute_90a,code=sm_90a -O2 -w -DCORPUS_FILE="\"$1/$2\"" "${@:5}" "$3" -o "$4" 2> "$4.log"; }
 python3 - <<'PY' > files.txt
 import json
 for e in json.load(open("manifest.json")):
