@@ -1,0 +1,171 @@
+//! Recordings of `wgmma.mma_async` on the H100 (docs/WGMMA.md).
+//!
+//! ```text
+//! cargo run -p ptx2hip-verify --bin wgmma_vectors -- gen --out DIR [--sets numerics,layouts,sweep]
+//! bash DIR/run.sh DIR                                   # on an H100: results in DIR/out/
+//! cargo run -p ptx2hip-verify --bin wgmma_vectors -- import --results DIR/out  # tests/vectors/wgmma/
+//! cargo run -p ptx2hip-verify --bin wgmma_vectors -- check [--results DIR/out]  # vs the reference
+//! ```
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use ptx2hip_verify::wgmma::model::{digest, expected, Fit};
+use ptx2hip_verify::wgmma::record::{read_out, Recording};
+use ptx2hip_verify::wgmma::replay::{all_cases, Recorded};
+use ptx2hip_verify::wgmma::{generate, harness, Set};
+use serde_json::json;
+
+fn arg(args: &[String], name: &str) -> Option<String> {
+    args.iter()
+        .position(|a| a == name)
+        .and_then(|i| args.get(i + 1).cloned())
+}
+
+fn dir() -> PathBuf {
+    ptx2hip_verify::repo_root().join("tests/vectors/wgmma")
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let result = match args.first().map(String::as_str) {
+        Some("gen") => gen(&args),
+        Some("import") => import(&args),
+        Some("check") => check(&args),
+        _ => Err("usage: wgmma_vectors gen|import|check (see the source)".into()),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("{e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn sets(args: &[String]) -> Result<Vec<Set>, String> {
+    match arg(args, "--sets") {
+        None => Ok(Set::ALL.to_vec()),
+        Some(s) => s
+            .split(',')
+            .map(|n| Set::of_name(n).ok_or(format!("no set {n}")))
+            .collect(),
+    }
+}
+
+fn gen(args: &[String]) -> Result<(), String> {
+    let out = arg(args, "--out").ok_or("gen needs --out DIR")?;
+    let n = harness::write_programs(Path::new(&out), &sets(args)?)?;
+    println!("{n} forms written to {out}");
+    Ok(())
+}
+
+fn import(args: &[String]) -> Result<(), String> {
+    let res = arg(args, "--results").ok_or("import needs --results DIR/out")?;
+    let dir = dir();
+    let path = dir.join("wgmma.bin.gz");
+    let earlier = Recording::read(&path).ok();
+    let imported = ptx2hip_verify::wgmma::record::import(Path::new(&res), earlier.as_ref())?;
+    std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
+    imported.recording.write(&path)?;
+    let mut manifest = imported.recording.header.clone();
+    manifest["not_recorded"] = json!(imported
+        .missing
+        .iter()
+        .map(|(set, name, why)| json!({"set": set.name(), "form": name, "why": why}))
+        .collect::<Vec<_>>());
+    std::fs::write(
+        dir.join("manifest.json"),
+        serde_json::to_string_pretty(&manifest).map_err(|e| e.to_string())? + "\n",
+    )
+    .map_err(|e| e.to_string())?;
+    println!(
+        "{} forms recorded, {} without outputs",
+        imported.recording.forms.len(),
+        imported.missing.len()
+    );
+    for (set, name, why) in &imported.missing {
+        println!("NOT RECORDED {} {name}: {}", set.name(), why.lines().next().unwrap_or(""));
+    }
+    Ok(())
+}
+
+/// Compares the recording (or a run's raw outputs) with the reference: per form the cases and
+/// elements that differ.
+fn check(args: &[String]) -> Result<(), String> {
+    if let Some(res) = arg(args, "--results") {
+        return check_raw(Path::new(&res), &sets(args)?);
+    }
+    let rec = Recording::read(&dir().join("wgmma.bin.gz"))?;
+    let mut bad = 0;
+    for r in &rec.forms {
+        let mut diffs = 0;
+        for case in ptx2hip_verify::wgmma::replay::cases_of(r) {
+            let want = expected(&case.form, &case.inputs, &Fit::DEFAULT);
+            let same = match (&case.recorded, want) {
+                (Recorded::Outputs(o), Some(w)) => *o == w,
+                (Recorded::Digest(d), Some(w)) => digest(w.iter().flatten().copied()) == *d,
+                (_, None) => false,
+            };
+            diffs += usize::from(!same);
+        }
+        if diffs > 0 {
+            println!("{} {}: {diffs} of {} cases differ", r.set.name(), r.name, r.cases);
+        }
+        bad += diffs;
+    }
+    let total = all_cases(&rec).count();
+    println!("{} forms, {total} cases, {bad} differ", rec.forms.len());
+    if bad == 0 {
+        Ok(())
+    } else {
+        Err(format!("{bad} cases differ from the reference"))
+    }
+}
+
+/// Element-level comparison of a run's raw `out/` (full outputs) with the reference.
+fn check_raw(out: &Path, sets: &[Set]) -> Result<(), String> {
+    let tsv = std::fs::read_to_string(out.join("forms.tsv")).map_err(|e| e.to_string())?;
+    for line in tsv.lines() {
+        let v: Vec<&str> = line.split('\t').collect();
+        let (Some(set), Some(name)) = (Set::of_name(v[1]), v.get(3)) else {
+            continue;
+        };
+        if !sets.contains(&set) {
+            continue;
+        }
+        let Some(form) = ptx2hip_verify::wgmma::replay::form_named(set, name) else {
+            continue;
+        };
+        let Some(words) = read_out(out, v[0]) else {
+            println!("{} {name}: no outputs", set.name());
+            continue;
+        };
+        let nd = form.d_regs();
+        let cases = generate(set, &form);
+        let full = words.len() == cases.len() * 128 * nd + 1;
+        let (mut elems, mut diffs, mut bad_cases) = (0, 0, 0);
+        for (k, case) in cases.iter().enumerate() {
+            let Some(want) = expected(&form, case, &Fit::DEFAULT) else {
+                bad_cases += 1;
+                continue;
+            };
+            if full {
+                let got = &words[k * 128 * nd..(k + 1) * 128 * nd];
+                let d = want.iter().flatten().zip(got).filter(|(w, g)| w != g).count();
+                elems += 128 * nd;
+                diffs += d;
+                bad_cases += usize::from(d > 0);
+            } else {
+                let d = u64::from(words[2 * k]) | u64::from(words[2 * k + 1]) << 32;
+                bad_cases += usize::from(digest(want.iter().flatten().copied()) != d);
+            }
+        }
+        println!(
+            "{} {name}: {bad_cases}/{} cases differ, {diffs}/{elems} words",
+            set.name(),
+            cases.len()
+        );
+    }
+    Ok(())
+}

@@ -1,0 +1,181 @@
+//! The reference of `wgmma.mma_async`: what every D register of every thread of the warpgroup
+//! holds after the instruction, from a case's inputs. Operands are gathered through
+//! [`super::layout`] (descriptors, fragments); every float element of D is one block of the
+//! tensor-core model (`crate::matrix::model`, docs/TENSOR_MODEL.md) and integer elements are
+//! exact sums, wrapped or clamped (`.satfinite`).
+
+use super::cases::Case;
+use super::forms::{Source, WgmmaForm};
+use super::layout::{a_element, d_element, described, BaseRule, BASE_RULE};
+use crate::matrix::model::{dot_mixed, Accum, Arch, Choices, Format};
+use crate::matrix::Elem;
+
+/// What the reference assumes where the recordings decide: the base-offset rule and the
+/// tensor-core model's choices. [`Fit::DEFAULT`] is what the recordings showed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Fit {
+    pub base_rule: BaseRule,
+    pub choices: Choices,
+}
+
+impl Fit {
+    pub const DEFAULT: Fit = Fit {
+        base_rule: BASE_RULE,
+        choices: Choices::DEFAULT,
+    };
+}
+
+/// The operands of a case as matrices of raw element bits: A 64 × K and B K × N (row-major, as
+/// the instruction reads them, the immediates' negation applied), C 64 × N (zero where scale-d
+/// is 0).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Operands {
+    pub a: Vec<u32>,
+    pub b: Vec<u32>,
+    pub c: Vec<u32>,
+}
+
+/// The sign bit of an element type.
+fn sign_bit(e: Elem) -> u32 {
+    match e {
+        Elem::F16 | Elem::Bf16 => 1 << 15,
+        Elem::Tf32 | Elem::F32 => 1 << 31,
+        _ => 1 << 7,
+    }
+}
+
+/// Gathers the operands of `case`; None where a descriptor points outside the image.
+pub fn operands(form: &WgmmaForm, case: &Case, fit: &Fit) -> Option<Operands> {
+    let (k, n) = (form.k(), form.n);
+    let mut a = vec![0u32; 64 * k];
+    match form.a_source {
+        Source::Desc => {
+            for m in 0..64 {
+                for kk in 0..k {
+                    a[m * k + kk] = described(form, &case.image, case.desc_a, false, m, kk, fit.base_rule)?;
+                }
+            }
+        }
+        Source::Regs => {
+            let bits = 8 * form.esize();
+            let mask = if bits == 32 { u32::MAX } else { (1 << bits) - 1 };
+            for (tid, regs) in case.a_regs.iter().enumerate() {
+                for (reg, word) in regs.iter().enumerate() {
+                    for p in 0..4 / form.esize() {
+                        let (m, kk) = a_element(form, tid, reg, p);
+                        a[m * k + kk] = (word >> (bits * p)) & mask;
+                    }
+                }
+            }
+        }
+    }
+    let mut b = vec![0u32; k * n];
+    for kk in 0..k {
+        for col in 0..n {
+            b[kk * n + col] = described(form, &case.image, case.desc_b, true, col, kk, fit.base_rule)?;
+        }
+    }
+    if form.negate_a {
+        a.iter_mut().for_each(|x| *x ^= sign_bit(form.a));
+    }
+    if form.negate_b {
+        b.iter_mut().for_each(|x| *x ^= sign_bit(form.b));
+    }
+    let mut c = vec![0u32; 64 * n];
+    if case.scale_d {
+        for (tid, regs) in case.c.iter().enumerate() {
+            for (reg, &word) in regs.iter().enumerate() {
+                if form.d == Elem::F16 {
+                    for h in 0..2 {
+                        let (m, col) = d_element(form, tid, reg, h);
+                        c[m * n + col] = (word >> (16 * h)) & 0xffff;
+                    }
+                } else {
+                    let (m, col) = d_element(form, tid, reg, 0);
+                    c[m * n + col] = word;
+                }
+            }
+        }
+    }
+    Some(Operands { a, b, c })
+}
+
+fn format(e: Elem) -> Format {
+    match e {
+        Elem::F16 => Format::F16,
+        Elem::Bf16 => Format::Bf16,
+        Elem::Tf32 => Format::Tf32,
+        Elem::E4m3 => Format::E4m3,
+        _ => Format::E5m2,
+    }
+}
+
+/// D (64 × N, raw bits; f16 in the low 16 bits) from the operands.
+pub fn product(form: &WgmmaForm, ops: &Operands, fit: &Fit) -> Vec<u32> {
+    let (k, n) = (form.k(), form.n);
+    let mut d = vec![0u32; 64 * n];
+    let mut col = vec![0u32; k];
+    for j in 0..n {
+        for (kk, x) in col.iter_mut().enumerate() {
+            *x = ops.b[kk * n + j];
+        }
+        for m in 0..64 {
+            let row = &ops.a[m * k..(m + 1) * k];
+            let c = ops.c[m * n + j];
+            d[m * n + j] = if form.is_integer() {
+                integer_dot(form, row, &col, c)
+            } else {
+                let accum = if form.d == Elem::F16 { Accum::F16 } else { Accum::F32 };
+                let formats = (format(form.a), format(form.b));
+                dot_mixed(Arch::Sm90, formats, accum, row, &col, c, &fit.choices)
+                    .unwrap_or(0)
+            };
+        }
+    }
+    d
+}
+
+/// c + Σ a·b over s8/u8 elements, wrapping to s32 or clamped with `.satfinite`.
+fn integer_dot(form: &WgmmaForm, a: &[u32], b: &[u32], c: u32) -> u32 {
+    let value = |e: Elem, x: u32| {
+        if e == Elem::S8 {
+            i64::from(x as u8 as i8)
+        } else {
+            i64::from(x as u8)
+        }
+    };
+    let sum: i64 = a
+        .iter()
+        .zip(b)
+        .map(|(&x, &y)| value(form.a, x) * value(form.b, y))
+        .sum::<i64>()
+        + i64::from(c as i32);
+    if form.satfinite {
+        sum.clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as i32 as u32
+    } else {
+        sum as u32
+    }
+}
+
+/// Every thread's D registers after the instruction (None where a descriptor points outside
+/// the image).
+pub fn expected(form: &WgmmaForm, case: &Case, fit: &Fit) -> Option<Vec<Vec<u32>>> {
+    let d = product(form, &operands(form, case, fit)?, fit);
+    Some(
+        (0..128)
+            .map(|tid| super::cases::pack_d(form, &d, tid))
+            .collect(),
+    )
+}
+
+/// FNV-1a (64-bit) over every D word of every thread, thread by thread, each word's bytes
+/// little-endian: what the sweep records per case.
+pub fn digest(words: impl IntoIterator<Item = u32>) -> u64 {
+    let mut h = 0xcbf2_9ce4_8422_2325u64;
+    for w in words {
+        for byte in w.to_le_bytes() {
+            h = (h ^ u64::from(byte)).wrapping_mul(0x100_0000_01b3);
+        }
+    }
+    h
+}
