@@ -3,7 +3,7 @@
 //! census) is replayed through the reference, `ptx2hip_verify::wgmma::model`, bit for bit.
 
 use ptx2hip_verify::wgmma::model::{digest, expected, Fit};
-use ptx2hip_verify::wgmma::record::Recording;
+use ptx2hip_verify::wgmma::record::{inputs_digest, Recording};
 use ptx2hip_verify::wgmma::replay::{all_cases, Recorded};
 use ptx2hip_verify::wgmma::{generate, Set};
 use rayon::prelude::*;
@@ -45,4 +45,20 @@ fn every_recorded_case_is_reproduced_bit_for_bit() {
         })
         .collect();
     assert!(bad.is_empty(), "{} of {} cases differ: {bad:#?}", bad.len(), cases.len());
+}
+
+#[test]
+fn the_inputs_regenerate_as_recorded() {
+    let path = ptx2hip_verify::repo_root().join("tests/vectors/wgmma/wgmma.bin.gz");
+    let rec = Recording::read(&path).expect("the wgmma recording");
+    let drifted: Vec<&str> = rec
+        .forms
+        .par_iter()
+        .filter(|f| {
+            ptx2hip_verify::wgmma::replay::form_named(f.set, &f.name)
+                .is_none_or(|form| inputs_digest(f.set, &form) != f.inputs_digest)
+        })
+        .map(|f| f.name.as_str())
+        .collect();
+    assert!(drifted.is_empty(), "inputs differ from the recording's: {drifted:#?}");
 }

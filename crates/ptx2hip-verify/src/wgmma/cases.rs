@@ -11,7 +11,7 @@
 //! D shows which address the hardware paired with each position.
 
 use super::forms::{type_combos, Source, WgmmaForm};
-use super::layout::{address, d_element, Descriptor, Swizzle, BASE_RULE};
+use super::layout::{address, d_element, BaseRule, Descriptor, Swizzle};
 use super::sets::Set;
 use crate::inputs::Rng;
 use crate::matrix::cases::{float, integer, Format, THEMES};
@@ -158,7 +158,9 @@ impl Placement {
     }
 }
 
-/// Writes `value(r, k)` at the address of element (r, k) of `p`.
+/// Writes `value(r, k)` at the address of element (r, k) of `p` as the hypothesis of the
+/// recording run placed it (base offset ignored): recordings regenerate their inputs through
+/// this, so it stays as recorded whatever the fitted reference says.
 fn place(
     image: &mut [u8],
     p: &Placement,
@@ -168,7 +170,7 @@ fn place(
 ) {
     for r in 0..p.rows {
         for kk in 0..k {
-            let at = address(&p.desc, p.mn_major, esize, r, kk, BASE_RULE) as usize;
+            let at = address(&p.desc, p.mn_major, esize, r, kk, BaseRule::Ignored) as usize;
             let v = value(r, kk).to_le_bytes();
             image[at..at + esize as usize].copy_from_slice(&v[..esize as usize]);
         }

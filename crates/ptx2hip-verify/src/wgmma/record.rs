@@ -12,7 +12,9 @@ use std::path::Path;
 
 use serde_json::{json, Value};
 
+use super::cases::generate;
 use super::forms::WgmmaForm;
+use super::harness::input_file;
 use super::model::digest;
 use super::sets::Set;
 
@@ -28,6 +30,8 @@ pub struct RecordedForm {
     pub digests: bool,
     /// The shared-memory address the image had on the GPU (a multiple of 1024).
     pub smem_base: u32,
+    /// FNV-1a of the form's input file as recorded: regenerated inputs must match it.
+    pub inputs_digest: u64,
     pub words: Vec<u32>,
 }
 
@@ -90,6 +94,8 @@ impl Recording {
                 cases: v["cases"].as_u64().unwrap_or_default() as usize,
                 digests: v["digests"].as_bool().unwrap_or_default(),
                 smem_base: v["smem_base"].as_u64().unwrap_or_default() as u32,
+                inputs_digest: u64::from_str_radix(v["inputs_digest"].as_str().unwrap_or(""), 16)
+                    .unwrap_or(0),
                 words: bytes
                     .chunks_exact(4)
                     .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
@@ -114,6 +120,7 @@ impl Recording {
                 "cases": f.cases,
                 "digests": f.digests,
                 "smem_base": f.smem_base,
+                "inputs_digest": format!("{:016x}", f.inputs_digest),
                 "words": f.words.len(),
             });
             out.extend_from_slice(meta.to_string().as_bytes());
@@ -211,6 +218,15 @@ pub fn import(out: &Path, earlier: Option<&Recording>) -> Result<Imported, Strin
     })
 }
 
+/// FNV-1a over the bytes of the form's input file (what `run.sh` fed the GPU).
+pub fn inputs_digest(set: Set, form: &WgmmaForm) -> u64 {
+    let cases = generate(set, form);
+    let bytes = input_file(form, &cases, set == Set::Sweep);
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
+    })
+}
+
 /// A form's recording from the words of its `.out` (outputs or digests, then the base).
 fn recorded(set: Set, form: &WgmmaForm, words: &[u32]) -> Option<RecordedForm> {
     let cases = set.cases(form);
@@ -226,6 +242,7 @@ fn recorded(set: Set, form: &WgmmaForm, words: &[u32]) -> Option<RecordedForm> {
         cases,
         digests: !full,
         smem_base,
+        inputs_digest: inputs_digest(set, form),
         words: body.to_vec(),
     };
     if full && !set.keeps_outputs(form) {
