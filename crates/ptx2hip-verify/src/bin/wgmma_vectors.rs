@@ -5,6 +5,7 @@
 //! bash DIR/run.sh DIR                                   # on an H100: results in DIR/out/
 //! cargo run -p ptx2hip-verify --bin wgmma_vectors -- import --results DIR/out  # tests/vectors/wgmma/
 //! cargo run -p ptx2hip-verify --bin wgmma_vectors -- check [--results DIR/out]  # vs the reference
+//! cargo run -p ptx2hip-verify --bin wgmma_vectors -- probe --results DIR/out   # addresses read
 //! ```
 
 use std::path::{Path, PathBuf};
@@ -32,7 +33,8 @@ fn main() -> ExitCode {
         Some("gen") => gen(&args),
         Some("import") => import(&args),
         Some("check") => check(&args),
-        _ => Err("usage: wgmma_vectors gen|import|check (see the source)".into()),
+        Some("probe") => probe(&args),
+        _ => Err("usage: wgmma_vectors gen|import|check|probe (see the source)".into()),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -166,6 +168,97 @@ fn check_raw(out: &Path, sets: &[Set]) -> Result<(), String> {
             set.name(),
             cases.len()
         );
+    }
+    Ok(())
+}
+
+/// The address probes of the layout set in a run's raw outputs: for every probed (row, k), the
+/// image offset the H100 paired with it against the address the layout gives under each base
+/// rule.
+fn probe(args: &[String]) -> Result<(), String> {
+    use ptx2hip_verify::wgmma::cases::{layout_kinds, unpack_d, Kind};
+    use ptx2hip_verify::wgmma::layout::{address, BaseRule, Descriptor};
+    let res = arg(args, "--results").ok_or("probe needs --results DIR/out")?;
+    let out = Path::new(&res);
+    let tsv = std::fs::read_to_string(out.join("forms.tsv")).map_err(|e| e.to_string())?;
+    let rules = [BaseRule::Ignored, BaseRule::RowMinus, BaseRule::RowPlus];
+    for line in tsv.lines() {
+        let v: Vec<&str> = line.split('\t').collect();
+        if v.get(1) != Some(&"layouts") {
+            continue;
+        }
+        let Some(form) = ptx2hip_verify::wgmma::replay::form_named(Set::Layouts, v[3]) else {
+            continue;
+        };
+        let Some(words) = read_out(out, v[0]) else {
+            continue;
+        };
+        let cases = generate(Set::Layouts, &form);
+        let kinds = layout_kinds(&form);
+        let nd = form.d_regs();
+        let d_of = |k: usize| {
+            let w = &words[k * 128 * nd..(k + 1) * 128 * nd];
+            let threads: Vec<&[u32]> = w.chunks(nd).collect();
+            unpack_d(&form, &threads)
+        };
+        let int = |x: u32| {
+            if form.is_integer() {
+                x
+            } else {
+                f32::from_bits(x) as u32
+            }
+        };
+        let shift = if form.esize() == 1 { 8 } else { 10 };
+        for (lo, kind) in kinds.iter().enumerate() {
+            let (probe_b, mode) = match *kind {
+                Kind::ProbeB { mode, high: false } => (true, mode),
+                Kind::ProbeA { mode, high: false } => (false, mode),
+                _ => continue,
+            };
+            let Some(hi) = kinds.iter().position(|k| match *k {
+                Kind::ProbeB { mode: m, high: true } => probe_b && m == mode,
+                Kind::ProbeA { mode: m, high: true } => !probe_b && m == mode,
+                _ => false,
+            }) else {
+                continue;
+            };
+            let (dl, dh) = (d_of(lo), d_of(hi));
+            let case = &cases[lo];
+            let desc = if probe_b { case.desc_b } else { case.desc_a };
+            let d = Descriptor::decode(desc);
+            let trans = if probe_b { form.trans_b } else { form.trans_a };
+            let (kk, n) = (form.k(), form.n);
+            let mut hits = [0usize; 3];
+            let mut total = 0;
+            let mut shown = 0;
+            let points: Vec<(usize, usize, usize)> = if probe_b {
+                // D[k][col] = B[k][col]: row col of B, element k.
+                (0..n).flat_map(|c| (0..kk).map(move |k| (c, k, k * n + c))).collect()
+            } else {
+                // D[m][k] = A[m][k] for k < N.
+                (0..64).flat_map(|m| (0..kk.min(n)).map(move |k| (m, k, m * n + k))).collect()
+            };
+            for (r, k, at) in points {
+                let got = (int(dl[at]) + (int(dh[at]) << shift)) * form.esize() as u32;
+                total += 1;
+                for (i, rule) in rules.iter().enumerate() {
+                    hits[i] += usize::from(address(&d, trans, form.esize() as u32, r as u32, k as u32, *rule) == got);
+                }
+                let want = address(&d, trans, form.esize() as u32, r as u32, k as u32, BaseRule::Ignored);
+                if want != got && shown < 6 {
+                    shown += 1;
+                    println!("    row {r} k {k}: read {got:#x}, layout {want:#x}");
+                }
+            }
+            println!(
+                "{} {} {mode:?} {d:?}: ignored {}/{total}, row-base {}/{total}, row+base {}/{total}",
+                form.name(),
+                if probe_b { "B" } else { "A" },
+                hits[0],
+                hits[1],
+                hits[2]
+            );
+        }
     }
     Ok(())
 }

@@ -348,6 +348,26 @@ pub fn pack_d(form: &WgmmaForm, c: &[u32], tid: usize) -> Vec<u32> {
         .collect()
 }
 
+/// D (64 × N; f16 in the low 16 bits) from every thread's D registers: the inverse of
+/// [`pack_d`].
+pub fn unpack_d(form: &WgmmaForm, threads: &[&[u32]]) -> Vec<u32> {
+    let mut d = vec![0u32; 64 * form.n];
+    for (tid, regs) in threads.iter().enumerate() {
+        for (reg, &word) in regs.iter().enumerate() {
+            if form.d == Elem::F16 {
+                for h in 0..2 {
+                    let (m, n) = d_element(form, tid, reg, h);
+                    d[m * form.n + n] = (word >> (16 * h)) & 0xffff;
+                }
+            } else {
+                let (m, n) = d_element(form, tid, reg, 0);
+                d[m * form.n + n] = word;
+            }
+        }
+    }
+    d
+}
+
 /// Numerics: every theme in turn, dense canonical layouts without swizzle, scale-d 0 in every
 /// fifth case.
 fn numerics(form: &WgmmaForm, i: usize, rng: &mut Rng) -> Case {

@@ -179,3 +179,46 @@ pub fn digest(words: impl IntoIterator<Item = u32>) -> u64 {
     }
     h
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::forms::type_combos;
+    use super::*;
+
+    fn int_form(satfinite: bool) -> WgmmaForm {
+        let combo = type_combos()
+            .into_iter()
+            .find(|c| c.1 == Elem::S8 && c.2 == Elem::U8 && c.3 == satfinite)
+            .unwrap();
+        WgmmaForm::plain(8, combo, Source::Regs)
+    }
+
+    #[test]
+    fn integer_sums_wrap_or_clamp() {
+        let (a, b) = ([0x80u32; 32], [0xffu32; 32]); // −128 · 255, 32 times
+        let c = (i32::MIN + 5) as u32;
+        let exact = i64::from(i32::MIN) + 5 - 32 * 128 * 255;
+        assert_eq!(integer_dot(&int_form(false), &a, &b, c), exact as u32);
+        assert_eq!(integer_dot(&int_form(true), &a, &b, c), i32::MIN as u32);
+    }
+
+    #[test]
+    fn imm_scale_negates_the_elements_and_scale_d_drops_c() {
+        let f16 = WgmmaForm {
+            negate_b: true,
+            ..WgmmaForm::plain(8, type_combos()[0], Source::Regs)
+        };
+        let case = Case {
+            image: vec![0; 4096],
+            desc_a: 0,
+            desc_b: 0,
+            scale_d: false,
+            a_regs: vec![[0x3c00_3c00; 4]; 128],
+            c: vec![vec![0x4000_0000; 4]; 128],
+        };
+        let ops = operands(&f16, &case, &Fit::DEFAULT).unwrap();
+        assert!(ops.c.iter().all(|&c| c == 0));
+        assert!(ops.b.iter().all(|&b| b == 0x8000));
+        assert!(ops.a.iter().all(|&a| a == 0x3c00));
+    }
+}
