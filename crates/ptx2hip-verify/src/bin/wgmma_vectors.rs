@@ -6,6 +6,7 @@
 //! cargo run -p ptx2hip-verify --bin wgmma_vectors -- import --results DIR/out  # tests/vectors/wgmma/
 //! cargo run -p ptx2hip-verify --bin wgmma_vectors -- check [--results DIR/out]  # vs the reference
 //! cargo run -p ptx2hip-verify --bin wgmma_vectors -- probe --results DIR/out   # addresses read
+//! cargo run -p ptx2hip-verify --bin wgmma_vectors -- diff --results DIR/out --form NAME [--set S] [--all]
 //! ```
 
 use std::path::{Path, PathBuf};
@@ -34,6 +35,7 @@ fn main() -> ExitCode {
         Some("import") => import(&args),
         Some("check") => check(&args),
         Some("probe") => probe(&args),
+        Some("diff") => diff(&args),
         _ => Err("usage: wgmma_vectors gen|import|check|probe (see the source)".into()),
     };
     match result {
@@ -87,7 +89,11 @@ fn import(args: &[String]) -> Result<(), String> {
         imported.missing.len()
     );
     for (set, name, why) in &imported.missing {
-        println!("NOT RECORDED {} {name}: {}", set.name(), why.lines().next().unwrap_or(""));
+        println!(
+            "NOT RECORDED {} {name}: {}",
+            set.name(),
+            why.lines().next().unwrap_or("")
+        );
     }
     Ok(())
 }
@@ -112,7 +118,12 @@ fn check(args: &[String]) -> Result<(), String> {
             diffs += usize::from(!same);
         }
         if diffs > 0 {
-            println!("{} {}: {diffs} of {} cases differ", r.set.name(), r.name, r.cases);
+            println!(
+                "{} {}: {diffs} of {} cases differ",
+                r.set.name(),
+                r.name,
+                r.cases
+            );
         }
         bad += diffs;
     }
@@ -154,7 +165,12 @@ fn check_raw(out: &Path, sets: &[Set]) -> Result<(), String> {
             };
             if full {
                 let got = &words[k * 128 * nd..(k + 1) * 128 * nd];
-                let d = want.iter().flatten().zip(got).filter(|(w, g)| w != g).count();
+                let d = want
+                    .iter()
+                    .flatten()
+                    .zip(got)
+                    .filter(|(w, g)| w != g)
+                    .count();
                 elems += 128 * nd;
                 diffs += d;
                 bad_cases += usize::from(d > 0);
@@ -216,8 +232,14 @@ fn probe(args: &[String]) -> Result<(), String> {
                 _ => continue,
             };
             let Some(hi) = kinds.iter().position(|k| match *k {
-                Kind::ProbeB { mode: m, high: true } => probe_b && m == mode,
-                Kind::ProbeA { mode: m, high: true } => !probe_b && m == mode,
+                Kind::ProbeB {
+                    mode: m,
+                    high: true,
+                } => probe_b && m == mode,
+                Kind::ProbeA {
+                    mode: m,
+                    high: true,
+                } => !probe_b && m == mode,
                 _ => false,
             }) else {
                 continue;
@@ -233,18 +255,31 @@ fn probe(args: &[String]) -> Result<(), String> {
             let mut shown = 0;
             let points: Vec<(usize, usize, usize)> = if probe_b {
                 // D[k][col] = B[k][col]: row col of B, element k.
-                (0..n).flat_map(|c| (0..kk).map(move |k| (c, k, k * n + c))).collect()
+                (0..n)
+                    .flat_map(|c| (0..kk).map(move |k| (c, k, k * n + c)))
+                    .collect()
             } else {
                 // D[m][k] = A[m][k] for k < N.
-                (0..64).flat_map(|m| (0..kk.min(n)).map(move |k| (m, k, m * n + k))).collect()
+                (0..64)
+                    .flat_map(|m| (0..kk.min(n)).map(move |k| (m, k, m * n + k)))
+                    .collect()
             };
             for (r, k, at) in points {
                 let got = (int(dl[at]) + (int(dh[at]) << shift)) * form.esize() as u32;
                 total += 1;
                 for (i, rule) in rules.iter().enumerate() {
-                    hits[i] += usize::from(address(&d, trans, form.esize() as u32, r as u32, k as u32, *rule) == got);
+                    hits[i] += usize::from(
+                        address(&d, trans, form.esize() as u32, r as u32, k as u32, *rule) == got,
+                    );
                 }
-                let want = address(&d, trans, form.esize() as u32, r as u32, k as u32, BaseRule::Ignored);
+                let want = address(
+                    &d,
+                    trans,
+                    form.esize() as u32,
+                    r as u32,
+                    k as u32,
+                    BaseRule::Ignored,
+                );
                 if want != got && shown < 6 {
                     shown += 1;
                     println!("    row {r} k {k}: read {got:#x}, layout {want:#x}");
@@ -258,6 +293,52 @@ fn probe(args: &[String]) -> Result<(), String> {
                 hits[1],
                 hits[2]
             );
+        }
+    }
+    Ok(())
+}
+
+/// Every element of a form's raw outputs that differs from the reference, with its operands:
+/// case, (m, n), A's row, B's column, C (hex), the H100's D and the reference's.
+fn diff(args: &[String]) -> Result<(), String> {
+    use ptx2hip_verify::wgmma::cases::unpack_d;
+    use ptx2hip_verify::wgmma::model::{operands, product};
+    let res = arg(args, "--results").ok_or("diff needs --results DIR/out")?;
+    let name = arg(args, "--form").ok_or("diff needs --form NAME")?;
+    let set =
+        Set::of_name(&arg(args, "--set").unwrap_or("numerics".into())).ok_or("no such set")?;
+    let out = Path::new(&res);
+    let tsv = std::fs::read_to_string(out.join("forms.tsv")).map_err(|e| e.to_string())?;
+    let f = tsv
+        .lines()
+        .map(|l| l.split('\t').collect::<Vec<_>>())
+        .find(|v| v.get(1) == Some(&set.name()) && v.get(3) == Some(&name.as_str()))
+        .map(|v| v[0].to_string())
+        .ok_or("form not in the run")?;
+    let form = ptx2hip_verify::wgmma::replay::form_named(set, &name).ok_or("no such form")?;
+    let words = read_out(out, &f).ok_or("no outputs")?;
+    let nd = form.d_regs();
+    let (k, n) = (form.k(), form.n);
+    let all = args.iter().any(|a| a == "--all");
+    for (c, case) in generate(set, &form).iter().enumerate() {
+        let w = &words[c * 128 * nd..(c + 1) * 128 * nd];
+        let threads: Vec<&[u32]> = w.chunks(nd).collect();
+        let got = unpack_d(&form, &threads);
+        let ops = operands(&form, case, &Fit::DEFAULT).ok_or("outside the image")?;
+        let want = product(&form, &ops, &Fit::DEFAULT);
+        for (e, (g, x)) in got.iter().zip(&want).enumerate() {
+            if g != x || all {
+                let (m, j) = (e / n, e % n);
+                let row: Vec<String> = (0..k).map(|i| format!("{:x}", ops.a[m * k + i])).collect();
+                let col: Vec<String> = (0..k).map(|i| format!("{:x}", ops.b[i * n + j])).collect();
+                println!(
+                    "case {c} ({m},{j}) scale_d {} A {} B {} C {:x} H100 {g:x} ref {x:x}",
+                    u8::from(case.scale_d),
+                    row.join(","),
+                    col.join(","),
+                    ops.c[e]
+                );
+            }
         }
     }
     Ok(())

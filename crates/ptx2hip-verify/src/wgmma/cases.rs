@@ -37,7 +37,11 @@ pub struct Case {
 pub enum Kind {
     /// Random values through descriptors of the given variant (0 canonical, 1 shifted start
     /// and base offset = its row bits, 2 random strides and base offset).
-    Random { mode_a: Swizzle, mode_b: Swizzle, variant: u32 },
+    Random {
+        mode_a: Swizzle,
+        mode_b: Swizzle,
+        variant: u32,
+    },
     /// A one-hot, B's slots hold their address (low or high part).
     ProbeB { mode: Swizzle, high: bool },
     /// B one-hot, A's slots hold their address.
@@ -325,7 +329,11 @@ pub fn pack_a(form: &WgmmaForm, a: &[u32], tid: usize) -> [u32; 4] {
     for (reg, word) in regs.iter_mut().enumerate() {
         for p in 0..per {
             let (r, kk) = super::layout::a_element(form, tid, reg, p);
-            let mask = if bits == 32 { u32::MAX } else { (1 << bits) - 1 };
+            let mask = if bits == 32 {
+                u32::MAX
+            } else {
+                (1 << bits) - 1
+            };
             *word |= (a[r * form.k() + kk] & mask) << (bits * p);
         }
     }
@@ -384,7 +392,13 @@ fn numerics(form: &WgmmaForm, i: usize, rng: &mut Rng) -> Case {
 fn sweep(form: &WgmmaForm, i: usize, rng: &mut Rng) -> Case {
     let mut m = themed(form, [0, 9][i % 2], rng);
     m.c = (0..64 * form.n)
-        .map(|j| if i == 0 { 0 } else { element(form, Operand::C, 8, j, rng) })
+        .map(|j| {
+            if i == 0 {
+                0
+            } else {
+                element(form, Operand::C, 8, j, rng)
+            }
+        })
         .collect();
     let a = (form.a_source == Source::Desc).then(|| canonical(Swizzle::B32, form.trans_a, 64));
     let b = canonical(Swizzle::B32, form.trans_b, form.n as u32);
@@ -395,7 +409,11 @@ fn sweep(form: &WgmmaForm, i: usize, rng: &mut Rng) -> Case {
 /// The integer a probe slot holds for the element at image offset `x`: the element index's low
 /// 10 bits (1-byte types: the byte offset's low 8) or the bits above them.
 fn probe_code(form: &WgmmaForm, x: u32, high: bool) -> u32 {
-    let (shift, mask) = if form.esize() == 1 { (8, 0xff) } else { (10, 0x3ff) };
+    let (shift, mask) = if form.esize() == 1 {
+        (8, 0xff)
+    } else {
+        (10, 0x3ff)
+    };
     let idx = x / form.esize() as u32;
     let v = if high { idx >> shift } else { idx & mask };
     encode_int(form.a, v)

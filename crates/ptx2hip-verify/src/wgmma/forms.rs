@@ -79,7 +79,11 @@ pub fn ns(a: Elem) -> Vec<usize> {
 
 impl WgmmaForm {
     /// The plain form: A from `a_source`, scales +1, both operands K-major.
-    pub fn plain(n: usize, (d, a, b, satfinite): (Elem, Elem, Elem, bool), a_source: Source) -> Self {
+    pub fn plain(
+        n: usize,
+        (d, a, b, satfinite): (Elem, Elem, Elem, bool),
+        a_source: Source,
+    ) -> Self {
         WgmmaForm {
             n,
             d,
@@ -210,7 +214,10 @@ mod tests {
             negate_a: true,
             ..WgmmaForm::plain(64, type_combos()[0], Source::Desc)
         };
-        assert_eq!(f.opcode(), "wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16");
+        assert_eq!(
+            f.opcode(),
+            "wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16"
+        );
         assert_eq!(f.immediates(), vec![-1, 1, 0, 1]);
         assert_eq!(f.d_regs(), 32);
         let s = WgmmaForm::plain(24, type_combos()[19], Source::Regs);

@@ -65,7 +65,11 @@ pub fn kernel(form: &WgmmaForm, f: usize) -> String {
     s.push_str("  uint4* sm = (uint4*)(smem_raw + (base - raw));\n");
     s.push_str("  const uint4* src = (const uint4*)(img + (size_t)c * image_bytes);\n");
     s.push_str("  for (uint32_t i = tid; i < image_bytes / 16; i += 128) sm[i] = src[i];\n");
-    let _ = writeln!(s, "  const uint32_t* x = in + (size_t)c * {};", in_words(form));
+    let _ = writeln!(
+        s,
+        "  const uint32_t* x = in + (size_t)c * {};",
+        in_words(form)
+    );
     s.push_str("  const uint64_t da = (((uint64_t)x[1] << 32) | x[0]) + (base >> 4);\n");
     s.push_str("  const uint64_t db = (((uint64_t)x[3] << 32) | x[2]) + (base >> 4);\n");
     s.push_str("  const uint32_t scale_d = x[4];\n");
@@ -90,7 +94,12 @@ pub fn kernel(form: &WgmmaForm, f: usize) -> String {
         Source::Regs => format!("{{%{}, %{}, %{}, %{}}}", nd, nd + 1, nd + 2, nd + 3),
     };
     let bd = nd + if form.a_source == Source::Desc { 1 } else { 4 };
-    let mut args = vec![format!("{{{}}}", regs.join(", ")), a, format!("%{bd}"), "p".into()];
+    let mut args = vec![
+        format!("{{{}}}", regs.join(", ")),
+        a,
+        format!("%{bd}"),
+        "p".into(),
+    ];
     args.extend(form.immediates().iter().map(|i| i.to_string()));
     let _ = writeln!(
         s,
@@ -108,7 +117,12 @@ pub fn kernel(form: &WgmmaForm, f: usize) -> String {
     }
     ins.push("\"l\"(db)".into());
     ins.push("\"r\"(scale_d)".into());
-    let _ = writeln!(s, "    : {}\n    : {}\n    : \"memory\");", outs.join(", "), ins.join(", "));
+    let _ = writeln!(
+        s,
+        "    : {}\n    : {}\n    : \"memory\");",
+        outs.join(", "),
+        ins.join(", ")
+    );
     s.push_str("  asm volatile(\"wgmma.commit_group.sync.aligned;\" ::: \"memory\");\n");
     s.push_str("  asm volatile(\"wgmma.wait_group.sync.aligned 0;\" ::: \"memory\");\n");
     let _ = writeln!(s, "  uint32_t* y = out + ((size_t)c * 128 + tid) * {nd};");
@@ -128,11 +142,15 @@ pub fn kernel(form: &WgmmaForm, f: usize) -> String {
 }
 
 /// The bytes of a form's input file.
-pub fn input_file(form: &WgmmaForm, cases: &[Case], digest: bool) -> Vec<u8> {
-    let image_bytes = cases.iter().map(|c| c.image.len()).max().unwrap_or(1024);
+pub fn input_file<'a>(
+    form: &WgmmaForm,
+    cases: impl Iterator<Item = &'a Case> + Clone,
+    digest: bool,
+) -> Vec<u8> {
+    let image_bytes = cases.clone().map(|c| c.image.len()).max().unwrap_or(1024);
     let mut v = Vec::new();
     for h in [
-        cases.len(),
+        cases.clone().count(),
         image_bytes,
         in_words(form),
         form.d_regs(),
@@ -140,7 +158,7 @@ pub fn input_file(form: &WgmmaForm, cases: &[Case], digest: bool) -> Vec<u8> {
     ] {
         v.extend_from_slice(&(h as u32).to_le_bytes());
     }
-    for c in cases {
+    for c in cases.clone() {
         v.extend_from_slice(&c.image);
         v.resize(v.len() + image_bytes - c.image.len(), 0);
     }
@@ -237,6 +255,8 @@ nvcc --version | grep -E "release|Build" | tr '\n' ' ' > "$OUT/nvcc.txt"
 date -u +%Y-%m-%d > "$OUT/date.txt"
 ARCH=${ARCH:-sm_90a}
 echo "$ARCH" > "$OUT/arch.txt"
+# -arch=sm_90a made nvcc 13 emit compute_90 PTX, which ptxas refuses for wgmma.
+GENCODE="-gencode arch=compute_${ARCH#sm_},code=$ARCH"
 cp forms.tsv "$OUT/forms.tsv"
 T0=$(date +%s)
 ls in/*.gz 2>/dev/null | xargs -r -P "${JOBS:-16}" -n 16 gunzip -f
@@ -244,12 +264,12 @@ ls in/*.gz 2>/dev/null | xargs -r -P "${JOBS:-16}" -n 16 gunzip -f
 # only itself).
 compile_group() {
   g=$1
-  if nvcc -O2 -arch=$ARCH -c -o obj/$g.o $g.cu 2> "$OUT/$g.cerr"; then
+  if nvcc -O2 $GENCODE -c -o obj/$g.o $g.cu 2> "$OUT/$g.cerr"; then
     grep -oE "^#if !defined\(ONLY\) \|\| ONLY == [0-9]+" $g.cu | awk '{print "f"$NF}' > obj/$g.ok
   else
     : > obj/$g.ok
     for f in $(grep -oE "^#if !defined\(ONLY\) \|\| ONLY == [0-9]+" $g.cu | awk '{print $NF}'); do
-      if nvcc -O2 -arch=$ARCH -DONLY=$f -c -o obj/${g}_$f.o $g.cu 2> "$OUT/f$f.cerr"; then
+      if nvcc -O2 $GENCODE -DONLY=$f -c -o obj/${g}_$f.o $g.cu 2> "$OUT/f$f.cerr"; then
         echo "f$f" >> obj/$g.ok
       else
         rm -f obj/${g}_$f.o
@@ -258,11 +278,11 @@ compile_group() {
   fi
 }
 export -f compile_group
-export ARCH OUT
+export GENCODE OUT
 ls g*.cu | sed 's/\.cu$//' | xargs -P "${JOBS:-16}" -I{} bash -c 'compile_group {}'
 cat obj/*.ok | sort -V | awk '{print "RUN(" $1 ")"}' > table.h
 echo "compiled $(wc -l < table.h) forms of $(wc -l < forms.tsv) in $(( $(date +%s) - T0 )) s"
-nvcc -O2 -arch=$ARCH -o record main.cu obj/*.o 2> "$OUT/link.err" || { echo "link failed"; exit 1; }
+nvcc -O2 $GENCODE -o record main.cu obj/*.o 2> "$OUT/link.err" || { echo "link failed"; exit 1; }
 START=0
 for attempt in $(seq 1 50); do
   rm -f "$OUT/failed.txt"
@@ -292,9 +312,7 @@ pub fn write_programs(dir: &Path, sets: &[Set]) -> Result<usize, String> {
         if group.is_empty() {
             return Ok(());
         }
-        let text = format!(
-            "#include <cstdint>\n#include <cuda_runtime.h>\n{group}"
-        );
+        let text = format!("#include <cstdint>\n#include <cuda_runtime.h>\n{group}");
         std::fs::write(dir.join(format!("g{groups}.cu")), text).map_err(io)?;
         group.clear();
         *groups += 1;
@@ -306,10 +324,17 @@ pub fn write_programs(dir: &Path, sets: &[Set]) -> Result<usize, String> {
             let digest = set == Set::Sweep;
             let file = std::fs::File::create(dir.join(format!("in/f{f}.bin.gz"))).map_err(io)?;
             let mut gz = flate2::write::GzEncoder::new(file, flate2::Compression::fast());
-            gz.write_all(&input_file(&form, &cases, digest)).map_err(io)?;
+            gz.write_all(&input_file(&form, cases.iter(), digest))
+                .map_err(io)?;
             gz.finish().map_err(io)?;
             group.push_str(&kernel(&form, f));
-            let _ = writeln!(tsv, "f{f}\t{}\t{}\t{}", set.name(), cases.len(), form.name());
+            let _ = writeln!(
+                tsv,
+                "f{f}\t{}\t{}\t{}",
+                set.name(),
+                cases.len(),
+                form.name()
+            );
             f += 1;
             if f % GROUP == 0 {
                 flush(&mut group, &mut groups)?;

@@ -142,7 +142,7 @@ pub fn address(d: &Descriptor, mn_major: bool, esize: u32, r: u32, k: u32, rule:
 }
 
 /// The fitted rule (see docs/WGMMA.md).
-pub const BASE_RULE: BaseRule = BaseRule::Ignored;
+pub const BASE_RULE: BaseRule = BaseRule::RowMinus;
 
 /// Thread `tid` of the warpgroup: its warp w (rows 16w…16w+15), g = lane / 4, t = lane % 4.
 fn thread(tid: usize) -> (usize, usize, usize) {
@@ -230,7 +230,10 @@ mod tests {
         assert_eq!(address(&d, false, 2, 9, 8, BaseRule::Ignored), 1024 + 128);
         // A K-advance of 32 bytes shifts the chunk inside the row before the XOR.
         let d32 = Descriptor { start: 32, ..d };
-        assert_eq!(address(&d32, false, 2, 3, 0, BaseRule::Ignored), 3 * 128 + (2 ^ 3) * 16);
+        assert_eq!(
+            address(&d32, false, 2, 3, 0, BaseRule::Ignored),
+            3 * 128 + (2 ^ 3) * 16
+        );
     }
 
     #[test]

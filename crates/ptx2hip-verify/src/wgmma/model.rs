@@ -7,7 +7,7 @@
 use super::cases::Case;
 use super::forms::{Source, WgmmaForm};
 use super::layout::{a_element, d_element, described, BaseRule, BASE_RULE};
-use crate::matrix::model::{dot_mixed, Accum, Arch, Choices, Format};
+use crate::matrix::model::{dot_decoded, element, Accum, Arch, Choices, Element, Format};
 use crate::matrix::Elem;
 
 /// What the reference assumes where the recordings decide: the base-offset rule and the
@@ -52,13 +52,18 @@ pub fn operands(form: &WgmmaForm, case: &Case, fit: &Fit) -> Option<Operands> {
         Source::Desc => {
             for m in 0..64 {
                 for kk in 0..k {
-                    a[m * k + kk] = described(form, &case.image, case.desc_a, false, m, kk, fit.base_rule)?;
+                    a[m * k + kk] =
+                        described(form, &case.image, case.desc_a, false, m, kk, fit.base_rule)?;
                 }
             }
         }
         Source::Regs => {
             let bits = 8 * form.esize();
-            let mask = if bits == 32 { u32::MAX } else { (1 << bits) - 1 };
+            let mask = if bits == 32 {
+                u32::MAX
+            } else {
+                (1 << bits) - 1
+            };
             for (tid, regs) in case.a_regs.iter().enumerate() {
                 for (reg, word) in regs.iter().enumerate() {
                     for p in 0..4 / form.esize() {
@@ -72,7 +77,8 @@ pub fn operands(form: &WgmmaForm, case: &Case, fit: &Fit) -> Option<Operands> {
     let mut b = vec![0u32; k * n];
     for kk in 0..k {
         for col in 0..n {
-            b[kk * n + col] = described(form, &case.image, case.desc_b, true, col, kk, fit.base_rule)?;
+            b[kk * n + col] =
+                described(form, &case.image, case.desc_b, true, col, kk, fit.base_rule)?;
         }
     }
     if form.negate_a {
@@ -113,26 +119,37 @@ fn format(e: Elem) -> Format {
 /// D (64 × N, raw bits; f16 in the low 16 bits) from the operands.
 pub fn product(form: &WgmmaForm, ops: &Operands, fit: &Fit) -> Vec<u32> {
     let (k, n) = (form.k(), form.n);
-    let mut d = vec![0u32; 64 * n];
-    let mut col = vec![0u32; k];
-    for j in 0..n {
-        for (kk, x) in col.iter_mut().enumerate() {
-            *x = ops.b[kk * n + j];
-        }
-        for m in 0..64 {
-            let row = &ops.a[m * k..(m + 1) * k];
-            let c = ops.c[m * n + j];
-            d[m * n + j] = if form.is_integer() {
-                integer_dot(form, row, &col, c)
-            } else {
-                let accum = if form.d == Elem::F16 { Accum::F16 } else { Accum::F32 };
-                let formats = (format(form.a), format(form.b));
-                dot_mixed(Arch::Sm90, formats, accum, row, &col, c, &fit.choices)
-                    .unwrap_or(0)
-            };
-        }
+    if form.is_integer() {
+        return (0..64 * n)
+            .map(|e| {
+                let (m, j) = (e / n, e % n);
+                let col: Vec<u32> = (0..k).map(|kk| ops.b[kk * n + j]).collect();
+                integer_dot(form, &ops.a[m * k..(m + 1) * k], &col, ops.c[e])
+            })
+            .collect();
     }
-    d
+    // Every element decoded once: A row by row, B column by column.
+    let formats = (format(form.a), format(form.b));
+    let accum = if form.d == Elem::F16 {
+        Accum::F16
+    } else {
+        Accum::F32
+    };
+    let a: Vec<Element> = ops
+        .a
+        .iter()
+        .map(|&x| element(formats.0, x, &fit.choices))
+        .collect();
+    let b: Vec<Element> = (0..n * k)
+        .map(|i| element(formats.1, ops.b[(i % k) * n + i / k], &fit.choices))
+        .collect();
+    (0..64 * n)
+        .map(|e| {
+            let (m, j) = (e / n, e % n);
+            let (row, col) = (&a[m * k..(m + 1) * k], &b[j * k..(j + 1) * k]);
+            dot_decoded(Arch::Sm90, formats, accum, row, col, ops.c[e], &fit.choices).unwrap_or(0)
+        })
+        .collect()
 }
 
 /// c + Σ a·b over s8/u8 elements, wrapping to s32 or clamped with `.satfinite`.

@@ -12,7 +12,7 @@ use std::path::Path;
 
 use serde_json::{json, Value};
 
-use super::cases::generate;
+use super::cases::{generate, Case};
 use super::forms::WgmmaForm;
 use super::harness::input_file;
 use super::model::digest;
@@ -143,7 +143,9 @@ pub fn read_out(out: &Path, f: &str) -> Option<Vec<u32>> {
         Err(_) => {
             let file = std::fs::File::open(out.join(format!("{f}.out.gz"))).ok()?;
             let mut b = Vec::new();
-            flate2::read::GzDecoder::new(file).read_to_end(&mut b).ok()?;
+            flate2::read::GzDecoder::new(file)
+                .read_to_end(&mut b)
+                .ok()?;
             b
         }
     };
@@ -218,10 +220,13 @@ pub fn import(out: &Path, earlier: Option<&Recording>) -> Result<Imported, Strin
     })
 }
 
-/// FNV-1a over the bytes of the form's input file (what `run.sh` fed the GPU).
-pub fn inputs_digest(set: Set, form: &WgmmaForm) -> u64 {
-    let cases = generate(set, form);
-    let bytes = input_file(form, &cases, set == Set::Sweep);
+/// FNV-1a over the bytes of the input file of `form` with `cases` (what `run.sh` fed the GPU).
+pub fn inputs_digest<'a>(
+    set: Set,
+    form: &WgmmaForm,
+    cases: impl Iterator<Item = &'a Case> + Clone,
+) -> u64 {
+    let bytes = input_file(form, cases, set == Set::Sweep);
     bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
         (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
     })
@@ -242,7 +247,7 @@ fn recorded(set: Set, form: &WgmmaForm, words: &[u32]) -> Option<RecordedForm> {
         cases,
         digests: !full,
         smem_base,
-        inputs_digest: inputs_digest(set, form),
+        inputs_digest: inputs_digest(set, form, generate(set, form).iter()),
         words: body.to_vec(),
     };
     if full && !set.keeps_outputs(form) {
