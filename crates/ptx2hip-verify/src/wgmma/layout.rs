@@ -116,8 +116,9 @@ pub fn offset(d: &Descriptor, mn_major: bool, esize: u32, r: u32, k: u32) -> u32
     }
 }
 
-/// How the descriptor's base offset enters the swizzle: the open question of the ISA text
-/// (hypotheses to be decided by the recordings).
+/// How the descriptor's base offset enters the swizzle, which the ISA text leaves open: the
+/// hypotheses the recordings decided between ([`BASE_RULE`] is the H100's; the others stay for
+/// the address probes of `wgmma_vectors probe`, and the cases are placed with the field ignored).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum BaseRule {
     /// The field is not read.
@@ -141,7 +142,8 @@ pub fn address(d: &Descriptor, mn_major: bool, esize: u32, r: u32, k: u32, rule:
     a ^ ((row & ((1 << s) - 1)) << 4)
 }
 
-/// The fitted rule (see docs/WGMMA.md).
+/// The H100's rule: every address probe and every layout case matched it, none of the others
+/// (docs/WGMMA.md).
 pub const BASE_RULE: BaseRule = BaseRule::RowMinus;
 
 /// Thread `tid` of the warpgroup: its warp w (rows 16w…16w+15), g = lane / 4, t = lane % 4.
@@ -228,11 +230,33 @@ mod tests {
         assert_eq!(address(&d, false, 2, 1, 0, BaseRule::Ignored), 128 + 16);
         // Row 9 is 1024 further (SBO), the same pattern.
         assert_eq!(address(&d, false, 2, 9, 8, BaseRule::Ignored), 1024 + 128);
-        // A K-advance of 32 bytes shifts the chunk inside the row before the XOR.
+        // A K-advance of 32 bytes shifts the chunk inside the row before the XOR: chunk 2 of
+        // row 3 goes to chunk 2 ^ 3 = 1.
         let d32 = Descriptor { start: 32, ..d };
         assert_eq!(
             address(&d32, false, 2, 3, 0, BaseRule::Ignored),
-            3 * 128 + (2 ^ 3) * 16
+            3 * 128 + 16
+        );
+    }
+
+    #[test]
+    fn the_base_offset_is_subtracted_from_the_swizzle_row() {
+        // A pattern starting 5 rows into its 1024-byte atom with base offset 5 reads as if it
+        // started at the atom: row 0's chunk 0 stays in place (the H100's rule).
+        let d = Descriptor {
+            start: 5 * 128,
+            lbo: 16,
+            sbo: 1024,
+            base: 5,
+            swizzle: Swizzle::B128,
+        };
+        assert_eq!(BASE_RULE, BaseRule::RowMinus);
+        assert_eq!(address(&d, false, 2, 0, 0, BASE_RULE), 5 * 128);
+        assert_eq!(address(&d, false, 2, 1, 0, BASE_RULE), 6 * 128 + 16);
+        // Ignoring the field swizzles by the absolute row: 5.
+        assert_eq!(
+            address(&d, false, 2, 0, 0, BaseRule::Ignored),
+            5 * 128 + 5 * 16
         );
     }
 
