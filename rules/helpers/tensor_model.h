@@ -186,6 +186,8 @@ __device__ inline uint32_t ptx2hip_tc_round(double s, int w) {
     r = u;
     if (!Model::subnormal_outputs) r = (r & 0x7c00u) == 0 ? r & 0x8000u : r;
   }
+  // A nonzero sum that rounds (or is flushed) to zero gives +0 (the H100's wgmma).
+  r = s != 0.0 && r == (Accum == ptx2hip_tc_acc_f32 ? 0x80000000u : 0x8000u) ? 0u : r;
   if (!Model::ieee_zero_sign) r = s == 0.0 ? 0u : r;
   return s != s ? (Accum == ptx2hip_tc_acc_f32 ? 0x7fffffffu : 0x7fffu) : r;
 }
@@ -195,10 +197,10 @@ __device__ inline uint32_t ptx2hip_tc_round(double s, int w) {
 // ptx2hip:amd
 // d = c + sum a[k] * b[k] over decomposed elements (ptx2hip_tc_decompose): blocks of
 // Model::block(Format) products chained through c, each one: E = the largest exponent (the
-// products' a.e + b.e, c's exponent as an f32, at least Model::floor), every term truncated toward
-// zero at 2^(E - nfrac), the exact sum rounded once (ptx2hip_tc_round). c and the result: raw
-// accumulator bits (f16 in the low 16 bits). Format: A's (for the fp8 mixes either fp8 format:
-// B's elements carry their own decomposition).
+// products' a.e + b.e, c's exponent in its own format (e_min -126, f16 -14), at least
+// Model::floor), every term truncated toward zero at 2^(E - nfrac), the exact sum rounded once
+// (ptx2hip_tc_round). c and the result: raw accumulator bits (f16 in the low 16 bits). Format:
+// A's (for the fp8 mixes either fp8 format: B's elements carry their own decomposition).
 template <typename Model, int Format, int Accum, int N>
 __device__ inline uint32_t ptx2hip_tc_block(const ptx2hip_tc_elem* a, const ptx2hip_tc_elem* b,
                                             uint32_t c) {
@@ -206,7 +208,9 @@ __device__ inline uint32_t ptx2hip_tc_block(const ptx2hip_tc_elem* a, const ptx2
   // f16 and fp8 products are exact in a float (at most 22 bits, exponents from -48 to 32).
   constexpr bool f32_products = Format != ptx2hip_tc_bf16 && Format != ptx2hip_tc_tf32;
   float cv = Accum == ptx2hip_tc_acc_f16 ? ptx2hip_tc_f16_value(c) : ptx2hip_f32_from_bits(c);
-  ptx2hip_tc_elem cd = ptx2hip_tc_elem_of<-126>(cv, -4096);
+  // c's exponent is clamped at its own format's e_min (a subnormal f16 c aligns at 2^-14).
+  constexpr int c_emin = Accum == ptx2hip_tc_acc_f16 ? -14 : -126;
+  ptx2hip_tc_elem cd = ptx2hip_tc_elem_of<c_emin>(cv, -4096);
   // -300 lies below every real exponent (>= 2 * -126) and keeps 2^(nfrac - E) finite.
   int e = Model::align_clamp ? Model::floor(Accum) : -300;
   e = e > cd.e ? e : cd.e;
@@ -302,6 +306,7 @@ __device__ inline void ptx2hip_tc_block_x2(const uint32_t* const (&a)[R],
                                            const uint32_t* const (&b)[J],
                                            const uint32_t* const (&gb)[J], uint32_t (&c)[R][J]) {
   constexpr int nfrac = Model::nfrac(Format), g0 = ptx2hip_tc_x2_g0(Format);
+  constexpr int c_emin = Accum == ptx2hip_tc_acc_f16 ? -14 : -126;
   constexpr int valid = 2 * (g0 + (Format == ptx2hip_tc_f16 ? -14 : -126));
   int e[R][J];
   double scale[R][J], s[R][J];
@@ -317,7 +322,7 @@ __device__ inline void ptx2hip_tc_block_x2(const uint32_t* const (&a)[R],
       const int g = (int)((tb & 0xffffu) > (tb >> 16) ? tb & 0xffffu : tb >> 16);
       // -300 lies below every real exponent (>= 2 * -126) and keeps 2^(nfrac - E) finite.
       int x = Model::align_clamp ? Model::floor(Accum) : -300;
-      const int ce = ptx2hip_tc_elem_of<-126>(cv, -4096).e;
+      const int ce = ptx2hip_tc_elem_of<c_emin>(cv, -4096).e;
       x = x > ce ? x : ce;
       e[r][j] = g >= valid && g - 2 * g0 > x ? g - 2 * g0 : x;
       scale[r][j] = ptx2hip_tc_pow2(nfrac - e[r][j]);

@@ -13,6 +13,7 @@ pub mod inputs;
 pub mod matrix;
 pub mod matrix_fast;
 pub mod warp;
+pub mod wgmma;
 
 /// The repository root: the product crate, with `rules/`, `tests/vectors/` and `src/rules/evidence/`.
 pub fn repo_root() -> PathBuf {

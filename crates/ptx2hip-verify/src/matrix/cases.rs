@@ -128,7 +128,8 @@ pub fn generate(form: &MmaForm) -> Vec<Case> {
         .collect()
 }
 
-const THEMES: usize = 10;
+/// How many themes [`float`] and [`integer`] know (a theme is taken modulo this).
+pub const THEMES: usize = 10;
 
 /// The inputs digest the recording carries (FNV-1a over every lane's words of every case).
 pub fn inputs_digest(form: &MmaForm, cases: &[Case]) -> u64 {
@@ -155,7 +156,8 @@ fn value(form: &MmaForm, op: Operand, theme: usize, i: usize, rng: &mut Rng) -> 
     }
 }
 
-fn integer(e: Elem, theme: usize, i: usize, rng: &mut Rng) -> u64 {
+/// An integer element (or an s32 accumulator) for a theme; `i` is its index in its matrix.
+pub fn integer(e: Elem, theme: usize, i: usize, rng: &mut Rng) -> u64 {
     let bits = e.bits();
     let r = rng.next_u64() & mask(bits);
     match (e, theme % 5) {
@@ -281,7 +283,7 @@ impl Format {
 
 /// A float element for a theme. The multiplicands and C use their own format; the themes are
 /// chosen so that the products of a dot product meet the situation they name.
-fn float(f: Format, op: Operand, theme: usize, i: usize, rng: &mut Rng) -> u64 {
+pub fn float(f: Format, op: Operand, theme: usize, i: usize, rng: &mut Rng) -> u64 {
     let is_c = op == Operand::C;
     let span = f.bias();
     let v = match theme {

@@ -165,24 +165,47 @@ pub fn dot_mixed(
     c: u32,
     choices: &Choices,
 ) -> Option<u32> {
-    let fp8 = |f| matches!(f, Format::E4m3 | Format::E5m2);
-    if formats.0 != formats.1 && !(fp8(formats.0) && fp8(formats.1)) {
-        return None;
-    }
-    let block = arch.block(formats.0)?;
+    let unit = Unit::new(arch, formats, accum, choices)?;
     if a.len() != b.len() {
         return None;
     }
-    let unit = Unit {
-        formats,
-        accum,
-        block,
-        floor: choices.align_clamp.then(|| arch.align_floor(accum)),
-        choices,
-    };
+    let n = unit.block.products;
     let mut d = c;
-    for (ab, bb) in a.chunks(block.products).zip(b.chunks(block.products)) {
+    for (ab, bb) in a.chunks(n).zip(b.chunks(n)) {
         d = unit.block(ab, bb, d);
+    }
+    Some(d)
+}
+
+/// An element of A or B decoded once, for the many dot products that read it
+/// ([`dot_decoded`]).
+#[derive(Clone, Copy, Debug)]
+pub struct Element(Value);
+
+/// The element `bits` of `format` as the model reads it.
+pub fn element(format: Format, bits: u32, choices: &Choices) -> Element {
+    Element(decode_element(format, bits, choices))
+}
+
+/// [`dot_mixed`] over elements decoded by [`element`] (A's in `formats.0`, B's in
+/// `formats.1`): the same result, without decoding an element again for every dot product.
+pub fn dot_decoded(
+    arch: Arch,
+    formats: (Format, Format),
+    accum: Accum,
+    a: &[Element],
+    b: &[Element],
+    c: u32,
+    choices: &Choices,
+) -> Option<u32> {
+    let unit = Unit::new(arch, formats, accum, choices)?;
+    if a.len() != b.len() {
+        return None;
+    }
+    let n = unit.block.products;
+    let mut d = c;
+    for (ab, bb) in a.chunks(n).zip(b.chunks(n)) {
+        d = unit.block_of(ab.iter().zip(bb).map(|(x, y)| product(x.0, y.0)), d);
     }
     Some(d)
 }
@@ -291,16 +314,18 @@ fn decode_element(format: Format, bits: u32, choices: &Choices) -> Value {
     }
 }
 
-/// `c` as the model sees it: its value, with the exponent of an f32 whatever the accumulator
-/// type (e_min −126; the MATLAB model reads f16 accumulators through f32).
+/// `c` as the model sees it: its value, with the exponent of its own format (⌊log2 |c|⌋ clamped at
+/// e_min: f32 −126, f16 −14). The H100's wgmma showed the f16 clamp: a subnormal f16 C aligns the
+/// block at 2^−14, not at its own leading bit (docs/WGMMA.md); the MATLAB model reads f16
+/// accumulators through f32, which no published case tells apart.
 fn decode_accum(accum: Accum, bits: u32) -> Value {
-    let v = match accum {
-        Accum::F32 => F32.decode(bits),
-        Accum::F16 => F16.decode(bits & 0xFFFF),
+    let (v, emin) = match accum {
+        Accum::F32 => (F32.decode(bits), F32.emin()),
+        Accum::F16 => (F16.decode(bits & 0xFFFF), F16.emin()),
     };
     match v {
         Value::Finite(f) if f.m != 0 => Value::Finite(Finite {
-            e: (msb(f.m) + f.q).max(F32.emin()),
+            e: (msb(f.m) + f.q).max(emin),
             ..f
         }),
         other => other,
@@ -368,27 +393,58 @@ struct Unit<'a> {
     choices: &'a Choices,
 }
 
-impl Unit<'_> {
+impl<'a> Unit<'a> {
+    /// The unit of `arch` for `formats` (equal, or two fp8 formats: the block is fp8's either
+    /// way); None for any other mix or where the architecture has no path for the format.
+    fn new(
+        arch: Arch,
+        formats: (Format, Format),
+        accum: Accum,
+        choices: &'a Choices,
+    ) -> Option<Unit<'a>> {
+        let fp8 = |f| matches!(f, Format::E4m3 | Format::E5m2);
+        if formats.0 != formats.1 && !(fp8(formats.0) && fp8(formats.1)) {
+            return None;
+        }
+        Some(Unit {
+            formats,
+            accum,
+            block: arch.block(formats.0)?,
+            floor: choices.align_clamp.then(|| arch.align_floor(accum)),
+            choices,
+        })
+    }
+
     fn block(&self, a: &[u32], b: &[u32], c: u32) -> u32 {
-        let products: Vec<Value> = a
-            .iter()
-            .zip(b)
-            .map(|(&x, &y)| {
-                product(
-                    decode_element(self.formats.0, x, self.choices),
-                    decode_element(self.formats.1, y, self.choices),
-                )
-            })
-            .collect();
-        let c = decode_accum(self.accum, c);
-        let mut terms = Vec::with_capacity(products.len() + 1);
+        let products = a.iter().zip(b).map(|(&x, &y)| {
+            product(
+                decode_element(self.formats.0, x, self.choices),
+                decode_element(self.formats.1, y, self.choices),
+            )
+        });
+        self.block_of(products, c)
+    }
+
+    /// One block over its products (at most 32) and c.
+    fn block_of(&self, products: impl Iterator<Item = Value>, c: u32) -> u32 {
+        // The finite terms, c last (a block has at most 32 products: no allocation).
+        let mut terms = [Finite {
+            neg: false,
+            m: 0,
+            q: 0,
+            e: 0,
+        }; 33];
+        let mut count = 0;
         let (mut nan, mut pos_inf, mut neg_inf) = (false, false, false);
-        for v in products.iter().chain([&c]) {
-            match *v {
+        for v in products.take(32).chain([decode_accum(self.accum, c)]) {
+            match v {
                 Value::Nan => nan = true,
                 Value::Inf { neg: false } => pos_inf = true,
                 Value::Inf { neg: true } => neg_inf = true,
-                Value::Finite(f) => terms.push(f),
+                Value::Finite(f) => {
+                    terms[count] = f;
+                    count += 1;
+                }
             }
         }
         if nan || (pos_inf && neg_inf) {
@@ -397,8 +453,8 @@ impl Unit<'_> {
         if pos_inf || neg_inf {
             return self.encode_inf(neg_inf);
         }
-        let c_term = terms.pop().expect("c is finite here");
-        self.sum(&terms, c_term)
+        // Without specials every term is finite, c the last.
+        self.sum(&terms[..count - 1], terms[count - 1])
     }
 
     fn sum(&self, products: &[Finite], c: Finite) -> u32 {
@@ -433,7 +489,7 @@ impl Unit<'_> {
             return self.zero(negative_zeros);
         }
         let (neg, n) = (s < 0, s.unsigned_abs());
-        match (self.formats.0, self.accum) {
+        let d = match (self.formats.0, self.accum) {
             (Format::E4m3 | Format::E5m2, Accum::F32) => self.round(neg, n, weight, &OUT_E8M13),
             (Format::E4m3 | Format::E5m2, Accum::F16) if self.choices.fp8_f16_via_e8m13 => {
                 let e8m13 = self.round(neg, n, weight, &OUT_E8M13);
@@ -441,6 +497,13 @@ impl Unit<'_> {
             }
             (_, Accum::F32) => self.round(neg, n, weight, &OUT_F32),
             (_, Accum::F16) => self.round(neg, n, weight, &OUT_F16),
+        };
+        // A nonzero sum that rounds (or is flushed) to zero gives +0 (the H100's wgmma,
+        // docs/WGMMA.md).
+        if d == self.signed_zero(true) {
+            0
+        } else {
+            d
         }
     }
 

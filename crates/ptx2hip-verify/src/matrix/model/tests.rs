@@ -283,3 +283,29 @@ fn fp8_mixes_decode_each_operand_in_its_own_format() {
     assert_eq!(mixed(Format::E4m3, Format::E4m3), Some(0x4180_0000)); // 4·4 = 16
     assert_eq!(mixed(Format::F16, Format::Bf16), None);
 }
+
+#[test]
+fn a_sum_that_rounds_to_zero_is_positive_zero() {
+    // −2^-24 · 2^-2 = −2^-26 rounds to zero in f16: the H100's wgmma gives +0, not −0.
+    let (a, b) = k16(&[(TWO_POW_M24, 0xB400)]);
+    assert_eq!(sm90_f16_f16(&a, &b, ZERO), ZERO);
+    // bf16 2^-133 · −2^-20 = −2^-153 lies below the least f32 subnormal: +0 as well.
+    let d = dot(
+        Arch::Sm90,
+        Format::Bf16,
+        Accum::F32,
+        &[0x0001],
+        &[0xB580],
+        0,
+    );
+    assert_eq!(d, Some(0));
+}
+
+#[test]
+fn a_subnormal_f16_c_aligns_the_block_at_2_pow_m14() {
+    // C = 2·2^-24, products 2^-12·2^-13 = 2^-25 (half an ulp) and 2^-24·2^-24 = 2^-48. With C's
+    // own exponent (−23) E would keep 2^-48 and the sum would round up to 3·2^-24; C's exponent
+    // clamped at f16's e_min (−14) truncates at 2^-39, the tie rounds to even: 2·2^-24.
+    let (a, b) = k16(&[(0x0C00, 0x0800), (TWO_POW_M24, TWO_POW_M24)]);
+    assert_eq!(sm90_f16_f16(&a, &b, 0x0002), 0x0002);
+}
