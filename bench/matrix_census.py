@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
-"""What ptx2hip makes of the tensor-core forms of the 49 real repositories (issues 20, 21).
+"""What ptx2hip makes of the matrix-fragment forms of the 49 real repositories (issue 20).
 
-Usage: bench/matrix_census.py [--family sm80|wgmma] [--forms TSV] [--tool BIN]
+Usage: bench/matrix_census.py [--forms TSV] [--tool BIN]
 
 Reads the per-form census `real-world-forms.tsv` (opcode form as written, repositories,
-statement count), keeps one tensor-core family (sm80: `mma`, `ldmatrix`, `stmatrix`,
-`movmatrix`, `wmma`; wgmma: Hopper's warpgroup `wgmma`), asks `ptx2hip explain FORM` whether a rule translates the form or why not, and prints a
+statement count), keeps the sm_80 tensor-core family (`mma`, `ldmatrix`, `stmatrix`, `movmatrix`,
+`wmma`), asks `ptx2hip explain FORM` whether a rule translates the form or why not, and prints a
 Markdown summary: statements translated, and the statements left with each reason. It judges
 forms, not statements: a statement of a translated form whose operands do not fit (a register of
 the wrong width) would still be refused, which the per-statement census (bench/census.py over the
@@ -17,26 +17,21 @@ import os
 import subprocess
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-FAMILIES = {
-    "sm80": ("sm_80 tensor-core family", ("mma", "ldmatrix", "stmatrix", "movmatrix", "wmma")),
-    "wgmma": ("warpgroup family (wgmma)", ("wgmma",)),
-}
+FAMILY = ("mma", "ldmatrix", "stmatrix", "movmatrix", "wmma")
 
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--family", choices=sorted(FAMILIES), default="sm80")
     ap.add_argument("--forms", default=os.path.join(ROOT, "..", "shared", "reference", "real-world-forms.tsv"))
     ap.add_argument("--tool", default=os.path.join(ROOT, "target", "release", "ptx2hip"))
     args = ap.parse_args()
-    title, opcodes = FAMILIES[args.family]
     rows = []
     with open(args.forms) as f:
         next(f)
         for line in f:
             cols = line.rstrip("\n").split("\t")
             form, repos, stmts = cols[1], int(cols[2]), int(cols[4])
-            if form.split(".")[0] in opcodes:
+            if form.split(".")[0] in FAMILY:
                 rows.append((form, repos, stmts))
     translated = collections.Counter()
     left = collections.defaultdict(list)
@@ -50,7 +45,7 @@ def main():
             left[reason[:160]].append((form, stmts))
     total = sum(s for _, _, s in rows)
     done = sum(translated.values())
-    print(f"{title}: {len(rows)} forms, {total} statements; "
+    print(f"sm_80 tensor-core family: {len(rows)} forms, {total} statements; "
           f"translated {done} ({100 * done / max(total, 1):.0f} %), left {total - done}\n")
     print("| rule | statements |\n|---|---|")
     for code, n in sorted(translated.items()):

@@ -24,7 +24,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 N = 4096           # elements per logical array; threads cover 2N
 SLACK = 64         # buffers hold SLACK*N elements: kernels read in[4*i+3] and write up to 64 results per thread
 
-KERNEL = re.compile(r"__global__\s+void\s+(\w+)\s*\(([^)]*)\)", re.S)
+# A kernel, with its block size when __launch_bounds__ caps it (a warpgroup kernel: 128).
+KERNEL = re.compile(r"__global__\s+void\s+(?:__launch_bounds__\s*\(\s*(\d+)[^)]*\)\s*)?(\w+)\s*\(([^)]*)\)", re.S)
 # Warp-collective PTX: translated for --target amd only.
 WARP_COLLECTIVE = re.compile(r"\b(wgmma|mma|ldmatrix|stmatrix|movmatrix|shfl|vote|match|redux|elect)\.")
 # AMD helper definitions nvcc cannot compile (clang vector types, AMD address spaces, clang's
@@ -101,7 +102,7 @@ def params(text):
     return out
 
 
-def harness(name, kernel, ps):
+def harness(name, kernel, ps, block=256):
     lines = [
         "#include <cstdio>",
         "#include <cstdint>",
@@ -136,7 +137,7 @@ def harness(name, kernel, ps):
         ]
         args.append(f"({ty}*)d{k}")
     lines += [
-        f"  {kernel}<<<(2 * n + 255) / 256, 256>>>({', '.join(args)});",
+        f"  {kernel}<<<(2 * n + {block - 1}) / {block}, {block}>>>({', '.join(args)});",
         "  cudaError_t e = cudaDeviceSynchronize();",
         "  if (e != cudaSuccess) { fprintf(stderr, \"%s\\n\", cudaGetErrorString(e)); return 4; }",
     ]
@@ -176,7 +177,7 @@ def main():
             continue
         name = os.path.splitext(f)[0]
         with open(os.path.join(out, f"harness_{name}.cu"), "w") as h:
-            h.write(harness(name, m.group(1), params(m.group(2))))
+            h.write(harness(name, m.group(2), params(m.group(3)), int(m.group(1) or 256)))
         entry = {
             "file": f,
             "harness": f"harness_{name}.cu",
