@@ -151,13 +151,13 @@ __device__ inline void ptx2hip_wgmma_negate(uint32_t (&x)[R][8], int32_t scale, 
 // (+0 when scale_d is false: D = A x B) and receiving the block's results. f32 / s32: register
 // 4j + 2r + x; f16 (F16): half x of register 2j + r.
 //
-// The accumulators stay in registers, and the code is not N/8 copies of the block's (32 for N =
-// 256: 22,000 instructions and 44 s of compilation per form on gfx942, measured): a loop that is not
-// unrolled computes U blocks (4, 2 or 1, dividing N/8) at fixed registers, the first U blocks of
-// the fragment, then rotates the fragment by U blocks, so that every register index is a
-// constant (an index that depends on the loop variable would put the fragment in scratch
-// memory). After N/8 blocks the fragment is in its order again. The rotation is N/2 (f16: N/4)
-// register moves per U blocks.
+// The accumulators stay in registers, and the code is not N/8 copies of the block's (32 for
+// N = 256: 22,000 instructions and 44 s of compilation per form on gfx942, measured): a loop
+// that is not unrolled computes U blocks (at most UMAX: 4, 2 or 1, dividing N/8) at fixed
+// registers, the first U blocks of the fragment, then rotates the fragment by U blocks, so that
+// every register index is a constant (an index that depends on the loop variable would put the
+// fragment in scratch memory). After N/8 blocks the fragment is in its order again. The rotation
+// is N/2 (f16: N/4) register moves per U blocks.
 template <bool F16, int UMAX, typename T, int ND, typename Block>
 __device__ inline void ptx2hip_wgmma_each(ptx2hip_vec<T, ND>& d, bool scale_d, Block block) {
   constexpr int J = F16 ? ND / 2 : ND / 4;
