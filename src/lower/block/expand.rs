@@ -100,6 +100,7 @@ impl<'a> Lowerer<'a> {
         ins: &Instruction,
     ) -> Result<(String, Vec<String>), Unsupported> {
         let at = ins.span.start;
+        self.check_immediates(rule, ins)?;
         let mut values: Vec<(String, Option<String>, Expr)> = Vec::new();
         // The helpers each source value calls: called only if the template uses the value.
         let mut value_uses: Vec<(String, Option<String>, Reads)> = Vec::new();
@@ -173,8 +174,15 @@ impl<'a> Lowerer<'a> {
                         debug_assert_eq!(elems.len() as u32, count, "shape checked");
                     }
                     let (v, c_type) = if writes {
-                        let (agg, ty) =
-                            self.vector_dest(&braced, carrier.c_type(), &mut pre, &mut post, at)?;
+                        let reads = !template::only_assigned(template, &spec.name, None);
+                        let (agg, ty) = self.vector_dest(
+                            &braced,
+                            carrier.c_type(),
+                            reads,
+                            &mut pre,
+                            &mut post,
+                            at,
+                        )?;
                         (Expr::other(agg), ty)
                     } else {
                         let (v, uses) =
@@ -193,8 +201,9 @@ impl<'a> Lowerer<'a> {
                 OperandKind::SlotVector(slot, t) if slot_width(slot, bindings) > 1 => {
                     let ty = self.type_of(rule, t, bindings, at)?;
                     let (v, c_type) = if writes {
+                        let reads = !template::only_assigned(template, &spec.name, None);
                         let (agg, ty) =
-                            self.vector_dest(op, ty.c_type(), &mut pre, &mut post, at)?;
+                            self.vector_dest(op, ty.c_type(), reads, &mut pre, &mut post, at)?;
                         (Expr::other(agg), ty)
                     } else {
                         let (v, uses) = self.captured(|l| l.vector_source(op, ty.c_type(), at))?;
@@ -365,6 +374,46 @@ impl<'a> Lowerer<'a> {
         let mut code_lines = pre;
         code_lines.push(code);
         Ok((code_lines.join("\n"), post))
+    }
+
+    /// The operands the rule's `immediates` names are immediates, and those whose value is
+    /// written as a literal (in the PTX, or as an `"n"` operand's literal) have a value PTX allows.
+    fn check_immediates(&self, rule: &Rule, ins: &Instruction) -> Result<(), Unsupported> {
+        let specs = rule.operand_specs();
+        for (name, allowed) in &rule.immediates {
+            let Some(k) = specs.iter().position(|s| &s.name == name) else {
+                continue;
+            };
+            let value = match &ins.operands[k] {
+                ptx::Operand::Imm(Immediate::Int(v)) => i64::try_from(*v).ok(),
+                ptx::Operand::Reg(r) => match self.asm_index(r).map(|i| &self.ops[i]) {
+                    Some(op) if op.reg.is_none() => match operands::literal_value(&op.expr) {
+                        Some(v) => Some(v),
+                        None => continue, // a constant expression only the compiler evaluates
+                    },
+                    _ => None,
+                },
+                _ => None,
+            };
+            let form = ins.form();
+            let values: Vec<String> = allowed.iter().map(i64::to_string).collect();
+            let message = match value {
+                Some(v) if allowed.contains(&v) => continue,
+                Some(v) => format!(
+                    "`{form}`: operand {} `{name}` is {v}, which PTX does not allow: {}",
+                    k + 1,
+                    values.join(" or ")
+                ),
+                None => format!(
+                    "`{form}`: operand {} `{name}` must be an immediate ({})",
+                    k + 1,
+                    values.join(" or ")
+                ),
+            };
+            return Err(Unsupported::at(Code::OperandShape, message, ins.span.start)
+                .with_instruction(&form));
+        }
+        Ok(())
     }
 
     /// Runs `f` and returns what it gives with what its code reads, which is not recorded: a
