@@ -85,7 +85,7 @@ __device__ inline ptx2hip_vec<T, ND> ptx2hip_wgmma_fast_fmaf(ptx2hip_vec<T, ND> 
   float ra[2][K];
   for (int r = 0; r < 2; ++r)
     for (int k = 0; k < K; ++k) ra[r][k] = ptx2hip_wgmma_fast_value<F>(row[r][k / P], k % P);
-  ptx2hip_wgmma_each<F16, 4>(d, scale_d, [&](uint32_t j, uint32_t(&c)[2][2]) {
+  ptx2hip_wgmma_each<F16, 2>(d, scale_d, [&](uint32_t j, uint32_t(&c)[2][2]) {
     uint32_t col[2][8];
     ptx2hip_wgmma_rows2(b, trans_b != 0, 8u * j + 2u * at.t, col);
     ptx2hip_wgmma_negate(col, scale_b, signs);
@@ -105,8 +105,19 @@ __device__ inline ptx2hip_vec<T, ND> ptx2hip_wgmma_fast_fmaf(ptx2hip_vec<T, ND> 
 }
 // ptx2hip:end
 
+// ptx2hip:helper ptx2hip_wgmma_fast_scale_d requires=ptx2hip_vec
+// ptx2hip:amd
+// scale-d false (D = A·B): this lane's accumulators become +0 before they move, so the moves need
+// no test. Behind a wave-uniform test, as scale-d is almost always the same in every lane.
+template <typename T, int ND>
+__device__ inline void ptx2hip_wgmma_fast_scale_d(ptx2hip_vec<T, ND>& d, bool scale_d) {
+  if (__builtin_amdgcn_ballot_w64(!scale_d) != 0)
+    for (int i = 0; i < ND; ++i) d.v[i] = scale_d ? d.v[i] : (T)0;
+}
+// ptx2hip:end
+
 // clang-format off
-// ptx2hip:helper ptx2hip_wgmma_fast requires=ptx2hip_vec,ptx2hip_tc_format,ptx2hip_warpid,ptx2hip_wgmma_row,ptx2hip_wgmma_fast_words,ptx2hip_wgmma_fast_read,ptx2hip_wgmma_fast_fmaf
+// ptx2hip:helper ptx2hip_wgmma_fast requires=ptx2hip_vec,ptx2hip_tc_format,ptx2hip_warpid,ptx2hip_wgmma_row,ptx2hip_wgmma_fast_words,ptx2hip_wgmma_fast_read,ptx2hip_wgmma_fast_scale_d,ptx2hip_wgmma_fast_fmaf
 // clang-format on
 // ptx2hip:amd
 // wgmma.mma_async with f16, bf16 (F) or tf32 A and B, f32 or f16 accumulators (Accum): D = A·B +
@@ -136,29 +147,29 @@ __device__ __attribute__((always_inline)) inline ptx2hip_vec<float, 4> ptx2hip_w
   const F4 c = __builtin_bit_cast(F4, acc);
   if constexpr (F == ptx2hip_tc_f16) {
     typedef _Float16 H4 __attribute__((ext_vector_type(4)));
-    return __builtin_bit_cast(ptx2hip_vec<float, 4>,
-                              __builtin_amdgcn_mfma_f32_16x16x16f16(
-                                  __builtin_bit_cast(H4, x), __builtin_bit_cast(H4, y), c, 0, 0, 0));
+    return __builtin_bit_cast(ptx2hip_vec<float, 4>, __builtin_amdgcn_mfma_f32_16x16x16f16(
+                                                         __builtin_bit_cast(H4, x),
+                                                         __builtin_bit_cast(H4, y), c, 0, 0, 0));
   } else if constexpr (F == ptx2hip_tc_bf16) {
     typedef short S4 __attribute__((ext_vector_type(4)));
-    return __builtin_bit_cast(ptx2hip_vec<float, 4>,
-                              __builtin_amdgcn_mfma_f32_16x16x16bf16_1k(
-                                  __builtin_bit_cast(S4, x), __builtin_bit_cast(S4, y), c, 0, 0, 0));
+    return __builtin_bit_cast(ptx2hip_vec<float, 4>, __builtin_amdgcn_mfma_f32_16x16x16bf16_1k(
+                                                         __builtin_bit_cast(S4, x),
+                                                         __builtin_bit_cast(S4, y), c, 0, 0, 0));
   } else {
 #if defined(__gfx90a__)
     // k = 2x (word 0), then k = 2x + 1 (word 1): the chain visits k 0, 2, 4, 6, 1, 3, 5, 7.
     const uint32_t x0 = x.v[0], x1 = x.v[1], y0 = y.v[0], y1 = y.v[1];
     const F4 e = __builtin_amdgcn_mfma_f32_16x16x4f32(__builtin_bit_cast(float, x0),
                                                       __builtin_bit_cast(float, y0), c, 0, 0, 0);
-    return __builtin_bit_cast(ptx2hip_vec<float, 4>,
-                              __builtin_amdgcn_mfma_f32_16x16x4f32(__builtin_bit_cast(float, x1),
-                                                                   __builtin_bit_cast(float, y1),
-                                                                   e, 0, 0, 0));
+    return __builtin_bit_cast(
+        ptx2hip_vec<float, 4>,
+        __builtin_amdgcn_mfma_f32_16x16x4f32(__builtin_bit_cast(float, x1),
+                                             __builtin_bit_cast(float, y1), e, 0, 0, 0));
 #else
     typedef float F2 __attribute__((ext_vector_type(2)));
-    return __builtin_bit_cast(ptx2hip_vec<float, 4>,
-                              __builtin_amdgcn_mfma_f32_16x16x8_xf32(
-                                  __builtin_bit_cast(F2, x), __builtin_bit_cast(F2, y), c, 0, 0, 0));
+    return __builtin_bit_cast(ptx2hip_vec<float, 4>, __builtin_amdgcn_mfma_f32_16x16x8_xf32(
+                                                         __builtin_bit_cast(F2, x),
+                                                         __builtin_bit_cast(F2, y), c, 0, 0, 0));
 #endif
   }
 }
@@ -199,6 +210,7 @@ __device__ inline ptx2hip_vec<T, ND> ptx2hip_wgmma_fast(ptx2hip_vec<T, ND> d, A 
   const uint32_t back = 16u * (lane & 3u) + 8u * (lane >> 5) + ((lane >> 2) & 7u);
   const uint32_t n = 2u * ((lane >> 2) & 3u) + (lane & 1u) + 8u * ((lane >> 1) & 1u);
   const uint32_t na = scale_a < 0 ? signs : 0u, nb = scale_b < 0 ? signs : 0u;
+  ptx2hip_wgmma_fast_scale_d(d, scale_d);
   ptx2hip_vec<uint32_t, 2> y[2];
   ptx2hip_wgmma_fast_y(a, trans_a != 0, y);
   for (int r = 0; r < 2; ++r)
@@ -214,14 +226,13 @@ __device__ inline ptx2hip_vec<T, ND> ptx2hip_wgmma_fast(ptx2hip_vec<T, ND> d, A 
       // Accumulators v, v + 1 are f32 registers 8jt + 2v + 2r, + 1, or f16 register 4jt + v + r.
       for (int v = 0; v < regs; v += 2) {
         if (F16) {
-          const uint32_t p = scale_d ? __builtin_bit_cast(uint32_t, d.v[4 * jt + v + r]) : 0u;
-          const uint32_t w = ptx2hip_wgmma_fast_read(p, from);
+          const uint32_t w =
+              ptx2hip_wgmma_fast_read(__builtin_bit_cast(uint32_t, d.v[4 * jt + v + r]), from);
           acc.v[v] = (float)__builtin_bit_cast(_Float16, (uint16_t)w);
           acc.v[v + 1] = (float)__builtin_bit_cast(_Float16, (uint16_t)(w >> 16));
         } else {
           for (int q = 0; q < 2; ++q) {
-            const uint32_t p =
-                scale_d ? __builtin_bit_cast(uint32_t, d.v[8 * jt + 2 * v + 2 * r + q]) : 0u;
+            const uint32_t p = __builtin_bit_cast(uint32_t, d.v[8 * jt + 2 * v + 2 * r + q]);
             acc.v[v + q] = __builtin_bit_cast(float, ptx2hip_wgmma_fast_read(p, from));
           }
         }
@@ -293,6 +304,7 @@ __device__ inline ptx2hip_vec<T, ND> ptx2hip_wgmma_fast(ptx2hip_vec<T, ND> d, A 
                                 16u * (t & 1u) + (l >> 2) + 8u * (s ^ 1u)};
     const uint32_t n = (c & 12u) | (c & 1u) << 1 | ((c >> 1) & 1u);
     const uint32_t na = scale_a < 0 ? 0x80008000u : 0u, nb = scale_b < 0 ? 0x80008000u : 0u;
+    ptx2hip_wgmma_fast_scale_d(d, scale_d);
     ptx2hip_vec<uint32_t, 8> y;
     ptx2hip_wgmma_fast_y(a, trans_a != 0, y.v);
     for (int i = 0; i < 8; ++i) y.v[i] ^= na;
@@ -306,27 +318,31 @@ __device__ inline ptx2hip_vec<T, ND> ptx2hip_wgmma_fast(ptx2hip_vec<T, ND> d, A 
       for (int jb = 0; jb < blocks; ++jb) {
         const int j = 2 * jt + jb;
         // C in: permute e reads lane c_from[e], which offers its PTX register 4j + 2(e ^ s) +
-        // cc (f16: 2j + (e ^ s)); the result is accumulator 4jb + 2(e ^ rc) + cc.
-        float got[2][2];
-        for (int e = 0; e < 2; ++e) {
-          if (F16) {
+        // cc (f16: 2j + (e ^ s), both cc); the result is accumulator 4jb + 2(e ^ rc) + cc.
+        if (F16) {
+          uint32_t got[2];
+          for (int e = 0; e < 2; ++e) {
             const uint32_t p0 = __builtin_bit_cast(uint32_t, d.v[2 * j]);
             const uint32_t p1 = __builtin_bit_cast(uint32_t, d.v[2 * j + 1]);
-            const uint32_t w = ptx2hip_wgmma_fast_read(scale_d ? ((e ^ s) ? p1 : p0) : 0u, c_from[e]);
-            got[e][0] = (float)__builtin_bit_cast(_Float16, (uint16_t)w);
-            got[e][1] = (float)__builtin_bit_cast(_Float16, (uint16_t)(w >> 16));
-          } else {
-            for (int cc = 0; cc < 2; ++cc) {
+            got[e] = ptx2hip_wgmma_fast_read((e ^ s) ? p1 : p0, c_from[e]);
+          }
+          const uint32_t lo = rc ? got[1] : got[0], up = rc ? got[0] : got[1];
+          acc.v[4 * jb] = (float)__builtin_bit_cast(_Float16, (uint16_t)lo);
+          acc.v[4 * jb + 1] = (float)__builtin_bit_cast(_Float16, (uint16_t)(lo >> 16));
+          acc.v[4 * jb + 2] = (float)__builtin_bit_cast(_Float16, (uint16_t)up);
+          acc.v[4 * jb + 3] = (float)__builtin_bit_cast(_Float16, (uint16_t)(up >> 16));
+        } else {
+          for (int cc = 0; cc < 2; ++cc) {
+            float got[2];
+            for (int e = 0; e < 2; ++e) {
               const uint32_t p0 = __builtin_bit_cast(uint32_t, d.v[4 * j + cc]);
               const uint32_t p1 = __builtin_bit_cast(uint32_t, d.v[4 * j + 2 + cc]);
-              got[e][cc] = __builtin_bit_cast(
-                  float, ptx2hip_wgmma_fast_read(scale_d ? ((e ^ s) ? p1 : p0) : 0u, c_from[e]));
+              got[e] =
+                  __builtin_bit_cast(float, ptx2hip_wgmma_fast_read((e ^ s) ? p1 : p0, c_from[e]));
             }
+            acc.v[4 * jb + cc] = rc ? got[1] : got[0];
+            acc.v[4 * jb + 2 + cc] = rc ? got[0] : got[1];
           }
-        }
-        for (int cc = 0; cc < 2; ++cc) {
-          acc.v[4 * jb + cc] = rc ? got[1][cc] : got[0][cc];
-          acc.v[4 * jb + 2 + cc] = rc ? got[0][cc] : got[1][cc];
         }
       }
       const F8 cin = __builtin_bit_cast(F8, acc);
@@ -342,30 +358,29 @@ __device__ inline ptx2hip_vec<T, ND> ptx2hip_wgmma_fast(ptx2hip_vec<T, ND> d, A 
       for (int jb = 0; jb < blocks; ++jb) {
         const int j = 2 * jt + jb;
         // D out: permute e reads lane d_from[e], which offers its accumulator 4jb + 2(e ^ rc) +
-        // cc; the result is PTX register 4j + 2(e ^ s) + cc (f16: 2j + (e ^ s)).
-        uint32_t got[2][2];
-        for (int e = 0; e < 2; ++e) {
-          float o[2];
-          for (int cc = 0; cc < 2; ++cc) {
-            const float a0 = acc.v[4 * jb + cc], a1 = acc.v[4 * jb + 2 + cc];
-            o[cc] = (e ^ rc) ? a1 : a0;
-          }
-          if (F16) {
-            const uint32_t lo = __builtin_bit_cast(uint16_t, (_Float16)o[0]);
-            const uint32_t hi = __builtin_bit_cast(uint16_t, (_Float16)o[1]);
-            got[e][0] = ptx2hip_wgmma_fast_read(lo | hi << 16, d_from[e]);
-          } else {
-            for (int cc = 0; cc < 2; ++cc)
-              got[e][cc] = ptx2hip_wgmma_fast_read(__builtin_bit_cast(uint32_t, o[cc]), d_from[e]);
-          }
-        }
+        // cc (f16: both cc rounded and packed); the result is PTX register 4j + 2(e ^ s) + cc
+        // (f16: 2j + (e ^ s)).
         if (F16) {
-          d.v[2 * j] = __builtin_bit_cast(T, s ? got[1][0] : got[0][0]);
-          d.v[2 * j + 1] = __builtin_bit_cast(T, s ? got[0][0] : got[1][0]);
+          uint32_t pk[2], got[2];
+          for (int h = 0; h < 2; ++h) {
+            const uint32_t lo = __builtin_bit_cast(uint16_t, (_Float16)acc.v[4 * jb + 2 * h]);
+            const uint32_t up = __builtin_bit_cast(uint16_t, (_Float16)acc.v[4 * jb + 2 * h + 1]);
+            pk[h] = lo | up << 16;
+          }
+          for (int e = 0; e < 2; ++e)
+            got[e] = ptx2hip_wgmma_fast_read((e ^ rc) ? pk[1] : pk[0], d_from[e]);
+          d.v[2 * j] = __builtin_bit_cast(T, s ? got[1] : got[0]);
+          d.v[2 * j + 1] = __builtin_bit_cast(T, s ? got[0] : got[1]);
         } else {
           for (int cc = 0; cc < 2; ++cc) {
-            d.v[4 * j + cc] = __builtin_bit_cast(T, s ? got[1][cc] : got[0][cc]);
-            d.v[4 * j + 2 + cc] = __builtin_bit_cast(T, s ? got[0][cc] : got[1][cc]);
+            uint32_t got[2];
+            for (int e = 0; e < 2; ++e) {
+              const float a0 = acc.v[4 * jb + cc], a1 = acc.v[4 * jb + 2 + cc];
+              got[e] = ptx2hip_wgmma_fast_read(__builtin_bit_cast(uint32_t, (e ^ rc) ? a1 : a0),
+                                               d_from[e]);
+            }
+            d.v[4 * j + cc] = __builtin_bit_cast(T, s ? got[1] : got[0]);
+            d.v[4 * j + 2 + cc] = __builtin_bit_cast(T, s ? got[0] : got[1]);
           }
         }
       }

@@ -144,7 +144,10 @@ const COUNTED: [(&str, &str, &str, &str, &str); 5] = [
 ];
 
 /// One kernel per form, N and path: it loads the fragment, runs one wgmma and stores the
-/// fragment. Under `-nogpulib` threadIdx and blockDim would be calls into the device library;
+/// fragment, in blocks of at most 384 threads (three warpgroups, as CUTLASS's warp-specialized
+/// Hopper kernels have: with the default bound of 1024 an N = 256 f32 fragment alone fills the
+/// 128 registers a thread may have and spills; with fewer than 384 CDNA keeps MFMA accumulators
+/// in AGPRs and adds two moves per register). Under `-nogpulib` threadIdx and blockDim would be calls into the device library;
 /// they are read here as the library inlines them (the work-item id registers, the dispatch
 /// packet), so that the counts are those of real code.
 fn count_unit(rules: &RuleSet) -> String {
@@ -178,7 +181,8 @@ fn count_unit(rules: &RuleSet) -> String {
             );
             for (path, call) in [("fast", fast.as_str()), ("exact", exact)] {
                 unit.push_str(&format!(
-                    "extern \"C\" __global__ void count_{path}_{form}_n{n}({d}* p, const {a}* q, \
+                    "extern \"C\" __global__ __attribute__((amdgpu_flat_work_group_size(1, 384))) \
+                     void count_{path}_{form}_n{n}({d}* p, const {a}* q, \
                      uint64_t b, int flag) {{ {d} d = p[threadIdx.x]; const {a} a = *q; \
                      const bool s = flag != 0; d = {call}; p[threadIdx.x] = d; }}\n"
                 ));
