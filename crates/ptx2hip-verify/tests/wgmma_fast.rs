@@ -62,7 +62,11 @@ fn fast_wgmma_helper_gives_the_matrix_product_on_every_wave_shape() {
         ("gfx942", &["-D__gfx942__"], 64),
         ("gfx90a", &["-D__gfx90a__"], 64),
         ("gfx1100", &["-D__gfx1100__", "-D__GFX11__"], 32),
-        ("gfx1100 -mwavefrontsize64", &["-D__gfx1100__", "-D__GFX11__"], 64),
+        (
+            "gfx1100 -mwavefrontsize64",
+            &["-D__gfx1100__", "-D__GFX11__"],
+            64,
+        ),
     ];
     let rules = RuleSet::embedded().expect("rule table loads");
     let names: Vec<String> = FAST.iter().map(|s| s.to_string()).collect();
@@ -243,10 +247,14 @@ fn fast_wgmma_helper_compiles_without_scratch_and_beats_the_exact_path() {
                     wave.map_or(String::new(), |w| format!(" {w}"))
                 ));
                 if scratch > 0 {
-                    wrong.push(format!("{processor} {form} N={n}: {scratch} scratch instructions"));
+                    wrong.push(format!(
+                        "{processor} {form} N={n}: {scratch} scratch instructions"
+                    ));
                 }
                 if fast >= exact {
-                    wrong.push(format!("{processor} {form} N={n}: fast {fast} >= exact {exact}"));
+                    wrong.push(format!(
+                        "{processor} {form} N={n}: fast {fast} >= exact {exact}"
+                    ));
                 }
             }
         }
