@@ -10,7 +10,10 @@
 //!   wave64 (the fmaf path);
 //! - it compiles without warnings for gfx90a, gfx942, gfx1100 and gfx1100 in wave64, without
 //!   scratch memory, in fewer instructions than the exact helpers (the table of
-//!   docs/WGMMA_FAST.md: static instructions per wgmma for N = 8, 64, 256).
+//!   docs/WGMMA_FAST.md: static instructions per wgmma for N = 8, 64, 256);
+//! - `--fast` translates every float wgmma rule (Y001–Y006) through it, and the translated
+//!   statements (operand glue, the whole-wave test, the exact path beside it) compile for the
+//!   same processors.
 //!
 //! Needs clang-19 (the helpers use clang's vector types): without it skipped with a note, or a
 //! failure when `CI` is set.
@@ -22,7 +25,8 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use ptx2hip::lower::{RuleSet, Target};
+use ptx2hip::lower::{self, RuleSet, Settings, Target, TensorModel};
+use ptx2hip::scan::AsmStatement;
 
 /// The helpers the rules' fast templates call.
 const FAST: [&str; 2] = ["ptx2hip_wave_full", "ptx2hip_wgmma_fast"];
@@ -261,4 +265,128 @@ fn fast_wgmma_helper_compiles_without_scratch_and_beats_the_exact_path() {
     }
     eprint!("{report}");
     assert!(wrong.is_empty(), "{wrong:?}\n{report}");
+}
+
+/// Statements of the rules with a fast tier: (shape and types, N, the accumulator constraint,
+/// its registers per 8 columns, A in registers, the operands after A and B). Widths with an odd
+/// number of 8-column blocks, both A sources, MN-major and negated operands.
+#[rustfmt::skip]
+const STATEMENTS: [(&str, usize, &str, usize, bool, &str); 9] = [
+    ("m64n8k16.f32.f16.f16", 8, "+f", 4, false, "p, 1, 1, 0, 0"),
+    ("m64n24k16.f32.f16.f16", 24, "+f", 4, false, "p, -1, 1, 1, 1"),
+    ("m64n256k16.f32.f16.f16", 256, "+f", 4, true, "p, 1, -1, 1"),
+    ("m64n16k16.f16.f16.f16", 16, "+r", 2, false, "p, 1, 1, 0, 1"),
+    ("m64n64k16.f16.f16.f16", 64, "+r", 2, true, "p, 1, 1, 0"),
+    ("m64n40k16.f32.bf16.bf16", 40, "+f", 4, false, "p, 1, 1, 1, 0"),
+    ("m64n8k16.f32.bf16.bf16", 8, "+f", 4, true, "p, -1, -1, 1"),
+    ("m64n24k8.f32.tf32.tf32", 24, "+f", 4, false, "p, 1, -1"),
+    ("m64n256k8.f32.tf32.tf32", 256, "+f", 4, true, "p, 1, 1"),
+];
+
+#[test]
+fn fast_translations_of_every_float_wgmma_rule_compile_for_every_processor() {
+    if !common::require(&["clang-19"], "the --fast wgmma translation compile") {
+        return;
+    }
+    let rules = RuleSet::embedded().expect("rule table loads");
+    let settings = Settings {
+        target: Target::Amd,
+        tensor_model: TensorModel::Sm90,
+        fast: true,
+    };
+    let mut helpers = Vec::new();
+    let mut kernels = String::new();
+    let mut fast_rules = Vec::new();
+    for (k, (form, n, acc, per8, regs_a, rest)) in STATEMENTS.into_iter().enumerate() {
+        let nd = n / 8 * per8;
+        let d: Vec<String> = (0..nd).map(|i| format!("%{i}")).collect();
+        let (a, mut constraints) = if regs_a {
+            let a: Vec<String> = (nd..nd + 4).map(|i| format!("%{i}")).collect();
+            (format!("{{{}}}", a.join(", ")), vec!["r"; 4])
+        } else {
+            (format!("%{nd}"), vec!["l"])
+        };
+        let b = nd + constraints.len();
+        let ptx = format!(
+            "{{ .reg .pred p; setp.ne.b32 p, %{}, 0; wgmma.mma_async.sync.aligned.{form} {{{}}}, \
+             {a}, %{b}, {rest}; }}",
+            b + 1,
+            d.join(", ")
+        );
+        constraints.extend(["l", "r"]);
+        let all: Vec<String> = std::iter::repeat_n(acc, nd)
+            .chain(constraints)
+            .map(String::from)
+            .collect();
+        let t = lower::analyze(&AsmStatement::synthetic(&ptx, &all), &rules, settings)
+            .outcome
+            .unwrap_or_else(|u| panic!("{form}: not translated: {}", u.message));
+        assert!(
+            t.fast.len() == 1 && t.fast[0].starts_with('Y'),
+            "{form}: the fast tier was not taken: {:?}",
+            t.rules
+        );
+        fast_rules.extend(t.fast.iter().cloned());
+        helpers.extend(t.helpers.iter().cloned());
+        let ty = |c: &str| match c {
+            "+f" => "float",
+            "l" => "uint64_t",
+            _ => "uint32_t",
+        };
+        let params: Vec<String> = all
+            .iter()
+            .enumerate()
+            .skip(nd)
+            .map(|(i, c)| format!("{} op{i}", ty(c.as_str())))
+            .collect();
+        kernels.push_str(&format!(
+            "// {ptx}\nextern \"C\" __global__ void form_{k}({}* out, {}) {{\n",
+            ty(acc),
+            params.join(", ")
+        ));
+        for i in 0..nd {
+            kernels.push_str(&format!("  {} op{i} = out[{i}];\n", ty(acc)));
+        }
+        for line in lower::render(&t.lines, "  ", "  ") {
+            kernels.push_str(&line);
+            kernels.push('\n');
+        }
+        for i in 0..nd {
+            kernels.push_str(&format!("  out[{i}] = op{i};\n"));
+        }
+        kernels.push_str("}\n");
+    }
+    fast_rules.sort();
+    fast_rules.dedup();
+    assert_eq!(fast_rules, ["Y001", "Y002", "Y003", "Y004", "Y005", "Y006"]);
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("fast.hip");
+    let mut unit = String::from("#include <hip/hip_runtime.h>\n#include <stdint.h>\n");
+    unit.push_str(&rules.helper_definitions(helpers.iter(), Target::Amd));
+    unit.push_str(&kernels);
+    std::fs::write(&file, unit).unwrap();
+    let processors: [&[&str]; 4] = [
+        &["--offload-arch=gfx90a"],
+        &["--offload-arch=gfx942"],
+        &["--offload-arch=gfx1100"],
+        &["--offload-arch=gfx1100", "-mwavefrontsize64"],
+    ];
+    for arch in processors {
+        run(
+            Command::new("clang-19")
+                .args(["-x", "hip", "-std=c++17", "--cuda-device-only", "-nogpulib"])
+                .args([
+                    "-O1",
+                    "-S",
+                    "-Wall",
+                    "-Wextra",
+                    "-Werror",
+                    "-o",
+                    "/dev/null",
+                ])
+                .args(arch)
+                .arg(&file),
+            &format!("{arch:?}"),
+        );
+    }
 }

@@ -143,7 +143,7 @@ void body(Case<N, ACC16>* c) {
   Frag<N, ACC16> d = c->d[tid];
   if (c->regs_a) {
     d = ptx2hip_wave_full() ? ptx2hip_wgmma_fast<F, acc>(d, c->a[tid], c->desc_b, c->scale_d,
-                                                          c->scale_a, c->scale_b, 0, c->trans_b)
+                                                         c->scale_a, c->scale_b, 0, c->trans_b)
                             : exact_stub<N, ACC16>(d, &c->exact[tid]);
   } else {
     d = ptx2hip_wave_full()
@@ -237,13 +237,15 @@ void check(const char* form, int trials) {
     }
     for (int tid = 0; tid < 128; tid++) {
       const int w = tid / 32, g = tid % 32 / 4, t = tid % 4;
-      if (c.exact[tid] && ++failures <= 20) printf("%s: thread %d took the exact path\n", form, tid);
+      if (c.exact[tid] && ++failures <= 20)
+        printf("%s: thread %d took the exact path\n", form, tid);
       for (int j = 0; j < N / 8; j++)
         for (int r = 0; r < 2; r++)
           for (int x = 0; x < 2; x++) {
             const int m = 16 * w + g + 8 * r, n = 8 * j + 2 * t + x;
             int want = c.scale_d ? cin[m * N + n] : 0;
-            for (int k = 0; k < K; k++) want += c.scale_a * c.scale_b * a[m * K + k] * bt[n * K + k];
+            for (int k = 0; k < K; k++)
+              want += c.scale_a * c.scale_b * a[m * K + k] * bt[n * K + k];
             float got;
             if constexpr (ACC16) {
               const uint32_t reg = c.d[tid].v[2 * j + r];
@@ -252,10 +254,11 @@ void check(const char* form, int trials) {
               got = c.d[tid].v[4 * j + 2 * r + x];
             }
             if (got != (float)want && ++failures <= 20)
-              printf("%s (%s A, A %s, B %s, scale-d %d, scale-a %d, scale-b %d): thread %d, "
-                     "D[%d][%d]: got %g, expected %d\n",
-                     form, c.regs_a ? "register" : "descriptor", la.name, lb.name, c.scale_d,
-                     c.scale_a, c.scale_b, tid, m, n, got, want);
+              printf(
+                  "%s (%s A, A %s, B %s, scale-d %d, scale-a %d, scale-b %d): thread %d, "
+                  "D[%d][%d]: got %g, expected %d\n",
+                  form, c.regs_a ? "register" : "descriptor", la.name, lb.name, c.scale_d,
+                  c.scale_a, c.scale_b, tid, m, n, got, want);
           }
     }
   }
