@@ -551,6 +551,54 @@ mod tests {
         }
     }
 
+    /// wgmma m64n8k16 f16 with its descriptors and immediates as `"n"` operands (CUTLASS's
+    /// spelling), the immediates' expressions given.
+    fn wgmma(scale_a: &str, trans_b: &str) -> Result<String, String> {
+        let ops = [
+            ("+f", "d0"),
+            ("+f", "d1"),
+            ("+f", "d2"),
+            ("+f", "d3"),
+            ("l", "da"),
+            ("l", "db"),
+            ("n", scale_a),
+            ("n", trans_b),
+        ];
+        super::super::tests::translate_for(
+            Target::Amd,
+            "wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 {%0, %1, %2, %3}, %4, %5, 1, %6, 1, 0, %7;",
+            &ops,
+        )
+    }
+
+    #[test]
+    fn an_immediate_operand_takes_only_the_values_ptx_allows() {
+        assert!(wgmma("1", "0").is_ok());
+        assert!(wgmma("-1", "1").is_ok());
+        assert_eq!(
+            wgmma("2", "0").unwrap_err(),
+            "`wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16`: operand 5 `scale_a` is 2, which PTX does not allow: 1 or -1"
+        );
+        assert!(wgmma("1", "0x2")
+            .unwrap_err()
+            .contains("`trans_b` is 2, which PTX does not allow: 0 or 1"));
+        // A constant expression only the C++ compiler evaluates is passed on as nvcc passes it.
+        let code = wgmma("int32_t(scaleA)", "int32_t(tnspB)").unwrap();
+        assert!(
+            code.contains("ptx2hip_imm<int32_t>(int32_t(scaleA))")
+                && code.contains("ptx2hip_imm<int32_t>(int32_t(tnspB))"),
+            "{code}"
+        );
+    }
+
+    #[test]
+    fn a_fragment_the_template_reads_and_writes_starts_as_its_registers() {
+        let code = wgmma("1", "0").unwrap();
+        let init = "ptx2hip_vec<float, 4> p2h_t1 = ptx2hip_vec<float, 4>{{ptx2hip_in_f(d0), ptx2hip_in_f(d1), ptx2hip_in_f(d2), ptx2hip_in_f(d3)}};";
+        assert!(code.contains(init), "{code}");
+        assert!(code.contains("ptx2hip_out_f(d3) = p2h_t"), "{code}");
+    }
+
     #[test]
     fn operand_shapes_decide_whether_a_rule_fits() {
         let rules = RuleSet::embedded().unwrap();
