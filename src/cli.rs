@@ -146,9 +146,9 @@ struct Input {
     /// recordings); docs/TENSOR_MODEL.md [default: `tensor-model` of ptx2hip.toml, else sm_90].
     #[arg(long, value_name = "SM", value_parser = tensor_model)]
     tensor_model: Option<TensorModel>,
-    /// Use the faster, inexact translation of the rules that have one (float `mma` through
-    /// MFMA/WMMA): each such translation is marked in its provenance comment and the report, and
-    /// `explain CODE` states its deviation. Without it every translation is exact.
+    /// Use the faster, inexact translation of the rules that have one (float `mma` and `wgmma`
+    /// through MFMA/WMMA): each such translation is marked in its provenance comment and the
+    /// report, and `explain CODE` states its deviation. Without it every translation is exact.
     #[arg(long)]
     fast: bool,
     #[command(flatten)]

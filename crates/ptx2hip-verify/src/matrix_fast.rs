@@ -19,6 +19,8 @@
 //!   clears the low 13 bits of every tf32 register first, as the tensor cores ignore them.
 //! - The fmaf fallback of the helpers (processors without those instructions, gfx11 built for
 //!   wave64): a sequential IEEE `fmaf` chain in k order, exact by definition.
+//! - wgmma (`rules/helpers/warpgroup_fast.h`): the same instructions over all of a wgmma's K at
+//!   once ([`wgmma_dot`]); tf32 on RDNA3 takes the fmaf chain.
 //!
 //! RDNA3 (gfx1100) WMMA has no published bit-level model, so none is given. NaN results are
 //! given as 0x7FC00000: the NaN payloads of AMD matrix instructions are not modelled.
@@ -296,6 +298,44 @@ pub fn fast_dot(
         };
     }
     Some(acc)
+}
+
+/// One output element of `wgmma.mma_async.m64nNkK.f32.T.T` (K = `a.len()`: 16 for f16 and
+/// bf16, 8 for tf32) as the `--fast` wgmma helper (`rules/helpers/warpgroup_fast.h`) computes it
+/// on `path`, for any N and either A source: one MFMA over all of K with C, its k in order. On
+/// CDNA3 that is [`cdna3_mfma`] (`v_mfma_f32_16x16x16{f16,bf16_1k}`, `v_mfma_f32_16x16x8_xf32`);
+/// on CDNA2 [`cdna2_mfma`] for f16 and bf16, and for tf32 two `v_mfma_f32_16x16x4f32` fma
+/// chains, the first over the even k, the second over the odd ones (lane group x holds k = 2x and
+/// 2x + 1). None for another K or when `b` is not as long as `a`.
+pub fn wgmma_dot(path: Path, input: Input, a: &[u32], b: &[u32], c: u32) -> Option<u32> {
+    let k = if input == Input::Tf32 { 8 } else { 16 };
+    if a.len() != k || b.len() != k {
+        return None;
+    }
+    Some(match (path, input) {
+        (Path::Cdna3, _) => cdna3_mfma(input, a, b, c),
+        (Path::Cdna2, Input::F16 | Input::Bf16) => {
+            cdna2_mfma(input, a.try_into().ok()?, b.try_into().ok()?, c)
+        }
+        (Path::Cdna2, Input::Tf32) => {
+            let order = |x: &[u32]| -> Vec<u32> {
+                x.iter()
+                    .step_by(2)
+                    .chain(x.iter().skip(1).step_by(2))
+                    .copied()
+                    .collect()
+            };
+            fmaf_chain(input, &order(a), &order(b), c)
+        }
+        (Path::Fmaf, _) => fmaf_chain(input, a, b, c),
+    })
+}
+
+/// [`wgmma_dot`] with f16 accumulators (`wgmma….f16.f16.f16`; `c` and the result in the low 16
+/// bits): C widened to f32, the f32 path, D rounded to f16 to nearest even.
+pub fn wgmma_dot_f16_acc(path: Path, a: &[u32], b: &[u32], c: u32) -> Option<u32> {
+    let wide = (value(Input::F16, c) as f32).to_bits();
+    wgmma_dot(path, Input::F16, a, b, wide).map(|d| f16_from_f32(f32::from_bits(d)))
 }
 
 /// `x` rounded to f16 to nearest even (overflow to Inf, subnormals kept), as

@@ -4,16 +4,20 @@
 //! (`ptx2hip_verify::matrix::model`, which reproduces the published H100 recordings) on random
 //! inputs, and second, the H100 itself on the recorded cases of `tests/vectors/matrix/`
 //! (docs/MATRIX.md: random and crafted edge cases). Prints the two Markdown tables of
-//! docs/MATRIX_FAST.md.
+//! docs/MATRIX_FAST.md; with `--wgmma`, the table of docs/WGMMA_FAST.md instead: the `--fast`
+//! wgmma helper against the H100 model on random whole tiles of three widths N.
 //!
-//! `cargo run --release -p ptx2hip-verify --bin matrix_fast_deviation -- [--cases N]`
-//! (N random output elements per form, processor and input distribution; default 100,000).
+//! `cargo run --release -p ptx2hip-verify --bin matrix_fast_deviation -- [--cases N] [--wgmma]`
+//! (N random output elements per form, processor, input distribution and, for wgmma, width;
+//! default 100,000).
 
 use ptx2hip_verify::inputs::Rng;
 use ptx2hip_verify::matrix::cases::{generate, unpack};
 use ptx2hip_verify::matrix::forms::{all_forms, Elem, Operand};
 use ptx2hip_verify::matrix::model::{self, Accum, Arch, Format};
-use ptx2hip_verify::matrix_fast::{fast_dot, fast_dot_f16_acc, value, Input, Path};
+use ptx2hip_verify::matrix_fast::{
+    fast_dot, fast_dot_f16_acc, value, wgmma_dot, wgmma_dot_f16_acc, Input, Path,
+};
 use ptx2hip_verify::warp::Recording;
 
 /// How the inputs are drawn.
@@ -122,19 +126,30 @@ impl Tally {
 
 fn main() {
     let mut cases = 100_000u64;
+    let mut wgmma = false;
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
-        match (a.as_str(), args.next().and_then(|v| v.parse().ok())) {
-            ("--cases", Some(n)) => cases = n,
-            _ => {
-                eprintln!("usage: matrix_fast_deviation [--cases N]");
-                std::process::exit(2);
-            }
+        match a.as_str() {
+            "--wgmma" => wgmma = true,
+            "--cases" => match args.next().and_then(|v| v.parse().ok()) {
+                Some(n) => cases = n,
+                None => usage(),
+            },
+            _ => usage(),
         }
+    }
+    if wgmma {
+        wgmma_random(cases);
+        return;
     }
     random(cases);
     println!();
     recorded();
+}
+
+fn usage() -> ! {
+    eprintln!("usage: matrix_fast_deviation [--cases N] [--wgmma]");
+    std::process::exit(2);
 }
 
 /// The forms with a fast helper: name, input format, K, accumulator.
@@ -252,6 +267,89 @@ fn recorded() {
                 }
             }
             println!("| {name} | {pname} | {} | {} |", t.cases, t.row());
+        }
+    }
+}
+
+/// The wgmma forms with a fast path: name, input format, K, accumulator.
+const WGMMA_FORMS: [(&str, Input, Format, usize, Accum); 4] = [
+    ("m64nNk16.f32.f16", Input::F16, Format::F16, 16, Accum::F32),
+    ("m64nNk16.f16.f16", Input::F16, Format::F16, 16, Accum::F16),
+    (
+        "m64nNk16.f32.bf16",
+        Input::Bf16,
+        Format::Bf16,
+        16,
+        Accum::F32,
+    ),
+    ("m64nNk8.f32.tf32", Input::Tf32, Format::Tf32, 8, Accum::F32),
+];
+
+/// The processors of the wgmma helper with a model (RDNA3's WMMA has none; tf32 there is the
+/// fmaf chain).
+const WGMMA_PATHS: [(&str, Path); 3] = [
+    ("gfx942 (MFMA, CDNA3 model)", Path::Cdna3),
+    ("gfx90a (MFMA, CDNA2 model)", Path::Cdna2),
+    (
+        "fmaf chain (tf32 on gfx1100, gfx11 wave64, others)",
+        Path::Fmaf,
+    ),
+];
+
+/// The widths of the wgmma table.
+const WIDTHS: [usize; 3] = [8, 64, 256];
+
+/// The wgmma helper against the H100 model on random whole 64 × N tiles (A 64 × K, B K × N, C
+/// 64 × N), at least `cases` output elements per width: one row per form, processor and
+/// distribution, the share of bit-equal elements per width and the worst differences over all.
+fn wgmma_random(cases: u64) {
+    println!("| form | processor (path) | inputs | bit-equal to the H100 model, N = 8 / 64 / 256 | both NaN, other bits | Inf or NaN on one side | largest finite difference (ulps) | largest relative difference |");
+    println!("|---|---|---|---:|---:|---:|---:|---:|");
+    for (name, input, format, k, accum) in WGMMA_FORMS {
+        for (pname, path) in WGMMA_PATHS {
+            for (dname, draw) in [("typical", Draw::Typical), ("any finite", Draw::AnyFinite)] {
+                let mut all = Tally::default();
+                let mut equal = Vec::new();
+                for n in WIDTHS {
+                    let mut rng = Rng::new(0x21 + n as u64);
+                    let mut t = Tally::default();
+                    while t.cases < cases {
+                        let a: Vec<u32> = (0..64 * k)
+                            .map(|_| element(input, draw, &mut rng))
+                            .collect();
+                        let b: Vec<u32> =
+                            (0..k * n).map(|_| element(input, draw, &mut rng)).collect();
+                        for e in 0..64 * n {
+                            let (row, col) = (e / n, e % n);
+                            let c = match accum {
+                                Accum::F32 => accumulator(draw, &mut rng),
+                                Accum::F16 => element(Input::F16, draw, &mut rng),
+                            };
+                            let ra = &a[row * k..(row + 1) * k];
+                            let cb: Vec<u32> = (0..k).map(|j| b[j * n + col]).collect();
+                            let h100 = model::dot(Arch::Sm90, format, accum, ra, &cb, c)
+                                .expect("the H100 has f16, bf16 and tf32 wgmma");
+                            let amd = match accum {
+                                Accum::F32 => wgmma_dot(path, input, ra, &cb, c),
+                                Accum::F16 => wgmma_dot_f16_acc(path, ra, &cb, c),
+                            }
+                            .expect("every form of WGMMA_FORMS has a fast helper");
+                            t.add(amd, h100, accum);
+                            all.add(amd, h100, accum);
+                        }
+                    }
+                    equal.push(format!("{:.2} %", 100.0 * t.equal as f64 / t.cases as f64));
+                }
+                let share = |n: u64| 100.0 * n as f64 / all.cases.max(1) as f64;
+                println!(
+                    "| {name} | {pname} | {dname} | {} | {:.2} % | {:.2} % | {} | {:.2e} |",
+                    equal.join(" / "),
+                    share(all.nan_both),
+                    share(all.special),
+                    all.max_ulps,
+                    all.max_rel
+                );
+            }
         }
     }
 }

@@ -228,3 +228,69 @@ fn tf32_ignores_the_low_13_bits_and_groups_by_four_on_cdna3() {
         None
     );
 }
+
+#[test]
+fn wgmma_small_integer_products_are_exact_on_every_path() {
+    let want = |k: usize| {
+        (0..k)
+            .map(|i| (i as f32 - 7.0) * ((i % 5) as f32 + 1.0))
+            .sum::<f32>()
+            + 3.0
+    };
+    let f16s = |f: &dyn Fn(usize) -> f32| (0..16).map(|k| f16(f(k))).collect::<Vec<u32>>();
+    let a = f16s(&|k| k as f32 - 7.0);
+    let b = f16s(&|k| (k % 5) as f32 + 1.0);
+    let tf32s = |f: &dyn Fn(usize) -> f32| {
+        (0..8)
+            .map(|k| f(k).to_bits() | 0x1FFF)
+            .collect::<Vec<u32>>()
+    };
+    let (ta, tb) = (tf32s(&|k| k as f32 - 7.0), tf32s(&|k| (k % 5) as f32 + 1.0));
+    // tf32: the junk below tf32's 10 fraction bits adds nothing (7 − k and k % 5 + 1 have few
+    // significant bits, so the junk is all below them).
+    for path in every_path() {
+        let d = wgmma_dot(path, Input::F16, &a, &b, 3f32.to_bits()).unwrap();
+        assert_eq!(f32::from_bits(d), want(16), "{path:?} f16");
+        let d = wgmma_dot(path, Input::Tf32, &ta, &tb, 3f32.to_bits()).unwrap();
+        assert_eq!(f32::from_bits(d), want(8), "{path:?} tf32");
+        let d = wgmma_dot_f16_acc(path, &a, &b, f16(3.0)).unwrap();
+        assert_eq!(d, f16(want(16)), "{path:?} f16 accumulators");
+    }
+}
+
+#[test]
+fn wgmma_on_cdna_is_the_mma_sync_helpers_two_mfmas_in_one() {
+    // One MFMA over k 0..15 rounds as two chained MFMAs over k 0..7 and 8..15 whose other group
+    // holds zero products (mma.sync's block-diagonal operands): the same groups in the same order.
+    let mut rng = crate::inputs::Rng::new(21);
+    for _ in 0..2000 {
+        let mut draw = |bits: u32| rng.below(1 << bits) as u32;
+        let (a, b): (Vec<u32>, Vec<u32>) = (0..16).map(|_| (draw(16), draw(16))).unzip();
+        let c = draw(16) << 16 | draw(16);
+        for path in [Path::Cdna3, Path::Cdna2] {
+            for input in [Input::F16, Input::Bf16] {
+                let one = wgmma_dot(path, input, &a, &b, c).unwrap();
+                let two = fast_dot(path, input, &a, &b, c, 0).unwrap();
+                assert_eq!(one, two, "{path:?} {input:?}: {a:x?} {b:x?} {c:#x}");
+            }
+        }
+    }
+}
+
+#[test]
+fn wgmma_tf32_on_cdna2_chains_the_even_k_then_the_odd_ones() {
+    // 2^24 (k 0), 1 (k 1), −2^24 (k 2): in k order 2^24 + 1 rounds to 2^24 and the result is 0;
+    // the even k first cancel exactly and the result is 1.
+    let (big, one) = (2f32.powi(24).to_bits(), 1f32.to_bits());
+    let mut a = [0u32; 8];
+    a[..3].copy_from_slice(&[big, one, big | 0x8000_0000]);
+    let b = [one; 8];
+    assert_eq!(wgmma_dot(Path::Fmaf, Input::Tf32, &a, &b, 0), Some(0));
+    assert_eq!(wgmma_dot(Path::Cdna2, Input::Tf32, &a, &b, 0), Some(one));
+    // wgmma's K: 16 for f16 and bf16, 8 for tf32.
+    assert_eq!(
+        wgmma_dot(Path::Cdna3, Input::Tf32, &[one; 16], &[one; 16], 0),
+        None
+    );
+    assert_eq!(wgmma_dot(Path::Cdna3, Input::F16, &a, &b, 0), None);
+}
