@@ -261,3 +261,25 @@ fn recorded(set: Set, form: &WgmmaForm, words: &[u32]) -> Option<RecordedForm> {
     }
     Some(r)
 }
+
+/// The rule that translates the recorded form `name` ([`crate::wgmma::WgmmaForm::name`]: the
+/// opcode, then `a=desc` or `a=regs`), or `None` when the table refuses it: among the rules
+/// claiming the opcode's modifiers, the one whose A operand is a register fragment exactly when
+/// A comes from registers (the descriptor rules take a 64-bit scalar).
+pub fn rule_of(rules: &ptx2hip::lower::RuleSet, name: &str) -> Option<String> {
+    use ptx2hip::rules::OperandKind;
+    let (opcode, rest) = name.split_once(' ')?;
+    let from_regs = rest.starts_with("a=regs");
+    let mut parts = opcode.split('.');
+    let root = parts.next()?;
+    let modifiers: Vec<String> = parts.map(str::to_string).collect();
+    let code = rules
+        .matching(root, &modifiers)
+        .find(|(rule, _)| {
+            rule.operand_specs().iter().any(|spec| {
+                spec.name == "a" && matches!(spec.kind, OperandKind::Fragment { .. }) == from_regs
+            })
+        })
+        .map(|(rule, _)| rule.code.clone());
+    code
+}
