@@ -58,6 +58,10 @@ NVCC_SHIMS = {
     "  return *(const uint32_t*)__cvta_shared_to_generic(off);\n}",
     "ptx2hip_lds_load_u16": "__device__ inline uint32_t ptx2hip_lds_load_u16(uint32_t off) {\n"
     "  return *(const uint16_t*)__cvta_shared_to_generic(off);\n}",
+    "ptx2hip_lds_load_u32x4": "struct alignas(16) ptx2hip_lds_u32x4 {\n  uint32_t w[4];\n};\n"
+    "__device__ inline void ptx2hip_lds_load_u32x4(uint32_t off, uint32_t* w) {\n"
+    "  const ptx2hip_lds_u32x4 v = *(const ptx2hip_lds_u32x4*)__cvta_shared_to_generic(off);\n"
+    "  for (int i = 0; i < 4; ++i) w[i] = v.w[i];\n}",
     "ptx2hip_lds_store_u32": "__device__ inline void ptx2hip_lds_store_u32(uint32_t off, uint32_t v) {\n"
     "  *(uint32_t*)__cvta_shared_to_generic(off) = v;\n}",
     "ptx2hip_lds_store_u16": "__device__ inline void ptx2hip_lds_store_u16(uint32_t off, uint32_t v) {\n"
