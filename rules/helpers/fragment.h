@@ -28,6 +28,19 @@ __device__ inline uint32_t ptx2hip_lds_load_u16(uint32_t off) {
 }
 // ptx2hip:end
 
+// ptx2hip:helper ptx2hip_lds_load_u32x4
+// ptx2hip:amd
+// The 16 bytes at LDS offset off, 16-byte aligned, as 4 words (one ds_read_b128).
+struct alignas(16) ptx2hip_lds_u32x4 {
+  uint32_t w[4];
+};
+__device__ inline void ptx2hip_lds_load_u32x4(uint32_t off, uint32_t* w) {
+  const __attribute__((address_space(3))) ptx2hip_lds_u32x4* p =
+      (const __attribute__((address_space(3))) ptx2hip_lds_u32x4*)(uintptr_t)off;
+  for (int i = 0; i < 4; ++i) w[i] = p->w[i];
+}
+// ptx2hip:end
+
 // ptx2hip:helper ptx2hip_lds_store_u32
 // ptx2hip:amd
 // Stores v at LDS offset off (one ds_write_b32).

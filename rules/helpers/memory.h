@@ -138,10 +138,15 @@ __device__ inline uint64_t ptx2hip_global_addr(const void* p) { return (uint64_t
 // ---- Accesses --------------------------------------------------------------------------------
 
 // ptx2hip:helper ptx2hip_vec
-// N elements accessed as one aligned unit, as PTX .v2/.v4 accesses are (natural alignment of the
-// whole vector): a single wide load or store on both vendors.
+// N elements accessed as one aligned unit, as PTX .v2/.v4/.v8 accesses are (natural alignment of
+// the whole vector, at most 32 bytes): a single wide load or store on both vendors. Larger
+// aggregates (wgmma's accumulator fragments: up to 128 registers, 12 for m64n24) take the largest
+// power of two that divides their size, at most 32 bytes.
+__host__ __device__ constexpr unsigned long ptx2hip_vec_align(unsigned long bytes) {
+  return (bytes & (~bytes + 1)) < 32 ? bytes & (~bytes + 1) : 32;
+}
 template <typename T, int N>
-struct alignas(sizeof(T) * N) ptx2hip_vec {
+struct alignas(ptx2hip_vec_align(sizeof(T) * N)) ptx2hip_vec {
   T v[N];
 };
 // ptx2hip:end

@@ -495,7 +495,7 @@ mod tests {
         translate_for(Target::Portable, ptx, operands)
     }
 
-    fn translate_for(
+    pub(super) fn translate_for(
         target: Target,
         ptx: &str,
         operands: &[(&str, &str)],

@@ -228,6 +228,17 @@ impl IntLiteral {
     }
 }
 
+/// The value of an `"n"` operand's expression when it is an integer literal, possibly negated
+/// (`1`, `-1`, `0x10u`), as nvcc passes it: a signed integer of the literal's width. `None` for
+/// any other constant expression (`int32_t(scaleA)`), whose value only the C++ compiler knows.
+pub fn literal_value(expr: &str) -> Option<i64> {
+    let e = expr.trim();
+    match e.strip_prefix('-') {
+        Some(rest) => int_literal(rest).map(|l| l.sign_extended().wrapping_neg()),
+        None => int_literal(e).map(IntLiteral::sign_extended),
+    }
+}
+
 /// Parses a non-negative integer literal without digit separators (`42`, `0x1Fu`, `0777`,
 /// `0b101`, `5ull`); `None` for anything else, including a negated literal.
 fn int_literal(expr: &str) -> Option<IntLiteral> {

@@ -94,10 +94,11 @@ impl RuleSet {
                 }
                 continue;
             }
-            let file: RuleFile = toml::from_str(&text).map_err(|e| LoadError::Syntax {
+            let mut file: RuleFile = toml::from_str(&text).map_err(|e| LoadError::Syntax {
                 file: name.clone(),
                 message: e.to_string(),
             })?;
+            expand_ranges(&name, &mut file)?;
             for mut rule in file.rules {
                 rule.family = file.family.clone();
                 rule.file = name.clone();
@@ -366,6 +367,20 @@ fn operand_specs(r: &Rule) -> Result<Vec<super::OperandSpec>, LoadError> {
             return Err(rule_error(r, "writes", format!("names no operand `{n}`")));
         }
     }
+    for name in r.immediates.keys() {
+        let integer_source = specs.iter().any(|s| {
+            &s.name == name
+                && s.role == Role::Source
+                && matches!(&s.kind, OperandKind::Scalar(TypeRef::Fixed(t)) if t.c_type().is_integer())
+        });
+        if !integer_source {
+            return Err(rule_error(
+                r,
+                "immediates",
+                format!("`{name}` is not an integer source operand of a fixed type"),
+            ));
+        }
+    }
     Ok(specs)
 }
 
@@ -612,9 +627,42 @@ fn validate_operand_types(r: &Rule) -> Result<(), LoadError> {
     Ok(())
 }
 
+/// The ranges of slot values and fragment shapes (`m64n{8..256 step 8}k16`) replaced by the
+/// values they list ([`super::shapes::expand_range`]), so that matching sees plain values.
+fn expand_ranges(file_name: &str, file: &mut RuleFile) -> Result<(), LoadError> {
+    fn expanded(values: &[String]) -> Result<Vec<String>, String> {
+        let mut out = Vec::new();
+        for v in values {
+            out.extend(super::shapes::expand_range(v)?);
+        }
+        Ok(out)
+    }
+    for rule in &mut file.rules {
+        for slot in &mut rule.slots {
+            slot.values = expanded(&slot.values).map_err(|e| LoadError::Rule {
+                file: file_name.to_string(),
+                rule: rule.code.clone(),
+                key: "slots",
+                message: e,
+            })?;
+        }
+    }
+    for f in &mut file.fragments {
+        f.shape = expanded(&f.shape).map_err(|e| LoadError::Syntax {
+            file: file_name.to_string(),
+            message: format!(
+                "[[fragment]] of `{}` operand `{}`: {e}",
+                f.opcode, f.operand
+            ),
+        })?;
+    }
+    Ok(())
+}
+
 /// A fragment operand's slots are required slots of the rule, and every form the rule claims
-/// finds exactly one `[[fragment]]` entry for it, whose carrier is a PTX type: the operand's
-/// width is then known for every form, never guessed.
+/// finds exactly one `[[fragment]]` entry for it, whose carrier is a PTX type and whose count
+/// (a formula of the shape, `N/2`) gives a whole number of registers for the form's shape: the
+/// operand's width is then known for every form, never guessed.
 fn validate_fragments(r: &Rule) -> Result<(), LoadError> {
     for spec in r.operand_specs() {
         let OperandKind::Fragment { shape, ty } = &spec.kind else {
@@ -645,7 +693,7 @@ fn validate_fragments(r: &Rule) -> Result<(), LoadError> {
         }
         for (form, b) in r.forms() {
             let (s, t) = (b[shape].as_deref(), b[ty].as_deref());
-            let found = r
+            let found: Vec<_> = r
                 .fragments
                 .iter()
                 .filter(|f| {
@@ -653,9 +701,13 @@ fn validate_fragments(r: &Rule) -> Result<(), LoadError> {
                         && s.is_some_and(|s| f.shape.iter().any(|v| v == s))
                         && t.is_some_and(|t| f.types.iter().any(|v| v == t))
                 })
-                .count();
-            if found != 1 {
-                let what = if found == 0 { "no" } else { "more than one" };
+                .collect();
+            if found.len() != 1 {
+                let what = if found.is_empty() {
+                    "no"
+                } else {
+                    "more than one"
+                };
                 return Err(rule_error(
                     r,
                     "operands",
@@ -663,6 +715,13 @@ fn validate_fragments(r: &Rule) -> Result<(), LoadError> {
                         "`{form}` claims fragment `{}`, which has {what} `[[fragment]]` entry",
                         spec.name
                     ),
+                ));
+            }
+            if let Err(why) = found[0].count.registers(s.unwrap_or_default()) {
+                return Err(rule_error(
+                    r,
+                    "operands",
+                    format!("`{form}` claims fragment `{}`: {why}", spec.name),
                 ));
             }
         }
@@ -842,6 +901,66 @@ carrier = "b32"
             .unwrap_err()
             .to_string()
             .contains("fragment carrier `word` is not a PTX type"));
+    }
+
+    /// A warpgroup-like rule over a range of shapes whose `d` fragment has the given count.
+    fn wide_table(count: &str) -> Result<RuleSet, LoadError> {
+        let text = format!(
+            r#"family = "w"
+[[rule]]
+code = "Y001"
+name = "y"
+summary = "y"
+doc = "y"
+opcode = "wide"
+warp = true
+slots = [{{ name = "shape", values = ["m64n{{8..24 step 8}}k16"] }}, {{ name = "D", values = ["f32"] }}]
+operands = ["d:frag:shape:D"]
+portable_unsupported = "warp-collective"
+amd = "{{d}} = {{d.type}}{{}};"
+example = {{ ptx = "wide.m64n8k16.f32 {{%0, %1, %2, %3}};", constraints = "=f,=f,=f,=f" }}
+[[fragment]]
+opcode = "wide"
+operand = "d"
+shape = ["m64n{{8..24 step 8}}k16"]
+type = ["f32"]
+count = {count}
+carrier = "f32"
+"#
+        );
+        RuleSet::from_sources([("w.toml".to_string(), text)])
+    }
+
+    #[test]
+    fn a_range_of_shapes_and_a_count_formula_size_every_form() {
+        let rules = wide_table(r#""N/2""#).unwrap();
+        let rule = rules.rule("Y001").unwrap();
+        let widths: Vec<(String, Option<u32>)> = rule
+            .forms()
+            .into_iter()
+            .map(|(form, b)| (form, rule.fragment("d", "shape", "D", &b).map(|f| f.0)))
+            .collect();
+        assert_eq!(
+            widths,
+            [
+                ("wide.m64n8k16.f32".to_string(), Some(4)),
+                ("wide.m64n16k16.f32".to_string(), Some(8)),
+                ("wide.m64n24k16.f32".to_string(), Some(12)),
+            ]
+        );
+        // A count that is not a whole number for some form does not load.
+        assert_eq!(
+            wide_table(r#""N/16""#).unwrap_err().to_string(),
+            "rules/w.toml: rule Y001: `operands`: `wide.m64n8k16.f32` claims fragment `d`: `N/16` gives no whole number of registers for `m64n8k16`"
+        );
+        assert!(wide_table(r#""N+1""#)
+            .unwrap_err()
+            .to_string()
+            .contains("count `N+1` is not"));
+        assert_eq!(
+            wide_table("4").unwrap().rule("Y001").unwrap().forms().len(),
+            3
+        );
     }
 
     #[test]

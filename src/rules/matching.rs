@@ -184,7 +184,7 @@ impl Rule {
         self.fragments
             .iter()
             .find(|f| f.operand == operand && f.shape.contains(&shape) && f.types.contains(&ty))
-            .and_then(|f| Some((f.count, PtxType::parse(&f.carrier)?)))
+            .and_then(|f| Some((f.count.registers(&shape).ok()?, PtxType::parse(&f.carrier)?)))
     }
 
     /// The template of the form `bindings` for `target`: the first `[[rule.when]]` the form

@@ -9,6 +9,7 @@
 //! - [`load`]: parsing and validation, with a typed [`LoadError`] naming file, rule and key;
 //! - [`matching`]: modifiers to slots, forms;
 //! - [`overlap`]: two rules may claim one form only with different priorities;
+//! - [`shapes`]: ranges of shape modifiers and fragment widths computed from the shape;
 //! - [`helpers`]: the helper files' markers;
 //! - [`template`], [`call_sites`]: placeholders and the calls templates may make;
 //! - [`evidence`]: the recordings that check each rule (`ptx2hip rules`).
@@ -20,6 +21,7 @@ mod load;
 mod matching;
 mod overlap;
 mod schema;
+pub mod shapes;
 pub mod template;
 
 use std::collections::{HashMap, HashSet};

@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 
 use serde::Deserialize;
 
+use super::shapes::FragmentCount;
 use super::template::Template;
 use crate::lower::types::PtxType;
 
@@ -39,13 +40,15 @@ pub struct Fragment {
     pub opcode: String,
     /// The operand name of the rules' specs (`a`, `b`, `c`, `d`).
     pub operand: String,
-    /// Values of the shape slot (`m16n8k16`; for ldmatrix the count slot, `x4`).
+    /// Values of the shape slot (`m16n8k16`; for ldmatrix the count slot, `x4`; ranges such as
+    /// `m64n{8..256 step 8}k16` expanded when the table loads).
     pub shape: Vec<String>,
     /// Values of the element-type slot (`f16`, `s8`).
     #[serde(rename = "type")]
     pub types: Vec<String>,
-    /// Registers in the brace vector.
-    pub count: u32,
+    /// Registers in the brace vector: a number, or a formula of the shape (`"N/2"`, see
+    /// [`super::shapes`]).
+    pub count: FragmentCount,
     /// The PTX type of each register (`b32`, `f32`, `f64`), which gives its C++ type.
     pub carrier: String,
 }
@@ -157,6 +160,12 @@ pub struct Rule {
     /// makes `{op}` expand to `==` for `setp.eq`. An absent optional slot looks up the key `""`.
     #[serde(default)]
     pub lookup: BTreeMap<String, Lookup>,
+    /// Operands PTX requires to be immediates, by name, with the values it allows:
+    /// `{ scale_a = [1, -1] }`. A register there, or a literal of another value (written in the
+    /// PTX or as an `"n"` operand's literal), is refused with the values; an `"n"` operand's
+    /// other constant expressions are passed on as they are.
+    #[serde(default)]
+    pub immediates: BTreeMap<String, Vec<i64>>,
     /// A complete example statement for `explain` and the documentation.
     pub example: Example,
     /// Test cases (`[[rule.test]]`), run by the conformance test (`tests/rule_cases.rs` of the
@@ -235,7 +244,8 @@ impl Carry {
 #[serde(deny_unknown_fields)]
 pub struct Slot {
     pub name: String,
-    /// Accepted modifier values; `@class` entries expand (see [`expand_class`]).
+    /// Accepted modifier values; `@class` entries expand (see [`expand_class`]), and a range
+    /// `m64n{8..256 step 8}k16` is expanded into its values when the table loads.
     pub values: Vec<String>,
     #[serde(default)]
     pub optional: bool,

@@ -191,11 +191,15 @@ impl Lowerer<'_> {
 
     /// A vector destination `{a, b, _, d}` as one `ptx2hip_vec<T, N>` temporary that the
     /// template assigns; its elements go to their registers afterwards (`_` elements nowhere).
+    /// When the instruction also reads it (`reads`: wgmma's accumulator, `{d} = f({d}, …)`), the
+    /// temporary starts as the registers' values, read like any source (an asm output `"=f"` is
+    /// then refused as read before it is written: `"+f"` is the constraint that carries it in).
     /// Returns the temporary and its C++ type.
     pub(super) fn vector_dest(
         &mut self,
         op: &ptx::Operand,
         elem: CType,
+        reads: bool,
         pre: &mut Vec<String>,
         post: &mut Vec<String>,
         at: usize,
@@ -205,8 +209,17 @@ impl Lowerer<'_> {
         };
         self.helpers.add(VEC);
         let ty = format!("{VEC}<{elem}, {}>", elems.len());
+        let init = if reads {
+            let values = elems
+                .iter()
+                .map(|e| self.source(e, elem, at).map(|v| v.to_string()))
+                .collect::<Result<Vec<_>, _>>()?;
+            format!(" = {ty}{{{{{}}}}}", values.join(", "))
+        } else {
+            String::new()
+        };
         let agg = self.temp();
-        pre.push(format!("{ty} {agg};"));
+        pre.push(format!("{ty} {agg}{init};"));
         for (k, e) in elems.iter().enumerate() {
             if matches!(e, ptx::Operand::Discard) {
                 continue;

@@ -100,6 +100,7 @@ impl<'a> Lowerer<'a> {
         ins: &Instruction,
     ) -> Result<(String, Vec<String>), Unsupported> {
         let at = ins.span.start;
+        self.check_immediates(rule, ins)?;
         let mut values: Vec<(String, Option<String>, Expr)> = Vec::new();
         // The helpers each source value calls: called only if the template uses the value.
         let mut value_uses: Vec<(String, Option<String>, Reads)> = Vec::new();
@@ -173,8 +174,15 @@ impl<'a> Lowerer<'a> {
                         debug_assert_eq!(elems.len() as u32, count, "shape checked");
                     }
                     let (v, c_type) = if writes {
-                        let (agg, ty) =
-                            self.vector_dest(&braced, carrier.c_type(), &mut pre, &mut post, at)?;
+                        let reads = !template::only_assigned(template, &spec.name, None);
+                        let (agg, ty) = self.vector_dest(
+                            &braced,
+                            carrier.c_type(),
+                            reads,
+                            &mut pre,
+                            &mut post,
+                            at,
+                        )?;
                         (Expr::other(agg), ty)
                     } else {
                         let (v, uses) =
@@ -193,8 +201,9 @@ impl<'a> Lowerer<'a> {
                 OperandKind::SlotVector(slot, t) if slot_width(slot, bindings) > 1 => {
                     let ty = self.type_of(rule, t, bindings, at)?;
                     let (v, c_type) = if writes {
+                        let reads = !template::only_assigned(template, &spec.name, None);
                         let (agg, ty) =
-                            self.vector_dest(op, ty.c_type(), &mut pre, &mut post, at)?;
+                            self.vector_dest(op, ty.c_type(), reads, &mut pre, &mut post, at)?;
                         (Expr::other(agg), ty)
                     } else {
                         let (v, uses) = self.captured(|l| l.vector_source(op, ty.c_type(), at))?;
@@ -367,6 +376,46 @@ impl<'a> Lowerer<'a> {
         Ok((code_lines.join("\n"), post))
     }
 
+    /// The operands the rule's `immediates` names are immediates, and those whose value is
+    /// written as a literal (in the PTX, or as an `"n"` operand's literal) have a value PTX allows.
+    fn check_immediates(&self, rule: &Rule, ins: &Instruction) -> Result<(), Unsupported> {
+        let specs = rule.operand_specs();
+        for (name, allowed) in &rule.immediates {
+            let Some(k) = specs.iter().position(|s| &s.name == name) else {
+                continue;
+            };
+            let value = match &ins.operands[k] {
+                ptx::Operand::Imm(Immediate::Int(v)) => i64::try_from(*v).ok(),
+                ptx::Operand::Reg(r) => match self.asm_index(r).map(|i| &self.ops[i]) {
+                    Some(op) if op.reg.is_none() => match operands::literal_value(&op.expr) {
+                        Some(v) => Some(v),
+                        None => continue, // a constant expression only the compiler evaluates
+                    },
+                    _ => None,
+                },
+                _ => None,
+            };
+            let form = ins.form();
+            let values: Vec<String> = allowed.iter().map(i64::to_string).collect();
+            let message = match value {
+                Some(v) if allowed.contains(&v) => continue,
+                Some(v) => format!(
+                    "`{form}`: operand {} `{name}` is {v}, which PTX does not allow: {}",
+                    k + 1,
+                    values.join(" or ")
+                ),
+                None => format!(
+                    "`{form}`: operand {} `{name}` must be an immediate ({})",
+                    k + 1,
+                    values.join(" or ")
+                ),
+            };
+            return Err(Unsupported::at(Code::OperandShape, message, ins.span.start)
+                .with_instruction(&form));
+        }
+        Ok(())
+    }
+
     /// Runs `f` and returns what it gives with what its code reads, which is not recorded: a
     /// source value calls its helpers and reads its operands and locals only where the template
     /// uses it ([`Self::commit`]).
@@ -500,6 +549,54 @@ mod tests {
             Item::Instruction(ins) => ins.operands.clone(),
             other => panic!("{other:?}"),
         }
+    }
+
+    /// wgmma m64n8k16 f16 with its descriptors and immediates as `"n"` operands (CUTLASS's
+    /// spelling), the immediates' expressions given.
+    fn wgmma(scale_a: &str, trans_b: &str) -> Result<String, String> {
+        let ops = [
+            ("+f", "d0"),
+            ("+f", "d1"),
+            ("+f", "d2"),
+            ("+f", "d3"),
+            ("l", "da"),
+            ("l", "db"),
+            ("n", scale_a),
+            ("n", trans_b),
+        ];
+        super::super::tests::translate_for(
+            Target::Amd,
+            "wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 {%0, %1, %2, %3}, %4, %5, 1, %6, 1, 0, %7;",
+            &ops,
+        )
+    }
+
+    #[test]
+    fn an_immediate_operand_takes_only_the_values_ptx_allows() {
+        assert!(wgmma("1", "0").is_ok());
+        assert!(wgmma("-1", "1").is_ok());
+        assert_eq!(
+            wgmma("2", "0").unwrap_err(),
+            "`wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16`: operand 5 `scale_a` is 2, which PTX does not allow: 1 or -1"
+        );
+        assert!(wgmma("1", "0x2")
+            .unwrap_err()
+            .contains("`trans_b` is 2, which PTX does not allow: 0 or 1"));
+        // A constant expression only the C++ compiler evaluates is passed on as nvcc passes it.
+        let code = wgmma("int32_t(scaleA)", "int32_t(tnspB)").unwrap();
+        assert!(
+            code.contains("ptx2hip_imm<int32_t>(int32_t(scaleA))")
+                && code.contains("ptx2hip_imm<int32_t>(int32_t(tnspB))"),
+            "{code}"
+        );
+    }
+
+    #[test]
+    fn a_fragment_the_template_reads_and_writes_starts_as_its_registers() {
+        let code = wgmma("1", "0").unwrap();
+        let init = "ptx2hip_vec<float, 4> p2h_t1 = ptx2hip_vec<float, 4>{{ptx2hip_in_f(d0), ptx2hip_in_f(d1), ptx2hip_in_f(d2), ptx2hip_in_f(d3)}};";
+        assert!(code.contains(init), "{code}");
+        assert!(code.contains("ptx2hip_out_f(d3) = p2h_t"), "{code}");
     }
 
     #[test]
