@@ -90,8 +90,11 @@ fn statement(rule: &Rule, form: &str, b: &Bindings, variant: usize) -> Statement
     }
 }
 
-/// The wgmma.mma_async forms of the table, with their rule and bindings.
-fn forms(rules: &RuleSet) -> Vec<(&Rule, String, Bindings)> {
+/// A form of a rule: the rule, the form's name and its slot values.
+type Form<'r> = (&'r Rule, String, Bindings);
+
+/// The wgmma.mma_async forms of the table.
+fn forms(rules: &RuleSet) -> Vec<Form<'_>> {
     rules
         .rules_for("wgmma")
         .filter(|r| r.slots.iter().any(|s| s.values == ["mma_async"]))
@@ -198,7 +201,7 @@ fn every_type_compiles_for_amd_targets() {
     }
     let rules = RuleSet::embedded().unwrap();
     // The forms of each rule with the same slot values but the shape, in table order.
-    let mut groups: Vec<((String, String), Vec<(&Rule, String, Bindings)>)> = Vec::new();
+    let mut groups: Vec<((String, String), Vec<Form>)> = Vec::new();
     for (rule, form, b) in forms(&rules) {
         let types: Vec<String> = b
             .iter()
