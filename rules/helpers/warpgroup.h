@@ -34,13 +34,13 @@ __device__ inline ptx2hip_wgmma_lane ptx2hip_wgmma_lane_of() {
 // ptx2hip:amd
 // The LDS offset of byte kb (0 ... 31) along K of row r of a wgmma operand (A: row m, 0 ... 63;
 // B: column n, 0 ... N - 1) that the 64-bit matrix descriptor desc describes. The whole layout of
-// the descriptor is here, as hypothesised before the H100 recordings that check it (PTX ISA,
-// "Matrix Descriptor Format"; tensor-cores.md section 4):
+// the descriptor is here, as the H100 recordings fixed it (docs/WGMMA.md, "The matrix
+// descriptor"; every layout case and address probe):
 // - bits 0-13: the start address, an LDS offset (the shared window address) in units of 16 bytes;
 //   bits 16-29 and 32-45: the leading and stride dimension byte offsets LBO and SBO, likewise;
-//   bits 49-51: the base offset, ignored (the swizzle is taken on the address itself); bits
-//   62-63: the swizzle mode (0 none, 1 128B, 2 64B, 3 32B), here S = 0, 1, 2, 3 for none, 32B,
-//   64B, 128B and W = 16 << S bytes, the width of a swizzled row.
+//   bits 49-51: the base offset, subtracted from the row bits the swizzle takes; bits 62-63: the
+//   swizzle mode (0 none, 1 128B, 2 64B, 3 32B), here S = 0, 1, 2, 3 for none, 32B, 64B, 128B and
+//   W = 16 << S bytes, the width of a swizzled row.
 // - K-major (mn_major false: A row-major, B column-major): rows in groups of 8, the next group SBO
 //   further; without swizzle a group is core matrices of 8 rows x 16 bytes, the next 16 bytes of
 //   K LBO further; swizzled, each row is W bytes and K runs along it.
@@ -48,14 +48,15 @@ __device__ inline ptx2hip_wgmma_lane ptx2hip_wgmma_lane_of() {
 //   (r mod 8) * 2 + (r / 8) * SBO + (k mod 8) * 16 + (k / 8) * LBO; swizzled, a row of W bytes
 //   holds 8 << S consecutive r, the next such run LBO further, rows k mod 8 W apart, the next 8
 //   values of k SBO further.
-// The swizzle XORs bits 4 ... 3 + S of the address with bits 7 ... 6 + S (CUTLASS's Swizzle<S, 4,
-// 3>): 16-byte chunks move whole.
+// The swizzle XORs bits 4 ... 3 + S of the address with bits 7 ... 6 + S less the base offset:
+// a ^ ((((a >> 7) - base) mod 2^S) << 4), 16-byte chunks moving whole (CUTLASS's Swizzle<S, 4,
+// 3> for base 0; a pattern that starts b rows into its atom reads unshifted with base b).
 __device__ inline uint32_t ptx2hip_wgmma_addr(uint64_t desc, bool mn_major, uint32_t r,
                                               uint32_t kb) {
   const uint32_t start = (uint32_t)(desc & 0x3fffu) << 4;
   const uint32_t lbo = (uint32_t)((desc >> 16) & 0x3fffu) << 4;
   const uint32_t sbo = (uint32_t)((desc >> 32) & 0x3fffu) << 4;
-  const uint32_t mode = (uint32_t)(desc >> 62);
+  const uint32_t base = (uint32_t)(desc >> 49) & 7u, mode = (uint32_t)(desc >> 62);
   const uint32_t s = mode == 0 ? 0 : 4 - mode, w = 16u << s;
   uint32_t off;
   if (!mn_major) {
@@ -67,7 +68,7 @@ __device__ inline uint32_t ptx2hip_wgmma_addr(uint64_t desc, bool mn_major, uint
                  : (r % run) * 2 + (r / run) * lbo + (k % 8) * w + (k / 8) * sbo;
   }
   const uint32_t a = start + off;
-  return a ^ (((a >> 7) & ((1u << s) - 1u)) << 4);
+  return a ^ ((((a >> 7) - base) & ((1u << s) - 1u)) << 4);
 }
 // ptx2hip:end
 
