@@ -126,7 +126,12 @@ pub fn table_source(vecdir: &Path) -> Result<String, String> {
     let rules = ptx2hip::lower::RuleSet::embedded().map_err(|e| e.to_string())?;
     for form in &wgmma.forms {
         if let Some(rule) = crate::wgmma::record::rule_of(&rules, &form.name) {
-            count(&mut per_warp, &rule, "WGMMA", form.cases * WARPS_PER_WARPGROUP)?;
+            count(
+                &mut per_warp,
+                &rule,
+                "WGMMA",
+                form.cases * WARPS_PER_WARPGROUP,
+            )?;
         }
     }
     let mut s = String::from(
