@@ -1,0 +1,118 @@
+//! The async family (mbarrier objects, Q001-) against the PTX ISA's state machine on the host:
+//! the translated statements of every operation, portable and `--target amd`, with their helpers,
+//! run with shared memory as a host arena (tests/cpp/async_model.h) by tests/cpp/async_check.cpp:
+//! a single thread against a reference model over random operation sequences, then producer and
+//! consumer threads through a ring of stages over thousands of phases. The forms' AMD compile
+//! checks are in the verification crate (`atomic_sync_forms_compile.rs`); what each statement
+//! emits is a `[[rule.test]]` case of rules/async.toml.
+
+mod common;
+
+use std::fmt::Write as _;
+use std::path::PathBuf;
+use std::process::Command;
+
+use ptx2hip::lower::{self, RuleSet, Target};
+use ptx2hip::scan::AsmStatement;
+
+/// The statements under test: the name async_check.cpp calls, the PTX, its constraints.
+const STATEMENTS: [(&str, &str, &str); 17] = [
+    ("init", "mbarrier.init.shared::cta.b64 [%0], %1;", "r,r"),
+    ("inval", "mbarrier.inval.shared::cta.b64 [%0];", "r"),
+    ("arrive", "mbarrier.arrive.release.cta.shared::cta.b64 %0, [%1];", "=l,r"),
+    ("arrive_count", "mbarrier.arrive.shared::cta.b64 %0, [%1], %2;", "=l,r,r"),
+    ("arrive_nocomplete", "mbarrier.arrive.noComplete.shared.b64 %0, [%1], %2;", "=l,r,r"),
+    ("arrive_expect_tx", "mbarrier.arrive.expect_tx.release.cta.shared::cta.b64 %0, [%1], %2;", "=l,r,r"),
+    ("arrive_drop", "mbarrier.arrive_drop.shared::cta.b64 %0, [%1];", "=l,r"),
+    ("expect_tx", "mbarrier.expect_tx.relaxed.cta.shared::cta.b64 [%0], %1;", "r,r"),
+    ("complete_tx", "mbarrier.complete_tx.shared::cta.b64 [%0], %1;", "r,r"),
+    ("test_wait", "{ .reg .pred p; mbarrier.test_wait.shared::cta.b64 p, [%1], %2; selp.u32 %0, 1, 0, p; }", "=r,r,l"),
+    ("test_parity", "{ .reg .pred p; mbarrier.test_wait.parity.shared::cta.b64 p, [%1], %2; selp.u32 %0, 1, 0, p; }", "=r,r,r"),
+    ("try_wait_hint", "{ .reg .pred p; mbarrier.try_wait.acquire.cta.shared::cta.b64 p, [%1], %2, %3; selp.u32 %0, 1, 0, p; }", "=r,r,l,r"),
+    ("try_parity", "{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2; selp.u32 %0, 1, 0, p; }", "=r,r,r"),
+    ("spin_parity", "{ .reg .pred P1; LAB_WAIT: mbarrier.try_wait.parity.acquire.cta.shared::cta.b64 P1, [%0], %1; @!P1 bra LAB_WAIT; }", "r,r"),
+    ("pending_count", "mbarrier.pending_count.b64 %0, %1;", "=r,l"),
+    ("cp_arrive", "cp.async.mbarrier.arrive.shared::cta.b64 [%0];", "r"),
+    ("cp_arrive_noinc", "cp.async.mbarrier.arrive.noinc.shared::cta.b64 [%0];", "r"),
+];
+
+fn c_type(constraint: &str) -> &'static str {
+    match constraint.trim_start_matches(['=', '+']) {
+        "l" => "uint64_t",
+        _ => "uint32_t",
+    }
+}
+
+/// The check program for `target`: the harness, the helpers, one function per statement, the
+/// checks.
+fn program(rules: &RuleSet, target: Target) -> String {
+    let mut src = String::from("#include \"async_model.h\"\n");
+    let mut funcs = String::new();
+    let mut helpers: Vec<String> = Vec::new();
+    for (name, ptx, cons) in STATEMENTS {
+        let constraints: Vec<String> = cons.split(',').map(str::to_string).collect();
+        let stmt = AsmStatement::synthetic(ptx, &constraints);
+        let t = lower::analyze(&stmt, rules, target)
+            .outcome
+            .unwrap_or_else(|u| panic!("`{ptx}` ({target}): {}", u.message));
+        helpers.extend(t.helpers.iter().cloned());
+        let params: Vec<String> = constraints
+            .iter()
+            .enumerate()
+            .map(|(i, c)| {
+                let amp = if c.starts_with('=') { "&" } else { "" };
+                format!("{}{amp} op{i}", c_type(c))
+            })
+            .collect();
+        writeln!(funcs, "static void {name}({}) {{", params.join(", ")).unwrap();
+        for (depth, line) in &t.lines {
+            writeln!(funcs, "  {}{line}", "  ".repeat(*depth)).unwrap();
+        }
+        funcs.push_str("}\n");
+    }
+    src.push_str(&rules.helper_definitions(helpers.iter(), target));
+    src.push_str(&funcs);
+    src.push_str("#include \"async_check.cpp\"\n");
+    src
+}
+
+#[test]
+fn mbarrier_translations_follow_the_ptx_state_machine_on_the_host() {
+    let Some(cxx) = ["g++", "clang++-19", "clang++"]
+        .into_iter()
+        .find(|c| common::installed(c))
+    else {
+        return common::skip("a host C++ compiler", "the mbarrier host model");
+    };
+    let rules = RuleSet::embedded().expect("rule table loads");
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("models_async");
+    std::fs::create_dir_all(&dir).unwrap();
+    let cpp_dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/cpp");
+    let programs = vec![Target::Portable, Target::Amd];
+    let reports = common::in_parallel(programs, |target| {
+        let cpp = dir.join(format!("check_{target}.cpp"));
+        let exe = dir.join(format!("check_{target}"));
+        std::fs::write(&cpp, program(&rules, target)).unwrap();
+        let out = Command::new(cxx)
+            .args(["-std=c++17", "-O2", "-pthread", "-w", "-I"])
+            .arg(&cpp_dir)
+            .arg(&cpp)
+            .arg("-o")
+            .arg(&exe)
+            .output()
+            .expect("compiler runs");
+        assert!(
+            out.status.success(),
+            "host compile of {} failed:\n{}",
+            cpp.display(),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let run = Command::new(&exe).output().expect("check runs");
+        let text = String::from_utf8_lossy(&run.stdout).to_string();
+        assert!(run.status.success(), "{target} ({}):\n{text}", cpp.display());
+        format!("{target}:\n{text}")
+    });
+    for r in reports {
+        eprintln!("{r}");
+    }
+}
