@@ -109,7 +109,11 @@ fn mbarrier_translations_follow_the_ptx_state_machine_on_the_host() {
         );
         let run = Command::new(&exe).output().expect("check runs");
         let text = String::from_utf8_lossy(&run.stdout).to_string();
-        assert!(run.status.success(), "{target} ({}):\n{text}", cpp.display());
+        assert!(
+            run.status.success(),
+            "{target} ({}):\n{text}",
+            cpp.display()
+        );
         format!("{target}:\n{text}")
     });
     for r in reports {

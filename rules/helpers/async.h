@@ -70,8 +70,7 @@ __device__ inline uint64_t ptx2hip_mbar_update(void* bar, uint32_t arrivals, uin
   uint64_t old = __hip_atomic_load(p, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_WORKGROUP);
   while (!__hip_atomic_compare_exchange_weak(p, &old, ptx2hip_mbar_next(old, arrivals, drops, tx),
                                              __ATOMIC_RELEASE, __ATOMIC_RELAXED,
-                                             __HIP_MEMORY_SCOPE_WORKGROUP)) {
-  }
+                                             __HIP_MEMORY_SCOPE_WORKGROUP)) {}
   uint64_t next = ptx2hip_mbar_next(old, arrivals, drops, tx);
   return (next & ~(1ull << 63)) | (old & (1ull << 63));
 }
@@ -89,8 +88,8 @@ __device__ inline bool ptx2hip_mbar_test_parity(const void* bar, uint32_t parity
 // ptx2hip:amd
 // Whether the phase of parity `parity` has completed; acquire at workgroup scope when it has.
 __device__ inline bool ptx2hip_mbar_test_parity(const void* bar, uint32_t parity) {
-  uint64_t w = __hip_atomic_load((const uint64_t*)bar, __ATOMIC_RELAXED,
-                                 __HIP_MEMORY_SCOPE_WORKGROUP);
+  uint64_t w =
+      __hip_atomic_load((const uint64_t*)bar, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_WORKGROUP);
   bool done = (uint32_t)(w >> 63) != (parity & 1u);
   if (done) __builtin_amdgcn_fence(__ATOMIC_ACQUIRE, "workgroup");
   return done;

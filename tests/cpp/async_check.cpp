@@ -87,7 +87,9 @@ struct Ring {
   volatile uint32_t data[STAGES][PRODUCERS];
 };
 
-static uint32_t value(int it, int p) { return (uint32_t)(it * 2654435761u) ^ (uint32_t)(p * 40503u); }
+static uint32_t value(int it, int p) {
+  return (uint32_t)(it * 2654435761u) ^ (uint32_t)(p * 40503u);
+}
 
 static void producer(Ring* r, int p) {
   for (int it = 0; it < ITERS; ++it) {
@@ -119,8 +121,9 @@ static void consumer(Ring* r, int c, long* errors) {
       spin_parity(window(&r->full[s]), parity);
     } else {
       uint32_t ok = 0;
-      do (c == 1 ? try_parity(ok, window(&r->full[s]), parity)
-                 : test_parity(ok, window(&r->full[s]), parity));
+      do
+        (c == 1 ? try_parity(ok, window(&r->full[s]), parity)
+                : test_parity(ok, window(&r->full[s]), parity));
       while (!ok);
     }
     uint32_t sum = 0, want = 0;

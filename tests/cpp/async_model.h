@@ -29,15 +29,15 @@ static inline void __threadfence_block() { __atomic_thread_fence(__ATOMIC_SEQ_CS
 // AMD target: the clang HIP atomics and AMDGPU builtins the amd helpers use.
 #define __HIP_MEMORY_SCOPE_WORKGROUP 2
 #define __hip_atomic_load(p, order, scope) __atomic_load_n(p, __ATOMIC_SEQ_CST)
-#define __hip_atomic_compare_exchange_weak(p, expected, desired, ok, fail, scope)          \
+#define __hip_atomic_compare_exchange_weak(p, expected, desired, ok, fail, scope) \
   __atomic_compare_exchange_n(p, expected, desired, true, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST)
 #define __builtin_amdgcn_fence(order, scope) __atomic_thread_fence(__ATOMIC_SEQ_CST)
 #define __builtin_amdgcn_s_sleep(n) std::this_thread::yield()
 
 // The shared-memory arena: `bytes` zeroed bytes at an address below 2^32.
 static char* shared_arena(size_t bytes) {
-  void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_32BIT,
-                 -1, 0);
+  void* p =
+      mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_32BIT, -1, 0);
   if (p == MAP_FAILED || (uintptr_t)p + bytes > (1ull << 32)) {
     printf("no arena below 4 GiB\n");
     exit(2);
@@ -68,12 +68,12 @@ struct RefBarrier {
 };
 
 static int failures = 0;
-#define EXPECT(cond, what, a, b)                                                               \
-  do {                                                                                         \
-    if (!(cond)) {                                                                             \
-      if (++failures < 20)                                                                     \
-        printf("%s: %s (%lld, %lld)\n", current, what, (long long)(a), (long long)(b));        \
-    }                                                                                          \
+#define EXPECT(cond, what, a, b)                                                        \
+  do {                                                                                  \
+    if (!(cond)) {                                                                      \
+      if (++failures < 20)                                                              \
+        printf("%s: %s (%lld, %lld)\n", current, what, (long long)(a), (long long)(b)); \
+    }                                                                                   \
   } while (0)
 static const char* current = "";
 
