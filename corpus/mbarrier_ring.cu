@@ -61,15 +61,16 @@ __device__ __forceinline__ void cp_async_arrive_noinc(uint32_t bar) {
   asm volatile("cp.async.mbarrier.arrive.noinc.shared::cta.b64 [%0];" ::"r"(bar) : "memory");
 }
 
-/// The consumer's wait: a PTX spin loop around try_wait.parity. (CUTLASS's spelling,
-/// `@P1 bra DONE; bra LAB_WAIT; DONE:`, is not structured by ptx2hip yet.)
+/// The consumer's wait as CUTLASS writes it: a PTX spin loop around try_wait.parity.
 __device__ __forceinline__ void wait_spin(uint32_t bar, uint32_t parity) {
   asm volatile(
       "{\n"
       "  .reg .pred P1;\n"
       "LAB_WAIT:\n"
       "  mbarrier.try_wait.parity.shared::cta.b64 P1, [%0], %1;\n"
-      "  @!P1 bra LAB_WAIT;\n"
+      "  @P1 bra DONE;\n"
+      "  bra LAB_WAIT;\n"
+      "DONE:\n"
       "}\n" ::"r"(bar),
       "r"(parity)
       : "memory");

@@ -111,6 +111,10 @@ pub struct Lowerer<'a> {
     temps: usize,
     /// Nesting of `if`/loops around the instruction being lowered (for definite-write tracking).
     conditional_depth: usize,
+    /// Per `do { } while` loop being lowered, innermost last: the label right after its backward
+    /// branch, which a branch of its body reaches with `break` (`LAB_WAIT: ...; @p bra DONE;
+    /// bra LAB_WAIT; DONE:`, CUTLASS's mbarrier wait).
+    loop_exits: Vec<LoopExit>,
     /// Some instruction uses the carry flag: the block declares it.
     uses_carry: bool,
     /// An earlier instruction (in statement order) wrote the carry flag.
@@ -208,6 +212,7 @@ impl<'a> Lowerer<'a> {
             touches_memory: false,
             temps: 0,
             conditional_depth: 0,
+            loop_exits: Vec::new(),
             uses_carry: false,
             carry_set: false,
             carry_unconsumed: false,
@@ -467,6 +472,13 @@ impl<'a> Lowerer<'a> {
         self.temps += 1;
         self.names.fresh(&format!("p2h_t{}", self.temps))
     }
+}
+
+/// The label right after a `do { } while` loop, which a branch of its body reaches by `break`.
+struct LoopExit {
+    label: Option<String>,
+    /// Some branch of the body breaks to it.
+    taken: bool,
 }
 
 /// The branch opcode: structured into `if` and `do { } while` ([`control`]), not translated by a

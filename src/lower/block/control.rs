@@ -1,6 +1,7 @@
 //! Control flow: the PTX items of a block in order, `@p` guards as `if`, forward branches as
-//! `if` around the skipped items and backward branches as `do { } while` loops; labels that no
-//! branch structures this way are refused.
+//! `if` around the skipped items, backward branches as `do { } while` loops and a branch of a
+//! loop's body to the label right after the loop as `break`; labels that no branch structures
+//! this way are refused.
 
 use super::*;
 
@@ -29,16 +30,27 @@ impl<'a> Lowerer<'a> {
                         let Item::Instruction(bra) = &items[end] else {
                             unreachable!()
                         };
+                        let label = match items.get(end + 1) {
+                            Some(Item::Label { name, .. }) => Some(name.clone()),
+                            _ => None,
+                        };
                         out.push((depth, "do {".to_string()));
                         self.conditional_depth += 1;
-                        self.block_items(&items[i + 1..end], depth + 1, out)?;
+                        self.loop_exits.push(LoopExit {
+                            label,
+                            taken: false,
+                        });
+                        let body = self.block_items(&items[i + 1..end], depth + 1, out);
+                        let exited = self.loop_exits.pop().is_some_and(|e| e.taken);
                         self.conditional_depth -= 1;
+                        body?;
                         let cond = match &bra.guard {
                             Some(g) => self.guard_condition(g)?,
                             None => "true".to_string(),
                         };
                         out.push((depth, format!("}} while ({cond});")));
-                        i = end + 1;
+                        // The exit label, reached by `break`, has no other branch to structure.
+                        i = if exited { end + 2 } else { end + 1 };
                         continue;
                     }
                     if is_branch_target(items, name) {
@@ -57,6 +69,20 @@ impl<'a> Lowerer<'a> {
                             ins.span.start,
                         )
                     })?;
+                    let exit = self
+                        .loop_exits
+                        .last_mut()
+                        .filter(|e| e.label.as_deref() == Some(target));
+                    if let (Some(exit), None) = (exit, label_index(items, target)) {
+                        exit.taken = true;
+                        let stmt = match &ins.guard {
+                            Some(g) => format!("if ({}) break;", self.guard_condition(g)?),
+                            None => "break;".to_string(),
+                        };
+                        out.push((depth, stmt));
+                        i += 1;
+                        continue;
+                    }
                     let Some(label_at) = label_index(items, target).filter(|&j| j > i) else {
                         return Err(Unsupported::at(
                             Code::ControlFlow,
@@ -158,5 +184,41 @@ mod tests {
         assert_eq!(backward_branch(items, at, "L"), Some(4));
         assert!(is_branch_target(items, "M"));
         assert!(!is_branch_target(items, "N"));
+    }
+
+    #[test]
+    fn a_branch_of_a_loop_body_to_the_label_after_the_loop_is_a_break() {
+        use crate::lower::block::tests::translate;
+        // CUTLASS's mbarrier wait: the loop exits forward to the label after its backward branch.
+        let code = translate(
+            "{ .reg .pred P1; LAB_WAIT: mbarrier.try_wait.parity.shared::cta.b64 P1, [%0], %1; \
+             @P1 bra DONE; bra LAB_WAIT; DONE: }",
+            &[("r", "bar"), ("r", "phase")],
+        )
+        .unwrap();
+        assert!(code.contains("do {"), "{code}");
+        assert!(code.contains("if (p2h_P1) break;"), "{code}");
+        assert!(code.contains("} while (true);"), "{code}");
+        // An unconditional exit, and the same exit from a nested `{ }` scope.
+        let code = translate(
+            "{ .reg .u32 t; mov.u32 t, 0; L: add.u32 t, t, 1; { bra OUT; } bra L; OUT: mov.u32 %0, t; }",
+            &[("=r", "d")],
+        )
+        .unwrap();
+        assert!(code.contains("break;"), "{code}");
+        // A label after the loop that another branch skips to is still refused.
+        let err = translate(
+            "{ .reg .pred p; setp.eq.u32 p, %0, 0; @p bra OUT; L: @p bra OUT; bra L; OUT: }",
+            &[("r", "x")],
+        )
+        .unwrap_err();
+        assert!(err.contains("skips over another label"), "{err}");
+        // An inner loop's body cannot break out of the outer loop.
+        let err = translate(
+            "{ .reg .pred p; setp.eq.u32 p, %0, 0; A: B: @p bra OUT; bra B; bra A; OUT: }",
+            &[("r", "x")],
+        )
+        .unwrap_err();
+        assert!(err.contains("cannot structure"), "{err}");
     }
 }
