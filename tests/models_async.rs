@@ -30,7 +30,7 @@ const STATEMENTS: [(&str, &str, &str); 17] = [
     ("test_parity", "{ .reg .pred p; mbarrier.test_wait.parity.shared::cta.b64 p, [%1], %2; selp.u32 %0, 1, 0, p; }", "=r,r,r"),
     ("try_wait_hint", "{ .reg .pred p; mbarrier.try_wait.acquire.cta.shared::cta.b64 p, [%1], %2, %3; selp.u32 %0, 1, 0, p; }", "=r,r,l,r"),
     ("try_parity", "{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2; selp.u32 %0, 1, 0, p; }", "=r,r,r"),
-    ("spin_parity", "{ .reg .pred P1; LAB_WAIT: mbarrier.try_wait.parity.acquire.cta.shared::cta.b64 P1, [%0], %1; @!P1 bra LAB_WAIT; }", "r,r"),
+    ("spin_parity", "{ .reg .pred P1; LAB_WAIT: mbarrier.try_wait.parity.acquire.cta.shared::cta.b64 P1, [%0], %1; @P1 bra DONE; bra LAB_WAIT; DONE: }", "r,r"),
     ("pending_count", "mbarrier.pending_count.b64 %0, %1;", "=r,l"),
     ("cp_arrive", "cp.async.mbarrier.arrive.shared::cta.b64 [%0];", "r"),
     ("cp_arrive_noinc", "cp.async.mbarrier.arrive.noinc.shared::cta.b64 [%0];", "r"),
