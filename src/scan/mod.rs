@@ -26,6 +26,7 @@ mod extract;
 mod literal;
 mod macros;
 mod nesting;
+pub mod progress;
 mod operand_type;
 mod platform;
 mod position;
