@@ -32,7 +32,8 @@ __device__ inline void ptx2hip_brkpt() { __builtin_debugtrap(); }
 // and a loop still spinning PTX2HIP_SPIN_LIMIT_SECONDS later (default 60; 0: never) prints where
 // and traps, so that a hang (a waiter and its arriver in one AMD wave, a lost arrival) is an
 // error the host sees rather than a kernel that never ends. nvcc: clock64() cycles, counted at
-// 2 GHz (H100/H200 clocks are 1.6 to 2 GHz, so the limit is reached within 25 %).
+// 2 GHz (H100/H200 clocks are 1.6 to 2 GHz, so the limit is reached within 25 %); HIP: AMD's
+// 100 MHz constant-rate counter.
 #ifndef PTX2HIP_SPIN_LIMIT_SECONDS
 #define PTX2HIP_SPIN_LIMIT_SECONDS 60
 #endif
@@ -43,7 +44,7 @@ struct ptx2hip_spin {
 __device__ inline void ptx2hip_spin_watch(ptx2hip_spin& s, const char* file, int line) {
   if (PTX2HIP_SPIN_LIMIT_SECONDS == 0 || s.passes++ == 0) return;
 #if defined(__HIP__)
-  const uint64_t now = wall_clock64(), per_second = 100000000ull;
+  const uint64_t now = __builtin_readsteadycounter(), per_second = 100000000ull;
 #else
   const uint64_t now = (uint64_t)clock64(), per_second = 2000000000ull;
 #endif
