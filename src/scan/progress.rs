@@ -94,7 +94,9 @@ pub fn party(stmt: &AsmStatement) -> Option<Party> {
 /// The waits of `parties` (in file order) that an `if` of `source` separates from an arrival on
 /// the same barrier by lanes of one warp.
 pub fn same_wave_waits(source: &[u8], parties: &[Party]) -> Vec<SameWaveWait> {
-    if !parties.iter().any(|p| p.role == Role::Wait) || !parties.iter().any(|p| p.role == Role::Arrive) {
+    if !parties.iter().any(|p| p.role == Role::Wait)
+        || !parties.iter().any(|p| p.role == Role::Arrive)
+    {
         return Vec::new();
     }
     let toks = tokens::lex(source, 0..source.len(), Source::File, &[]);
@@ -117,7 +119,10 @@ pub fn same_wave_waits(source: &[u8], parties: &[Party]) -> Vec<SameWaveWait> {
                 .iter()
                 .filter(move |p| p.role == role && r.start <= p.span.start && p.span.end <= r.end)
         };
-        for (waits, arrives) in [(&split.then, &split.otherwise), (&split.otherwise, &split.then)] {
+        for (waits, arrives) in [
+            (&split.then, &split.otherwise),
+            (&split.otherwise, &split.then),
+        ] {
             for w in within(waits.clone(), Role::Wait) {
                 if let Some(a) =
                     within(arrives.clone(), Role::Arrive).find(|a| a.barrier == w.barrier)
@@ -205,7 +210,10 @@ fn matching(toks: &[Token], open: usize) -> Option<usize> {
 }
 
 fn line_of(source: &[u8], at: usize) -> usize {
-    1 + source[..at.min(source.len())].iter().filter(|&&b| b == b'\n').count()
+    1 + source[..at.min(source.len())]
+        .iter()
+        .filter(|&&b| b == b'\n')
+        .count()
 }
 
 #[cfg(test)]
@@ -221,12 +229,21 @@ mod tests {
             .collect()
     }
 
-    const ARRIVE: &str = r#"asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" :: "r"(bar) : "memory");"#;
+    const ARRIVE: &str =
+        r#"asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" :: "r"(bar) : "memory");"#;
     const WAIT: &str = r#"asm volatile("{ .reg .pred P1; W: mbarrier.try_wait.parity.shared::cta.b64 P1, [%0], %1; @!P1 bra W; }" :: "r"(bar), "r"(ph) : "memory");"#;
 
     #[test]
     fn one_lane_arriving_while_the_rest_of_its_warp_waits_is_reported() {
-        for cond in ["lane == 0", "laneid() != 0", "threadIdx.x % 32 == 0", "(threadIdx.x & 31) == 0", "cute::elect_one_sync()", "threadIdx.x == 0", "lane_predicate"] {
+        for cond in [
+            "lane == 0",
+            "laneid() != 0",
+            "threadIdx.x % 32 == 0",
+            "(threadIdx.x & 31) == 0",
+            "cute::elect_one_sync()",
+            "threadIdx.x == 0",
+            "lane_predicate",
+        ] {
             let src = format!("__device__ void f(unsigned bar, unsigned ph, int lane) {{\n  if ({cond}) {{\n    {ARRIVE}\n  }} else {{\n    {WAIT}\n  }}\n}}\n");
             assert_eq!(waits(&src), [(5, 3, 2)], "{cond}");
         }
