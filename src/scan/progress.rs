@@ -171,24 +171,56 @@ fn if_split(toks: &[Token], at: usize) -> Option<IfSplit> {
 
 /// The bytes of the branch starting at token `at` and the index of the token after it.
 fn branch(toks: &[Token], at: usize) -> Option<(Range<usize>, usize)> {
+    let after = statement_end(toks, at)?;
+    Some((toks.get(at)?.at..toks[after - 1].end(), after))
+}
+
+/// The index of the token after the statement starting at token `at`: a `{ }` block, a
+/// compound statement (`if`/`else` chains, `for`, `while`, `switch`, `do`), or tokens up to a `;`
+/// outside brackets.
+fn statement_end(toks: &[Token], at: usize) -> Option<usize> {
     let first = toks.get(at)?;
-    if first.text == b"{" {
-        let end = matching(toks, at)?;
-        return Some((first.at..toks[end].end(), end + 1));
-    }
-    let mut depth = 0i32;
-    for (k, t) in toks.iter().enumerate().skip(at) {
-        match t.text.as_slice() {
-            b"(" | b"{" | b"[" => depth += 1,
-            b")" | b"}" | b"]" => depth -= 1,
-            b";" if depth == 0 => return Some((first.at..t.end(), k + 1)),
-            _ => {}
+    let keyword = |k: usize, word: &[u8]| {
+        toks.get(k)
+            .is_some_and(|t| t.kind == Kind::Ident && t.text == word)
+    };
+    match first.text.as_slice() {
+        b"{" => Some(matching(toks, at)? + 1),
+        b"if" | b"for" | b"while" | b"switch" if first.kind == Kind::Ident => {
+            if toks.get(at + 1)?.kind != Kind::LParen {
+                return None;
+            }
+            let body = matching(toks, at + 1)? + 1;
+            let end = statement_end(toks, body)?;
+            if first.text == b"if" && keyword(end, b"else") {
+                statement_end(toks, end + 1)
+            } else {
+                Some(end)
+            }
         }
-        if depth < 0 {
-            return None;
+        b"do" if first.kind == Kind::Ident => {
+            let end = statement_end(toks, at + 1)?;
+            // `while ( … ) ;`
+            keyword(end, b"while").then_some(())?;
+            let close = matching(toks, end + 1)?;
+            Some(close + 2)
+        }
+        _ => {
+            let mut depth = 0i32;
+            for (k, t) in toks.iter().enumerate().skip(at) {
+                match t.text.as_slice() {
+                    b"(" | b"{" | b"[" => depth += 1,
+                    b")" | b"}" | b"]" => depth -= 1,
+                    b";" if depth == 0 => return Some(k + 1),
+                    _ => {}
+                }
+                if depth < 0 {
+                    return None;
+                }
+            }
+            None
         }
     }
-    None
 }
 
 /// The index of the bracket that closes the one at `open` (`(`, `{` or `[`).
@@ -259,6 +291,9 @@ mod tests {
         assert!(waits(&src).is_empty());
         // The elected lane arrives, then every lane waits after the branches join.
         let src = format!("__device__ void f(unsigned bar, unsigned ph, int lane) {{\n  if (lane == 0) {{\n    {ARRIVE}\n  }}\n  {WAIT}\n}}\n");
+        assert!(waits(&src).is_empty());
+        // An `else if` chain ends before the wait that follows it.
+        let src = format!("__device__ void f(unsigned bar, unsigned ph, int lane, int z) {{\n  if (lane == 0) {{\n    {ARRIVE}\n  }} else if (z) {{\n    z = 1;\n  }}\n  {WAIT}\n}}\n");
         assert!(waits(&src).is_empty());
         // Another barrier.
         let other = ARRIVE.replace("\"r\"(bar)", "\"r\"(other_bar)");
