@@ -12,15 +12,15 @@ __global__ void addresses(unsigned long long* out) {
   const uint32_t a32 = (uint32_t)__cvta_generic_to_shared(&word);
   const uint64_t a64 = (uint64_t)__cvta_generic_to_shared(&word);
   const uint64_t p = (uint64_t)&word;
-  uint32_t m32, rank_a, rank_m, ctarank, nctarank, explicit_cluster;
-  uint64_t m64, mg, rank_p, rank_mg;
+  uint32_t m32, rank_a, rank_m, rank_p, rank_mg, ctarank, nctarank, explicit_cluster;
+  uint64_t m64, mg;
   asm volatile("mapa.shared::cluster.u32 %0, %1, 0;" : "=r"(m32) : "r"(a32));
   asm volatile("mapa.shared::cluster.u64 %0, %1, 0;" : "=l"(m64) : "l"(a64));
   asm volatile("mapa.u64 %0, %1, 0;" : "=l"(mg) : "l"(p));
   asm volatile("getctarank.shared::cluster.u32 %0, %1;" : "=r"(rank_a) : "r"(a32));
   asm volatile("getctarank.shared::cluster.u32 %0, %1;" : "=r"(rank_m) : "r"(m32));
-  asm volatile("getctarank.u64 %0, %1;" : "=l"(rank_p) : "l"(p));
-  asm volatile("getctarank.u64 %0, %1;" : "=l"(rank_mg) : "l"(mg));
+  asm volatile("getctarank.u64 %0, %1;" : "=r"(rank_p) : "l"(p));
+  asm volatile("getctarank.u64 %0, %1;" : "=r"(rank_mg) : "l"(mg));
   asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(ctarank));
   asm volatile("mov.u32 %0, %%cluster_nctarank;" : "=r"(nctarank));
   asm volatile("{ .reg .pred p; mov.pred p, %%is_explicit_cluster; selp.u32 %0, 1, 0, p; }"

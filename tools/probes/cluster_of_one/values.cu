@@ -48,12 +48,13 @@ __global__ void __launch_bounds__(kThreads) mapped(const uint32_t* in, uint32_t*
   __syncthreads();
   const uint32_t a = (uint32_t)__cvta_generic_to_shared(&word[(t + 1) % kThreads]);
   uint32_t m, rank, v, vg;
-  uint64_t mg, rank_g;
+  uint64_t mg;
+  uint32_t rank_g;
   asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(m) : "r"(a), "r"(0u));
   asm volatile("getctarank.shared::cluster.u32 %0, %1;" : "=r"(rank) : "r"(m));
   asm volatile("ld.shared.u32 %0, [%1];" : "=r"(v) : "r"(a) : "memory");
   asm volatile("mapa.u64 %0, %1, 0;" : "=l"(mg) : "l"((uint64_t)&word[(t + 2) % kThreads]));
-  asm volatile("getctarank.u64 %0, %1;" : "=l"(rank_g) : "l"(mg));
+  asm volatile("getctarank.u64 %0, %1;" : "=r"(rank_g) : "l"(mg));
   asm volatile("ld.u32 %0, [%1];" : "=r"(vg) : "l"(mg) : "memory");
   out[blockIdx.x * kThreads + t] = v * 3u + vg + rank + (uint32_t)rank_g;
 }
