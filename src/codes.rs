@@ -117,6 +117,37 @@ Example, with `--cuda-arch 90`:
 What to do: nothing, if AMD should follow that architecture's code paths; otherwise choose
 another with `--cuda-arch`."#;
 
+    SameWaveWait = "T003", "same-wave-wait", Warning,
+        "an mbarrier wait by some lanes of a warp for an arrival by other lanes of the same warp",
+        r#"A translated mbarrier wait sits in one branch of an `if` that picks lanes within a warp (a
+lane index compared, an elected lane, `threadIdx.x % 32`, thread 0 against the rest of its warp),
+and an arrival on the same barrier expression sits in the other branch. NVIDIA GPUs (sm_70 and
+later) let the threads of a warp progress independently, so this works there. On AMD the lanes of
+a wave run the two sides of a divergent branch one after the other: if the waiting side runs
+first, its lanes spin for an arrival that the other side, masked off until they stop, never
+makes, and the kernel hangs. A PTX spin loop around `try_wait` (CUTLASS's) then traps after
+`PTX2HIP_SPIN_LIMIT_SECONDS` (default 60) with the file and line of the statement; a C++ loop
+around it hangs.
+
+Example:
+
+```cuda
+if (lane == 0) {
+  asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" :: "r"(bar) : "memory");
+} else {
+  asm volatile("{ .reg .pred P; W: mbarrier.try_wait.parity.shared::cta.b64 P, [%0], %1; @!P bra W; }"
+               :: "r"(bar), "r"(phase) : "memory");   // T003
+}
+```
+
+The lint is precise rather than complete: it sees asm statements, not the helper functions real
+code wraps them in, and only the two branches of one `if`. Roles that split whole warps or
+warpgroups (`warp_idx == 0`, `threadIdx.x < 128`) are not reported; on wave64 two 32-thread warps
+share a wave, so such roles need groups of 64 threads to be safe there.
+
+What to do: let every lane of the warp arrive or wait together (arrive from the elected lane, then
+wait with the whole warp after the branches join), or give the roles whole waves."#;
+
     UnknownInstruction = "U001", "unknown-instruction", Error,
         "an instruction no rule of the table translates",
         r#"The statement uses a PTX instruction (an opcode) for which the rule table has no rule at all,
@@ -536,6 +567,7 @@ mod tests {
             [
                 &Code::Translatable,
                 &Code::OtherArchArm,
+                &Code::SameWaveWait,
                 &Code::UnusedSuppression,
                 &Code::MalformedSuppression
             ],

@@ -390,6 +390,8 @@ pub fn process_file_with(
     let mut arch_tokens = Vec::new();
     let mut arch_conditions = Vec::new();
     let mut arch_statements = Vec::new();
+    // Translated statements that arrive on or wait for an mbarrier (the T003 lint).
+    let mut barrier_parties = Vec::new();
     scan::scan_each(source, path, scan_options, &mut |part| {
         arch_tokens.extend(part.arch_tokens);
         arch_conditions.extend(part.arch_conditions);
@@ -443,6 +445,9 @@ pub fn process_file_with(
             if analysis.outcome.is_ok() && tests_arch_macro(&stmt) {
                 arch_statements.push(stmt.span.start);
             }
+            if analysis.outcome.is_ok() {
+                barrier_parties.extend(scan::progress::party(&stmt));
+            }
             match (&analysis.outcome, options.emit) {
                 (Ok(t), Some(mode)) => edits.extend(emit::edit(
                     source,
@@ -468,6 +473,18 @@ pub fn process_file_with(
             outcome.findings.push(finding);
         }
     });
+    for w in scan::progress::same_wave_waits(source, &barrier_parties) {
+        outcome.diagnostics.push(FileDiagnostic {
+            code: Code::SameWaveWait,
+            offset: Some(w.wait.span.start),
+            line: w.wait.line,
+            column: w.wait.column,
+            message: format!(
+                "this mbarrier wait and the arrival on `{}` at line {} are taken by different lanes of one warp (`if ({})` at line {}): on AMD the lanes of a wave do not progress independently, so the wait can hang",
+                w.wait.barrier, w.arrive_line, w.condition, w.if_line
+            ),
+        });
+    }
     if let (Some(arch), Some(_)) = (scan_options.macros.cuda_arch, options.emit) {
         // A condition inside a statement is the statement's own (`scan::arms`): its rewrite
         // owns those bytes.

@@ -313,6 +313,8 @@ struct Totals {
     malformed_suppressions: usize,
     /// Statements in `__CUDA_ARCH__` arms the AMD device compilation does not take (`T002`).
     other_arch: usize,
+    /// Translated mbarrier waits that can hang on AMD (`T003`), counted among the translatable.
+    same_wave_waits: usize,
     suppressed: usize,
     baselined: usize,
 }
@@ -326,9 +328,13 @@ impl Totals {
                 Code::UnusedSuppression => self.unused_suppressions += 1,
                 Code::MalformedSuppression => self.malformed_suppressions += 1,
                 Code::OtherArchArm => self.other_arch += 1,
+                Code::SameWaveWait => self.same_wave_waits += 1,
                 _ => self.unsupported += 1,
             }
-            statements += usize::from(!d.code.is_about_a_comment() && d.code != Code::OtherArchArm);
+            statements += usize::from(
+                !d.code.is_about_a_comment()
+                    && !matches!(d.code, Code::OtherArchArm | Code::SameWaveWait),
+            );
         }
         self.files += usize::from(statements > 0);
         self.suppressed += l.suppressed;
@@ -342,6 +348,13 @@ impl Totals {
             let n = self.other_arch;
             extra.push(format!(
                 "{n} in `__CUDA_ARCH__` arm{} AMD does not take",
+                plural(n)
+            ));
+        }
+        if self.same_wave_waits > 0 {
+            let n = self.same_wave_waits;
+            extra.push(format!(
+                "{n} mbarrier wait{} that can hang on AMD (T003)",
                 plural(n)
             ));
         }

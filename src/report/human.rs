@@ -150,8 +150,12 @@ impl ShownLine {
 /// A file-level problem met while translating (`translate` reports them on stderr).
 pub fn render_file_diagnostic(path: &str, d: &FileDiagnostic) -> String {
     format!(
-        "error[{}]: {}\n --> {path}:{}:{}\n",
-        d.code, d.message, d.line, d.column
+        "{}[{}]: {}\n --> {path}:{}:{}\n",
+        d.code.level().as_str(),
+        d.code,
+        d.message,
+        d.line,
+        d.column
     )
 }
 

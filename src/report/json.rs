@@ -38,6 +38,7 @@ pub fn diagnostic_json(d: &Diagnostic) -> JsonFinding {
             Code::UnusedSuppression => "unused-suppression",
             Code::MalformedSuppression => "malformed-suppression",
             Code::OtherArchArm => "other-arch-arm",
+            Code::SameWaveWait => "same-wave-wait",
             _ => "unsupported",
         },
         rules: d.rules.clone(),

@@ -300,7 +300,9 @@ mod tests {
     }
 
     /// How many rule pairs of the embedded table get their forms enumerated: few, because the
-    /// check runs at every start (`may_share_a_form` sets the others aside).
+    /// check runs at every start (`may_share_a_form` sets the others aside). The mbarrier rules
+    /// of rules/cluster.toml (J010-J017) take the optional slots of their rules/async.toml
+    /// counterparts and leave them the `.cta` forms by `exclude`: a few pairs of 18 forms each.
     #[test]
     fn only_rules_that_may_share_a_form_are_compared_form_by_form() {
         let set = RuleSet::embedded().unwrap();
@@ -316,7 +318,7 @@ mod tests {
                     .count();
             }
         }
-        assert!(compared <= 16, "{compared} pairs");
+        assert!(compared <= 20, "{compared} pairs");
     }
 
     #[test]

@@ -9,6 +9,7 @@
 #include <sys/mman.h>
 
 #include <atomic>
+#include <chrono>
 #include <thread>
 #include <vector>
 
@@ -33,6 +34,18 @@ static inline void __threadfence_block() { __atomic_thread_fence(__ATOMIC_SEQ_CS
   __atomic_compare_exchange_n(p, expected, desired, true, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST)
 #define __builtin_amdgcn_fence(order, scope) __atomic_thread_fence(__ATOMIC_SEQ_CST)
 #define __builtin_amdgcn_s_sleep(n) std::this_thread::yield()
+
+// The watchdog of PTX spin loops (ptx2hip_spin_watch, rules/helpers/control.h), both targets:
+// a host clock, the CUDA/HIP thread indices of one thread, and abort for the trap.
+static inline void __trap() { abort(); }
+static inline long long clock64() {
+  return (long long)std::chrono::steady_clock::now().time_since_epoch().count();
+}
+#define __builtin_readsteadycounter() ((uint64_t)clock64())
+struct ptx2hip_model_dim3 {
+  unsigned x, y, z;
+};
+static const ptx2hip_model_dim3 blockIdx = {0, 0, 0}, threadIdx = {0, 0, 0};
 
 // The shared-memory arena: `bytes` zeroed bytes at an address below 2^32.
 static char* shared_arena(size_t bytes) {

@@ -9,7 +9,8 @@
 //!   a 32- or 64-bit register), converted by the space's helper (`ptx2hip_shared_ptr`, ...). The
 //!   offset is added in the window, with the register's width, as the hardware does; on AMD the
 //!   helper is an address-space cast that the compiler sees through, so `ld.shared` stays one LDS
-//!   access (`ds_read_b128` for a `.v4.b32`);
+//!   access (`ds_read_b128` for a `.v4.b32`); `.shared::cluster` is the `.shared::cta` window,
+//!   the CTA's own shared memory in a launch without clusters (rules/cluster.toml);
 //! - `[var]`, `[var+imm]` where `var` is no register: the PTX symbol `var`, which for a variable
 //!   of the global C++ namespace is its unmangled name: `&::var` (a mangled name cannot be spelled
 //!   in C++ and is refused, as is an absolute address `[imm]`).
@@ -40,6 +41,9 @@ fn window(space: Option<&str>) -> Option<Window> {
     Some(match space {
         None | Some("global") => Window::Generic,
         Some("shared" | "shared::cta") => Window::Offset("ptx2hip_shared_ptr"),
+        // Rules claim `.shared::cluster` forms only under the launch without clusters that the
+        // cluster registers assume (rules/cluster.toml): the cluster's shared memory is the CTA's.
+        Some("shared::cluster") => Window::Offset("ptx2hip_shared_ptr"),
         Some("local") => Window::Offset("ptx2hip_local_ptr"),
         Some("const") => Window::Offset("ptx2hip_const_ptr"),
         _ => return None,
@@ -268,7 +272,10 @@ mod tests {
             Some(Window::Offset("ptx2hip_shared_ptr"))
         );
         assert_eq!(window(Some("param")), None);
-        assert_eq!(window(Some("shared::cluster")), None);
+        assert_eq!(
+            window(Some("shared::cluster")),
+            Some(Window::Offset("ptx2hip_shared_ptr"))
+        );
     }
 
     #[test]

@@ -34,7 +34,19 @@ impl<'a> Lowerer<'a> {
                             Some(Item::Label { name, .. }) => Some(name.clone()),
                             _ => None,
                         };
+                        let watch = waits_on_mbarrier(&items[i + 1..end]).then(|| {
+                            let state = self.names.fresh("p2h_spin");
+                            out.push((depth, format!("ptx2hip_spin {state} = {{0, 0}};")));
+                            self.helpers.add(SPIN_WATCH);
+                            state
+                        });
                         out.push((depth, "do {".to_string()));
+                        if let Some(state) = &watch {
+                            out.push((
+                                depth + 1,
+                                format!("{SPIN_WATCH}({state}, __FILE__, __LINE__);"),
+                            ));
+                        }
                         self.conditional_depth += 1;
                         self.loop_exits.push(LoopExit {
                             label,
@@ -136,6 +148,27 @@ impl<'a> Lowerer<'a> {
     }
 }
 
+/// The watchdog a loop around an mbarrier wait calls on each pass (rules/helpers/control.h): a
+/// wait that the emulation can never complete (a waiter and its arriver in one AMD wave) traps
+/// with the file and line of the statement after PTX2HIP_SPIN_LIMIT_SECONDS instead of hanging.
+const SPIN_WATCH: &str = "ptx2hip_spin_watch";
+
+/// Whether a loop body polls an mbarrier (`mbarrier.try_wait` / `test_wait`, in nested scopes
+/// too): CUTLASS's `LAB_WAIT: try_wait ...; @P1 bra DONE; bra LAB_WAIT; DONE:`.
+fn waits_on_mbarrier(items: &[Item]) -> bool {
+    items.iter().any(|item| match item {
+        Item::Instruction(ins) => {
+            ins.opcode == "mbarrier"
+                && ins
+                    .modifiers
+                    .iter()
+                    .any(|m| m == "try_wait" || m == "test_wait")
+        }
+        Item::Scope { block, .. } => waits_on_mbarrier(&block.items),
+        _ => false,
+    })
+}
+
 pub(super) fn branch_target(ins: &Instruction) -> Option<&str> {
     match ins.operands.as_slice() {
         [ptx::Operand::Label(l)] => Some(l),
@@ -220,5 +253,27 @@ mod tests {
         )
         .unwrap_err();
         assert!(err.contains("cannot structure"), "{err}");
+    }
+
+    #[test]
+    fn a_loop_around_an_mbarrier_wait_calls_the_watchdog_on_each_pass() {
+        use crate::lower::block::tests::translate;
+        let code = translate(
+            "{ .reg .pred P1; LAB_WAIT: mbarrier.try_wait.parity.shared::cta.b64 P1, [%0], %1; \
+             @P1 bra DONE; bra LAB_WAIT; DONE: }",
+            &[("r", "bar"), ("r", "phase")],
+        )
+        .unwrap();
+        let watch = "ptx2hip_spin_watch(p2h_spin, __FILE__, __LINE__);";
+        assert!(code.contains("ptx2hip_spin p2h_spin = {0, 0};"), "{code}");
+        assert!(code.contains(&format!("do {{\n{watch}")), "{code}");
+        // A loop that waits on no mbarrier has no watchdog: it may legitimately run for long.
+        let code = translate(
+            "{ .reg .u32 t; .reg .pred p; mov.u32 t, 0; L: add.u32 t, t, 1; setp.lt.u32 p, t, %1; \
+             @p bra L; mov.u32 %0, t; }",
+            &[("=r", "d"), ("r", "n")],
+        )
+        .unwrap();
+        assert!(!code.contains("ptx2hip_spin"), "{code}");
     }
 }

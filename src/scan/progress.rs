@@ -1,0 +1,303 @@
+//! Forward progress: mbarrier waits that lanes of one warp make while other lanes of the same warp
+//! are the ones to arrive (`if (lane == 0) arrive(bar); else wait(bar);`).
+//!
+//! On NVIDIA (sm_70 and later) the threads of a warp progress independently, so that code works.
+//! On AMD the lanes of a wave run one side of a divergent branch after the other: when the compiler
+//! schedules the waiting side first, its lanes spin for an arrival that the other side, masked off
+//! until they stop, never makes. The lint reports the pattern only where it is certain to be that
+//! pattern — one `if` whose condition picks lanes within a warp (a lane index compared, an elected
+//! lane, `threadIdx.x % 32`, thread 0 against the rest of its warp), an arrive-on asm statement in
+//! one branch and a wait asm statement on the same barrier expression in the other — and says
+//! nothing about roles that split whole warps or warpgroups (`warp_idx == 0`, `threadIdx.x < 128`),
+//! which the emulation keeps apart on wave32 and, for groups of 64 threads, on wave64.
+
+use std::ops::Range;
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use super::tokens::{self, Kind, Source, Token};
+use super::{AsmStatement, Template};
+
+/// What an asm statement does to an mbarrier.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Role {
+    /// Can complete a phase: `mbarrier.arrive{_drop}`, `complete_tx`, `cp.async.mbarrier.arrive`.
+    Arrive,
+    /// Polls for a phase: `mbarrier.try_wait` / `test_wait`.
+    Wait,
+}
+
+/// An asm statement that arrives on or waits for an mbarrier, and the C++ expression of its
+/// address operand (blanks removed), which identifies the barrier within one function.
+#[derive(Debug, Clone)]
+pub struct Party {
+    pub span: Range<usize>,
+    pub line: usize,
+    pub column: usize,
+    pub role: Role,
+    pub barrier: String,
+}
+
+/// A wait the lint reports: the waiting statement, the arriving one and the `if` that splits them.
+#[derive(Debug, Clone)]
+pub struct SameWaveWait {
+    pub wait: Party,
+    pub arrive_line: usize,
+    pub if_line: usize,
+    pub condition: String,
+}
+
+static ROLE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\bmbarrier\.(try_wait|test_wait|arrive_drop|arrive|complete_tx)\b[^\[;]*\[\s*%(\d+|\[\w+\])").unwrap()
+});
+
+/// Conditions that pick some lanes of a warp and not the others.
+static LANE_SPLIT: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(concat!(
+        r"\blane\w*(\(\))?(==|!=)|(==|!=)lane\w*\b|\belect_one\w*\(|\blane_predicate\b",
+        r"|threadIdx\.x%(32|warpSize)(==|!=)|threadIdx\.x&(31|0x1f)\)?(==|!=)",
+        r"|\bthreadIdx\.x(==|!=)0\b|^!?threadIdx\.x$",
+    ))
+    .unwrap()
+});
+
+/// The statement's role, if its text (known at scan time) arrives on or waits for an mbarrier
+/// whose address operand is a plain operand of the statement.
+pub fn party(stmt: &AsmStatement) -> Option<Party> {
+    let Template::Known { text, .. } = &stmt.template else {
+        return None;
+    };
+    let caps = ROLE.captures(text)?;
+    let role = match &caps[1] {
+        "try_wait" | "test_wait" => Role::Wait,
+        _ => Role::Arrive,
+    };
+    let operand = &caps[2];
+    let mut operands = stmt.outputs.iter().chain(&stmt.inputs);
+    let op = match operand.strip_prefix('[') {
+        Some(name) => {
+            let name = name.trim_end_matches(']');
+            operands.find(|o| o.name.as_deref() == Some(name))?
+        }
+        None => operands.nth(operand.parse().ok()?)?,
+    };
+    Some(Party {
+        span: stmt.span.clone(),
+        line: stmt.line,
+        column: stmt.column,
+        role,
+        barrier: op.expr.split_whitespace().collect(),
+    })
+}
+
+/// The waits of `parties` (in file order) that an `if` of `source` separates from an arrival on
+/// the same barrier by lanes of one warp.
+pub fn same_wave_waits(source: &[u8], parties: &[Party]) -> Vec<SameWaveWait> {
+    if !parties.iter().any(|p| p.role == Role::Wait)
+        || !parties.iter().any(|p| p.role == Role::Arrive)
+    {
+        return Vec::new();
+    }
+    let toks = tokens::lex(source, 0..source.len(), Source::File, &[]);
+    let mut found = Vec::new();
+    for (i, t) in toks.iter().enumerate() {
+        if !(t.kind == Kind::Ident && t.text == b"if") {
+            continue;
+        }
+        let Some(split) = if_split(&toks, i) else {
+            continue;
+        };
+        let condition: String = String::from_utf8_lossy(&source[split.condition.clone()])
+            .split_whitespace()
+            .collect();
+        if !LANE_SPLIT.is_match(&condition) {
+            continue;
+        }
+        let within = |r: Range<usize>, role: Role| {
+            parties
+                .iter()
+                .filter(move |p| p.role == role && r.start <= p.span.start && p.span.end <= r.end)
+        };
+        for (waits, arrives) in [
+            (&split.then, &split.otherwise),
+            (&split.otherwise, &split.then),
+        ] {
+            for w in within(waits.clone(), Role::Wait) {
+                if let Some(a) =
+                    within(arrives.clone(), Role::Arrive).find(|a| a.barrier == w.barrier)
+                {
+                    found.push(SameWaveWait {
+                        wait: w.clone(),
+                        arrive_line: a.line,
+                        if_line: line_of(source, t.at),
+                        condition: condition.clone(),
+                    });
+                }
+            }
+        }
+    }
+    found.sort_by_key(|f| f.wait.span.start);
+    found
+}
+
+/// An `if` with an `else`: the bytes of its condition and of its two branches.
+struct IfSplit {
+    condition: Range<usize>,
+    then: Range<usize>,
+    otherwise: Range<usize>,
+}
+
+/// The `if` at token `at` when it has a parenthesised condition, a branch and an `else` branch
+/// (each a `{ }` block or one statement up to its `;`).
+fn if_split(toks: &[Token], at: usize) -> Option<IfSplit> {
+    let open = at + 1;
+    if toks.get(open)?.kind != Kind::LParen {
+        return None;
+    }
+    let close = matching(toks, open)?;
+    let (then, after_then) = branch(toks, close + 1)?;
+    let else_at = after_then;
+    if !(toks.get(else_at)?.kind == Kind::Ident && toks[else_at].text == b"else") {
+        return None;
+    }
+    let (otherwise, _) = branch(toks, else_at + 1)?;
+    Some(IfSplit {
+        condition: toks[open].end()..toks[close].at,
+        then,
+        otherwise,
+    })
+}
+
+/// The bytes of the branch starting at token `at` and the index of the token after it.
+fn branch(toks: &[Token], at: usize) -> Option<(Range<usize>, usize)> {
+    let after = statement_end(toks, at)?;
+    Some((toks.get(at)?.at..toks[after - 1].end(), after))
+}
+
+/// The index of the token after the statement starting at token `at`: a `{ }` block, a
+/// compound statement (`if`/`else` chains, `for`, `while`, `switch`, `do`), or tokens up to a `;`
+/// outside brackets.
+fn statement_end(toks: &[Token], at: usize) -> Option<usize> {
+    let first = toks.get(at)?;
+    let keyword = |k: usize, word: &[u8]| {
+        toks.get(k)
+            .is_some_and(|t| t.kind == Kind::Ident && t.text == word)
+    };
+    match first.text.as_slice() {
+        b"{" => Some(matching(toks, at)? + 1),
+        b"if" | b"for" | b"while" | b"switch" if first.kind == Kind::Ident => {
+            if toks.get(at + 1)?.kind != Kind::LParen {
+                return None;
+            }
+            let body = matching(toks, at + 1)? + 1;
+            let end = statement_end(toks, body)?;
+            if first.text == b"if" && keyword(end, b"else") {
+                statement_end(toks, end + 1)
+            } else {
+                Some(end)
+            }
+        }
+        b"do" if first.kind == Kind::Ident => {
+            let end = statement_end(toks, at + 1)?;
+            // `while ( … ) ;`
+            keyword(end, b"while").then_some(())?;
+            let close = matching(toks, end + 1)?;
+            Some(close + 2)
+        }
+        _ => {
+            let mut depth = 0i32;
+            for (k, t) in toks.iter().enumerate().skip(at) {
+                match t.text.as_slice() {
+                    b"(" | b"{" | b"[" => depth += 1,
+                    b")" | b"}" | b"]" => depth -= 1,
+                    b";" if depth == 0 => return Some(k + 1),
+                    _ => {}
+                }
+                if depth < 0 {
+                    return None;
+                }
+            }
+            None
+        }
+    }
+}
+
+/// The index of the bracket that closes the one at `open` (`(`, `{` or `[`).
+fn matching(toks: &[Token], open: usize) -> Option<usize> {
+    let mut depth = 0i32;
+    for (k, t) in toks.iter().enumerate().skip(open) {
+        match t.text.as_slice() {
+            b"(" | b"{" | b"[" => depth += 1,
+            b")" | b"}" | b"]" => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(k);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+fn line_of(source: &[u8], at: usize) -> usize {
+    1 + source[..at.min(source.len())]
+        .iter()
+        .filter(|&&b| b == b'\n')
+        .count()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn waits(src: &str) -> Vec<(usize, usize, usize)> {
+        let scanned = super::super::scan(src.as_bytes());
+        let parties: Vec<Party> = scanned.statements.iter().filter_map(party).collect();
+        same_wave_waits(src.as_bytes(), &parties)
+            .into_iter()
+            .map(|w| (w.wait.line, w.arrive_line, w.if_line))
+            .collect()
+    }
+
+    const ARRIVE: &str =
+        r#"asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" :: "r"(bar) : "memory");"#;
+    const WAIT: &str = r#"asm volatile("{ .reg .pred P1; W: mbarrier.try_wait.parity.shared::cta.b64 P1, [%0], %1; @!P1 bra W; }" :: "r"(bar), "r"(ph) : "memory");"#;
+
+    #[test]
+    fn one_lane_arriving_while_the_rest_of_its_warp_waits_is_reported() {
+        for cond in [
+            "lane == 0",
+            "laneid() != 0",
+            "threadIdx.x % 32 == 0",
+            "(threadIdx.x & 31) == 0",
+            "cute::elect_one_sync()",
+            "threadIdx.x == 0",
+            "lane_predicate",
+        ] {
+            let src = format!("__device__ void f(unsigned bar, unsigned ph, int lane) {{\n  if ({cond}) {{\n    {ARRIVE}\n  }} else {{\n    {WAIT}\n  }}\n}}\n");
+            assert_eq!(waits(&src), [(5, 3, 2)], "{cond}");
+        }
+        // The wait first, the arrival in the `else`, one statement each without braces.
+        let src = format!("__device__ void f(unsigned bar, unsigned ph, int lane) {{\n  if (lane != 0)\n    {WAIT}\n  else\n    {ARRIVE}\n}}\n");
+        assert_eq!(waits(&src), [(3, 5, 2)]);
+    }
+
+    #[test]
+    fn roles_of_whole_warps_or_of_other_barriers_are_not_reported() {
+        // Warp-specialised code: the roles split whole warps (or warpgroups).
+        let src = format!("__device__ void f(unsigned bar, unsigned ph, int warp) {{\n  if (warp == 0) {{\n    {ARRIVE}\n  }} else {{\n    {WAIT}\n  }}\n}}\n");
+        assert!(waits(&src).is_empty());
+        // The elected lane arrives, then every lane waits after the branches join.
+        let src = format!("__device__ void f(unsigned bar, unsigned ph, int lane) {{\n  if (lane == 0) {{\n    {ARRIVE}\n  }}\n  {WAIT}\n}}\n");
+        assert!(waits(&src).is_empty());
+        // An `else if` chain ends before the wait that follows it.
+        let src = format!("__device__ void f(unsigned bar, unsigned ph, int lane, int z) {{\n  if (lane == 0) {{\n    {ARRIVE}\n  }} else if (z) {{\n    z = 1;\n  }}\n  {WAIT}\n}}\n");
+        assert!(waits(&src).is_empty());
+        // Another barrier.
+        let other = ARRIVE.replace("\"r\"(bar)", "\"r\"(other_bar)");
+        let src = format!("__device__ void f(unsigned bar, unsigned ph, int lane) {{\n  if (lane == 0) {{\n    {other}\n  }} else {{\n    {WAIT}\n  }}\n}}\n");
+        assert!(waits(&src).is_empty());
+    }
+}
