@@ -26,7 +26,7 @@ use super::types::{constraint_register, convert, widen_into, CType, PtxType};
 use super::{Settings, Target, Unsupported};
 use crate::rules::template::{self, Template};
 use crate::rules::{
-    vector_width, Bindings, OperandKind, OperandSpec, Role, Rule, RuleSet, Slot, TypeRef,
+    tensor_rank, vector_width, Bindings, OperandKind, OperandSpec, Role, Rule, RuleSet, Slot, TypeRef,
     TENSOR_MODEL,
 };
 

@@ -1,0 +1,328 @@
+// Helpers of rules/tensor_copy.toml: TMA tensor copies (cp.async.bulk.tensor and friends),
+// performed synchronously by the issuing thread from a tensor map in ptx2hip's own layout.
+//
+// The tensor map is the 128-byte CUtensorMap that ptx2hip_cuTensorMapEncodeTiled
+// (include/ptx2hip_tensor_map.h, the host side) fills; NVIDIA's layout is undocumented, so the
+// encoder writes ours and every device helper decodes it (a map it did not write traps):
+//   bytes   0..3    magic 0x50325448 ("HT2P" little-endian)
+//   byte    4       element type, numbered as tensormap.replace's .elemtype (0 u8, 1 u16, 2 u32,
+//                   3 s32, 4 u64, 5 s64, 6 f16, 7 f32, 8 f32.ftz, 9 f64, 10 bf16, 11 tf32,
+//                   12 tf32.ftz)
+//   byte    5       rank - 1 (tensormap.replace's .rank)
+//   byte    6       interleave (0: none; the encoder writes no other)
+//   byte    7       swizzle (0 none, 1 32B, 2 64B, 3 128B)
+//   byte    8       out-of-bounds fill (0 zeros, 1 NaN)
+//   byte    9       L2 promotion (a hint, unused)
+//   bytes  16..23   global address
+//   bytes  24..63   global dimensions 0..4, 64-bit each
+//   bytes  64..95   global strides of dimensions 1..4 in bytes, 64-bit each
+//   bytes  96..105  box dimensions 0..4, 16-bit each
+//   bytes 106..110  element strides 0..4, one byte each
+//
+// The box in shared memory: along dimension i the copy takes n_i = ceil(box_i / estride_i)
+// elements, at coordinates c_i + k * estride_i (k < n_i), and lays them out densely, dimension 0
+// innermost: a row is n_0 elements, its pitch in shared memory the row's bytes rounded up to 16
+// (a whole swizzle span with a swizzle). A swizzled box XORs the 16-byte chunk bits 4 ... 3 + S of
+// each shared-memory address with its bits 7 ... 6 + S (S = 1, 2, 3 for 32B, 64B, 128B), the
+// pattern of wgmma's descriptors (warpgroup.h, ptx2hip_wgmma_addr), 16-byte chunks moving whole.
+// Elements outside the tensor (a coordinate below 0 or at least the dimension) read as zeros, or
+// with the NaN fill of a floating-point type as that type's NaN; stores and reductions skip them.
+
+// ---- The tensor map ----------------------------------------------------------------------------
+
+// ptx2hip:helper ptx2hip_tmap requires=ptx2hip_trap
+// A tensor map decoded from our layout (above), ready for the copies: the element size and
+// pitch, the elements the box takes along each dimension, the strides in bytes.
+struct ptx2hip_tmap {
+  uintptr_t base;
+  uint64_t dim[5], stride[5];
+  uint32_t count[5], step[5];
+  uint32_t rank, type, esize, swizzle, pitch;
+  bool nan_fill;
+};
+// The coordinates of a box, as the instruction's vector gives them (.1d ... .5d: the rest zero).
+struct ptx2hip_tma_coords {
+  int32_t c[5];
+};
+// The size in bytes of an element of tensormap.replace's .elemtype numbering.
+__device__ inline uint32_t ptx2hip_tmap_esize(uint32_t type) {
+  const uint32_t log2[13] = {0, 1, 2, 2, 3, 3, 1, 2, 2, 3, 1, 2, 2};
+  return type < 13 ? 1u << log2[type] : 0u;
+}
+// Decodes the map at `map` (any generic address: a kernel parameter, global or shared memory);
+// traps on a map that ptx2hip_cuTensorMapEncodeTiled did not write.
+__device__ inline ptx2hip_tmap ptx2hip_tmap_decode(const void* map) {
+  const unsigned char* m = (const unsigned char*)map;
+  ptx2hip_tmap t;
+  t.type = m[4];
+  t.rank = m[5] + 1u;
+  t.esize = ptx2hip_tmap_esize(t.type);
+  if (*(const uint32_t*)m != 0x50325448u || t.rank > 5 || t.esize == 0 || m[6] != 0 || m[7] > 3)
+    ptx2hip_trap();
+  t.swizzle = m[7];
+  t.nan_fill = m[8] != 0;
+  t.base = (uintptr_t) * (const uint64_t*)(m + 16);
+  t.stride[0] = t.esize;
+  for (uint32_t i = 0; i < 5; ++i) {
+    const bool used = i < t.rank;
+    t.dim[i] = used ? ((const uint64_t*)(m + 24))[i] : 1u;
+    if (i > 0) t.stride[i] = used ? ((const uint64_t*)(m + 64))[i - 1] : 0u;
+    const uint32_t box = used ? ((const uint16_t*)(m + 96))[i] : 1u;
+    t.step[i] = used ? m[106 + i] : 1u;
+    if (t.step[i] == 0) ptx2hip_trap();
+    t.count[i] = (box + t.step[i] - 1) / t.step[i];
+  }
+  const uint32_t row = t.count[0] * t.esize;
+  t.pitch = t.swizzle ? 16u << t.swizzle : (row + 15u) & ~15u;
+  return t;
+}
+// ptx2hip:end
+
+// ptx2hip:helper ptx2hip_tmap_nan requires=ptx2hip_tmap
+// The bytes of an out-of-bounds element of type `type` under the NaN fill (zero for integer
+// types, which the encoder does not let have a NaN fill): each format's canonical NaN.
+__device__ inline uint64_t ptx2hip_tmap_nan(uint32_t type) {
+  switch (type) {
+    case 6:
+    case 10: return 0x7fffu;
+    case 7:
+    case 8:
+    case 11:
+    case 12: return 0x7fffffffu;
+    case 9: return 0x7fffffffffffffffull;
+    default: return 0u;
+  }
+}
+// ptx2hip:end
+
+// ptx2hip:helper ptx2hip_tmap_box_bytes requires=ptx2hip_tmap
+// The bytes a box occupies in shared memory, out-of-bounds elements included: what a load's
+// complete_tx counts.
+__device__ inline uint32_t ptx2hip_tmap_box_bytes(const ptx2hip_tmap& t) {
+  return t.pitch * t.count[1] * t.count[2] * t.count[3] * t.count[4];
+}
+// ptx2hip:end
+
+// ptx2hip:helper ptx2hip_tmap_smem requires=ptx2hip_tmap
+// The shared-memory window address of element k0 of row `row` of a box that starts at window
+// address `start`, with the map's swizzle applied to the address.
+__device__ inline uint32_t ptx2hip_tmap_smem(const ptx2hip_tmap& t, uint32_t start, uint32_t row,
+                                             uint32_t k0) {
+  const uint32_t a = start + row * t.pitch + k0 * t.esize;
+  return a ^ (((a >> 7) & ((1u << t.swizzle) - 1u)) << 4);
+}
+// ptx2hip:end
+
+// ptx2hip:helper ptx2hip_tmap_global requires=ptx2hip_tmap
+// The global address of element (k0, row) of a box at coordinates c (row: k1 + n1 * (k2 + n2 *
+// (k3 + n3 * k4))), or 0 when it lies outside the tensor.
+__device__ inline uintptr_t ptx2hip_tmap_global(const ptx2hip_tmap& t, const int32_t* c,
+                                                uint32_t row, uint32_t k0) {
+  uintptr_t a = t.base;
+  for (uint32_t i = 0; i < 5; ++i) {
+    uint32_t k = k0;
+    if (i > 0) {
+      k = row % t.count[i];
+      row /= t.count[i];
+    }
+    const int64_t x = (int64_t)(i < t.rank ? c[i] : 0) + (int64_t)k * t.step[i];
+    if (x < 0 || (uint64_t)x >= t.dim[i]) return 0;
+    a += (uintptr_t)((uint64_t)x * t.stride[i]);
+  }
+  return a;
+}
+// ptx2hip:end
+
+// ---- Copies ------------------------------------------------------------------------------------
+
+// ptx2hip:helper ptx2hip_tma_load requires=ptx2hip_tmap,ptx2hip_tmap_nan,ptx2hip_tmap_box_bytes,ptx2hip_tmap_smem,ptx2hip_tmap_global,ptx2hip_shared_addr,ptx2hip_shared_ptr,ptx2hip_mbar_update
+// cp.async.bulk.tensor global -> shared: the box of `map` at coordinates c (RANK of them) into
+// shared memory at `dst`, element by element in the issuing thread, then complete_tx of the box's
+// bytes on the mbarrier at `mbar` (whose update releases the stores to the phase's waiters).
+__device__ inline void ptx2hip_tma_load(void* dst, const void* map, ptx2hip_tma_coords c,
+                                        void* mbar) {
+  const ptx2hip_tmap t = ptx2hip_tmap_decode(map);
+  const int32_t* at = c.c;
+  const uint64_t fill = t.nan_fill ? ptx2hip_tmap_nan(t.type) : 0u;
+  const uint32_t start = ptx2hip_shared_addr(dst);
+  const uint32_t rows = t.count[1] * t.count[2] * t.count[3] * t.count[4];
+  for (uint32_t row = 0; row < rows; ++row) {
+    for (uint32_t k0 = 0; k0 < t.count[0]; ++k0) {
+      const uintptr_t g = ptx2hip_tmap_global(t, at, row, k0);
+      void* s = ptx2hip_shared_ptr(ptx2hip_tmap_smem(t, start, row, k0));
+      switch (t.esize) {
+        case 1: *(uint8_t*)s = g ? *(const uint8_t*)g : (uint8_t)fill; break;
+        case 2: *(uint16_t*)s = g ? *(const uint16_t*)g : (uint16_t)fill; break;
+        case 4: *(uint32_t*)s = g ? *(const uint32_t*)g : (uint32_t)fill; break;
+        default: *(uint64_t*)s = g ? *(const uint64_t*)g : fill; break;
+      }
+    }
+  }
+  (void)ptx2hip_mbar_update(mbar, 0u, 0u, -(int32_t)ptx2hip_tmap_box_bytes(t));
+}
+// ptx2hip:end
+
+// ptx2hip:helper ptx2hip_tma_store requires=ptx2hip_tmap,ptx2hip_tmap_smem,ptx2hip_tmap_global,ptx2hip_shared_addr,ptx2hip_shared_ptr
+// cp.async.bulk.tensor shared -> global: the box at `src` in shared memory (laid out as a load
+// leaves it) into the tensor at coordinates c, element by element; elements outside the tensor
+// are not written.
+__device__ inline void ptx2hip_tma_store(const void* map, ptx2hip_tma_coords c,
+                                         const void* src) {
+  const ptx2hip_tmap t = ptx2hip_tmap_decode(map);
+  const int32_t* at = c.c;
+  const uint32_t start = ptx2hip_shared_addr(src);
+  const uint32_t rows = t.count[1] * t.count[2] * t.count[3] * t.count[4];
+  for (uint32_t row = 0; row < rows; ++row) {
+    for (uint32_t k0 = 0; k0 < t.count[0]; ++k0) {
+      const uintptr_t g = ptx2hip_tmap_global(t, at, row, k0);
+      if (!g) continue;
+      const void* s = ptx2hip_shared_ptr(ptx2hip_tmap_smem(t, start, row, k0));
+      switch (t.esize) {
+        case 1: *(uint8_t*)g = *(const uint8_t*)s; break;
+        case 2: *(uint16_t*)g = *(const uint16_t*)s; break;
+        case 4: *(uint32_t*)g = *(const uint32_t*)s; break;
+        default: *(uint64_t*)g = *(const uint64_t*)s; break;
+      }
+    }
+  }
+}
+// ptx2hip:end
+
+// ptx2hip:helper ptx2hip_tma_half_minmax requires=ptx2hip_h_minmax,ptx2hip_cas_api
+// min (MAX false) or max of the f16 or bf16 (BF) element at p with b, as min.f16 and max.f16
+// compute it: a compare-and-swap loop on the aligned 32-bit word that holds the element.
+template <bool MAX, bool BF>
+__device__ inline void ptx2hip_tma_half_minmax(uint16_t* p, uint16_t b) {
+  const uintptr_t a = (uintptr_t)p;
+  uint32_t* w = (uint32_t*)(a & ~(uintptr_t)3);
+  const unsigned sh = (unsigned)(a & 2) * 8;
+  uint32_t old = *(volatile uint32_t*)w;
+  while (true) {
+    const uint16_t r = ptx2hip_h_minmax((uint16_t)(old >> sh), b, BF, false, MAX, false, false);
+    const uint32_t next = (old & ~(0xffffu << sh)) | ((uint32_t)r << sh);
+    const uint32_t seen = ptx2hip_cas_api(w, old, next, false);
+    if (seen == old) break;
+    old = seen;
+  }
+}
+// ptx2hip:end
+
+// ptx2hip:helper ptx2hip_tma_op requires=ptx2hip_atom_op
+// The operations of cp.reduce.async.bulk.tensor as template arguments: ptx2hip_atom_op's add, min,
+// max, bit_and, bit_or, bit_xor, and atom's inc and dec, which ptx2hip_atom_op keeps apart.
+namespace ptx2hip_tma_op {
+inline constexpr int add = ptx2hip_atom_op::add, min = ptx2hip_atom_op::min,
+                     max = ptx2hip_atom_op::max, bit_and = ptx2hip_atom_op::bit_and,
+                     bit_or = ptx2hip_atom_op::bit_or, bit_xor = ptx2hip_atom_op::bit_xor,
+                     inc = 16, dec = 17;
+}  // namespace ptx2hip_tma_op
+// ptx2hip:end
+
+// ptx2hip:helper ptx2hip_tma_reduce_one requires=ptx2hip_tma_op,ptx2hip_tmap,ptx2hip_atom_op,ptx2hip_rmw_api,ptx2hip_atom_incdec,ptx2hip_atom_add_f32,ptx2hip_atom_add_half,ptx2hip_tma_half_minmax,ptx2hip_order,ptx2hip_scope,ptx2hip_space
+// One element of cp.reduce.async.bulk.tensor: the relaxed, device-scope atomic of operation OP
+// (ptx2hip_tma_op) on the element at g,
+// of the map's element type, with the value at s. The ISA's combinations: add on u32, s32, u64,
+// f32, f16, bf16; min and max on u32, s32, u64, s64, f16, bf16; inc and dec on u32; and, or, xor
+// on 32- and 64-bit integers. Any other traps (PTX leaves it undefined).
+template <int OP>
+__device__ inline void ptx2hip_tma_reduce_one(uint32_t type, uintptr_t g, const void* s) {
+  constexpr int relaxed = ptx2hip_order::relaxed, gpu = ptx2hip_scope::gpu;
+  constexpr bool add = OP == ptx2hip_atom_op::add;
+  constexpr bool minmax = OP == ptx2hip_atom_op::min || OP == ptx2hip_atom_op::max;
+  constexpr int op = OP < 16 ? OP : 0;
+  if (OP == ptx2hip_tma_op::inc || OP == ptx2hip_tma_op::dec) {
+    if (type != 2) ptx2hip_trap();
+    (void)ptx2hip_atom_incdec<OP == ptx2hip_tma_op::dec, relaxed, gpu>((uint32_t*)g,
+                                                                   *(const uint32_t*)s);
+    return;
+  }
+  switch (type) {
+    case 2:  // u32
+      (void)ptx2hip_rmw_api<op, false>((uint32_t*)g, *(const uint32_t*)s);
+      return;
+    case 3:  // s32
+      (void)ptx2hip_rmw_api<op, false>((int32_t*)g, *(const int32_t*)s);
+      return;
+    case 4:  // u64
+      (void)ptx2hip_rmw_api<op, false>((uint64_t*)g, *(const uint64_t*)s);
+      return;
+    case 5:  // s64: all but add
+      if (add) break;
+      (void)ptx2hip_rmw_api<op, false>((int64_t*)g, *(const int64_t*)s);
+      return;
+    case 7:  // f32: add, subnormals kept
+      if (!add) break;
+      (void)ptx2hip_atom_add_f32<relaxed, gpu, ptx2hip_space::shared>((float*)g, *(const float*)s);
+      return;
+    case 8:  // f32.ftz: add, subnormals flushed
+      if (!add) break;
+      (void)ptx2hip_atom_add_f32<relaxed, gpu, ptx2hip_space::global>((float*)g, *(const float*)s);
+      return;
+    case 6:   // f16
+    case 10:  // bf16
+      if (add && type == 6)
+        (void)ptx2hip_atom_add_half<relaxed, gpu, false>((uint16_t*)g, *(const uint16_t*)s);
+      else if (add)
+        (void)ptx2hip_atom_add_half<relaxed, gpu, true>((uint16_t*)g, *(const uint16_t*)s);
+      else if (minmax && type == 6)
+        ptx2hip_tma_half_minmax<OP == ptx2hip_atom_op::max, false>((uint16_t*)g,
+                                                                   *(const uint16_t*)s);
+      else if (minmax)
+        ptx2hip_tma_half_minmax<OP == ptx2hip_atom_op::max, true>((uint16_t*)g,
+                                                                  *(const uint16_t*)s);
+      else
+        break;
+      return;
+    default: break;
+  }
+  ptx2hip_trap();
+}
+// ptx2hip:end
+
+// ptx2hip:helper ptx2hip_tma_reduce requires=ptx2hip_tma_reduce_one,ptx2hip_tmap_smem,ptx2hip_tmap_global,ptx2hip_shared_addr,ptx2hip_shared_ptr
+// cp.reduce.async.bulk.tensor: each element of the box at `src` in shared memory reduced into
+// the tensor at coordinates c by one atomic (ptx2hip_tma_reduce_one); elements outside the tensor
+// are skipped.
+template <int OP>
+__device__ inline void ptx2hip_tma_reduce(const void* map, ptx2hip_tma_coords c,
+                                          const void* src) {
+  const ptx2hip_tmap t = ptx2hip_tmap_decode(map);
+  const int32_t* at = c.c;
+  const uint32_t start = ptx2hip_shared_addr(src);
+  const uint32_t rows = t.count[1] * t.count[2] * t.count[3] * t.count[4];
+  for (uint32_t row = 0; row < rows; ++row) {
+    for (uint32_t k0 = 0; k0 < t.count[0]; ++k0) {
+      const uintptr_t g = ptx2hip_tmap_global(t, at, row, k0);
+      if (g)
+        ptx2hip_tma_reduce_one<OP>(t.type, g,
+                                   ptx2hip_shared_ptr(ptx2hip_tmap_smem(t, start, row, k0)));
+    }
+  }
+}
+// ptx2hip:end
+
+// ---- Editing a tensor map ----------------------------------------------------------------------
+
+// ptx2hip:helper ptx2hip_tmap_replace
+// tensormap.replace: writes field FIELD of our layout in the map at `map` (FIELD: the byte
+// offset of the field's first entry, SIZE its entry size in bytes; ord: the entry, 0 for a
+// single-entry field). The .rank field takes rank - 1, as PTX's new_val does.
+template <int FIELD, int SIZE>
+__device__ inline void ptx2hip_tmap_replace(void* map, uint32_t ord, uint64_t v) {
+  unsigned char* f = (unsigned char*)map + FIELD + ord * SIZE;
+  if (SIZE == 1) *f = (unsigned char)v;
+  if (SIZE == 2) *(uint16_t*)f = (uint16_t)v;
+  if (SIZE == 8) *(uint64_t*)f = v;
+}
+// ptx2hip:end
+
+// ptx2hip:helper ptx2hip_tmap_copy requires=ptx2hip_scope_fence,ptx2hip_scope
+// tensormap.cp_fenceproxy: the 128-byte map from shared memory at `src` to global memory at `dst`
+// (eight 16-byte stores), then a release fence at scope SCOPE (ptx2hip_scope_fence), which orders
+// the copy before the copies that later read the map through it.
+template <int SCOPE>
+__device__ inline void ptx2hip_tmap_copy(void* dst, const void* src) {
+  for (int i = 0; i < 8; ++i) ((uint4*)dst)[i] = ((const uint4*)src)[i];
+  ptx2hip_scope_fence<SCOPE>();
+}
+// ptx2hip:end
