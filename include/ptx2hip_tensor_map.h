@@ -82,8 +82,7 @@ static inline ptx2hip_CUresult ptx2hip_cuTensorMapEncodeTiled(
   if (il < 0 || il > 2 || sw < 0 || sw > 3 || l2 < 0 || l2 > 3 || fill < 0 || fill > 1)
     return invalid;
   if (il != 0 && tensorRank < 3) return invalid;
-  if (globalAddress == 0 || ((uintptr_t)globalAddress & (il == 2 ? 31u : 15u)) != 0)
-    return invalid;
+  if (globalAddress == 0 || ((uintptr_t)globalAddress & (il == 2 ? 31u : 15u)) != 0) return invalid;
   if (globalDim == 0 || boxDim == 0 || elementStrides == 0) return invalid;
   if (tensorRank > 1 && globalStrides == 0) return invalid;
   const uint32_t esize = ptx2hip_tmap_cu_esize(type);

@@ -61,7 +61,7 @@ __device__ inline ptx2hip_tmap ptx2hip_tmap_decode(const void* map) {
     ptx2hip_trap();
   t.swizzle = m[7];
   t.nan_fill = m[8] != 0;
-  t.base = (uintptr_t) * (const uint64_t*)(m + 16);
+  t.base = (uintptr_t)*(const uint64_t*)(m + 16);
   t.stride[0] = t.esize;
   for (uint32_t i = 0; i < 5; ++i) {
     const bool used = i < t.rank;
@@ -166,8 +166,7 @@ __device__ inline void ptx2hip_tma_load(void* dst, const void* map, ptx2hip_tma_
 // cp.async.bulk.tensor shared -> global: the box at `src` in shared memory (laid out as a load
 // leaves it) into the tensor at coordinates c, element by element; elements outside the tensor
 // are not written.
-__device__ inline void ptx2hip_tma_store(const void* map, ptx2hip_tma_coords c,
-                                         const void* src) {
+__device__ inline void ptx2hip_tma_store(const void* map, ptx2hip_tma_coords c, const void* src) {
   const ptx2hip_tmap t = ptx2hip_tmap_decode(map);
   const int32_t* at = c.c;
   const uint32_t start = ptx2hip_shared_addr(src);
@@ -213,8 +212,8 @@ __device__ inline void ptx2hip_tma_half_minmax(uint16_t* p, uint16_t b) {
 namespace ptx2hip_tma_op {
 inline constexpr int add = ptx2hip_atom_op::add, min = ptx2hip_atom_op::min,
                      max = ptx2hip_atom_op::max, bit_and = ptx2hip_atom_op::bit_and,
-                     bit_or = ptx2hip_atom_op::bit_or, bit_xor = ptx2hip_atom_op::bit_xor,
-                     inc = 16, dec = 17;
+                     bit_or = ptx2hip_atom_op::bit_or, bit_xor = ptx2hip_atom_op::bit_xor, inc = 16,
+                     dec = 17;
 }  // namespace ptx2hip_tma_op
 // ptx2hip:end
 
@@ -233,7 +232,7 @@ __device__ inline void ptx2hip_tma_reduce_one(uint32_t type, uintptr_t g, const 
   if (OP == ptx2hip_tma_op::inc || OP == ptx2hip_tma_op::dec) {
     if (type != 2) ptx2hip_trap();
     (void)ptx2hip_atom_incdec<OP == ptx2hip_tma_op::dec, relaxed, gpu>((uint32_t*)g,
-                                                                   *(const uint32_t*)s);
+                                                                       *(const uint32_t*)s);
     return;
   }
   switch (type) {
@@ -258,7 +257,7 @@ __device__ inline void ptx2hip_tma_reduce_one(uint32_t type, uintptr_t g, const 
       if (!add) break;
       (void)ptx2hip_atom_add_f32<relaxed, gpu, ptx2hip_space::global>((float*)g, *(const float*)s);
       return;
-    case 6:   // f16
+    case 6:  // f16
     case 10:  // bf16
       if (add && type == 6)
         (void)ptx2hip_atom_add_half<relaxed, gpu, false>((uint16_t*)g, *(const uint16_t*)s);
@@ -270,8 +269,7 @@ __device__ inline void ptx2hip_tma_reduce_one(uint32_t type, uintptr_t g, const 
       else if (minmax)
         ptx2hip_tma_half_minmax<OP == ptx2hip_atom_op::max, true>((uint16_t*)g,
                                                                   *(const uint16_t*)s);
-      else
-        break;
+      else break;
       return;
     default: break;
   }
@@ -284,8 +282,7 @@ __device__ inline void ptx2hip_tma_reduce_one(uint32_t type, uintptr_t g, const 
 // the tensor at coordinates c by one atomic (ptx2hip_tma_reduce_one); elements outside the tensor
 // are skipped.
 template <int OP>
-__device__ inline void ptx2hip_tma_reduce(const void* map, ptx2hip_tma_coords c,
-                                          const void* src) {
+__device__ inline void ptx2hip_tma_reduce(const void* map, ptx2hip_tma_coords c, const void* src) {
   const ptx2hip_tmap t = ptx2hip_tmap_decode(map);
   const int32_t* at = c.c;
   const uint32_t start = ptx2hip_shared_addr(src);

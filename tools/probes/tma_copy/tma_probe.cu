@@ -70,7 +70,8 @@ static uint64_t extent(const Case& c) {
 
 // A random tiled case of `rank` dimensions, type, swizzle and fill; element strides > 1 when
 // `strided`; the box lands partly outside the tensor on random sides (negative coordinates too).
-static Case random_case(Rng& r, Kind kind, int rank, int type, int swizzle, int fill, bool strided) {
+static Case random_case(Rng& r, Kind kind, int rank, int type, int swizzle, int fill,
+                        bool strided) {
   Case c;
   c.kind = kind;
   c.type = type;
@@ -146,14 +147,26 @@ static std::vector<Case> build_cases() {
   add("box1=256", [](Case& c) { c.box[1] = 256; });
   add("box1=257", [](Case& c) { c.box[1] = 257; });
   add("box0*e=8", [](Case& c) { c.box[0] = 4; });
-  add("box0*e=24", [](Case& c) { c.box[0] = 12; c.swizzle = 0; });
+  add("box0*e=24", [](Case& c) {
+    c.box[0] = 12;
+    c.swizzle = 0;
+  });
   add("es0=0", [](Case& c) { c.es[0] = 0; });
   add("es1=8", [](Case& c) { c.es[1] = 8; });
   add("es1=9", [](Case& c) { c.es[1] = 9; });
   add("sw32-inner128", [](Case& c) { c.swizzle = 1; });
   add("sw64-inner128", [](Case& c) { c.swizzle = 2; });
-  add("sw128-inner256", [](Case& c) { c.box[0] = 128; c.dims[0] = 128; c.strides[1] = 256; });
-  add("none-inner512", [](Case& c) { c.swizzle = 0; c.box[0] = 256; c.dims[0] = 256; c.strides[1] = 512; });
+  add("sw128-inner256", [](Case& c) {
+    c.box[0] = 128;
+    c.dims[0] = 128;
+    c.strides[1] = 256;
+  });
+  add("none-inner512", [](Case& c) {
+    c.swizzle = 0;
+    c.box[0] = 256;
+    c.dims[0] = 256;
+    c.strides[1] = 512;
+  });
   add("swizzle4", [](Case& c) { c.swizzle = 4; });
   add("interleave1-rank2", [](Case& c) { c.interleave = 1; });
   add("interleave3", [](Case& c) { c.interleave = 3; });
@@ -161,12 +174,29 @@ static std::vector<Case> build_cases() {
   add("l2=4", [](Case& c) { c.l2 = 4; });
   add("fill=2", [](Case& c) { c.fill = 2; });
   add("nan-fill-f16", [](Case& c) { c.fill = 1; });
-  add("nan-fill-u16", [](Case& c) { c.fill = 1; c.type = 1; });
-  add("nan-fill-s32", [](Case& c) { c.fill = 1; c.type = 3; c.box[0] = 32; });
+  add("nan-fill-u16", [](Case& c) {
+    c.fill = 1;
+    c.type = 1;
+  });
+  add("nan-fill-s32", [](Case& c) {
+    c.fill = 1;
+    c.type = 3;
+    c.box[0] = 32;
+  });
   add("box1>dim1", [](Case& c) { c.box[1] = 64; });
   add("rank1", [](Case& c) { c.rank = 1; });
-  add("rank5", [](Case& c) { c.rank = 5; for (int i = 2; i < 5; ++i) { c.dims[i] = 2; c.strides[i] = c.strides[i - 1] * c.dims[i - 1]; } });
-  add("stride-not-increasing", [](Case& c) { c.rank = 3; c.dims[2] = 4; c.strides[2] = 144; });
+  add("rank5", [](Case& c) {
+    c.rank = 5;
+    for (int i = 2; i < 5; ++i) {
+      c.dims[i] = 2;
+      c.strides[i] = c.strides[i - 1] * c.dims[i - 1];
+    }
+  });
+  add("stride-not-increasing", [](Case& c) {
+    c.rank = 3;
+    c.dims[2] = 4;
+    c.strides[2] = 144;
+  });
   // Loads: every rank, type, swizzle and fill, with and without element strides.
   for (int rank = 1; rank <= 5; ++rank)
     for (int type = 0; type < 13; ++type)
@@ -187,7 +217,8 @@ static std::vector<Case> build_cases() {
       c.coords[1] = k == 0 ? 64 : k == 1 ? 120 : k == 2 ? -33 : 100;
       v.push_back(c);
     }
-  for (int i = 0; i < 24; ++i) v.push_back(random_case(r, LOAD_CTA, 2, r.range(0, 12), r.range(0, 3), 0, i & 1));
+  for (int i = 0; i < 24; ++i)
+    v.push_back(random_case(r, LOAD_CTA, 2, r.range(0, 12), r.range(0, 3), 0, i & 1));
   // Stores: every rank, element size and swizzle.
   const int store_types[] = {0, 1, 2, 4, 9, 7};
   for (int rank = 1; rank <= 5; ++rank)
@@ -232,15 +263,15 @@ static std::vector<Case> build_cases() {
 static FILE* results;
 static FILE* native_bytes;
 
-#define CHECK(x)                                                                         \
-  do {                                                                                   \
-    cudaError_t e_ = (x);                                                                \
-    if (e_ != cudaSuccess) {                                                             \
-      printf("FAULT case %d: %s (%s)\n", current, cudaGetErrorString(e_), #x);           \
-      fprintf(results, "case %d FAULT %s\n", current, cudaGetErrorString(e_));           \
-      fflush(results);                                                                   \
-      exit(3);                                                                           \
-    }                                                                                    \
+#define CHECK(x)                                                               \
+  do {                                                                         \
+    cudaError_t e_ = (x);                                                      \
+    if (e_ != cudaSuccess) {                                                   \
+      printf("FAULT case %d: %s (%s)\n", current, cudaGetErrorString(e_), #x); \
+      fprintf(results, "case %d FAULT %s\n", current, cudaGetErrorString(e_)); \
+      fflush(results);                                                         \
+      exit(3);                                                                 \
+    }                                                                          \
   } while (0)
 
 static int current;
@@ -276,7 +307,7 @@ static std::string describe(const Case& c) {
   snprintf(b, sizeof b,
            "type=%d rank=%d sw=%d fill=%d op=%s dims=%llu,%llu,%llu,%llu,%llu "
            "strides=%llu,%llu,%llu,%llu box=%u,%u,%u,%u,%u es=%u,%u,%u,%u,%u "
-           "coords=%d,%d,%d,%d,%d",
+           "coords=%d,%d,%d,%d,%d seed=%u",
            c.type, c.rank, c.swizzle, c.fill, c.kind == REDUCE ? op_name[c.op] : "-",
            (unsigned long long)c.dims[0], (unsigned long long)c.dims[1],
            (unsigned long long)c.dims[2], (unsigned long long)c.dims[3],
@@ -284,7 +315,7 @@ static std::string describe(const Case& c) {
            (unsigned long long)c.strides[2], (unsigned long long)c.strides[3],
            (unsigned long long)c.strides[4], c.box[0], c.box[1], c.box[2], c.box[3], c.box[4],
            c.es[0], c.es[1], c.es[2], c.es[3], c.es[4], c.coords[0], c.coords[1], c.coords[2],
-           c.coords[3], c.coords[4]);
+           c.coords[3], c.coords[4], c.seed);
   return b;
 }
 
@@ -292,6 +323,13 @@ static void fill_tensor(uint8_t* d, uint64_t bytes, uint32_t seed) {
   std::vector<uint8_t> h(bytes);
   for (uint64_t i = 0; i < bytes; ++i) h[i] = (uint8_t)probe_hash((uint32_t)i, seed);
   cudaMemcpy(d, h.data(), bytes, cudaMemcpyHostToDevice);
+}
+
+// FNV-1a of the bytes: what a replay compares its own result with.
+static uint64_t fnv(const uint8_t* p, uint64_t n) {
+  uint64_t h = 0xcbf29ce484222325ull;
+  for (uint64_t i = 0; i < n; ++i) h = (h ^ p[i]) * 0x100000001b3ull;
+  return h;
 }
 
 static int mismatches(const uint8_t* a, const uint8_t* b, uint64_t n, long* first) {
@@ -306,41 +344,41 @@ static int mismatches(const uint8_t* a, const uint8_t* b, uint64_t n, long* firs
 }
 
 // Launches the load kernel of the case's form in the variant V (native or emulated).
-#define LAUNCH_LOAD(V, c, map, pc, expect, out, flags)                       \
-  do {                                                                      \
+#define LAUNCH_LOAD(V, c, map, pc, expect, out, flags)                                \
+  do {                                                                                \
     if ((c).kind == LOAD_CTA) V::load_cta_2d<<<1, 32>>>(map, pc, expect, out, flags); \
-    else if ((c).rank == 1) V::load_1d<<<1, 32>>>(map, pc, expect, out, flags); \
-    else if ((c).rank == 2) V::load_2d<<<1, 32>>>(map, pc, expect, out, flags); \
-    else if ((c).rank == 3) V::load_3d<<<1, 32>>>(map, pc, expect, out, flags); \
-    else if ((c).rank == 4) V::load_4d<<<1, 32>>>(map, pc, expect, out, flags); \
-    else V::load_5d<<<1, 32>>>(map, pc, expect, out, flags);                \
+    else if ((c).rank == 1) V::load_1d<<<1, 32>>>(map, pc, expect, out, flags);       \
+    else if ((c).rank == 2) V::load_2d<<<1, 32>>>(map, pc, expect, out, flags);       \
+    else if ((c).rank == 3) V::load_3d<<<1, 32>>>(map, pc, expect, out, flags);       \
+    else if ((c).rank == 4) V::load_4d<<<1, 32>>>(map, pc, expect, out, flags);       \
+    else V::load_5d<<<1, 32>>>(map, pc, expect, out, flags);                          \
   } while (0)
 
-#define REDUCE_CASE(V, op, map, pc, seed, rank)                 \
+#define REDUCE_CASE(V, op, map, pc, seed, rank)                   \
   if ((rank) == 2) V::reduce_##op##_2d<<<1, 32>>>(map, pc, seed); \
   else V::reduce_##op##_3d<<<1, 32>>>(map, pc, seed)
 
 // Launches the store or reduction kernel of the case's form in the variant V.
-#define LAUNCH_STORE(V, c, map, pc, seed)                                    \
-  do {                                                                      \
-    if ((c).kind == STORE) {                                                \
-      if ((c).rank == 1) V::store_1d<<<1, 32>>>(map, pc, seed);             \
-      else if ((c).rank == 2) V::store_2d<<<1, 32>>>(map, pc, seed);        \
-      else if ((c).rank == 3) V::store_3d<<<1, 32>>>(map, pc, seed);        \
-      else if ((c).rank == 4) V::store_4d<<<1, 32>>>(map, pc, seed);        \
-      else V::store_5d<<<1, 32>>>(map, pc, seed);                           \
-    } else {                                                                \
-      switch ((c).op) {                                                     \
-        case 0: REDUCE_CASE(V, add, map, pc, seed, (c).rank); break;       \
-        case 1: REDUCE_CASE(V, min, map, pc, seed, (c).rank); break;       \
-        case 2: REDUCE_CASE(V, max, map, pc, seed, (c).rank); break;       \
-        case 3: REDUCE_CASE(V, inc, map, pc, seed, (c).rank); break;       \
-        case 4: REDUCE_CASE(V, dec, map, pc, seed, (c).rank); break;       \
-        case 5: REDUCE_CASE(V, and, map, pc, seed, (c).rank); break;       \
-        case 6: REDUCE_CASE(V, or, map, pc, seed, (c).rank); break;        \
-        default: REDUCE_CASE(V, xor, map, pc, seed, (c).rank); break;      \
-      }                                                                     \
-    }                                                                       \
+#define LAUNCH_STORE(V, c, map, pc, seed)                             \
+  do {                                                                \
+    if ((c).kind == STORE) {                                          \
+      if ((c).rank == 1) V::store_1d<<<1, 32>>>(map, pc, seed);       \
+      else if ((c).rank == 2) V::store_2d<<<1, 32>>>(map, pc, seed);  \
+      else if ((c).rank == 3) V::store_3d<<<1, 32>>>(map, pc, seed);  \
+      else if ((c).rank == 4) V::store_4d<<<1, 32>>>(map, pc, seed);  \
+      else V::store_5d<<<1, 32>>>(map, pc, seed);                     \
+    } else {                                                          \
+      switch ((c).op) {                                               \
+        case 0: REDUCE_CASE(V, add, map, pc, seed, (c).rank); break;  \
+        case 1: REDUCE_CASE(V, min, map, pc, seed, (c).rank); break;  \
+        case 2: REDUCE_CASE(V, max, map, pc, seed, (c).rank); break;  \
+        case 3: REDUCE_CASE(V, inc, map, pc, seed, (c).rank); break;  \
+        case 4: REDUCE_CASE(V, dec, map, pc, seed, (c).rank); break;  \
+        case 5: REDUCE_CASE(V, and, map, pc, seed, (c).rank); break;  \
+        case 6: REDUCE_CASE(V, or, map, pc, seed, (c).rank); break;   \
+        default: REDUCE_CASE(V, xor, map, pc, seed, (c).rank); break; \
+      }                                                               \
+    }                                                                 \
   } while (0)
 
 int main(int argc, char** argv) {
@@ -355,12 +393,12 @@ int main(int argc, char** argv) {
       m.rc_ours = (int)ptx2hip_cuTensorMapEncodeTiled(
           (ptx2hip_CUtensorMap*)(m.ours + c.map_offset), (CUtensorMapDataType)c.type,
           (cuuint32_t)c.rank, c.null_address ? nullptr : (char*)a + c.address_offset,
-          (const cuuint64_t*)c.dims, (const cuuint64_t*)(c.strides + 1),
-          (const cuuint32_t*)c.box, (const cuuint32_t*)c.es, (CUtensorMapInterleave)c.interleave,
+          (const cuuint64_t*)c.dims, (const cuuint64_t*)(c.strides + 1), (const cuuint32_t*)c.box,
+          (const cuuint32_t*)c.es, (CUtensorMapInterleave)c.interleave,
           (CUtensorMapSwizzle)c.swizzle, (CUtensorMapL2promotion)c.l2,
           (CUtensorMapFloatOOBfill)c.fill);
-      printf("case %zu %s %s ours=%d model_bytes=%u extent=%llu %s\n", i, kind_name[c.kind],
-             c.what, m.rc_ours, c.kind == VALIDATE ? 0u : model_bytes(c),
+      printf("case %zu %s %s ours=%d model_bytes=%u extent=%llu %s\n", i, kind_name[c.kind], c.what,
+             m.rc_ours, c.kind == VALIDATE ? 0u : model_bytes(c),
              (unsigned long long)(c.kind == VALIDATE ? 0 : extent(c)), describe(c).c_str());
     }
     return 0;
@@ -437,16 +475,14 @@ int main(int argc, char** argv) {
       CHECK(cudaMemset(flags, 0xff, 16));
       if (c.kind == REPLACE)
         native::replace_2d<<<1, 32>>>(real, pc, expect, out_n, flags, gmap, e_real);
-      else
-        LAUNCH_LOAD(native, c, real, pc, expect, out_n, flags);
+      else LAUNCH_LOAD(native, c, real, pc, expect, out_n, flags);
       CHECK(cudaGetLastError());
       CHECK(cudaDeviceSynchronize());
       CHECK(cudaMemcpy(fn, flags, 8, cudaMemcpyDeviceToHost));
       CHECK(cudaMemset(flags, 0xff, 16));
       if (c.kind == REPLACE)
         emulated::replace_2d<<<1, 32>>>(ours, pc, expect, out_e, flags, gmap, e_ours);
-      else
-        LAUNCH_LOAD(emulated, c, ours, pc, expect, out_e, flags);
+      else LAUNCH_LOAD(emulated, c, ours, pc, expect, out_e, flags);
       CHECK(cudaGetLastError());
       CHECK(cudaDeviceSynchronize());
       CHECK(cudaMemcpy(fe, flags, 8, cudaMemcpyDeviceToHost));
@@ -457,8 +493,11 @@ int main(int argc, char** argv) {
       for (int k = 0; k < PROBE_SMEM_BYTES; ++k) written += hn[k] != 0xa5;
       long at;
       const int bad = mismatches(hn.data(), he.data(), PROBE_SMEM_BYTES, &at);
-      snprintf(b, sizeof b, "expect=%u native_flags=%u,%u emulated_flags=%u,%u non_sentinel=%u",
-               expect, fn[0], fn[1], fe[0], fe[1], written);
+      snprintf(b, sizeof b,
+               "expect=%u native_flags=%u,%u emulated_flags=%u,%u non_sentinel=%u "
+               "native_hash=%016llx",
+               expect, fn[0], fn[1], fe[0], fe[1], written,
+               (unsigned long long)fnv(hn.data(), PROBE_SMEM_BYTES));
       line = b;
       const bool same = bad == 0 && fn[0] == fe[0] && fn[1] == fe[1];
       fprintf(results, "case %d %s %s mismatched=%d first=%ld %s %s\n", i, kind_name[c.kind],
@@ -476,10 +515,13 @@ int main(int argc, char** argv) {
       long at;
       const int bad = mismatches(hn.data(), he.data(), bytes, &at);
       uint32_t changed = 0;
-      for (uint64_t k = 0; k < bytes; ++k) changed += hn[k] != (uint8_t)probe_hash((uint32_t)k, c.seed);
-      fprintf(results, "case %d %s %s mismatched=%d first=%ld bytes=%llu changed=%u %s\n", i,
-              kind_name[c.kind], bad == 0 ? "SAME" : "DIFFER", bad, at, (unsigned long long)bytes,
-              changed, describe(c).c_str());
+      for (uint64_t k = 0; k < bytes; ++k)
+        changed += hn[k] != (uint8_t)probe_hash((uint32_t)k, c.seed);
+      fprintf(
+          results,
+          "case %d %s %s mismatched=%d first=%ld bytes=%llu changed=%u native_hash=%016llx %s\n", i,
+          kind_name[c.kind], bad == 0 ? "SAME" : "DIFFER", bad, at, (unsigned long long)bytes,
+          changed, (unsigned long long)fnv(hn.data(), bytes), describe(c).c_str());
     }
     fflush(results);
     fflush(native_bytes);

@@ -28,41 +28,41 @@ __host__ __device__ inline uint32_t probe_hash(uint32_t i, uint32_t seed) {
   return x;
 }
 
-#define PROBE_KERNELS(V)                                                                    \
-  namespace V {                                                                             \
-  __global__ void load_1d(const __grid_constant__ CUtensorMap, probe_coords, uint32_t,      \
-                          uint8_t*, uint32_t*);                                             \
-  __global__ void load_2d(const __grid_constant__ CUtensorMap, probe_coords, uint32_t,      \
-                          uint8_t*, uint32_t*);                                             \
-  __global__ void load_3d(const __grid_constant__ CUtensorMap, probe_coords, uint32_t,      \
-                          uint8_t*, uint32_t*);                                             \
-  __global__ void load_4d(const __grid_constant__ CUtensorMap, probe_coords, uint32_t,      \
-                          uint8_t*, uint32_t*);                                             \
-  __global__ void load_5d(const __grid_constant__ CUtensorMap, probe_coords, uint32_t,      \
-                          uint8_t*, uint32_t*);                                             \
-  __global__ void load_cta_2d(const __grid_constant__ CUtensorMap, probe_coords, uint32_t,  \
-                              uint8_t*, uint32_t*);                                         \
-  __global__ void store_1d(const __grid_constant__ CUtensorMap, probe_coords, uint32_t);    \
-  __global__ void store_2d(const __grid_constant__ CUtensorMap, probe_coords, uint32_t);    \
-  __global__ void store_3d(const __grid_constant__ CUtensorMap, probe_coords, uint32_t);    \
-  __global__ void store_4d(const __grid_constant__ CUtensorMap, probe_coords, uint32_t);    \
-  __global__ void store_5d(const __grid_constant__ CUtensorMap, probe_coords, uint32_t);    \
-  __global__ void reduce_add_2d(const __grid_constant__ CUtensorMap, probe_coords, uint32_t); \
-  __global__ void reduce_add_3d(const __grid_constant__ CUtensorMap, probe_coords, uint32_t); \
-  __global__ void reduce_min_2d(const __grid_constant__ CUtensorMap, probe_coords, uint32_t); \
-  __global__ void reduce_min_3d(const __grid_constant__ CUtensorMap, probe_coords, uint32_t); \
-  __global__ void reduce_max_2d(const __grid_constant__ CUtensorMap, probe_coords, uint32_t); \
-  __global__ void reduce_max_3d(const __grid_constant__ CUtensorMap, probe_coords, uint32_t); \
-  __global__ void reduce_inc_2d(const __grid_constant__ CUtensorMap, probe_coords, uint32_t); \
-  __global__ void reduce_inc_3d(const __grid_constant__ CUtensorMap, probe_coords, uint32_t); \
-  __global__ void reduce_dec_2d(const __grid_constant__ CUtensorMap, probe_coords, uint32_t); \
-  __global__ void reduce_dec_3d(const __grid_constant__ CUtensorMap, probe_coords, uint32_t); \
-  __global__ void reduce_and_2d(const __grid_constant__ CUtensorMap, probe_coords, uint32_t); \
-  __global__ void reduce_and_3d(const __grid_constant__ CUtensorMap, probe_coords, uint32_t); \
-  __global__ void reduce_or_2d(const __grid_constant__ CUtensorMap, probe_coords, uint32_t);  \
-  __global__ void reduce_or_3d(const __grid_constant__ CUtensorMap, probe_coords, uint32_t);  \
-  __global__ void reduce_xor_2d(const __grid_constant__ CUtensorMap, probe_coords, uint32_t); \
-  __global__ void reduce_xor_3d(const __grid_constant__ CUtensorMap, probe_coords, uint32_t); \
-  __global__ void replace_2d(const __grid_constant__ CUtensorMap, probe_coords, uint32_t,   \
-                             uint8_t*, uint32_t*, CUtensorMap*, probe_edit);                \
+#define PROBE_KERNELS(V)                                                                         \
+  namespace V {                                                                                  \
+  __global__ void load_1d(const __grid_constant__ CUtensorMap, probe_coords, uint32_t, uint8_t*, \
+                          uint32_t*);                                                            \
+  __global__ void load_2d(const __grid_constant__ CUtensorMap, probe_coords, uint32_t, uint8_t*, \
+                          uint32_t*);                                                            \
+  __global__ void load_3d(const __grid_constant__ CUtensorMap, probe_coords, uint32_t, uint8_t*, \
+                          uint32_t*);                                                            \
+  __global__ void load_4d(const __grid_constant__ CUtensorMap, probe_coords, uint32_t, uint8_t*, \
+                          uint32_t*);                                                            \
+  __global__ void load_5d(const __grid_constant__ CUtensorMap, probe_coords, uint32_t, uint8_t*, \
+                          uint32_t*);                                                            \
+  __global__ void load_cta_2d(const __grid_constant__ CUtensorMap, probe_coords, uint32_t,       \
+                              uint8_t*, uint32_t*);                                              \
+  __global__ void store_1d(const __grid_constant__ CUtensorMap, probe_coords, uint32_t);         \
+  __global__ void store_2d(const __grid_constant__ CUtensorMap, probe_coords, uint32_t);         \
+  __global__ void store_3d(const __grid_constant__ CUtensorMap, probe_coords, uint32_t);         \
+  __global__ void store_4d(const __grid_constant__ CUtensorMap, probe_coords, uint32_t);         \
+  __global__ void store_5d(const __grid_constant__ CUtensorMap, probe_coords, uint32_t);         \
+  __global__ void reduce_add_2d(const __grid_constant__ CUtensorMap, probe_coords, uint32_t);    \
+  __global__ void reduce_add_3d(const __grid_constant__ CUtensorMap, probe_coords, uint32_t);    \
+  __global__ void reduce_min_2d(const __grid_constant__ CUtensorMap, probe_coords, uint32_t);    \
+  __global__ void reduce_min_3d(const __grid_constant__ CUtensorMap, probe_coords, uint32_t);    \
+  __global__ void reduce_max_2d(const __grid_constant__ CUtensorMap, probe_coords, uint32_t);    \
+  __global__ void reduce_max_3d(const __grid_constant__ CUtensorMap, probe_coords, uint32_t);    \
+  __global__ void reduce_inc_2d(const __grid_constant__ CUtensorMap, probe_coords, uint32_t);    \
+  __global__ void reduce_inc_3d(const __grid_constant__ CUtensorMap, probe_coords, uint32_t);    \
+  __global__ void reduce_dec_2d(const __grid_constant__ CUtensorMap, probe_coords, uint32_t);    \
+  __global__ void reduce_dec_3d(const __grid_constant__ CUtensorMap, probe_coords, uint32_t);    \
+  __global__ void reduce_and_2d(const __grid_constant__ CUtensorMap, probe_coords, uint32_t);    \
+  __global__ void reduce_and_3d(const __grid_constant__ CUtensorMap, probe_coords, uint32_t);    \
+  __global__ void reduce_or_2d(const __grid_constant__ CUtensorMap, probe_coords, uint32_t);     \
+  __global__ void reduce_or_3d(const __grid_constant__ CUtensorMap, probe_coords, uint32_t);     \
+  __global__ void reduce_xor_2d(const __grid_constant__ CUtensorMap, probe_coords, uint32_t);    \
+  __global__ void reduce_xor_3d(const __grid_constant__ CUtensorMap, probe_coords, uint32_t);    \
+  __global__ void replace_2d(const __grid_constant__ CUtensorMap, probe_coords, uint32_t,        \
+                             uint8_t*, uint32_t*, CUtensorMap*, probe_edit);                     \
   }
