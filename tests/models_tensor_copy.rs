@@ -1,5 +1,5 @@
 //! The tensor_copy family (TMA, J001-) on the host: the translated loads, stores and tensor-map
-//! edits, with their helpers and ptx2hip's encoder (include/ptx2hip_tensor_map.h), run with shared
+//! edits, with their helpers and ptx2hip's encoder (the host helper ptx2hip_cuTensorMapEncodeTiled), run with shared
 //! memory as a host arena (tests/cpp/tensor_copy_model.h) by tests/cpp/tensor_copy_check.cpp:
 //! random boxes against a reference written from the layout's description, then every load,
 //! store and edited map of the H100 recording tests/vectors/tma_copy.txt.gz (tools/probes/tma_copy),
@@ -98,6 +98,8 @@ fn program(rules: &RuleSet) -> String {
         }
         funcs.push_str("}\n");
     }
+    // ptx2hip's encoder, which host code calls in place of the driver's.
+    helpers.push("ptx2hip_cuTensorMapEncodeTiled".to_string());
     src.push_str(&rules.helper_definitions(helpers.iter(), Target::Portable));
     src.push_str(&funcs);
     src.push_str("#include \"tensor_copy_check.cpp\"\n");

@@ -18,6 +18,7 @@
 pub mod cuda_arch;
 pub mod diff;
 pub mod header;
+pub mod tensor_map;
 mod helpers;
 mod layout;
 mod lines;

@@ -32,6 +32,7 @@ mod position;
 mod statement;
 mod synthetic;
 mod template;
+pub mod tensor_map;
 mod tokens;
 mod walk;
 

@@ -9,7 +9,6 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#include "../../include/ptx2hip_tensor_map.h"
 
 #define __host__
 #define __device__

@@ -6,7 +6,7 @@
 D="${1:-.}"; cd "$D" || exit 1
 mkdir -p out
 rm -f out/results.txt out/native_bytes.bin out/summary.txt
-NVCC="nvcc -gencode arch=compute_90a,code=sm_90a -O2 -I. -Iinclude"
+NVCC="nvcc -gencode arch=compute_90a,code=sm_90a -O2 -I."
 $NVCC -DTMA_VARIANT=native -c tma_kernels.cu -o out/native.o > out/build_native.txt 2>&1 &
 $NVCC -DTMA_VARIANT=emulated -c trans/tma_kernels.cu -o out/emulated.o > out/build_emulated.txt 2>&1 &
 $NVCC -c tma_probe.cu -o out/probe.o > out/build_probe.txt 2>&1 &
