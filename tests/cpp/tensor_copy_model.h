@@ -9,7 +9,6 @@
 #include <string.h>
 #include <sys/mman.h>
 
-
 #define __host__
 #define __device__
 #define __attribute__(x)

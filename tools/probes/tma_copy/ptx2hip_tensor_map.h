@@ -6,18 +6,10 @@
 // with the same signature, validating its arguments as the driver documents them
 // (CUDA_ERROR_INVALID_VALUE for what the driver refuses) but writing our layout (above) into the
 // 128-byte map, which the translated copies decode. `translate` renames the calls of the
-// driver's function to it (--emit replace) and adds it to the file's helpers. Compiles without
-// the driver's headers (a HIP build): where <cuda.h> is absent it defines the types it needs
-// under ptx2hip_ names, with the driver's values. Interleaved layouts (16B, 32B) are not
+// driver's function to it (--emit replace) and adds it to the file's helpers, after the file's
+// includes: where they include <cuda.h> (CUDA_VERSION) the types are the driver's, elsewhere (a
+// HIP build) it defines those it needs under ptx2hip_ names, with the driver's values. Interleaved layouts (16B, 32B) are not
 // emulated: they answer CUDA_ERROR_NOT_SUPPORTED.
-#include <string.h>
-
-#if !defined(CUDA_VERSION) && !defined(__HIP_PLATFORM_AMD__) && defined(__has_include)
-#if __has_include(<cuda.h>)
-#include <cuda.h>
-#endif
-#endif
-
 #if defined(CUDA_VERSION)
 typedef CUresult ptx2hip_CUresult;
 typedef CUtensorMap ptx2hip_CUtensorMap;
