@@ -18,11 +18,11 @@
 pub mod cuda_arch;
 pub mod diff;
 pub mod header;
-pub mod tensor_map;
 mod helpers;
 mod layout;
 mod lines;
 mod provenance;
+pub mod tensor_map;
 
 use std::ops::Range;
 

@@ -22,10 +22,9 @@ pub fn edits(uses: &EncoderUses, mode: EmitMode) -> Vec<Edit> {
         .calls
         .iter()
         .map(|span| with_helper(plain_edit(span.clone(), name.to_string(), true), name));
-    let kept = uses
-        .renamed
-        .iter()
-        .map(|(span, helper)| with_helper(plain_edit(span.clone(), helper.to_string(), false), helper));
+    let kept = uses.renamed.iter().map(|(span, helper)| {
+        with_helper(plain_edit(span.clone(), helper.to_string(), false), helper)
+    });
     renames.chain(kept).collect()
 }
 

@@ -24,11 +24,12 @@ fn form_functions(rules: &RuleSet, target: Target) -> (String, usize) {
     let mut out = String::new();
     let mut n = 0;
     let mut seen = HashSet::new();
-    for rule in rules
-        .rules
-        .iter()
-        .filter(|r| matches!(r.family.as_str(), "atomic" | "sync" | "async" | "tensor_copy"))
-    {
+    for rule in rules.rules.iter().filter(|r| {
+        matches!(
+            r.family.as_str(),
+            "atomic" | "sync" | "async" | "tensor_copy"
+        )
+    }) {
         // Every order, scope, space and operation with the rule's first type, and every type with
         // the value-checked orders and scopes: each template path once, at a fraction of the
         // (several thousand) forms.

@@ -260,7 +260,11 @@ impl Lowerer<'_> {
     /// The tensor map of a tensor operand `[map, {...}]`: its 64-bit generic address as a
     /// `uintptr_t` (PTX: the address of a map in `.param`, `.const` or `.global` space, which a
     /// kernel parameter's generic address is).
-    pub(super) fn tensor_map(&mut self, map: &ptx::Operand, at: usize) -> Result<Expr, Unsupported> {
+    pub(super) fn tensor_map(
+        &mut self,
+        map: &ptx::Operand,
+        at: usize,
+    ) -> Result<Expr, Unsupported> {
         let v = self.source(map, CType::Uint(64), at)?;
         Ok(Expr::other(format!("(uintptr_t){v}")))
     }
