@@ -368,18 +368,18 @@ enum : int {
 
 // The element type as tensormap.replace numbers it (our layout's byte 4) for a
 // CUtensorMapDataType (0 UINT8 ... 12 TFLOAT32_FTZ), or -1 for another value.
-static inline int ptx2hip_tmap_ptx_type(int cu) {
+inline int ptx2hip_tmap_ptx_type(int cu) {
   static const signed char ptx[13] = {0, 1, 2, 3, 4, 5, 6, 7, 9, 10, 8, 11, 12};
   return cu >= 0 && cu < 13 ? ptx[cu] : -1;
 }
 
 // Element sizes of the CUtensorMapDataType values 0 ... 12.
-static inline uint32_t ptx2hip_tmap_cu_esize(int cu) {
+inline uint32_t ptx2hip_tmap_cu_esize(int cu) {
   static const unsigned char size[13] = {1, 2, 4, 4, 8, 8, 2, 4, 8, 2, 4, 4, 4};
   return size[cu];
 }
 
-static inline ptx2hip_CUresult ptx2hip_cuTensorMapEncodeTiled(
+inline ptx2hip_CUresult ptx2hip_cuTensorMapEncodeTiled(
     ptx2hip_CUtensorMap* tensorMap, ptx2hip_CUtensorMapDataType tensorDataType,
     ptx2hip_cuuint32_t tensorRank, void* globalAddress, const ptx2hip_cuuint64_t* globalDim,
     const ptx2hip_cuuint64_t* globalStrides, const ptx2hip_cuuint32_t* boxDim,
@@ -450,7 +450,7 @@ static inline ptx2hip_CUresult ptx2hip_cuTensorMapEncodeTiled(
 // The encoder of a --emit guarded translation: the NVIDIA build keeps the original asm, whose
 // hardware copies read the driver's maps, and the AMD build runs the translated copies, which
 // read ours.
-static inline ptx2hip_CUresult ptx2hip_cuTensorMapEncodeTiled_guarded(
+inline ptx2hip_CUresult ptx2hip_cuTensorMapEncodeTiled_guarded(
     ptx2hip_CUtensorMap* tensorMap, ptx2hip_CUtensorMapDataType tensorDataType,
     ptx2hip_cuuint32_t tensorRank, void* globalAddress, const ptx2hip_cuuint64_t* globalDim,
     const ptx2hip_cuuint64_t* globalStrides, const ptx2hip_cuuint32_t* boxDim,
