@@ -494,7 +494,8 @@ pub fn process_file_with(
         }
     }
     // Host code's tensor-map encoder: calls renamed to ptx2hip's, other uses reported.
-    let encoder = scan::tensor_map::find(source);
+    let own_block: Vec<Range<usize>> = emit::helper_block_range(source).into_iter().collect();
+    let encoder = scan::tensor_map::find(source, &own_block);
     for (at, why) in &encoder.refused {
         let line = 1 + memchr::memchr_iter(b'\n', &source[..*at]).count();
         let column = at - memchr::memrchr(b'\n', &source[..*at]).map_or(0, |n| n + 1) + 1;

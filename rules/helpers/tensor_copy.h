@@ -331,8 +331,8 @@ __device__ inline void ptx2hip_tmap_copy(void* dst, const void* src) {
 // with the same signature, validating its arguments as the driver documents them
 // (CUDA_ERROR_INVALID_VALUE for what the driver refuses) but writing our layout (above) into the
 // 128-byte map, which the translated copies decode. `translate` renames the calls of the
-// driver's function to it (--emit replace) and adds it to the file's helpers, after the file's
-// includes: where they include <cuda.h> (CUDA_VERSION) the types are the driver's, elsewhere (a
+// driver's function to it (with --emit guarded, for AMD only: the NVIDIA build keeps the asm and
+// the driver's maps) and adds it to the file's helpers, after the file's includes: where they include <cuda.h> (CUDA_VERSION) the types are the driver's, elsewhere (a
 // HIP build) it defines those it needs under ptx2hip_ names, with the driver's values. Interleaved layouts (16B, 32B) are not
 // emulated: they answer CUDA_ERROR_NOT_SUPPORTED.
 #if defined(CUDA_VERSION)
@@ -443,28 +443,5 @@ inline ptx2hip_CUresult ptx2hip_cuTensorMapEncodeTiled(
   }
   memcpy((void*)tensorMap, m, sizeof m);
   return (ptx2hip_CUresult)ptx2hip_CUDA_SUCCESS;
-}
-// ptx2hip:end
-
-// ptx2hip:helper ptx2hip_cuTensorMapEncodeTiled_guarded requires=ptx2hip_cuTensorMapEncodeTiled
-// The encoder of a --emit guarded translation: the NVIDIA build keeps the original asm, whose
-// hardware copies read the driver's maps, and the AMD build runs the translated copies, which
-// read ours.
-inline ptx2hip_CUresult ptx2hip_cuTensorMapEncodeTiled_guarded(
-    ptx2hip_CUtensorMap* tensorMap, ptx2hip_CUtensorMapDataType tensorDataType,
-    ptx2hip_cuuint32_t tensorRank, void* globalAddress, const ptx2hip_cuuint64_t* globalDim,
-    const ptx2hip_cuuint64_t* globalStrides, const ptx2hip_cuuint32_t* boxDim,
-    const ptx2hip_cuuint32_t* elementStrides, ptx2hip_CUtensorMapInterleave interleave,
-    ptx2hip_CUtensorMapSwizzle swizzle, ptx2hip_CUtensorMapL2promotion l2Promotion,
-    ptx2hip_CUtensorMapFloatOOBfill oobFill) {
-#if defined(CUDA_VERSION) && !defined(__HIP_PLATFORM_AMD__)
-  return cuTensorMapEncodeTiled(tensorMap, tensorDataType, tensorRank, globalAddress, globalDim,
-                                globalStrides, boxDim, elementStrides, interleave, swizzle,
-                                l2Promotion, oobFill);
-#else
-  return ptx2hip_cuTensorMapEncodeTiled(tensorMap, tensorDataType, tensorRank, globalAddress,
-                                        globalDim, globalStrides, boxDim, elementStrides,
-                                        interleave, swizzle, l2Promotion, oobFill);
-#endif
 }
 // ptx2hip:end

@@ -15,12 +15,12 @@ use super::tokens::{lex, Kind, Source};
 
 /// The driver's tiled encoder.
 pub const DRIVER: &str = "cuTensorMapEncodeTiled";
-/// ptx2hip's encoder: the call a `--emit replace` translation makes (every build runs the
-/// translated copies).
+/// ptx2hip's encoder, with the driver function's signature.
 pub const OURS: &str = "ptx2hip_cuTensorMapEncodeTiled";
-/// The call a `--emit guarded` translation makes: the driver's encoder where the NVIDIA build
-/// keeps the original asm, ptx2hip's on AMD.
-pub const GUARDED: &str = "ptx2hip_cuTensorMapEncodeTiled_guarded";
+/// The selection macros of a `--emit guarded` rewrite (`emit::helpers`): the AMD build calls
+/// ptx2hip's encoder, the NVIDIA build, which keeps the original asm, the driver's.
+pub const AMD_ONLY: &str = "PTX2HIP_AMD_ONLY";
+pub const NV_ONLY: &str = "PTX2HIP_NV_ONLY";
 /// The driver's im2col encoder.
 const IM2COL: &str = "cuTensorMapEncodeIm2col";
 
@@ -29,9 +29,10 @@ const IM2COL: &str = "cuTensorMapEncodeIm2col";
 pub struct EncoderUses {
     /// Calls of the driver's tiled encoder: the name's bytes, to be renamed.
     pub calls: Vec<Range<usize>>,
-    /// Calls renamed by an earlier run (their helper is still needed): the name's bytes and the
-    /// name.
-    pub renamed: Vec<(Range<usize>, &'static str)>,
+    /// Calls renamed by an earlier run (their helper is still needed): the new name's bytes, and
+    /// whether it stands in the selection of a guarded rewrite
+    /// (`PTX2HIP_AMD_ONLY(ptx2hip_cuTensorMapEncodeTiled)PTX2HIP_NV_ONLY(cuTensorMapEncodeTiled)`).
+    pub renamed: Vec<(Range<usize>, bool)>,
     /// Uses that cannot be renamed: where, and why.
     pub refused: Vec<(usize, String)>,
 }
@@ -41,21 +42,29 @@ pub fn may_use_encoder(source: &[u8]) -> bool {
     memchr::memmem::find(source, b"cuTensorMapEncode").is_some()
 }
 
-/// The encoder uses of `source`.
-pub fn find(source: &[u8]) -> EncoderUses {
+/// The encoder uses of `source` outside `skip` (ptx2hip's helper block, whose code is its own).
+pub fn find(source: &[u8], skip: &[Range<usize>]) -> EncoderUses {
     let mut uses = EncoderUses::default();
     if !may_use_encoder(source) {
         return uses;
     }
-    let tokens = lex(source, 0..source.len(), Source::File, &[]);
+    let tokens = lex(source, 0..source.len(), Source::File, skip);
+    // Whether token k is the argument of the selection macro `name` (`name ( token )`).
+    let selected_by = |k: usize, name: &str| {
+        k >= 2
+            && tokens[k - 2].text == name.as_bytes()
+            && tokens[k - 1].kind == Kind::LParen
+            && tokens.get(k + 1).is_some_and(|n| n.kind == Kind::RParen)
+    };
     for (k, t) in tokens.iter().enumerate() {
         let called = tokens.get(k + 1).is_some_and(|n| n.kind == Kind::LParen);
         let span = t.at..t.end();
         match (t.kind, t.text.as_slice()) {
+            // The NVIDIA side of a guarded rewrite keeps the driver's encoder.
+            (Kind::Ident, name) if name == DRIVER.as_bytes() && selected_by(k, NV_ONLY) => {}
             (Kind::Ident, name) if name == DRIVER.as_bytes() && called => uses.calls.push(span),
-            (Kind::Ident, name) if name == OURS.as_bytes() => uses.renamed.push((span, OURS)),
-            (Kind::Ident, name) if name == GUARDED.as_bytes() => {
-                uses.renamed.push((span, GUARDED))
+            (Kind::Ident, name) if name == OURS.as_bytes() => {
+                uses.renamed.push((span, selected_by(k, AMD_ONLY)))
             }
             (Kind::Ident, name) if name == DRIVER.as_bytes() => uses.refused.push((
                 t.at,
@@ -96,7 +105,7 @@ cudaGetDriverEntryPoint("cuTensorMapEncodeTiled", &ptr, cudaEnableDefault, &stat
 cuTensorMapEncodeIm2col(&map, t, 3, p, dims, strides, lo, hi, c, px, es, i, s, l, f);
 ptx2hip_cuTensorMapEncodeTiled(&map, t, 2, p, dims, strides, box, es, i, s, l, f);
 "#;
-        let uses = find(src);
+        let uses = find(src, &[]);
         assert_eq!(uses.calls.len(), 1);
         assert_eq!(&src[uses.calls[0].clone()], DRIVER.as_bytes());
         assert_eq!(uses.renamed.len(), 1);
@@ -109,6 +118,19 @@ ptx2hip_cuTensorMapEncodeTiled(&map, t, 2, p, dims, strides, box, es, i, s, l, f
 
     #[test]
     fn a_file_without_the_names_is_not_lexed() {
-        assert_eq!(find(b"int main() { return 0; }"), EncoderUses::default());
+        assert_eq!(
+            find(b"int main() { return 0; }", &[]),
+            EncoderUses::default()
+        );
+    }
+
+    #[test]
+    fn a_guarded_rewrite_is_recognised_and_the_helper_block_skipped() {
+        let src = b"/*block: cuTensorMapEncodeTiled(x) */ r = PTX2HIP_AMD_ONLY(ptx2hip_cuTensorMapEncodeTiled)PTX2HIP_NV_ONLY(cuTensorMapEncodeTiled)(&m);";
+        let block = 0..src.iter().position(|&b| b == b'r').unwrap();
+        let uses = find(src, &[block]);
+        assert!(uses.calls.is_empty() && uses.refused.is_empty(), "{uses:?}");
+        assert_eq!(uses.renamed.len(), 1);
+        assert!(uses.renamed[0].1);
     }
 }
