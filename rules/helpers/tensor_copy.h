@@ -19,14 +19,18 @@
 //   bytes  96..105  box dimensions 0..4, 16-bit each
 //   bytes 106..110  element strides 0..4, one byte each
 //
-// The box in shared memory: along dimension i the copy takes n_i = ceil(box_i / estride_i)
-// elements, at coordinates c_i + k * estride_i (k < n_i), and lays them out densely, dimension 0
-// innermost: a row is n_0 elements, its pitch in shared memory the row's bytes rounded up to 16
-// (a whole swizzle span with a swizzle). A swizzled box XORs the 16-byte chunk bits 4 ... 3 + S of
-// each shared-memory address with its bits 7 ... 6 + S (S = 1, 2, 3 for 32B, 64B, 128B), the
-// pattern of wgmma's descriptors (warpgroup.h, ptx2hip_wgmma_addr), 16-byte chunks moving whole.
-// Elements outside the tensor (a coordinate below 0 or at least the dimension) read as zeros, or
-// with the NaN fill of a floating-point type as that type's NaN; stores and reductions skip them.
+// The box in shared memory, as an H200 run of the native TMA against this emulation fixed it
+// (tools/probes/tma_copy): box_0 consecutive elements along dimension 0 (its element stride is
+// ignored), and along each dimension i > 0 n_i = ceil(box_i / estride_i) elements at coordinates
+// c_i + k * estride_i, laid out densely, dimension 0 innermost, a row box_0 * size bytes (a
+// multiple of 16). A swizzled box XORs the 16-byte chunk bits 4 ... 3 + S of each shared-memory
+// address with its bits 7 ... 6 + S (S = 1, 2, 3 for 32B, 64B, 128B), the pattern of wgmma's
+// descriptors (warpgroup.h, ptx2hip_wgmma_addr), 16-byte chunks moving whole. Elements outside
+// the tensor (a coordinate below 0 or at least the dimension) read as zeros, or with the NaN fill
+// as the bytes 0xf7 0x7f repeated (f16/bf16 0x7ff7, f32 0x7ff77ff7, f64 0x7ff77ff77ff77ff7: the
+// hardware's pattern); stores and reductions skip them. A load whose dimension-0 coordinate is
+// not a whole number of 16 bytes stops the H200 with an illegal instruction: the translation
+// traps there too. The transaction bytes of a load are the box's bytes in shared memory.
 
 // ---- The tensor map ----------------------------------------------------------------------------
 
@@ -68,31 +72,21 @@ __device__ inline ptx2hip_tmap ptx2hip_tmap_decode(const void* map) {
     t.dim[i] = used ? ((const uint64_t*)(m + 24))[i] : 1u;
     if (i > 0) t.stride[i] = used ? ((const uint64_t*)(m + 64))[i - 1] : 0u;
     const uint32_t box = used ? ((const uint16_t*)(m + 96))[i] : 1u;
-    t.step[i] = used ? m[106 + i] : 1u;
+    // The hardware ignores the element stride of dimension 0.
+    t.step[i] = used && i > 0 ? m[106 + i] : 1u;
     if (t.step[i] == 0) ptx2hip_trap();
     t.count[i] = (box + t.step[i] - 1) / t.step[i];
   }
-  const uint32_t row = t.count[0] * t.esize;
-  t.pitch = t.swizzle ? 16u << t.swizzle : (row + 15u) & ~15u;
+  t.pitch = t.count[0] * t.esize;
   return t;
 }
 // ptx2hip:end
 
 // ptx2hip:helper ptx2hip_tmap_nan requires=ptx2hip_tmap
-// The bytes of an out-of-bounds element of type `type` under the NaN fill (zero for integer
-// types, which the encoder does not let have a NaN fill): each format's canonical NaN.
-__device__ inline uint64_t ptx2hip_tmap_nan(uint32_t type) {
-  switch (type) {
-    case 6:
-    case 10: return 0x7fffu;
-    case 7:
-    case 8:
-    case 11:
-    case 12: return 0x7fffffffu;
-    case 9: return 0x7fffffffffffffffull;
-    default: return 0u;
-  }
-}
+// The bytes of an out-of-bounds element under the NaN fill, as the H200 writes them whatever the
+// floating-point type (the encoder lets no integer type have a NaN fill): 0x7ff7 in every 16-bit
+// half, a NaN in f16, bf16, f32, tf32 and f64 alike (the low bytes of the value for smaller types).
+__device__ inline uint64_t ptx2hip_tmap_nan() { return 0x7ff77ff77ff77ff7ull; }
 // ptx2hip:end
 
 // ptx2hip:helper ptx2hip_tmap_box_bytes requires=ptx2hip_tmap
@@ -143,7 +137,8 @@ __device__ inline void ptx2hip_tma_load(void* dst, const void* map, ptx2hip_tma_
                                         void* mbar) {
   const ptx2hip_tmap t = ptx2hip_tmap_decode(map);
   const int32_t* at = c.c;
-  const uint64_t fill = t.nan_fill ? ptx2hip_tmap_nan(t.type) : 0u;
+  if ((((int64_t)at[0] * t.esize) & 15) != 0) ptx2hip_trap();
+  const uint64_t fill = t.nan_fill ? ptx2hip_tmap_nan() : 0u;
   const uint32_t start = ptx2hip_shared_addr(dst);
   const uint32_t rows = t.count[1] * t.count[2] * t.count[3] * t.count[4];
   for (uint32_t row = 0; row < rows; ++row) {
@@ -328,8 +323,8 @@ __device__ inline void ptx2hip_tmap_copy(void* dst, const void* src) {
 
 // ptx2hip:helper ptx2hip_cuTensorMapEncodeTiled
 // Host code (the one helper that is not device code): the CUDA driver's cuTensorMapEncodeTiled
-// with the same signature, validating its arguments as the driver documents them
-// (CUDA_ERROR_INVALID_VALUE for what the driver refuses) but writing our layout (above) into the
+// with the same signature, validating its arguments as the driver does (CUDA_ERROR_INVALID_VALUE
+// where it refuses them: 42 argument sets answered alike on an H200) but writing our layout (above) into the
 // 128-byte map, which the translated copies decode. `translate` renames the calls of the
 // driver's function to it (with --emit guarded, for AMD only: the NVIDIA build keeps the asm and
 // the driver's maps) and adds it to the file's helpers, after the file's includes: where they include <cuda.h> (CUDA_VERSION) the types are the driver's, elsewhere (a
@@ -389,13 +384,14 @@ inline ptx2hip_CUresult ptx2hip_cuTensorMapEncodeTiled(
   const ptx2hip_CUresult invalid = (ptx2hip_CUresult)ptx2hip_CUDA_ERROR_INVALID_VALUE;
   const int type = (int)tensorDataType, il = (int)interleave, sw = (int)swizzle;
   const int l2 = (int)l2Promotion, fill = (int)oobFill;
-  if (tensorMap == 0 || ((uintptr_t)tensorMap & 63u) != 0) return invalid;
+  // The driver takes a map 32-byte aligned and a null global address (an H200 run): so do we.
+  if (tensorMap == 0) return invalid;
   if (ptx2hip_tmap_ptx_type(type) < 0) return invalid;
   if (tensorRank == 0 || tensorRank > 5) return invalid;
   if (il < 0 || il > 2 || sw < 0 || sw > 3 || l2 < 0 || l2 > 3 || fill < 0 || fill > 1)
     return invalid;
   if (il != 0 && tensorRank < 3) return invalid;
-  if (globalAddress == 0 || ((uintptr_t)globalAddress & (il == 2 ? 31u : 15u)) != 0) return invalid;
+  if (((uintptr_t)globalAddress & (il == 2 ? 31u : 15u)) != 0) return invalid;
   if (globalDim == 0 || boxDim == 0 || elementStrides == 0) return invalid;
   if (tensorRank > 1 && globalStrides == 0) return invalid;
   const uint32_t esize = ptx2hip_tmap_cu_esize(type);

@@ -24,7 +24,7 @@ while true; do
   rc=$?
   [ $rc -eq 0 ] && break
   last=$(grep -o "^FAULT case [0-9]*" out/probe_log.txt | tail -1 | grep -o "[0-9]*$")
-  if [ $rc -ne 3 ] || [ -z "$last" ] || [ $restarts -ge 40 ]; then
+  if [ $rc -ne 3 ] || [ -z "$last" ] || [ $restarts -ge 100 ]; then
     echo "probe stopped: rc $rc after case ${last:-?} ($restarts restarts)" >> out/summary.txt
     break
   fi
