@@ -2,7 +2,7 @@
 //! edits, with their helpers and ptx2hip's encoder (the host helper ptx2hip_cuTensorMapEncodeTiled), run with shared
 //! memory as a host arena (tests/cpp/tensor_copy_model.h) by tests/cpp/tensor_copy_check.cpp:
 //! random boxes against a reference written from the layout's description, then every load,
-//! store and edited map of the H100 recording tests/vectors/tma_copy.txt.gz (tools/probes/tma_copy),
+//! store and edited map of the GPU recording tests/vectors/tma_copy.txt.gz (tools/probes/tma_copy, an H200),
 //! replayed and compared with the hardware's bytes. What each statement emits is a `[[rule.test]]`
 //! case of rules/tensor_copy.toml; the forms' AMD compile checks are in the verification crate
 //! (`atomic_sync_forms_compile.rs`).
@@ -107,7 +107,7 @@ fn program(rules: &RuleSet) -> String {
 }
 
 #[test]
-fn tensor_copies_lay_boxes_out_as_the_h100_does_on_the_host() {
+fn tensor_copies_lay_boxes_out_as_the_hardware_does_on_the_host() {
     let Some(cxx) = ["g++", "clang++-19", "clang++"]
         .into_iter()
         .find(|c| common::installed(c))

@@ -2,7 +2,7 @@
 // writes, after the translated statements load(), store(), ... and their helpers):
 //  1. random tiled boxes against a reference written from the layout's description, element by
 //     element (every rank, element size, swizzle, fill, element strides, boxes across every edge);
-//  2. with a recording of the H100 (tools/probes/tma_copy's results.txt), every load, store and
+//  2. with a recording of an H100-class GPU (tools/probes/tma_copy's results.txt), every load, store and
 //     in-kernel map edit it recorded, replayed: the same tensor, coordinates and map through the
 //     translation, its shared memory (or tensor) hashed and compared with the hardware's, and
 //     the mbarrier's completion with the hardware's.
@@ -23,8 +23,8 @@ struct Case {
   unsigned long long hash = 0;
 };
 
-static char* arena;            // shared memory: the box region, the mbarrier, a map copy
-static char* global;           // the tensor (and, for the edits, the second tensor)
+static char* arena;  // shared memory: the box region, the mbarrier, a map copy
+static char* global;  // the tensor (and, for the edits, the second tensor)
 static const uint64_t global_bytes = 1u << 22;
 
 static uint64_t extent(const Case& c) {
@@ -315,7 +315,7 @@ static void replay(const char* path) {
   }
   fclose(f);
   printf(
-      "replay: %d loads, %d stores, %d edited maps identical to the H100 (%d reductions not "
+      "replay: %d loads, %d stores, %d edited maps identical to the recording (%d reductions not "
       "replayed)\n",
       loads, stores, edits, skipped);
 }
