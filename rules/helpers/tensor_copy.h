@@ -130,9 +130,11 @@ __device__ inline uintptr_t ptx2hip_tmap_global(const ptx2hip_tmap& t, const int
 // ---- Copies ------------------------------------------------------------------------------------
 
 // ptx2hip:helper ptx2hip_tma_load requires=ptx2hip_tmap,ptx2hip_tmap_nan,ptx2hip_tmap_box_bytes,ptx2hip_tmap_smem,ptx2hip_tmap_global,ptx2hip_shared_addr,ptx2hip_shared_ptr,ptx2hip_mbar_update
-// cp.async.bulk.tensor global -> shared: the box of `map` at coordinates c (RANK of them) into
-// shared memory at `dst`, element by element in the issuing thread, then complete_tx of the box's
-// bytes on the mbarrier at `mbar` (whose update releases the stores to the phase's waiters).
+// cp.async.bulk.tensor global -> shared: the box of `map` at coordinates c into shared memory at
+// `dst` in the issuing thread — a row wholly inside the tensor as 16-byte chunks (a row is whole
+// 16-byte chunks, 16-byte aligned at both ends, and the swizzle moves chunks whole), any other
+// element by element — then complete_tx of the box's bytes on the mbarrier at `mbar` (whose
+// update releases the stores to the phase's waiters).
 __device__ inline void ptx2hip_tma_load(void* dst, const void* map, ptx2hip_tma_coords c,
                                         void* mbar) {
   const ptx2hip_tmap t = ptx2hip_tmap_decode(map);
@@ -141,7 +143,15 @@ __device__ inline void ptx2hip_tma_load(void* dst, const void* map, ptx2hip_tma_
   const uint64_t fill = t.nan_fill ? ptx2hip_tmap_nan() : 0u;
   const uint32_t start = ptx2hip_shared_addr(dst);
   const uint32_t rows = t.count[1] * t.count[2] * t.count[3] * t.count[4];
+  const uint32_t per_chunk = 16 / t.esize;
   for (uint32_t row = 0; row < rows; ++row) {
+    const uintptr_t first = ptx2hip_tmap_global(t, at, row, 0);
+    if (first && ptx2hip_tmap_global(t, at, row, t.count[0] - 1) && (first & 15) == 0) {
+      for (uint32_t k0 = 0; k0 < t.count[0]; k0 += per_chunk)
+        *(uint4*)ptx2hip_shared_ptr(ptx2hip_tmap_smem(t, start, row, k0)) =
+            *(const uint4*)(first + k0 * t.esize);
+      continue;
+    }
     for (uint32_t k0 = 0; k0 < t.count[0]; ++k0) {
       const uintptr_t g = ptx2hip_tmap_global(t, at, row, k0);
       void* s = ptx2hip_shared_ptr(ptx2hip_tmap_smem(t, start, row, k0));
@@ -159,14 +169,23 @@ __device__ inline void ptx2hip_tma_load(void* dst, const void* map, ptx2hip_tma_
 
 // ptx2hip:helper ptx2hip_tma_store requires=ptx2hip_tmap,ptx2hip_tmap_smem,ptx2hip_tmap_global,ptx2hip_shared_addr,ptx2hip_shared_ptr
 // cp.async.bulk.tensor shared -> global: the box at `src` in shared memory (laid out as a load
-// leaves it) into the tensor at coordinates c, element by element; elements outside the tensor
-// are not written.
+// leaves it) into the tensor at coordinates c — a row wholly inside the tensor and 16-byte aligned
+// there as 16-byte chunks, any other element by element; elements outside the tensor are not
+// written.
 __device__ inline void ptx2hip_tma_store(const void* map, ptx2hip_tma_coords c, const void* src) {
   const ptx2hip_tmap t = ptx2hip_tmap_decode(map);
   const int32_t* at = c.c;
   const uint32_t start = ptx2hip_shared_addr(src);
   const uint32_t rows = t.count[1] * t.count[2] * t.count[3] * t.count[4];
+  const uint32_t per_chunk = 16 / t.esize;
   for (uint32_t row = 0; row < rows; ++row) {
+    const uintptr_t first = ptx2hip_tmap_global(t, at, row, 0);
+    if (first && ptx2hip_tmap_global(t, at, row, t.count[0] - 1) && (first & 15) == 0) {
+      for (uint32_t k0 = 0; k0 < t.count[0]; k0 += per_chunk)
+        *(uint4*)(first + k0 * t.esize) =
+            *(const uint4*)ptx2hip_shared_ptr(ptx2hip_tmap_smem(t, start, row, k0));
+      continue;
+    }
     for (uint32_t k0 = 0; k0 < t.count[0]; ++k0) {
       const uintptr_t g = ptx2hip_tmap_global(t, at, row, k0);
       if (!g) continue;

@@ -73,11 +73,13 @@ static uint32_t test_parity(uint32_t b, uint32_t parity) {
 // The H200's out-of-bounds NaN: 0x7ff7 in every 16-bit half, whatever the float type.
 static const uint64_t nan_fill = 0x7ff77ff77ff77ff7ull;
 
-// The box of a load as the reference lays it out in `out` (PROBE_SMEM_BYTES, sentinel 0xa5),
-// the box starting at shared window address `start`: box_0 consecutive elements along dimension
-// 0 (its element stride ignored), ceil(box_i / es_i) elements es_i apart along the others, rows
-// of box_0 elements back to back, the swizzle on the shared address. Returns the box's bytes.
-static uint32_t reference_load(const Case& c, uint32_t start, uint8_t* out) {
+// Calls visit(smem offset from the box's start, global byte offset or -1 outside the tensor) for
+// each element of the box of `c` starting at shared window address `start`: box_0 consecutive
+// elements along dimension 0 (its element stride ignored), ceil(box_i / es_i) elements es_i apart
+// along the others, rows of box_0 elements back to back, the swizzle on the shared address.
+// Returns the box's bytes.
+template <class Visit>
+static uint32_t reference_box(const Case& c, uint32_t start, Visit visit) {
   const uint32_t e = esize_of[c.type];
   uint32_t n[5], step[5];
   for (int i = 0; i < 5; ++i) {
@@ -86,7 +88,6 @@ static uint32_t reference_load(const Case& c, uint32_t start, uint8_t* out) {
   }
   const uint32_t span = c.sw ? 16u << c.sw : 0;
   const uint32_t pitch = n[0] * e;
-  memset(out, 0xa5, PROBE_SMEM_BYTES);
   for (uint32_t k4 = 0; k4 < n[4]; ++k4)
     for (uint32_t k3 = 0; k3 < n[3]; ++k3)
       for (uint32_t k2 = 0; k2 < n[2]; ++k2)
@@ -94,11 +95,11 @@ static uint32_t reference_load(const Case& c, uint32_t start, uint8_t* out) {
           for (uint32_t k0 = 0; k0 < n[0]; ++k0) {
             const uint32_t k[5] = {k0, k1, k2, k3, k4};
             bool inside = true;
-            uint64_t at = 0;
+            int64_t at = 0;
             for (int i = 0; i < c.rank; ++i) {
               const int64_t x = (int64_t)c.coords[i] + (int64_t)k[i] * step[i];
               inside = inside && x >= 0 && (uint64_t)x < c.dims[i];
-              at += (uint64_t)x * (i == 0 ? e : c.strides[i]);
+              at += x * (int64_t)(i == 0 ? e : c.strides[i]);
             }
             const uint32_t row = ((k4 * n[3] + k3) * n[2] + k2) * n[1] + k1;
             uint32_t a = start + row * pitch + k0 * e;
@@ -106,11 +107,29 @@ static uint32_t reference_load(const Case& c, uint32_t start, uint8_t* out) {
               const uint32_t chunk = (a >> 4) & 7, line = (a >> 7) & (span / 16 - 1);
               a = (a & ~0x70u) | ((chunk ^ line) << 4);
             }
-            uint64_t v = c.fill ? nan_fill : 0;
-            if (inside) memcpy(&v, global + at, e);
-            memcpy(out + (a - start), &v, e);
+            visit(a - start, inside ? at : -1);
           }
   return pitch * n[1] * n[2] * n[3] * n[4];
+}
+
+// The shared memory a load leaves (PROBE_SMEM_BYTES, sentinel 0xa5); returns the box's bytes.
+static uint32_t reference_load(const Case& c, uint32_t start, uint8_t* out) {
+  const uint32_t e = esize_of[c.type];
+  memset(out, 0xa5, PROBE_SMEM_BYTES);
+  return reference_box(c, start, [&](uint32_t s, int64_t g) {
+    uint64_t v = c.fill ? nan_fill : 0;
+    if (g >= 0) memcpy(&v, global + g, e);
+    memcpy(out + s, &v, e);
+  });
+}
+
+// The tensor `tensor` after a store of the box at `box` (starting at shared window address
+// `start`): elements outside the tensor are not written.
+static void reference_store(const Case& c, uint32_t start, const uint8_t* box, char* tensor) {
+  const uint32_t e = esize_of[c.type];
+  reference_box(c, start, [&](uint32_t s, int64_t g) {
+    if (g >= 0) memcpy(tensor + g, box + s, e);
+  });
 }
 
 // ---- The translation ---------------------------------------------------------------------
@@ -209,6 +228,27 @@ static void against_reference() {
     ++n;
   }
   printf("reference: %d random loads\n", n);
+  // Stores of the same kinds of boxes: the translation against the reference, on copies of the
+  // tensor.
+  static char want_tensor[1 << 20];
+  int stores = 0;
+  for (int i = 0; i < 1000; ++i) {
+    Case c = random_case(r);
+    const uint64_t bytes = extent(c) + 256;
+    if (bytes > sizeof want_tensor) continue;
+    fill_global(bytes, c.seed);
+    memcpy(want_tensor, global, bytes);
+    if (!encode(c, global, (ptx2hip_CUtensorMap*)map)) {
+      fail("reference store", i, "the encoder refused a valid map");
+      continue;
+    }
+    for (uint32_t k = 0; k < PROBE_SMEM_BYTES; ++k) arena[k] = (char)probe_hash(k, ~c.seed);
+    reference_store(c, window(arena), (const uint8_t*)arena, want_tensor);
+    store(c.rank, (uint64_t)(uintptr_t)map, c.coords, window(arena));
+    if (memcmp(want_tensor, global, bytes) != 0) fail("reference store", i, "tensor bytes differ");
+    ++stores;
+  }
+  printf("reference: %d random stores\n", stores);
 }
 
 // ---- Replay of a recording -------------------------------------------------------------------
