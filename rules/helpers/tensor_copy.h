@@ -19,18 +19,27 @@
 //   bytes  96..105  box dimensions 0..4, 16-bit each
 //   bytes 106..110  element strides 0..4, one byte each
 //
-// The box in shared memory, as an H200 run of the native TMA against this emulation fixed it
-// (tools/probes/tma_copy): box_0 consecutive elements along dimension 0 (its element stride is
-// ignored), and along each dimension i > 0 n_i = ceil(box_i / estride_i) elements at coordinates
-// c_i + k * estride_i, laid out densely, dimension 0 innermost, a row box_0 * size bytes (a
-// multiple of 16). A swizzled box XORs the 16-byte chunk bits 4 ... 3 + S of each shared-memory
-// address with its bits 7 ... 6 + S (S = 1, 2, 3 for 32B, 64B, 128B), the pattern of wgmma's
-// descriptors (warpgroup.h, ptx2hip_wgmma_addr), 16-byte chunks moving whole. Elements outside
-// the tensor (a coordinate below 0 or at least the dimension) read as zeros, or with the NaN fill
-// as the bytes 0xf7 0x7f repeated (f16/bf16 0x7ff7, f32 0x7ff77ff7, f64 0x7ff77ff77ff77ff7: the
-// hardware's pattern); stores and reductions skip them. A load whose dimension-0 coordinate is
-// not a whole number of 16 bytes stops the H200 with an illegal instruction: the translation
-// traps there too. The transaction bytes of a load are the box's bytes in shared memory.
+// The box in shared memory, as two H200 runs of the native TMA against this emulation fixed it
+// (tools/probes/tma_copy; 888 loads and 68 stores replayed by tests/models_tensor_copy.rs):
+// box_0 consecutive elements along dimension 0 (its element stride is ignored), and along each
+// dimension i > 0 n_i = ceil(box_i / estride_i) elements at coordinates c_i + k * estride_i,
+// dimension 0 innermost; a row is box_0 * size bytes (a multiple of 16) and rows follow each other
+// at that pitch, or at the swizzle span (32, 64, 128 bytes) when the map swizzles. A swizzled box
+// XORs the 16-byte chunk bits 4 ... 3 + S of each shared-memory address with its bits 7 ... 6 + S
+// (S = 1, 2, 3 for 32B, 64B, 128B), the pattern of wgmma's descriptors (warpgroup.h,
+// ptx2hip_wgmma_addr), 16-byte chunks moving whole. A load's transaction bytes are the rows'
+// bytes without the padding to the span.
+// - Loads: elements outside the tensor (a coordinate below 0 or at least the dimension) read as
+//   zeros, or with the NaN fill as the bytes 0xf7 0x7f repeated (f16/bf16 0x7ff7, f32 0x7ff77ff7,
+//   f64 0x7ff77ff77ff77ff7: the hardware's pattern). The tf32 types round each f32 inside the
+//   tensor to tf32 (nearest, ties away: + 0x1000, low 13 bits cleared; any NaN 0x7fffe000;
+//   subnormals kept, also for tf32.ftz). A dimension-0 coordinate that is not a whole number of
+//   16 bytes stops the H200 with an illegal instruction: the translation traps there too.
+// - Stores: a coordinate below 0 stops the H200 with an illegal instruction (the translation
+//   traps); along dimension 0 the tensor is written in 16-byte chunks, a chunk whose first element
+//   lies inside the tensor whole (the elements past the dimension's end in it too), as the H200
+//   does; rows outside the tensor are not written.
+// - Reductions: each element inside the tensor one atomic (not recorded on the GPU yet).
 
 // ---- The tensor map ----------------------------------------------------------------------------
 
@@ -77,7 +86,7 @@ __device__ inline ptx2hip_tmap ptx2hip_tmap_decode(const void* map) {
     if (t.step[i] == 0) ptx2hip_trap();
     t.count[i] = (box + t.step[i] - 1) / t.step[i];
   }
-  t.pitch = t.count[0] * t.esize;
+  t.pitch = t.swizzle ? 16u << t.swizzle : t.count[0] * t.esize;
   return t;
 }
 // ptx2hip:end
@@ -89,11 +98,20 @@ __device__ inline ptx2hip_tmap ptx2hip_tmap_decode(const void* map) {
 __device__ inline uint64_t ptx2hip_tmap_nan() { return 0x7ff77ff77ff77ff7ull; }
 // ptx2hip:end
 
+// ptx2hip:helper ptx2hip_tmap_tf32
+// An f32 as a load of a tf32 map leaves it (the H200's rounding): to nearest with ties away from
+// zero on 19 bits, any NaN 0x7fffe000, subnormals and infinities kept.
+__device__ inline uint32_t ptx2hip_tmap_tf32(uint32_t x) {
+  if ((x & 0x7f800000u) == 0x7f800000u && (x & 0x7fffffu) != 0) return 0x7fffe000u;
+  return (x + 0x1000u) & ~0x1fffu;
+}
+// ptx2hip:end
+
 // ptx2hip:helper ptx2hip_tmap_box_bytes requires=ptx2hip_tmap
-// The bytes a box occupies in shared memory, out-of-bounds elements included: what a load's
-// complete_tx counts.
+// The bytes of a box's rows, out-of-bounds elements included and the padding of swizzled rows to
+// the span not: what a load's complete_tx counts.
 __device__ inline uint32_t ptx2hip_tmap_box_bytes(const ptx2hip_tmap& t) {
-  return t.pitch * t.count[1] * t.count[2] * t.count[3] * t.count[4];
+  return t.count[0] * t.esize * t.count[1] * t.count[2] * t.count[3] * t.count[4];
 }
 // ptx2hip:end
 
@@ -129,7 +147,7 @@ __device__ inline uintptr_t ptx2hip_tmap_global(const ptx2hip_tmap& t, const int
 
 // ---- Copies ------------------------------------------------------------------------------------
 
-// ptx2hip:helper ptx2hip_tma_load requires=ptx2hip_tmap,ptx2hip_tmap_nan,ptx2hip_tmap_box_bytes,ptx2hip_tmap_smem,ptx2hip_tmap_global,ptx2hip_shared_addr,ptx2hip_shared_ptr,ptx2hip_mbar_update
+// ptx2hip:helper ptx2hip_tma_load requires=ptx2hip_tmap,ptx2hip_tmap_nan,ptx2hip_tmap_tf32,ptx2hip_tmap_box_bytes,ptx2hip_tmap_smem,ptx2hip_tmap_global,ptx2hip_shared_addr,ptx2hip_shared_ptr,ptx2hip_mbar_update
 // cp.async.bulk.tensor global -> shared: the box of `map` at coordinates c into shared memory at
 // `dst` in the issuing thread — a row wholly inside the tensor as 16-byte chunks (a row is whole
 // 16-byte chunks, 16-byte aligned at both ends, and the swizzle moves chunks whole), any other
@@ -143,10 +161,11 @@ __device__ inline void ptx2hip_tma_load(void* dst, const void* map, ptx2hip_tma_
   const uint64_t fill = t.nan_fill ? ptx2hip_tmap_nan() : 0u;
   const uint32_t start = ptx2hip_shared_addr(dst);
   const uint32_t rows = t.count[1] * t.count[2] * t.count[3] * t.count[4];
+  const bool tf32 = t.type == 11 || t.type == 12;
   const uint32_t per_chunk = 16 / t.esize;
   for (uint32_t row = 0; row < rows; ++row) {
     const uintptr_t first = ptx2hip_tmap_global(t, at, row, 0);
-    if (first && ptx2hip_tmap_global(t, at, row, t.count[0] - 1) && (first & 15) == 0) {
+    if (!tf32 && first && ptx2hip_tmap_global(t, at, row, t.count[0] - 1) && (first & 15) == 0) {
       for (uint32_t k0 = 0; k0 < t.count[0]; k0 += per_chunk)
         *(uint4*)ptx2hip_shared_ptr(ptx2hip_tmap_smem(t, start, row, k0)) =
             *(const uint4*)(first + k0 * t.esize);
@@ -158,7 +177,11 @@ __device__ inline void ptx2hip_tma_load(void* dst, const void* map, ptx2hip_tma_
       switch (t.esize) {
         case 1: *(uint8_t*)s = g ? *(const uint8_t*)g : (uint8_t)fill; break;
         case 2: *(uint16_t*)s = g ? *(const uint16_t*)g : (uint16_t)fill; break;
-        case 4: *(uint32_t*)s = g ? *(const uint32_t*)g : (uint32_t)fill; break;
+        case 4: {
+          uint32_t v = g ? *(const uint32_t*)g : (uint32_t)fill;
+          *(uint32_t*)s = g && tf32 ? ptx2hip_tmap_tf32(v) : v;
+          break;
+        }
         default: *(uint64_t*)s = g ? *(const uint64_t*)g : fill; break;
       }
     }
@@ -169,12 +192,15 @@ __device__ inline void ptx2hip_tma_load(void* dst, const void* map, ptx2hip_tma_
 
 // ptx2hip:helper ptx2hip_tma_store requires=ptx2hip_tmap,ptx2hip_tmap_smem,ptx2hip_tmap_global,ptx2hip_shared_addr,ptx2hip_shared_ptr
 // cp.async.bulk.tensor shared -> global: the box at `src` in shared memory (laid out as a load
-// leaves it) into the tensor at coordinates c — a row wholly inside the tensor and 16-byte aligned
-// there as 16-byte chunks, any other element by element; elements outside the tensor are not
-// written.
+// leaves it) into the tensor at coordinates c, as the H200 writes it (above: a negative
+// coordinate traps; a 16-byte chunk whose first element is inside is written whole) — a row
+// wholly inside the tensor and 16-byte aligned there as 16-byte chunks, any other element by
+// element.
 __device__ inline void ptx2hip_tma_store(const void* map, ptx2hip_tma_coords c, const void* src) {
   const ptx2hip_tmap t = ptx2hip_tmap_decode(map);
   const int32_t* at = c.c;
+  for (uint32_t i = 0; i < t.rank; ++i)
+    if (at[i] < 0) ptx2hip_trap();
   const uint32_t start = ptx2hip_shared_addr(src);
   const uint32_t rows = t.count[1] * t.count[2] * t.count[3] * t.count[4];
   const uint32_t per_chunk = 16 / t.esize;
@@ -187,8 +213,10 @@ __device__ inline void ptx2hip_tma_store(const void* map, ptx2hip_tma_coords c, 
       continue;
     }
     for (uint32_t k0 = 0; k0 < t.count[0]; ++k0) {
-      const uintptr_t g = ptx2hip_tmap_global(t, at, row, k0);
-      if (!g) continue;
+      const uint32_t chunk = k0 - k0 % per_chunk;
+      const uintptr_t base = ptx2hip_tmap_global(t, at, row, chunk);
+      if (!base) continue;
+      const uintptr_t g = base + (k0 - chunk) * t.esize;
       const void* s = ptx2hip_shared_ptr(ptx2hip_tmap_smem(t, start, row, k0));
       switch (t.esize) {
         case 1: *(uint8_t*)g = *(const uint8_t*)s; break;

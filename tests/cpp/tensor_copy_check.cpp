@@ -73,11 +73,13 @@ static uint32_t test_parity(uint32_t b, uint32_t parity) {
 // The H200's out-of-bounds NaN: 0x7ff7 in every 16-bit half, whatever the float type.
 static const uint64_t nan_fill = 0x7ff77ff77ff77ff7ull;
 
-// Calls visit(smem offset from the box's start, global byte offset or -1 outside the tensor) for
-// each element of the box of `c` starting at shared window address `start`: box_0 consecutive
-// elements along dimension 0 (its element stride ignored), ceil(box_i / es_i) elements es_i apart
-// along the others, rows of box_0 elements back to back, the swizzle on the shared address.
-// Returns the box's bytes.
+// Calls visit(smem offset from the box's start, element index along dimension 0, global byte
+// offset of the element, whether it is inside the tensor, whether the rest of its row is) for
+// each element of the box of `c` starting at shared window address `start`, as the H200 lays it
+// out: box_0 consecutive elements along dimension 0 (its element stride ignored), ceil(box_i /
+// es_i) elements es_i apart along the others, rows of box_0 elements at a pitch of their bytes or
+// of the swizzle span, the swizzle on the shared address. Returns the rows' bytes (the
+// transaction bytes of a load: without the padding to the span).
 template <class Visit>
 static uint32_t reference_box(const Case& c, uint32_t start, Visit visit) {
   const uint32_t e = esize_of[c.type];
@@ -87,48 +89,62 @@ static uint32_t reference_box(const Case& c, uint32_t start, Visit visit) {
     n[i] = i < c.rank ? (c.box[i] + step[i] - 1) / step[i] : 1;
   }
   const uint32_t span = c.sw ? 16u << c.sw : 0;
-  const uint32_t pitch = n[0] * e;
+  const uint32_t pitch = span ? span : n[0] * e;
   for (uint32_t k4 = 0; k4 < n[4]; ++k4)
     for (uint32_t k3 = 0; k3 < n[3]; ++k3)
       for (uint32_t k2 = 0; k2 < n[2]; ++k2)
         for (uint32_t k1 = 0; k1 < n[1]; ++k1)
           for (uint32_t k0 = 0; k0 < n[0]; ++k0) {
             const uint32_t k[5] = {k0, k1, k2, k3, k4};
-            bool inside = true;
+            bool row_inside = true;
             int64_t at = 0;
             for (int i = 0; i < c.rank; ++i) {
               const int64_t x = (int64_t)c.coords[i] + (int64_t)k[i] * step[i];
-              inside = inside && x >= 0 && (uint64_t)x < c.dims[i];
+              if (i > 0) row_inside = row_inside && x >= 0 && (uint64_t)x < c.dims[i];
               at += x * (int64_t)(i == 0 ? e : c.strides[i]);
             }
+            const int64_t x0 = (int64_t)c.coords[0] + k0;
+            const bool inside = row_inside && x0 >= 0 && (uint64_t)x0 < c.dims[0];
             const uint32_t row = ((k4 * n[3] + k3) * n[2] + k2) * n[1] + k1;
             uint32_t a = start + row * pitch + k0 * e;
             if (span) {
               const uint32_t chunk = (a >> 4) & 7, line = (a >> 7) & (span / 16 - 1);
               a = (a & ~0x70u) | ((chunk ^ line) << 4);
             }
-            visit(a - start, inside ? at : -1);
+            visit(a - start, k0, at, inside, row_inside);
           }
-  return pitch * n[1] * n[2] * n[3] * n[4];
+  return n[0] * e * n[1] * n[2] * n[3] * n[4];
+}
+
+// An f32 as a load of a tf32 map leaves it (CU types 11 and 12): nearest, ties away, on 19 bits;
+// any NaN 0x7fffe000.
+static uint32_t tf32_of(uint32_t x) {
+  if ((x & 0x7f800000u) == 0x7f800000u && (x & 0x7fffffu) != 0) return 0x7fffe000u;
+  return (x + 0x1000u) & ~0x1fffu;
 }
 
 // The shared memory a load leaves (PROBE_SMEM_BYTES, sentinel 0xa5); returns the box's bytes.
 static uint32_t reference_load(const Case& c, uint32_t start, uint8_t* out) {
   const uint32_t e = esize_of[c.type];
   memset(out, 0xa5, PROBE_SMEM_BYTES);
-  return reference_box(c, start, [&](uint32_t s, int64_t g) {
+  return reference_box(c, start, [&](uint32_t s, uint32_t, int64_t g, bool inside, bool) {
     uint64_t v = c.fill ? nan_fill : 0;
-    if (g >= 0) memcpy(&v, global + g, e);
+    if (inside) {
+      memcpy(&v, global + g, e);
+      if (c.type == 11 || c.type == 12) v = tf32_of((uint32_t)v);
+    }
     memcpy(out + s, &v, e);
   });
 }
 
 // The tensor `tensor` after a store of the box at `box` (starting at shared window address
-// `start`): elements outside the tensor are not written.
+// `start`), coordinates not negative: along dimension 0 a 16-byte chunk whose first element is
+// inside the tensor is written whole; rows outside are not written.
 static void reference_store(const Case& c, uint32_t start, const uint8_t* box, char* tensor) {
-  const uint32_t e = esize_of[c.type];
-  reference_box(c, start, [&](uint32_t s, int64_t g) {
-    if (g >= 0) memcpy(tensor + g, box + s, e);
+  const uint32_t e = esize_of[c.type], per_chunk = 16 / e;
+  reference_box(c, start, [&](uint32_t s, uint32_t k0, int64_t g, bool, bool row_inside) {
+    const uint64_t first = (uint64_t)c.coords[0] + (k0 - k0 % per_chunk);
+    if (row_inside && first < c.dims[0]) memcpy(tensor + g, box + s, e);
   });
 }
 
@@ -191,7 +207,8 @@ static Case random_case(Rng& r) {
     for (int i = 0; i < c.rank; ++i) c.es[i] = r.range(0, 1) ? 1 : r.range(1, 8);
     uint32_t n1 = 1;
     for (int i = 1; i < c.rank; ++i) n1 *= (c.box[i] + c.es[i] - 1) / c.es[i];
-    if (c.box[0] * e * n1 <= 8192) break;
+    const uint32_t pitch = c.sw ? 16u << c.sw : c.box[0] * e;
+    if (pitch * n1 <= 8192) break;
   }
   for (int i = 0; i < c.rank; ++i) {
     c.dims[i] = r.range(1, c.box[i] * 2 + 3);
@@ -234,6 +251,7 @@ static void against_reference() {
   int stores = 0;
   for (int i = 0; i < 1000; ++i) {
     Case c = random_case(r);
+    for (int k = 0; k < c.rank; ++k) c.coords[k] = c.coords[k] < 0 ? 0 : c.coords[k];
     const uint64_t bytes = extent(c) + 256;
     if (bytes > sizeof want_tensor) continue;
     fill_global(bytes, c.seed);
