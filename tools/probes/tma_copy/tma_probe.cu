@@ -63,6 +63,12 @@ static uint32_t model_bytes(const Case& c) {
   for (int i = 1; i < c.rank; ++i) rows *= model_count(c, i);
   return c.box[0] * esize_of[c.type] * rows;
 }
+// The shared memory the box spans: swizzled rows sit at the span's pitch (the second run).
+static uint32_t footprint(const Case& c) {
+  const uint32_t row = c.box[0] * esize_of[c.type];
+  const uint32_t pitch = c.swizzle ? 16u << c.swizzle : row;
+  return model_bytes(c) / row * pitch;
+}
 
 // A dimension-0 coordinate of whole 16 bytes (the hardware faults on others), rounded down.
 static int32_t aligned(int32_t x, uint32_t e) {
@@ -93,7 +99,7 @@ static Case random_case(Rng& r, Kind kind, int rank, int type, int swizzle, int 
     for (int i = 1; i < rank; ++i) c.box[i] = r.range(1, i == 1 ? 12 : 4);
     for (int i = 0; i < rank; ++i) c.es[i] = strided ? r.range(1, i == 0 ? 4 : 8) : 1;
     if (strided && r.range(0, 3) == 0) c.es[0] = r.range(1, 8);
-    if (model_bytes(c) <= 8192) break;
+    if (footprint(c) <= 8192) break;
   }
   for (int i = 0; i < rank; ++i) {
     const uint32_t span = c.box[i];
