@@ -31,6 +31,19 @@ fn copies() -> Vec<(String, String, String)> {
             format!("r,l,{}r", "r,".repeat(n)),
         ));
         let coords: Vec<String> = (0..n).map(|i| format!("%{}", i + 1)).collect();
+        if n == 2 || n == 3 {
+            for op in ["add", "min", "max", "inc", "dec", "and", "or", "xor"] {
+                v.push((
+                    format!("t_reduce_{op}_{n}d"),
+                    format!(
+                        "cp.reduce.async.bulk.tensor.{n}d.global.shared::cta.{op}.tile.bulk_group [%0, {{{}}}], [%{}];",
+                        coords.join(", "),
+                        n + 1
+                    ),
+                    format!("l,{}r", "r,".repeat(n)),
+                ));
+            }
+        }
         v.push((
             format!("t_store_{n}d"),
             format!(

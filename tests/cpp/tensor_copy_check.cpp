@@ -20,6 +20,7 @@ struct Case {
   uint32_t box[5] = {1, 1, 1, 1, 1}, es[5] = {1, 1, 1, 1, 1};
   int32_t coords[5] = {0, 0, 0, 0, 0};
   uint32_t seed = 0, expect = 0, flags[2] = {1, 1};
+  std::string op;
   unsigned long long hash = 0;
 };
 
@@ -62,6 +63,27 @@ static void store(int rank, uint64_t map, const int32_t* c, uint32_t s) {
     default: t_store_5d(map, c[0], c[1], c[2], c[3], c[4], s); break;
   }
 }
+// The translated reductions (t_reduce_OP_2d, _3d) by operation name and rank.
+static bool reduce(const std::string& op, int rank, uint64_t map, const int32_t* c, uint32_t s) {
+#define PTX2HIP_REDUCE(name)                                 \
+  if (op == #name) {                                         \
+    if (rank == 2) t_reduce_##name##_2d(map, c[0], c[1], s); \
+    else t_reduce_##name##_3d(map, c[0], c[1], c[2], s);     \
+    return true;                                             \
+  }
+  if (rank != 2 && rank != 3) return false;
+  PTX2HIP_REDUCE(add)
+  PTX2HIP_REDUCE(min)
+  PTX2HIP_REDUCE(max)
+  PTX2HIP_REDUCE(inc)
+  PTX2HIP_REDUCE(dec)
+  PTX2HIP_REDUCE(and)
+  PTX2HIP_REDUCE(or)
+  PTX2HIP_REDUCE(xor)
+#undef PTX2HIP_REDUCE
+  return false;
+}
+
 static uint32_t test_parity(uint32_t b, uint32_t parity) {
   uint32_t done = 0;
   t_test_parity(done, b, parity);
@@ -295,6 +317,9 @@ static bool parse(const std::string& line, Case& c) {
   sscanf(field("coords"), "%d,%d,%d,%d,%d", &c.coords[0], &c.coords[1], &c.coords[2], &c.coords[3],
          &c.coords[4]);
   c.seed = (uint32_t)strtoul(field("seed"), nullptr, 10);
+  char op[16] = "";
+  if (field("op")) sscanf(field("op"), "%15s", op);
+  c.op = op;
   c.hash = strtoull(field("native_hash"), nullptr, 16);
   if (field("expect")) c.expect = (uint32_t)strtoul(field("expect"), nullptr, 10);
   if (field("native_flags")) sscanf(field("native_flags"), "%u,%u", &c.flags[0], &c.flags[1]);
@@ -312,15 +337,11 @@ static void replay(const char* path) {
   }
   alignas(64) static unsigned char map[128];
   static char line[4096];
-  int loads = 0, stores = 0, edits = 0, skipped = 0, i = 0;
+  int loads = 0, stores = 0, edits = 0, reductions = 0, i = 0;
   while (fgets(line, sizeof line, f)) {
     ++i;
     Case c;
     if (!parse(line, c)) continue;
-    if (c.kind == "reduce") {
-      ++skipped;  // atomics: replayed on the GPU only
-      continue;
-    }
     const bool edit = c.kind == "replace";
     const int before = failures;
     fill_global(edit ? global_bytes / 2 + 8192 : extent(c) + 256, c.seed);
@@ -362,20 +383,26 @@ static void replay(const char* path) {
         fail("replay", i, "mbarrier completion differs from the hardware's: " + std::string(line));
       if (failures == before) edit ? ++edits : ++loads;
     } else {
-      // store_Nd: the box region holds the probe's pattern, then the translated store.
+      // store_Nd and reduce_OP_Nd: the box region holds the probe's pattern, then the
+      // translated store or reduction.
       for (uint32_t k = 0; k < PROBE_SMEM_BYTES; ++k)
         arena[k] = (char)probe_hash(k, c.seed ^ 0x5a5a5a5au);
-      store(c.rank, (uint64_t)(uintptr_t)map, c.coords, window(arena));
+      if (c.kind == "reduce") {
+        if (!reduce(c.op, c.rank, (uint64_t)(uintptr_t)map, c.coords, window(arena))) {
+          fail("replay", i, "no translated reduction for: " + std::string(line));
+          continue;
+        }
+      } else {
+        store(c.rank, (uint64_t)(uintptr_t)map, c.coords, window(arena));
+      }
       if (fnv((const uint8_t*)global, extent(c)) != c.hash)
         fail("replay", i, "the tensor differs from the hardware's: " + std::string(line));
-      if (failures == before) ++stores;
+      if (failures == before) c.kind == "reduce" ? ++reductions : ++stores;
     }
   }
   fclose(f);
-  printf(
-      "replay: %d loads, %d stores, %d edited maps identical to the recording (%d reductions not "
-      "replayed)\n",
-      loads, stores, edits, skipped);
+  printf("replay: %d loads, %d stores, %d reductions, %d edited maps identical to the recording\n",
+         loads, stores, reductions, edits);
 }
 
 int main(int argc, char** argv) {

@@ -3,6 +3,7 @@
 // first by the check program tests/models_tensor_copy.rs writes. Shared memory is an arena below
 // 4 GiB, so that a 32-bit .shared window address is the host address itself.
 
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,6 +25,38 @@ static inline unsigned long long atomicCAS(unsigned long long* p, unsigned long 
   __atomic_compare_exchange_n(p, &cmp, val, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
   return cmp;
 }
+// The reductions' atomics, one thread at a time (the check is single-threaded): the CUDA API's
+// read-modify-writes by their documented results.
+static inline unsigned int atomicCAS(unsigned int* p, unsigned int cmp, unsigned int val) {
+  __atomic_compare_exchange_n(p, &cmp, val, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
+  return cmp;
+}
+template <class T>
+static T atomicCAS_system(T* p, T cmp, T val) {
+  return atomicCAS(p, cmp, val);
+}
+#define PTX2HIP_MODEL_RMW(name, expr) \
+  template <class T, class U>         \
+  static T name(T* p, U b) {          \
+    const T o = *p, v = (T)b;         \
+    *p = (expr);                      \
+    return o;                         \
+  }                                   \
+  template <class T, class U>         \
+  static T name##_system(T* p, U b) { \
+    return name(p, b);                \
+  }
+PTX2HIP_MODEL_RMW(atomicAdd, (T)(o + v))
+PTX2HIP_MODEL_RMW(atomicMin, v < o ? v : o)
+PTX2HIP_MODEL_RMW(atomicMax, v > o ? v : o)
+PTX2HIP_MODEL_RMW(atomicAnd, (T)(o& v))
+PTX2HIP_MODEL_RMW(atomicOr, (T)(o | v))
+PTX2HIP_MODEL_RMW(atomicXor, (T)(o ^ v))
+PTX2HIP_MODEL_RMW(atomicExch, v)
+PTX2HIP_MODEL_RMW(atomicInc, o >= v ? 0u : o + 1u)
+PTX2HIP_MODEL_RMW(atomicDec, (o == 0u || o > v) ? v : o - 1u)
+static inline float __fadd_rn(float a, float b) { return a + b; }
+
 static inline void __threadfence_block() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
 static inline void __threadfence() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
 static inline void __threadfence_system() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
