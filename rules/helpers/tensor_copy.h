@@ -20,7 +20,8 @@
 //   bytes 106..110  element strides 0..4, one byte each
 //
 // The box in shared memory, as two H200 runs of the native TMA against this emulation fixed it
-// (tools/probes/tma_copy; 888 loads and 68 stores replayed by tests/models_tensor_copy.rs):
+// (tools/probes/tma_copy; 1728 loads, 308 stores, 120 reductions and 4 in-kernel map edits
+// replayed by tests/models_tensor_copy.rs):
 // box_0 consecutive elements along dimension 0 (its element stride is ignored), and along each
 // dimension i > 0 n_i = ceil(box_i / estride_i) elements at coordinates c_i + k * estride_i,
 // dimension 0 innermost; a row is box_0 * size bytes (a multiple of 16) and rows follow each other
@@ -35,11 +36,11 @@
 //   tensor to tf32 (nearest, ties away: + 0x1000, low 13 bits cleared; any NaN 0x7fffe000;
 //   subnormals kept, also for tf32.ftz). A dimension-0 coordinate that is not a whole number of
 //   16 bytes stops the H200 with an illegal instruction: the translation traps there too.
-// - Stores: a coordinate below 0 stops the H200 with an illegal instruction (the translation
-//   traps); along dimension 0 the tensor is written in 16-byte chunks, a chunk whose first element
-//   lies inside the tensor whole (the elements past the dimension's end in it too), as the H200
-//   does; rows outside the tensor are not written.
-// - Reductions: each element inside the tensor one atomic (not recorded on the GPU yet).
+// - Stores and reductions: a coordinate below 0, or a misaligned dimension-0 coordinate, stops
+//   the H200 with an illegal instruction (the translation traps); along dimension 0 the tensor is
+//   written in 16-byte chunks, a chunk whose first element lies inside the tensor whole (the
+//   elements past the dimension's end in it too), as the H200 does; rows outside the tensor are
+//   not written.
 
 // ---- The tensor map ----------------------------------------------------------------------------
 
@@ -199,6 +200,7 @@ __device__ inline void ptx2hip_tma_load(void* dst, const void* map, ptx2hip_tma_
 __device__ inline void ptx2hip_tma_store(const void* map, ptx2hip_tma_coords c, const void* src) {
   const ptx2hip_tmap t = ptx2hip_tmap_decode(map);
   const int32_t* at = c.c;
+  if ((((int64_t)at[0] * t.esize) & 15) != 0) ptx2hip_trap();
   for (uint32_t i = 0; i < t.rank; ++i)
     if (at[i] < 0) ptx2hip_trap();
   const uint32_t start = ptx2hip_shared_addr(src);
@@ -287,8 +289,8 @@ __device__ inline void ptx2hip_tma_reduce_one(uint32_t type, uintptr_t g, const 
     case 4:  // u64
       (void)ptx2hip_rmw_api<op, false>((uint64_t*)g, *(const uint64_t*)s);
       return;
-    case 5:  // s64: all but add
-      if (add) break;
+    case 5:  // s64: min and max (add and the bit operations stop the H200: illegal instruction)
+      if (!minmax) break;
       (void)ptx2hip_rmw_api<op, false>((int64_t*)g, *(const int64_t*)s);
       return;
     case 7:  // f32: add, subnormals kept
@@ -321,19 +323,25 @@ __device__ inline void ptx2hip_tma_reduce_one(uint32_t type, uintptr_t g, const 
 
 // ptx2hip:helper ptx2hip_tma_reduce requires=ptx2hip_tma_reduce_one,ptx2hip_tmap_smem,ptx2hip_tmap_global,ptx2hip_shared_addr,ptx2hip_shared_ptr
 // cp.reduce.async.bulk.tensor: each element of the box at `src` in shared memory reduced into
-// the tensor at coordinates c by one atomic (ptx2hip_tma_reduce_one); elements outside the tensor
-// are skipped.
+// the tensor at coordinates c by one atomic (ptx2hip_tma_reduce_one), covering the tensor as a
+// store does (ptx2hip_tma_store: a negative or misaligned coordinate traps; a 16-byte chunk whose
+// first element is inside is reduced whole).
 template <int OP>
 __device__ inline void ptx2hip_tma_reduce(const void* map, ptx2hip_tma_coords c, const void* src) {
   const ptx2hip_tmap t = ptx2hip_tmap_decode(map);
   const int32_t* at = c.c;
+  if ((((int64_t)at[0] * t.esize) & 15) != 0) ptx2hip_trap();
+  for (uint32_t i = 0; i < t.rank; ++i)
+    if (at[i] < 0) ptx2hip_trap();
   const uint32_t start = ptx2hip_shared_addr(src);
   const uint32_t rows = t.count[1] * t.count[2] * t.count[3] * t.count[4];
+  const uint32_t per_chunk = 16 / t.esize;
   for (uint32_t row = 0; row < rows; ++row) {
     for (uint32_t k0 = 0; k0 < t.count[0]; ++k0) {
-      const uintptr_t g = ptx2hip_tmap_global(t, at, row, k0);
-      if (g)
-        ptx2hip_tma_reduce_one<OP>(t.type, g,
+      const uint32_t chunk = k0 - k0 % per_chunk;
+      const uintptr_t base = ptx2hip_tmap_global(t, at, row, chunk);
+      if (base)
+        ptx2hip_tma_reduce_one<OP>(t.type, base + (k0 - chunk) * t.esize,
                                    ptx2hip_shared_ptr(ptx2hip_tmap_smem(t, start, row, k0)));
     }
   }
