@@ -379,12 +379,13 @@ __device__ inline void ptx2hip_tmap_copy(void* dst, const void* src) {
 // ptx2hip:helper ptx2hip_cuTensorMapEncodeTiled
 // Host code (the one helper that is not device code): the CUDA driver's cuTensorMapEncodeTiled
 // with the same signature, validating its arguments as the driver does (CUDA_ERROR_INVALID_VALUE
-// where it refuses them: 42 argument sets answered alike on an H200) but writing our layout (above) into the
-// 128-byte map, which the translated copies decode. `translate` renames the calls of the
-// driver's function to it (with --emit guarded, for AMD only: the NVIDIA build keeps the asm and
-// the driver's maps) and adds it to the file's helpers, after the file's includes: where they include <cuda.h> (CUDA_VERSION) the types are the driver's, elsewhere (a
-// HIP build) it defines those it needs under ptx2hip_ names, with the driver's values. Interleaved layouts (16B, 32B) are not
-// emulated: they answer CUDA_ERROR_NOT_SUPPORTED.
+// where it refuses them: 42 argument sets answered alike on an H200) but writing our layout
+// (above) into the 128-byte map, which the translated copies decode. `translate` renames the
+// calls of the driver's function to it (with --emit guarded for AMD only: the NVIDIA build keeps
+// the asm and the driver's maps) and adds it to the file's helpers, after the file's includes:
+// where they include <cuda.h> (CUDA_VERSION) the types are the driver's, elsewhere (a HIP build)
+// it defines those it needs under ptx2hip_ names, with the driver's values. Interleaved layouts
+// (16B, 32B) are not emulated: they answer CUDA_ERROR_NOT_SUPPORTED.
 #if defined(CUDA_VERSION)
 typedef CUresult ptx2hip_CUresult;
 typedef CUtensorMap ptx2hip_CUtensorMap;
