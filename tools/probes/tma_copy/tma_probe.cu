@@ -411,6 +411,22 @@ static int mismatches(const uint8_t* a, const uint8_t* b, uint64_t n, long* firs
   } while (0)
 
 int main(int argc, char** argv) {
+  if (argc > 1 && std::string(argv[1]) == "--expected-faults") {
+    // The cases the H200 stops with an illegal instruction (and the translation traps on): a
+    // dimension-0 coordinate that is not whole 16 bytes, a negative coordinate of a store or a
+    // reduction, a bit operation on an s64 map.
+    const std::vector<Case> cases = build_cases();
+    for (size_t i = 0; i < cases.size(); ++i) {
+      const Case& c = cases[i];
+      if (c.kind == VALIDATE) continue;
+      bool faults = ((int64_t)c.coords[0] * esize_of[c.type]) % 16 != 0;
+      for (int k = 0; k < c.rank; ++k)
+        faults |= (c.kind == STORE || c.kind == REDUCE) && c.coords[k] < 0;
+      faults |= c.kind == REDUCE && c.type == 5 && c.op >= 5;
+      if (faults) printf("%zu\n", i);
+    }
+    return 0;
+  }
   if (argc > 1 && std::string(argv[1]) == "--list") {
     // The cases and ptx2hip's encoder's answers, without a GPU.
     const std::vector<Case> cases = build_cases();
