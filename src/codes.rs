@@ -333,7 +333,7 @@ What to do: report it with the statement."#;
 
     TensorMapEncoder = "U016", "tensor-map-encoder", Error,
         "host code uses the driver's tensor-map encoder in a way translate cannot rename",
-        r#"A translated TMA copy (`cp.async.bulk.tensor`, rules J001-J013) reads its tensor map in
+        r#"A translated TMA copy (`cp.async.bulk.tensor`, rules O001-O013) reads its tensor map in
 ptx2hip's own layout, which only `ptx2hip_cuTensorMapEncodeTiled` writes (NVIDIA's layout is
 undocumented); `translate` renames the calls `cuTensorMapEncodeTiled(...)` of the files it rewrites
 and adds the encoder to their helpers. It reports the uses it cannot rename: the function taken as

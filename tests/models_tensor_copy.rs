@@ -1,4 +1,4 @@
-//! The tensor_copy family (TMA, J001-) on the host: the translated loads, stores and tensor-map
+//! The tensor_copy family (TMA, O001-) on the host: the translated loads, stores and tensor-map
 //! edits, with their helpers and ptx2hip's encoder (the host helper ptx2hip_cuTensorMapEncodeTiled), run with shared
 //! memory as a host arena (tests/cpp/tensor_copy_model.h) by tests/cpp/tensor_copy_check.cpp:
 //! random boxes against a reference written from the layout's description, then every load,
