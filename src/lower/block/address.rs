@@ -35,11 +35,15 @@ pub(super) const SYMBOL_ADDR: &str = "ptx2hip_symbol_addr";
 /// The aggregate a vector operand travels in (`ptx2hip_vec<T, N>`).
 const VEC: &str = "ptx2hip_vec";
 
-/// The window of a state space modifier (`None`: generic addressing).
+/// The window of a state space modifier (`None`: generic addressing). A `.shared::cluster`
+/// address is one of the CTA's own shared memory under the no-cluster assumption the cluster
+/// special registers make (rules/special.toml): the `.shared::cta` window lies in the
+/// `.shared::cluster` window at the same addresses, and without a cluster no other CTA's window
+/// exists. Only rules whose slots list `shared::cluster` take such addresses (rules/bulk.toml).
 fn window(space: Option<&str>) -> Option<Window> {
     Some(match space {
         None | Some("global") => Window::Generic,
-        Some("shared" | "shared::cta") => Window::Offset("ptx2hip_shared_ptr"),
+        Some("shared" | "shared::cta" | "shared::cluster") => Window::Offset("ptx2hip_shared_ptr"),
         Some("local") => Window::Offset("ptx2hip_local_ptr"),
         Some("const") => Window::Offset("ptx2hip_const_ptr"),
         _ => return None,
@@ -268,7 +272,10 @@ mod tests {
             Some(Window::Offset("ptx2hip_shared_ptr"))
         );
         assert_eq!(window(Some("param")), None);
-        assert_eq!(window(Some("shared::cluster")), None);
+        assert_eq!(
+            window(Some("shared::cluster")),
+            Some(Window::Offset("ptx2hip_shared_ptr"))
+        );
     }
 
     #[test]
