@@ -1,8 +1,8 @@
-//! Every form the atomic, sync and async (mbarrier) families claim (every order, scope, state space
-//! and operation, not only the value-checked representatives) translates for both targets and
-//! compiles for gfx90a, gfx942 and gfx1100. What a given statement translates to, or why it is
-//! refused, is a test case of its rule in rules/atomic.toml, rules/sync.toml and rules/async.toml
-//! (run by `rule_cases.rs`).
+//! Every form the atomic, sync, async (mbarrier) and bulk (bulk copies and reductions) families
+//! claim (every order, scope, state space and operation, not only the value-checked
+//! representatives) translates for both targets and compiles for gfx90a, gfx942 and gfx1100. What
+//! a given statement translates to, or why it is refused, is a test case of its rule in
+//! rules/atomic.toml, rules/sync.toml, rules/async.toml and rules/bulk.toml (run by `rule_cases.rs`).
 
 #[path = "../../../tests/common/mod.rs"]
 mod common;
@@ -27,7 +27,7 @@ fn form_functions(rules: &RuleSet, target: Target) -> (String, usize) {
     for rule in rules
         .rules
         .iter()
-        .filter(|r| matches!(r.family.as_str(), "atomic" | "sync" | "async"))
+        .filter(|r| matches!(r.family.as_str(), "atomic" | "sync" | "async" | "bulk"))
     {
         // Every order, scope, space and operation with the rule's first type, and every type with
         // the value-checked orders and scopes: each template path once, at a fraction of the
