@@ -4,14 +4,24 @@
 // ptx2hip:helper ptx2hip_bulk_copy
 // The copy of cp.async.bulk: `size` bytes from src to dst by the calling thread alone. PTX requires
 // both addresses 16-byte aligned and size a multiple of 16 (else undefined): the copy is then
-// size / 16 vector loads and stores (global_load_dwordx4 + ds_write_b128 on AMD); any other
-// operands are copied byte by byte rather than faulting.
+// 16-byte vector loads and stores, four loads issued before their four stores (the source and
+// destination are in different state spaces, so they never overlap), which keeps four loads in
+// flight (global_load/flat_load_dwordx4 + ds_write_b128 on AMD); any other operands are copied
+// byte by byte rather than faulting.
 __device__ inline void ptx2hip_bulk_copy(void* dst, const void* src, uint32_t size) {
   if ((((uintptr_t)dst | (uintptr_t)src | size) & 15u) == 0) {
     uint4* d = (uint4*)dst;
     const uint4* s = (const uint4*)src;
-#pragma unroll 4
-    for (uint32_t i = 0; i < size / 16u; ++i) d[i] = s[i];
+    const uint32_t chunks = size / 16u;
+    uint32_t i = 0;
+    for (; i + 4u <= chunks; i += 4u) {
+      const uint4 a = s[i], b = s[i + 1], c = s[i + 2], e = s[i + 3];
+      d[i] = a;
+      d[i + 1] = b;
+      d[i + 2] = c;
+      d[i + 3] = e;
+    }
+    for (; i < chunks; ++i) d[i] = s[i];
     return;
   }
   unsigned char* d = (unsigned char*)dst;
