@@ -1,10 +1,8 @@
 // Bulk reductions (cp.reduce.async.bulk) from shared memory into global memory, in the style of
-// DeepEP's and cutlass's reduce-store epilogues (SM90_BULK_REDUCE_ADD), and into the CTA's own
-// shared memory with an mbarrier completion. Every block stages 4 KB of its input in shared
-// memory, then single threads issue one reduction per operation and type the ISA lists: the
-// commutative integer operations into regions every block reduces into, the order-sensitive ones
-// (floating-point adds, inc/dec) into regions of their own block. The shared-memory reductions are
-// awaited on an mbarrier and their results copied out.
+// DeepEP's and cutlass's reduce-store epilogues (SM90_BULK_REDUCE_ADD). Every block stages 4 KB of
+// its input in shared memory, then single threads issue one reduction per operation and type the
+// ISA lists: the commutative integer operations into regions every block reduces into, the
+// order-sensitive ones (floating-point adds, inc/dec) into regions of their own block.
 #include <stdint.h>
 
 namespace bulk_reduce {
@@ -120,55 +118,18 @@ __device__ __forceinline__ void commit_and_wait() {
   asm volatile("cp.async.bulk.wait_group 0;" ::: "memory");
 }
 
-// Shared destinations of the own CTA, mbarrier completion.
-__device__ __forceinline__ void shared_add_u32(uint32_t d, uint32_t s, uint32_t bar) {
-  asm volatile(
-      "cp.reduce.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes.add.u32 [%0], [%1], %2, [%3];"
-      ::"r"(d), "r"(s), "r"(kBytes), "r"(bar)
-      : "memory");
-}
-__device__ __forceinline__ void shared_max_s32(uint32_t d, uint32_t s, uint32_t bar) {
-  asm volatile(
-      "cp.reduce.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes.max.s32 [%0], [%1], %2, [%3];"
-      ::"r"(d), "r"(s), "r"(kBytes), "r"(bar)
-      : "memory");
-}
-__device__ __forceinline__ void shared_dec_u32(uint32_t d, uint32_t s, uint32_t bar) {
-  asm volatile(
-      "cp.reduce.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes.dec.u32 [%0], [%1], %2, [%3];"
-      ::"r"(d), "r"(s), "r"(kBytes), "r"(bar)
-      : "memory");
-}
-__device__ __forceinline__ void shared_add_u64(uint32_t d, uint32_t s, uint32_t bar) {
-  asm volatile(
-      "cp.reduce.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes.add.u64 [%0], [%1], %2, [%3];"
-      ::"r"(d), "r"(s), "r"(kBytes), "r"(bar)
-      : "memory");
-}
-
 }  // namespace bulk_reduce
 
 /// Per block: 4 KB of `in` staged in shared memory; thread 0 reduces into 32-bit regions, thread
-/// 32 into 64-bit ones, thread 64 into floating-point ones (all in bulk groups), thread 128 into
-/// shared memory on an mbarrier, whose results every thread then copies to `out`.
+/// 32 into 64-bit ones, thread 64 into floating-point ones, each in a bulk group it waits for.
 __global__ void __launch_bounds__(256) bulk_reduce_kernel(const unsigned* in, unsigned* acc32,
                                                           unsigned long long* acc64, float* accf,
-                                                          double* accd, unsigned short* acch,
-                                                          unsigned* out) {
+                                                          double* accd, unsigned short* acch) {
   using namespace bulk_reduce;
   __shared__ __attribute__((aligned(128))) unsigned src[4 * kBytes / 4];
-  __shared__ __attribute__((aligned(128))) unsigned sacc[4 * kBytes / 4];
-  __shared__ __attribute__((aligned(8))) uint64_t bar;
   const int t = threadIdx.x, b = blockIdx.x;
-  const unsigned* block_in = in + (size_t)b * 2 * kBytes;   // 8 KB of input per block
-  for (int i = t; i < kBytes; i += 256) {
-    src[i] = block_in[i];
-    sacc[i] = block_in[kBytes + i];
-  }
-  if (t == 0) {
-    asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(smem_addr32(&bar)) : "memory");
-    asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
-  }
+  const unsigned* block_in = in + (size_t)b * kBytes;   // 4 KB of input per block
+  for (int i = t; i < kBytes; i += 256) src[i] = block_in[i];
   asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
   __syncthreads();
 
@@ -204,26 +165,5 @@ __global__ void __launch_bounds__(256) bulk_reduce_kernel(const unsigned* in, un
     add_f16(acch + (size_t)(2 * b) * (kBytes / 2), s2);
     add_bf16(acch + (size_t)(2 * b + 1) * (kBytes / 2), s3);
     commit_and_wait();
-  } else if (t == 128) {
-    const uint32_t barrier = smem_addr32(&bar), d0 = smem_addr32(sacc);
-    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(barrier), "r"(4 * kBytes)
-                 : "memory");
-    shared_add_u32(d0, s0, barrier);
-    shared_max_s32(d0 + kBytes, s1, barrier);
-    shared_dec_u32(d0 + 2 * kBytes, s2, barrier);
-    shared_add_u64(d0 + 3 * kBytes, s3, barrier);
-    asm volatile(
-        "{\n"
-        "  .reg .pred P1;\n"
-        "LAB_WAIT:\n"
-        "  mbarrier.try_wait.parity.shared::cta.b64 P1, [%0], %1;\n"
-        "  @P1 bra DONE;\n"
-        "  bra LAB_WAIT;\n"
-        "DONE:\n"
-        "}\n" ::"r"(barrier),
-        "r"(0u)
-        : "memory");
   }
-  __syncthreads();
-  for (int i = t; i < kBytes; i += 256) out[(size_t)b * kBytes + i] = sacc[i];
 }

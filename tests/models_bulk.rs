@@ -1,10 +1,9 @@
 //! The bulk family (rules/bulk.toml) against the PTX ISA on the host: the translated statements,
 //! portable and `--target amd`, with their helpers, run with shared memory as a host arena
 //! (tests/cpp/async_model.h, tests/cpp/bulk_model.h) by tests/cpp/bulk_check.cpp. Every integer
-//! bulk reduction form the family claims (each operation and type of the ISA's tables, global
-//! and own-CTA shared destinations, with and without a cache hint) against a per-element
-//! reference over edge and random values, with the mbarrier's tx-count of the shared forms; every
-//! bulk copy form byte for byte with its complete_tx. The floating-point reductions take each
+//! bulk reduction form the family claims (each operation and type of the ISA's table for global
+//! destinations, with and without a cache hint) against a per-element reference over edge and
+//! random values; every bulk copy form byte for byte with its complete_tx. The floating-point reductions take each
 //! element's value from the atomic family's helpers, which golden vectors check; the whole
 //! reductions run native against translation on the H100 (tools/probes/bulk_copies).
 
@@ -31,7 +30,6 @@ struct Reduction {
     constraints: &'static str,
     op: String,
     ty: String,
-    shared: bool,
 }
 
 fn integer_reductions(rules: &RuleSet) -> Vec<Reduction> {
@@ -49,19 +47,15 @@ fn integer_reductions(rules: &RuleSet) -> Vec<Reduction> {
             if !matches!(ty.as_str(), "u32" | "s32" | "u64" | "s64" | "b32" | "b64") {
                 continue;
             }
-            let shared = get("dst").as_deref() == Some("shared::cluster");
-            let hinted = get("hint").is_some();
-            let (operands, constraints) = match (shared, hinted) {
-                (true, _) => ("[%0], [%1], %2, [%3]", "r,r,r,r"),
-                (false, false) => ("[%0], [%1], %2", "l,r,r"),
-                (false, true) => ("[%0], [%1], %2, %3", "l,r,r,l"),
+            let (operands, constraints) = match get("hint") {
+                None => ("[%0], [%1], %2", "l,r,r"),
+                Some(_) => ("[%0], [%1], %2, %3", "l,r,r,l"),
             };
             out.push(Reduction {
                 ptx: format!("{form} {operands};"),
                 constraints,
                 op,
                 ty,
-                shared,
             });
         }
     }
@@ -122,15 +116,14 @@ fn program(rules: &RuleSet, target: Target) -> (String, usize) {
             r.constraints,
             &mut helpers,
         ));
-        let call = match (r.shared, r.constraints) {
-            (true, _) => format!("reduce_{k}((uint32_t)d, s, n, bar)"),
-            (false, "l,r,r") => format!("reduce_{k}(d, s, n)"),
-            (false, _) => format!("reduce_{k}(d, s, n, 0x12F0000000000000ull)"),
+        let call = match r.constraints {
+            "l,r,r" => format!("reduce_{k}(d, s, n)"),
+            _ => format!("reduce_{k}(d, s, n, 0x12F0000000000000ull)"),
         };
         writeln!(
             table,
-            "  {{\"{}\", \"{}\", \"{}\", {}, [](uint64_t d, uint32_t s, uint32_t n, uint32_t bar) {{ (void)bar; {call}; }}}},",
-            r.ptx, r.op, r.ty, r.shared
+            "  {{\"{}\", \"{}\", \"{}\", [](uint64_t d, uint32_t s, uint32_t n) {{ {call}; }}}},",
+            r.ptx, r.op, r.ty
         )
         .unwrap();
     }
@@ -159,9 +152,9 @@ fn bulk_translations_follow_the_ptx_isa_on_the_host() {
         let cpp = dir.join(format!("check_{target}.cpp"));
         let exe = dir.join(format!("check_{target}"));
         let (text, reductions) = program(&rules, target);
-        // Every operation and type of the ISA's two tables: 17 + 2 global forms, with and
-        // without a cache hint, and 10 + 2 shared ones.
-        assert_eq!(reductions, 50, "{reductions} integer reduction forms");
+        // Every integer operation and type of the ISA's table for global destinations (17 + 2),
+        // with and without a cache hint.
+        assert_eq!(reductions, 38, "{reductions} integer reduction forms");
         std::fs::write(&cpp, text).unwrap();
         let out = Command::new(cxx)
             .args(["-std=c++17", "-O2", "-pthread", "-w", "-I"])

@@ -79,12 +79,11 @@ static inline void __threadfence_system() { __atomic_thread_fence(__ATOMIC_SEQ_C
 #define __builtin_amdgcn_atomic_dec32(p, v, order, scope) atomicDec((unsigned*)(p), v)
 
 // One integer bulk reduction statement of the family (kReductions, written by models_bulk.rs):
-// its PTX, .op and .type, whether it reduces into shared memory with an mbarrier, and a call of
-// its translation (dst: a window address for shared forms, a pointer otherwise).
+// its PTX, .op and .type, and a call of its translation (dst: a global pointer, src: a shared
+// window address).
 struct ReduceCase {
   const char* ptx;
   const char* op;
   const char* ty;
-  bool shared;
-  void (*run)(uint64_t dst, uint32_t src, uint32_t bytes, uint32_t bar);
+  void (*run)(uint64_t dst, uint32_t src, uint32_t bytes);
 };

@@ -9,7 +9,7 @@
 //    with a shared -> global bulk copy, commit_group and wait_group.read.
 // 2. edges: every global bulk reduction the family translates over destination x source grids of
 //    edge values (NaN payloads, infinities, signed zeros, subnormals, the largest and smallest
-//    integers, inc/dec bounds), and the own-CTA shared::cluster reductions with their mbarrier.
+//    integers, inc/dec bounds).
 // Output: argv[1] gets block 0's ring results and every reduced array; stdout a summary.
 #include <cstdint>
 #include <cstdio>
@@ -141,27 +141,6 @@ __global__ void global_reduce(void* dst, const void* src, uint32_t bytes) {
     asm volatile("cp.async.bulk.commit_group;" ::: "memory");
     asm volatile("cp.async.bulk.wait_group 0;" ::: "memory");
   }
-}
-
-/// Stages `dst` and `src` in shared memory, reduces with `reduce` (the own CTA's shared::cluster
-/// form, completing on an mbarrier), waits for the phase and writes the result back to `dst`.
-template <class Reduce>
-__global__ void shared_reduce(void* dst, const void* src, uint32_t bytes) {
-  __shared__ __attribute__((aligned(128))) unsigned char s[4096], d[4096];
-  __shared__ __attribute__((aligned(8))) uint64_t bar;
-  for (uint32_t i = threadIdx.x; i < bytes; i += blockDim.x) {
-    s[i] = ((const unsigned char*)src)[i];
-    d[i] = ((const unsigned char*)dst)[i];
-  }
-  if (threadIdx.x == 0) mbar_init(smem(&bar), 1);
-  asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
-  __syncthreads();
-  if (threadIdx.x == 0) {
-    arrive_expect_tx(smem(&bar), bytes);
-    Reduce::run(smem(d), smem(s), bytes, smem(&bar));
-  }
-  wait_parity(smem(&bar), 0);
-  for (uint32_t i = threadIdx.x; i < bytes; i += blockDim.x) ((unsigned char*)dst)[i] = d[i];
 }
 
 struct G_add_u32 {
@@ -349,96 +328,6 @@ struct G_add_bf16 {
         : "memory");
   }
 };
-struct S_add_u32 {
-  __device__ static void run(uint32_t d, uint32_t s, uint32_t n, uint32_t bar) {
-    asm volatile(
-        "cp.reduce.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes.add.u32 [%0], [%1], %2, [%3];" ::
-            "r"(d),
-        "r"(s), "r"(n), "r"(bar)
-        : "memory");
-  }
-};
-struct S_add_s32 {
-  __device__ static void run(uint32_t d, uint32_t s, uint32_t n, uint32_t bar) {
-    asm volatile(
-        "cp.reduce.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes.add.s32 [%0], [%1], %2, [%3];" ::
-            "r"(d),
-        "r"(s), "r"(n), "r"(bar)
-        : "memory");
-  }
-};
-struct S_add_u64 {
-  __device__ static void run(uint32_t d, uint32_t s, uint32_t n, uint32_t bar) {
-    asm volatile(
-        "cp.reduce.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes.add.u64 [%0], [%1], %2, [%3];" ::
-            "r"(d),
-        "r"(s), "r"(n), "r"(bar)
-        : "memory");
-  }
-};
-struct S_min_u32 {
-  __device__ static void run(uint32_t d, uint32_t s, uint32_t n, uint32_t bar) {
-    asm volatile(
-        "cp.reduce.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes.min.u32 [%0], [%1], %2, [%3];" ::
-            "r"(d),
-        "r"(s), "r"(n), "r"(bar)
-        : "memory");
-  }
-};
-struct S_max_s32 {
-  __device__ static void run(uint32_t d, uint32_t s, uint32_t n, uint32_t bar) {
-    asm volatile(
-        "cp.reduce.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes.max.s32 [%0], [%1], %2, [%3];" ::
-            "r"(d),
-        "r"(s), "r"(n), "r"(bar)
-        : "memory");
-  }
-};
-struct S_inc_u32 {
-  __device__ static void run(uint32_t d, uint32_t s, uint32_t n, uint32_t bar) {
-    asm volatile(
-        "cp.reduce.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes.inc.u32 [%0], [%1], %2, [%3];" ::
-            "r"(d),
-        "r"(s), "r"(n), "r"(bar)
-        : "memory");
-  }
-};
-struct S_dec_u32 {
-  __device__ static void run(uint32_t d, uint32_t s, uint32_t n, uint32_t bar) {
-    asm volatile(
-        "cp.reduce.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes.dec.u32 [%0], [%1], %2, [%3];" ::
-            "r"(d),
-        "r"(s), "r"(n), "r"(bar)
-        : "memory");
-  }
-};
-struct S_and_b32 {
-  __device__ static void run(uint32_t d, uint32_t s, uint32_t n, uint32_t bar) {
-    asm volatile(
-        "cp.reduce.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes.and.b32 [%0], [%1], %2, [%3];" ::
-            "r"(d),
-        "r"(s), "r"(n), "r"(bar)
-        : "memory");
-  }
-};
-struct S_or_b32 {
-  __device__ static void run(uint32_t d, uint32_t s, uint32_t n, uint32_t bar) {
-    asm volatile(
-        "cp.reduce.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes.or.b32 [%0], [%1], %2, [%3];" ::
-            "r"(d),
-        "r"(s), "r"(n), "r"(bar)
-        : "memory");
-  }
-};
-struct S_xor_b32 {
-  __device__ static void run(uint32_t d, uint32_t s, uint32_t n, uint32_t bar) {
-    asm volatile(
-        "cp.reduce.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes.xor.b32 [%0], [%1], %2, [%3];" ::
-            "r"(d),
-        "r"(s), "r"(n), "r"(bar)
-        : "memory");
-  }
-};
 
 typedef void (*Kernel)(void*, const void*, uint32_t);
 
@@ -593,16 +482,6 @@ int main(int argc, char** argv) {
       {"add.f64", global_reduce<G_add_f64>, 3},
       {"add.noftz.f16", global_reduce<G_add_f16>, 4},
       {"add.noftz.bf16", global_reduce<G_add_bf16>, 5},
-      {"shared add.u32", shared_reduce<S_add_u32>, 0},
-      {"shared add.s32", shared_reduce<S_add_s32>, 0},
-      {"shared add.u64", shared_reduce<S_add_u64>, 1},
-      {"shared min.u32", shared_reduce<S_min_u32>, 0},
-      {"shared max.s32", shared_reduce<S_max_s32>, 0},
-      {"shared inc.u32", shared_reduce<S_inc_u32>, 0},
-      {"shared dec.u32", shared_reduce<S_dec_u32>, 0},
-      {"shared and.b32", shared_reduce<S_and_b32>, 0},
-      {"shared or.b32", shared_reduce<S_or_b32>, 0},
-      {"shared xor.b32", shared_reduce<S_xor_b32>, 0},
   };
   void *d_dst, *d_src;
   cudaMalloc(&d_dst, 8192);
