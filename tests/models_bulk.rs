@@ -5,7 +5,7 @@
 //! destinations, with and without a cache hint) against a per-element reference over edge and
 //! random values; every bulk copy form byte for byte with its complete_tx. The floating-point reductions take each
 //! element's value from the atomic family's helpers, which golden vectors check; the whole
-//! reductions run native against translation on the H100 (tools/probes/bulk_copies).
+//! reductions run native against translation on an H200 (tools/probes/bulk_copies: identical).
 
 mod common;
 
