@@ -3,9 +3,10 @@
 //! (tests/cpp/async_model.h, tests/cpp/bulk_model.h) by tests/cpp/bulk_check.cpp. Every integer
 //! bulk reduction form the family claims (each operation and type of the ISA's table for global
 //! destinations, with and without a cache hint) against a per-element reference over edge and
-//! random values; every bulk copy form byte for byte with its complete_tx. The floating-point reductions take each
-//! element's value from the atomic family's helpers, which golden vectors check; the whole
-//! reductions run native against translation on an H200 (tools/probes/bulk_copies: identical).
+//! random values; every bulk copy form byte for byte with its complete_tx. The floating-point
+//! reductions take each element's value from the atomic family's helpers, which golden vectors
+//! check; the whole reductions run native against translation on an H200
+//! (tools/probes/bulk_copies: identical).
 
 mod common;
 
