@@ -46,5 +46,13 @@ for name in bulk_ring bulk_reduce; do
 done
 gzip -f out/*.bin
 rm -f out/bulk_probe.orig out/bulk_probe.trans out/bulk_ring.orig out/bulk_ring.trans out/bulk_reduce.orig out/bulk_reduce.trans
+# Native-only evidence for refusals (not part of PASS/FAIL): own-CTA st.async, red.async and
+# shared::cta -> shared::cluster bulk copies, one process each; f16/bf16 bulk min/max recorded.
+if [ -f native_only.cu ] && $NVCC -o out/native_only native_only.cu > out/build_native_only.txt 2>&1; then
+  for c in own_st_async own_red_async own_bulk_copy; do timeout 60 ./out/native_only $c >> out/native_only.txt 2>&1 || echo "$c: rc $?" >> out/native_only.txt; done
+  timeout 60 ./out/native_only half_minmax out/half_minmax.bin >> out/native_only.txt 2>&1
+  rm -f out/native_only
+  cat out/native_only.txt >> out/summary.txt
+fi
 [ $status = 0 ] && echo PASS >> out/summary.txt || echo FAIL >> out/summary.txt
 cat out/summary.txt

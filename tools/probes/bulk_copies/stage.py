@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Stages the bulk-copy GPU run (rules/bulk.toml) in DIR: the probe (bulk_probe.cu) and the two
 corpus kernels (corpus/bulk_ring.cu, corpus/bulk_reduce.cu) with the harnesses of tools/e2e/gen.py,
-each next to its `--target portable` translation under trans/. Then, on an H100/H200:
+each next to its `--target portable` translation under trans/, and native_only.cu (evidence for
+refusals, run natively only). Then, on an H100/H200:
 `bash DIR/run.sh DIR`.
 
 Usage: tools/probes/bulk_copies/stage.py DIR
@@ -39,6 +40,7 @@ def main():
             with open(os.path.join(out, f"harness_{name}.cu"), "w") as h:
                 h.write(gen.harness(name, m.group(2), gen.params(m.group(3)), int(m.group(1) or 256)))
     shutil.copy(os.path.join(HERE, "run.sh"), out)
+    shutil.copy(os.path.join(HERE, "native_only.cu"), out)
     print(f"staged {out}")
 
 
