@@ -49,3 +49,21 @@ __device__ inline void ptx2hip_bulk_reduce(T* dst, const T* src, uint32_t size, 
   for (uint32_t i = 0; i < size / (uint32_t)sizeof(T); ++i) rmw(dst + i, src[i]);
 }
 // ptx2hip:end
+
+// ptx2hip:helper ptx2hip_bulk_minmax_half requires=ptx2hip_h_minmax,ptx2hip_cas16
+// One element of cp.reduce.async.bulk min/max on f16 or bf16 (BF) bits, as an H200 computes it
+// (recorded over edge grids, tools/probes/bulk_copies): the half family's min/max (-0 < +0, one
+// NaN gives the other input, two give 0x7fff, subnormals kept), as a relaxed compare-and-swap
+// loop on the element; a value that is already the result is left unwritten.
+template <bool BF, bool MAX>
+__device__ inline void ptx2hip_bulk_minmax_half(uint16_t* p, uint16_t b) {
+  uint16_t old = *(volatile uint16_t*)p;
+  while (true) {
+    uint16_t next = ptx2hip_h_minmax(old, b, BF, false, MAX, false, false);
+    if (next == old) return;
+    uint16_t seen = ptx2hip_cas16(p, old, next, false);
+    if (seen == old) return;
+    old = seen;
+  }
+}
+// ptx2hip:end

@@ -143,6 +143,38 @@ __global__ void global_reduce(void* dst, const void* src, uint32_t bytes) {
   }
 }
 
+struct G_min_f16 {
+  __device__ static void run(void* g, uint32_t s, uint32_t n) {
+    asm volatile(
+        "cp.reduce.async.bulk.global.shared::cta.bulk_group.min.f16 [%0], [%1], %2;" ::"l"(g),
+        "r"(s), "r"(n)
+        : "memory");
+  }
+};
+struct G_max_f16 {
+  __device__ static void run(void* g, uint32_t s, uint32_t n) {
+    asm volatile(
+        "cp.reduce.async.bulk.global.shared::cta.bulk_group.max.f16 [%0], [%1], %2;" ::"l"(g),
+        "r"(s), "r"(n)
+        : "memory");
+  }
+};
+struct G_min_bf16 {
+  __device__ static void run(void* g, uint32_t s, uint32_t n) {
+    asm volatile(
+        "cp.reduce.async.bulk.global.shared::cta.bulk_group.min.bf16 [%0], [%1], %2;" ::"l"(g),
+        "r"(s), "r"(n)
+        : "memory");
+  }
+};
+struct G_max_bf16 {
+  __device__ static void run(void* g, uint32_t s, uint32_t n) {
+    asm volatile(
+        "cp.reduce.async.bulk.global.shared::cta.bulk_group.max.bf16 [%0], [%1], %2;" ::"l"(g),
+        "r"(s), "r"(n)
+        : "memory");
+  }
+};
 struct G_add_u32 {
   __device__ static void run(void* g, uint32_t s, uint32_t n) {
     asm volatile(
@@ -482,6 +514,10 @@ int main(int argc, char** argv) {
       {"add.f64", global_reduce<G_add_f64>, 3},
       {"add.noftz.f16", global_reduce<G_add_f16>, 4},
       {"add.noftz.bf16", global_reduce<G_add_bf16>, 5},
+      {"min.f16", global_reduce<G_min_f16>, 4},
+      {"max.f16", global_reduce<G_max_f16>, 4},
+      {"min.bf16", global_reduce<G_min_bf16>, 5},
+      {"max.bf16", global_reduce<G_max_bf16>, 5},
   };
   void *d_dst, *d_src;
   cudaMalloc(&d_dst, 8192);
