@@ -1,8 +1,8 @@
-//! Every form the atomic, sync, async (mbarrier), cluster and tensor_copy (TMA) families claim (every order, scope,
+//! Every form the atomic, sync, async (mbarrier), cluster, tensor_copy (TMA) and bulk families claim (every order, scope,
 //! state space and operation, not only the value-checked representatives) translates for both
 //! targets and compiles for gfx90a, gfx942 and gfx1100. What a given statement translates to, or
 //! why it is refused, is a test case of its rule in rules/atomic.toml, rules/sync.toml,
-//! rules/async.toml, rules/cluster.toml and
+//! rules/async.toml, rules/cluster.toml, rules/bulk.toml and
 //! rules/tensor_copy.toml (run by `rule_cases.rs`).
 
 #[path = "../../../tests/common/mod.rs"]
@@ -28,7 +28,7 @@ fn form_functions(rules: &RuleSet, target: Target) -> (String, usize) {
     for rule in rules.rules.iter().filter(|r| {
         matches!(
             r.family.as_str(),
-            "atomic" | "sync" | "async" | "cluster" | "tensor_copy"
+            "atomic" | "sync" | "async" | "cluster" | "tensor_copy" | "bulk"
         )
     }) {
         // Every order, scope, space and operation with the rule's first type, and every type with

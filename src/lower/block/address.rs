@@ -37,12 +37,15 @@ pub(super) const SYMBOL_ADDR: &str = "ptx2hip_symbol_addr";
 /// The aggregate a vector operand travels in (`ptx2hip_vec<T, N>`).
 const VEC: &str = "ptx2hip_vec";
 
-/// The window of a state space modifier (`None`: generic addressing).
+/// The window of a state space modifier (`None`: generic addressing). A `.shared::cluster`
+/// address is one of the CTA's own shared memory under the no-cluster assumption the cluster
+/// special registers make (rules/special.toml): the `.shared::cta` window lies in the
+/// `.shared::cluster` window at the same addresses, and without a cluster no other CTA's window
+/// exists. Only rules whose slots list `shared::cluster` take such addresses (rules/cluster.toml,
+/// bulk.toml, tensor_copy.toml).
 fn window(space: Option<&str>) -> Option<Window> {
     Some(match space {
         None | Some("global") => Window::Generic,
-        // `.shared::cluster` names the CTA's own shared memory in a launch without clusters (the
-        // special registers' and rules/cluster.toml's assumption); only rules that list it take it.
         Some("shared" | "shared::cta" | "shared::cluster") => Window::Offset("ptx2hip_shared_ptr"),
         Some("local") => Window::Offset("ptx2hip_local_ptr"),
         Some("const") => Window::Offset("ptx2hip_const_ptr"),
