@@ -1,9 +1,9 @@
-//! Every form the atomic, sync, async (mbarrier), cluster, tensor_copy (TMA) and bulk families claim (every order, scope,
-//! state space and operation, not only the value-checked representatives) translates for both
-//! targets and compiles for gfx90a, gfx942 and gfx1100. What a given statement translates to, or
-//! why it is refused, is a test case of its rule in rules/atomic.toml, rules/sync.toml,
-//! rules/async.toml, rules/cluster.toml, rules/bulk.toml and
-//! rules/tensor_copy.toml (run by `rule_cases.rs`).
+//! Every form the atomic, sync, async (mbarrier), cluster, tensor_copy (TMA) and bulk families
+//! claim (every order, scope, state space and operation, not only the value-checked
+//! representatives) translates for both targets and compiles for gfx90a, gfx942 and gfx1100. What
+//! a given statement translates to, or why it is refused, is a test case of its rule in
+//! rules/atomic.toml, sync.toml, async.toml, cluster.toml, tensor_copy.toml and bulk.toml (run by
+//! `rule_cases.rs`).
 
 #[path = "../../../tests/common/mod.rs"]
 mod common;
