@@ -289,6 +289,9 @@ pub(super) fn render_block(
     lines.push("#include <stdint.h>".into());
     lines.push("#include <string.h>".into());
     lines.push("#include <math.h>".into());
+    // printf: the spin watchdog's message (rules/helpers/control.h); CUDA declares device printf
+    // only through <stdio.h>.
+    lines.push("#include <stdio.h>".into());
     for name in rules.helper_closure(names.iter()) {
         let Some(h) = rules.helpers.get(&name) else {
             continue;
@@ -721,6 +724,15 @@ mod tests {
 
     fn some_helper() -> String {
         rules().helpers.keys().next().expect("a helper").clone()
+    }
+
+    #[test]
+    fn a_block_declares_what_its_helpers_call() {
+        // The spin watchdog prints its message: CUDA declares device printf only in <stdio.h>,
+        // which a file's own includes need not bring (an H200 run found three corpus
+        // translations that nvcc refused for it).
+        let block = generated(&["ptx2hip_spin_watch"], false, "\n");
+        assert!(block.contains("ptx2hip_spin_watch") && block.contains("#include <stdio.h>"));
     }
 
     #[test]
