@@ -29,6 +29,7 @@ mod nesting;
 mod operand_type;
 mod platform;
 mod position;
+pub mod kernels;
 pub mod progress;
 mod statement;
 mod synthetic;
