@@ -463,9 +463,9 @@ pub fn process_file_with(
                         scan::kernels::Functions::of(source, path, emit::entry::ENTRY_HELPER)
                     });
                     match functions.reaching(source, stmt.span.start) {
-                        Ok(kernels) => entries.extend(
-                            kernels.iter().filter(|k| !k.called).map(|k| k.brace),
-                        ),
+                        Ok(kernels) => {
+                            entries.extend(kernels.iter().filter(|k| !k.called).map(|k| k.brace))
+                        }
                         Err(why) => analysis.outcome = Err(unreached_entry(&why)),
                     }
                 }
@@ -514,6 +514,18 @@ pub fn process_file_with(
             ),
         });
     }
+    for w in scan::progress::wave64_splits(source, &barrier_parties) {
+        outcome.diagnostics.push(FileDiagnostic {
+            code: Code::SameWaveWait,
+            offset: Some(w.sync.span.start),
+            line: w.sync.line,
+            column: w.sync.column,
+            message: format!(
+                "this counted barrier (id {}) and the one at line {} are taken by the two sides of `if ({})` at line {}, which puts the two 32-thread warps of a wave64 on different sides: on gfx90a and gfx942 a wave runs its halves one after the other, so the half that waits here first can hang for the other half's arrival; give each role whole groups of 64 threads",
+                w.sync.barrier, w.other_line, w.condition, w.if_line
+            ),
+        });
+    }
     if let (Some(arch), Some(_)) = (scan_options.macros.cuda_arch, options.emit) {
         // A condition inside a statement is the statement's own (`scan::arms`): its rewrite
         // owns those bytes.
@@ -545,7 +557,9 @@ pub fn process_file_with(
         entries.sort_unstable();
         entries.dedup();
         for brace in entries {
-            edits.push(emit::entry::kernel_entry(source, &lines, brace, mode, newline));
+            edits.push(emit::entry::kernel_entry(
+                source, &lines, brace, mode, newline,
+            ));
         }
         // An insertion after a brace goes before a statement's rewrite that starts there.
         edits.sort_by_key(|e| (e.span.start, e.span.end));

@@ -81,7 +81,11 @@ fn counted_barrier_translations_follow_the_ptx_description_on_the_host() {
         );
         let run = Command::new(&exe).output().expect("check runs");
         let text = String::from_utf8_lossy(&run.stdout).to_string();
-        assert!(run.status.success(), "{target} ({}):\n{text}", cpp.display());
+        assert!(
+            run.status.success(),
+            "{target} ({}):\n{text}",
+            cpp.display()
+        );
         format!("{target}:\n{text}")
     });
     for r in reports {

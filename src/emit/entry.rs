@@ -50,14 +50,23 @@ mod tests {
 
     fn inserted(src: &str, mode: EmitMode) -> String {
         let brace = src.find('{').unwrap();
-        let e = kernel_entry(src.as_bytes(), &Lines::new(src.as_bytes()), brace, mode, "\n");
+        let e = kernel_entry(
+            src.as_bytes(),
+            &Lines::new(src.as_bytes()),
+            brace,
+            mode,
+            "\n",
+        );
         format!("{}{}{}", &src[..e.span.start], e.text, &src[e.span.end..])
     }
 
     #[test]
     fn the_call_is_the_first_line_of_the_body() {
         assert_eq!(
-            inserted("  __global__ void k() {\n    int x;\n  }\n", EmitMode::Replace),
+            inserted(
+                "  __global__ void k() {\n    int x;\n  }\n",
+                EmitMode::Replace
+            ),
             "  __global__ void k() {\n    ptx2hip_named_bar_init();\n    int x;\n  }\n"
         );
         assert_eq!(

@@ -108,7 +108,14 @@ impl Functions {
                     } else {
                         let anonymous = stack.iter().any(|s| s.anonymous);
                         let namespace = stack.iter().all(|s| s.namespace);
-                        classify(&toks, decl_start, i, anonymous, namespace, &mut out.functions)
+                        classify(
+                            &toks,
+                            decl_start,
+                            i,
+                            anonymous,
+                            namespace,
+                            &mut out.functions,
+                        )
                     };
                     stack.push(Scope { open: i, ..scope });
                     decl_start = i + 1;
@@ -275,7 +282,8 @@ fn classify(
         name: String::from_utf8_lossy(&decl[name].text).into_owned(),
         body: at..at,
         kernel: decl[..name].iter().any(|t| t.text == b"__global__"),
-        internal: in_anonymous || (at_namespace_scope && decl[..name].iter().any(|t| t.text == b"static")),
+        internal: in_anonymous
+            || (at_namespace_scope && decl[..name].iter().any(|t| t.text == b"static")),
         entry_called: false,
     });
     Scope {
@@ -360,7 +368,9 @@ fn directive_line_end(source: &[u8], at: usize) -> usize {
     let mut i = at;
     loop {
         let end = memchr::memchr(b'\n', &source[i..]).map_or(source.len(), |p| i + p);
-        let line = source[i..end].strip_suffix(b"\r").unwrap_or(&source[i..end]);
+        let line = source[i..end]
+            .strip_suffix(b"\r")
+            .unwrap_or(&source[i..end]);
         if !line.ends_with(b"\\") || end == source.len() {
             return end;
         }
@@ -398,7 +408,10 @@ mod tests {
     #[test]
     fn a_static_callee_is_reached_by_every_kernel_that_names_it_transitively() {
         let src = "namespace n {\nstatic __device__ void leaf() { asm(\"x\"); }\nstatic __device__ void mid() { leaf(); }\ntemplate <int N> __global__ void k1() { mid(); }\n__global__ void k2() { leaf(); }\n__global__ void k3() {}\n}\n";
-        assert_eq!(reach(src, "k.cu"), Ok(vec!["k1".to_string(), "k2".to_string()]));
+        assert_eq!(
+            reach(src, "k.cu"),
+            Ok(vec!["k1".to_string(), "k2".to_string()])
+        );
     }
 
     #[test]
@@ -410,26 +423,39 @@ mod tests {
     #[test]
     fn a_callee_other_files_may_call_is_refused_with_the_reason() {
         let external = "__device__ void sync_named(int id) { asm(\"x\"); }\n__global__ void k() { sync_named(1); }\n";
-        assert!(reach(external, "k.cu").unwrap_err().contains("`sync_named`, which has external linkage"));
+        assert!(reach(external, "k.cu")
+            .unwrap_err()
+            .contains("`sync_named`, which has external linkage"));
         let in_class = "struct B { static __device__ void sync() { asm(\"x\"); } };\n__global__ void k() { B::sync(); }\n";
-        assert!(reach(in_class, "k.cu").unwrap_err().contains("external linkage"));
-        let header = "static __device__ void leaf() { asm(\"x\"); }\n__global__ void k() { leaf(); }\n";
-        assert!(reach(header, "k.cuh").unwrap_err().contains("a function of a header"));
+        assert!(reach(in_class, "k.cu")
+            .unwrap_err()
+            .contains("external linkage"));
+        let header =
+            "static __device__ void leaf() { asm(\"x\"); }\n__global__ void k() { leaf(); }\n";
+        assert!(reach(header, "k.cuh")
+            .unwrap_err()
+            .contains("a function of a header"));
         assert_eq!(reach(header, "k.cu"), Ok(vec!["k".to_string()]));
     }
 
     #[test]
     fn a_callee_named_outside_a_body_or_by_no_kernel_is_refused() {
         let pointer = "static __device__ void leaf() { asm(\"x\"); }\n__device__ void (*table[])() = {leaf};\n__global__ void k() { table[0](); }\n";
-        assert!(reach(pointer, "k.cu").unwrap_err().contains("whose address is taken (line 2)"));
+        assert!(reach(pointer, "k.cu")
+            .unwrap_err()
+            .contains("whose address is taken (line 2)"));
         let uncalled = "static __device__ void leaf() { asm(\"x\"); }\n__global__ void k() {}\n";
-        assert!(reach(uncalled, "k.cu").unwrap_err().contains("no kernel of this file calls"));
+        assert!(reach(uncalled, "k.cu")
+            .unwrap_err()
+            .contains("no kernel of this file calls"));
     }
 
     #[test]
     fn macro_bodies_and_unbalanced_arms_are_refused() {
         let in_macro = "#define K __global__ void k() { asm(\"x\"); }\nK\n";
-        assert!(reach(in_macro, "k.cu").unwrap_err().contains("not inside the body"));
+        assert!(reach(in_macro, "k.cu")
+            .unwrap_err()
+            .contains("not inside the body"));
         let arms = "#if A\n__global__ void k1() {\n#else\n__global__ void k2() {\n#endif\n  asm(\"x\");\n}\n";
         assert!(reach(arms, "k.cu").unwrap_err().contains("do not balance"));
     }
@@ -438,7 +464,9 @@ mod tests {
     fn a_body_that_already_starts_with_the_entry_call_is_known() {
         let src = "__global__ void k() {\n  ptx2hip_named_bar_init();\n  asm(\"x\");\n}\n";
         let f = Functions::of(src.as_bytes(), None, CALL);
-        let ks = f.reaching(src.as_bytes(), src.find("asm").unwrap()).unwrap();
+        let ks = f
+            .reaching(src.as_bytes(), src.find("asm").unwrap())
+            .unwrap();
         assert!(ks[0].called);
         assert_eq!(ks[0].brace, src.find('{').unwrap());
     }
