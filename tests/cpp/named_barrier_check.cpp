@@ -14,7 +14,8 @@ static void next_matches_the_reference() {
           uint32_t want = 0;
           for (uint32_t k = 0; k < warps; ++k) want |= ref.arrive(count) << (16 * k);
           uint32_t phases = 0;
-          const uint32_t w = ptx2hip_named_bar_next(generation << 16 | arrived, warps, count, &phases);
+          const uint32_t w =
+              ptx2hip_named_bar_next(generation << 16 | arrived, warps, count, &phases);
           EXPECT(w == (ref.phase << 16 | ref.arrived), "state", w, ref.phase << 16 | ref.arrived);
           EXPECT(phases == want, "phases", phases, want);
         }
@@ -27,7 +28,8 @@ static void next_matches_the_reference() {
 // 32) at the same time as the others (a wave64 of two warps completes two phases there). Each
 // entry of `consumer_warps` (and `producer_warps`) is how many PTX warps a unit stands for: 1, or
 // 2 for a wave64 with both halves active (AMD target).
-static void ring(const char* name, const std::vector<uint32_t>& consumer_warps, uint32_t producer_warps) {
+static void ring(const char* name, const std::vector<uint32_t>& consumer_warps,
+                 uint32_t producer_warps) {
   current = name;
   constexpr int kRounds = 1000;
   uint32_t consumers = 0;

@@ -7,7 +7,8 @@
 
 static int failures = 0;
 static void expect(bool ok, const char* what, long long got, long long want) {
-  if (!ok && ++failures < 20) printf("wave%d: %s: got %lld, want %lld\n", wave_sim::g.size, what, got, want);
+  if (!ok && ++failures < 20)
+    printf("wave%d: %s: got %lld, want %lld\n", wave_sim::g.size, what, got, want);
 }
 
 struct Case {
@@ -52,7 +53,8 @@ int main() {
       ptx2hip_named_bar_state()[6] = 7u << 16 | 32u;
       g_case = {6, 64};
       expect(!wave_sim::run(size, all, arrive_body, nullptr), "arrive after another warp", 1, 0);
-      expect(state(6) == (8u << 16 | 32u), "arrive after another warp: state", state(6), 8u << 16 | 32u);
+      expect(state(6) == (8u << 16 | 32u), "arrive after another warp: state", state(6),
+             8u << 16 | 32u);
       for (int l = 0; l < 64; l++)
         expect(g_generation[l] == (l < 32 ? 7u : 8u), "the generation a lane's arrival belongs to",
                g_generation[l], l < 32 ? 7 : 8);
