@@ -117,7 +117,11 @@ impl Functions {
                             &mut out.functions,
                         )
                     };
-                    stack.push(Scope { open: i, ..scope });
+                    stack.push(Scope {
+                        open: i,
+                        at: t.at,
+                        ..scope
+                    });
                     decl_start = i + 1;
                 }
                 b"}" => {
