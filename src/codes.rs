@@ -370,6 +370,22 @@ Example: a rule whose template names a placeholder it does not define.
 
 What to do: report it with the statement."#;
 
+    TensorMapEncoder = "U016", "tensor-map-encoder", Error,
+        "host code uses the driver's tensor-map encoder in a way translate cannot rename",
+        r#"A translated TMA copy (`cp.async.bulk.tensor`, rules O001-O013) reads its tensor map in
+ptx2hip's own layout, which only `ptx2hip_cuTensorMapEncodeTiled` writes (NVIDIA's layout is
+undocumented); `translate` renames the calls `cuTensorMapEncodeTiled(...)` of the files it rewrites
+and adds the encoder to their helpers. It reports the uses it cannot rename: the function taken as
+a pointer, looked up by name through `cudaGetDriverEntryPoint`/`cuGetProcAddress` (the maps such
+a pointer makes have NVIDIA's layout), and `cuTensorMapEncodeIm2col` (im2col maps and copies are
+not emulated).
+
+Example: `cudaGetDriverEntryPoint("cuTensorMapEncodeTiled", &fn, cudaEnableDefault, &status);`
+
+What to do: call `ptx2hip_cuTensorMapEncodeTiled` (the same signature) where the looked-up
+pointer is called, in a file `translate` rewrites (its helper block defines it); for im2col, load
+the convolution's input with tiled copies."#;
+
     UnreadableAsm = "E001", "unreadable-asm", Error,
         "an asm keyword whose statement ptx2hip cannot read",
         r#"ptx2hip found an `asm`/`__asm__` keyword in code but could not take the statement apart

@@ -139,7 +139,7 @@ pub fn readable(source: &[u8]) -> Result<bool, FileDiagnostic> {
             "{encoding} text (byte order mark): ptx2hip reads UTF-8 only; convert it (`iconv -f {encoding} -t UTF-8`) to translate it: skipped"
         )));
     }
-    if !scan::may_contain_asm(source) {
+    if !scan::may_contain_asm(source) && !scan::tensor_map::may_use_encoder(source) {
         return Ok(false);
     }
     if source.iter().take(8192).any(|&b| b == 0) {
@@ -548,6 +548,27 @@ pub fn process_file_with(
             emit::cuda_arch::edits(source, &arch_tokens, first, arch, translated, newline);
         if !arch_edits.is_empty() {
             edits.extend(arch_edits);
+            edits.sort_by_key(|e| e.span.start);
+        }
+    }
+    // Host code's tensor-map encoder: calls renamed to ptx2hip's, other uses reported.
+    let own_block: Vec<Range<usize>> = emit::helper_block_range(source).into_iter().collect();
+    let encoder = scan::tensor_map::find(source, &own_block);
+    for (at, why) in &encoder.refused {
+        let line = 1 + memchr::memchr_iter(b'\n', &source[..*at]).count();
+        let column = at - memchr::memrchr(b'\n', &source[..*at]).map_or(0, |n| n + 1) + 1;
+        outcome.diagnostics.push(FileDiagnostic {
+            code: Code::TensorMapEncoder,
+            offset: Some(*at),
+            line,
+            column,
+            message: why.clone(),
+        });
+    }
+    if let Some(mode) = options.emit {
+        let renames = emit::tensor_map::edits(&encoder, mode);
+        if !renames.is_empty() {
+            edits.extend(renames);
             edits.sort_by_key(|e| e.span.start);
         }
     }

@@ -30,7 +30,7 @@ __device__ inline double ptx2hip_h_to_f64(uint32_t h, bool bf) {
 // ptx2hip:end
 
 // ptx2hip:helper ptx2hip_h_fma_exact requires=ptx2hip_h_to_f64,ptx2hip_bits_from_f64,ptx2hip_fp_convert
-/* a * b + c on f16 (bf false) or bf16 (bf true) bits with one rounding to nearest even, as PTX
+/* fma(a, b, c) on f16 (bf false) or bf16 (bf true) bits with one rounding to nearest even, as PTX
    add/sub/mul/fma.rn do: NaN -> 0x7fff; ftz flushes subnormal inputs, and results tiny after rounding (sign kept);
    sat clamps to [0, 1] (NaN, -0 -> +0); relu gives +0 for a negative result, NaN stays 0x7fff.
    The product is exact in double; TwoSum recovers the error of p + c, and a non-zero error turns
@@ -55,7 +55,7 @@ __device__ inline uint16_t ptx2hip_h_fma_exact(uint16_t a, uint16_t b, uint16_t 
   }
   uint32_t r;
   /* ftz flushes when the result rounded to 11 bits with an unbounded exponent is below 2^-14
-     (tininess after rounding, as sm_90 does: (1 - 2^-11) * 2^-14 gives 0, (1 - 2^-20) * 2^-14
+     (tininess after rounding, as sm_90 does: (1 - 2^-11) times 2^-14 gives 0, (1 - 2^-20) times 2^-14
      gives 0x0400). Rounding the round-to-odd double to 11 bits is that rounding of the exact value. */
   uint64_t mag = u & 0x7fffffffffffffffull;
   if (ftz &&

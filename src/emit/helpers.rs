@@ -66,6 +66,11 @@ impl Needs {
     }
 }
 
+/// The bytes of the helper block of `text`, if it has one in generated shape.
+pub fn helper_block_range(text: &[u8]) -> Option<std::ops::Range<usize>> {
+    find_block(text).map(|b| b.range)
+}
+
 /// What the helper block of `text` provides, if it has one in generated shape.
 pub fn needs_of(text: &[u8]) -> Option<Needs> {
     find_block(text).map(|b| {

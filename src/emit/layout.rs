@@ -88,7 +88,9 @@ pub fn same_comments(a: &[u8], b: &[u8]) -> bool {
     comment_words(a) == comment_words(b)
 }
 
-/// The words of every comment of `code`, in order.
+/// The words of every comment of `code`, in order, less lone `*`s: a formatter that re-flows a
+/// `/* ... */` comment may start a continuation line with a `*` of the text (`a * b`), which
+/// then reads as its continuation mark.
 fn comment_words(code: &[u8]) -> Vec<String> {
     let mut words = Vec::new();
     let mut k = 0;
@@ -102,7 +104,11 @@ fn comment_words(code: &[u8]) -> Vec<String> {
         } else if rest.starts_with(b"/*") {
             let end = memchr::memmem::find(&rest[2..], b"*/").map_or(rest.len(), |e| e + 2);
             let text = block_comment_text(&rest[2..end]);
-            words.extend(text.split_whitespace().map(str::to_string));
+            words.extend(
+                text.split_whitespace()
+                    .filter(|w| *w != "*")
+                    .map(str::to_string),
+            );
             k += (end + 2).min(rest.len());
         } else if matches!(rest[0], b'"' | b'\'') {
             let quote = rest[0];
@@ -234,6 +240,13 @@ mod tests {
         assert!(same_up_to_layout(ours, formatted));
         assert!(!same_up_to_layout(b"f(\"a b\");", b"f(\"a  b\");"));
         assert!(!same_up_to_layout(ours, b"#include <a.h>\n#include <b.h>\ntemplate <int N> __device__ int f() { return N + 1; }\n"));
+    }
+
+    #[test]
+    fn a_product_in_a_block_comment_survives_a_re_flow() {
+        let ours = b"/* (1 - 2^-20) * 2^-14 gives 0x0400 */ int x;";
+        let formatted = b"/* (1 - 2^-20)\n * 2^-14 gives 0x0400 */\nint x;";
+        assert!(same_comments(ours, formatted));
     }
 
     #[test]

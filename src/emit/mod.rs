@@ -23,6 +23,7 @@ mod helpers;
 mod layout;
 mod lines;
 mod provenance;
+pub mod tensor_map;
 
 use std::ops::Range;
 
@@ -31,7 +32,8 @@ use crate::lower::{render, RuleSet, Target, Translation};
 use crate::scan::{AsmStatement, Place};
 
 pub use helpers::{
-    include_spelling, needs_of, relink, Needs, Placement, HELPERS_BEGIN, HELPERS_END,
+    helper_block_range, include_spelling, needs_of, relink, Needs, Placement, HELPERS_BEGIN,
+    HELPERS_END,
 };
 pub use layout::same_up_to_layout;
 pub use lines::Lines;

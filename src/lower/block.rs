@@ -26,8 +26,8 @@ use super::types::{constraint_register, convert, widen_into, CType, PtxType};
 use super::{Settings, Target, Unsupported};
 use crate::rules::template::{self, Template};
 use crate::rules::{
-    vector_width, Bindings, OperandKind, OperandSpec, Role, Rule, RuleSet, Slot, TypeRef,
-    TENSOR_MODEL,
+    tensor_rank, vector_width, Bindings, OperandKind, OperandSpec, Role, Rule, RuleSet, Slot,
+    TypeRef, TENSOR_MODEL,
 };
 
 mod address;

@@ -9,7 +9,7 @@ use super::helpers;
 use super::matching::{expand_class, target_index};
 use super::overlap;
 use super::schema::{
-    parse_operand_spec, vector_width, OperandKind, Role, Rule, RuleFile, RuleTemplate,
+    parse_operand_spec, tensor_rank, vector_width, OperandKind, Role, Rule, RuleFile, RuleTemplate,
     SpecialRegister, TemplateHelpers, TypeRef,
 };
 use super::template::{self, Template};
@@ -428,6 +428,26 @@ fn validate_rule(set: &RuleSet, r: &Rule) -> Result<(), LoadError> {
                     format!("address space slot `{s}` does not exist"),
                 ));
             }
+            OperandKind::Tensor(s) => {
+                let Some(slot) = r.slots.iter().find(|sl| &sl.name == s) else {
+                    return Err(rule_error(
+                        r,
+                        "operands",
+                        format!("tensor dimension slot `{s}` does not exist"),
+                    ));
+                };
+                if slot.optional
+                    || Rule::slot_values(slot)
+                        .iter()
+                        .any(|v| tensor_rank(Some(v)).is_none())
+                {
+                    return Err(rule_error(
+                        r,
+                        "operands",
+                        format!("tensor dimension slot `{s}` is optional or has a value that is not `1d` ... `5d`"),
+                    ));
+                }
+            }
             OperandKind::SlotVector(s, _) => {
                 let Some(slot) = r.slots.iter().find(|sl| &sl.name == s) else {
                     return Err(rule_error(
@@ -775,6 +795,7 @@ fn placeholder_known(r: &Rule, name: &str, attr: Option<&str>) -> bool {
                 (OperandKind::SlotVector(..) | OperandKind::Fragment { .. }, Some(a)) => {
                     a == "type"
                 }
+                (OperandKind::Tensor(_), Some(a)) => a == "coords",
                 _ => false,
             }
     });

@@ -9,7 +9,7 @@
 
 use super::load::LoadError;
 use super::matching::expand_class;
-use super::schema::{vector_width, OperandKind, Rule, TypeRef};
+use super::schema::{tensor_rank, vector_width, OperandKind, Rule, TypeRef};
 use super::RuleSet;
 use crate::lower::types::PtxType;
 
@@ -62,7 +62,7 @@ fn kinds_may_coincide(a: &OperandKind, b: &OperandKind) -> bool {
     let predicate = |t: &TypeRef| *t == TypeRef::Fixed(PtxType::Pred);
     match (a, b) {
         (Scalar(x), Scalar(y)) => predicate(x) == predicate(y),
-        (Address(_), Address(_)) | (Pair(..), Pair(..)) => true,
+        (Address(_), Address(_)) | (Pair(..), Pair(..)) | (Tensor(_), Tensor(_)) => true,
         (Vector(n, _), Vector(m, _)) => n == m,
         (SlotVector(..), Scalar(t)) | (Scalar(t), SlotVector(..)) => !predicate(t),
         (SlotVector(..), SlotVector(..) | Vector(..)) | (Vector(..), SlotVector(..)) => true,
@@ -181,6 +181,8 @@ enum Shape {
     Address,
     Vector(u32),
     Pair,
+    /// A tensor operand with this many coordinates.
+    Tensor(Option<u32>),
 }
 
 fn shapes(rule: &Rule, form: &[Option<&str>]) -> Vec<Shape> {
@@ -200,6 +202,7 @@ fn shapes(rule: &Rule, form: &[Option<&str>]) -> Vec<Shape> {
                 Some(n) => Shape::Vector(n),
             },
             OperandKind::Pair(..) => Shape::Pair,
+            OperandKind::Tensor(slot) => Shape::Tensor(tensor_rank(value_of(slot))),
             OperandKind::Fragment { shape, ty } => {
                 let bindings: super::Bindings = rule
                     .slots

@@ -426,6 +426,11 @@ pub enum OperandKind {
     /// one-register fragment may be written without braces). Templates name the whole operand
     /// `{a}` (a `ptx2hip_vec<C, N>` aggregate) and its C++ type `{a.type}`.
     Fragment { shape: String, ty: String },
+    /// `t:tensor:dim`: a tensor operand `[map, {c0, ...}]` (`cp.async.bulk.tensor`): the 64-bit
+    /// generic address of a tensor map and as many `.s32` coordinates as the slot `dim` says
+    /// (`1d` ... `5d`). Templates name the map's address `{t}` (a `uintptr_t`) and the
+    /// coordinates `{t.coords}` (one `ptx2hip_tma_coords` aggregate).
+    Tensor(String),
 }
 
 impl OperandKind {
@@ -436,7 +441,9 @@ impl OperandKind {
                 vec![t]
             }
             OperandKind::Pair(_, t1, t2) => vec![t1, t2],
-            OperandKind::Address(_) | OperandKind::Fragment { .. } => Vec::new(),
+            OperandKind::Address(_) | OperandKind::Fragment { .. } | OperandKind::Tensor(_) => {
+                Vec::new()
+            }
         }
     }
 }
@@ -454,6 +461,16 @@ pub fn vector_width(modifier: Option<&str>) -> Option<u32> {
         None => Some(1),
         Some(m) => m.strip_prefix('v')?.parse().ok().filter(|&n| n >= 2),
     }
+}
+
+/// The coordinate count a tensor dimension modifier names: `2d` → 2; `None` for anything but
+/// `1d` ... `5d`.
+pub fn tensor_rank(modifier: Option<&str>) -> Option<u32> {
+    modifier?
+        .strip_suffix('d')?
+        .parse()
+        .ok()
+        .filter(|n| (1..=5).contains(n))
 }
 
 /// Parses one operand spec; its role is [`Role::Source`] until the loader assigns it.
@@ -485,6 +502,7 @@ pub(super) fn parse_operand_spec(spec: &str) -> Result<OperandSpec, String> {
     let kind = match rest.as_slice() {
         ["addr"] => OperandKind::Address(None),
         ["addr", slot] => OperandKind::Address(Some(slot.to_string())),
+        ["tensor", slot] => OperandKind::Tensor(slot.to_string()),
         ["frag", shape, ty] => OperandKind::Fragment {
             shape: shape.to_string(),
             ty: ty.to_string(),

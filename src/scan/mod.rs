@@ -34,6 +34,7 @@ pub mod progress;
 mod statement;
 mod synthetic;
 mod template;
+pub mod tensor_map;
 mod tokens;
 mod walk;
 

@@ -302,7 +302,10 @@ fn canonical_with(
         OperandKind::SlotVector(slot, t) => rule
             .resolve_type(t, bindings)
             .map(|t| (slot_width(bindings, slot) as usize, t)),
-        OperandKind::Address(_) | OperandKind::Pair(..) | OperandKind::Fragment { .. } => None,
+        OperandKind::Address(_)
+        | OperandKind::Pair(..)
+        | OperandKind::Fragment { .. }
+        | OperandKind::Tensor(_) => None,
     });
     let pred_dest_name = |n: usize| {
         if n == 0 {
@@ -357,6 +360,8 @@ fn canonical_with(
             OperandKind::SlotVector(..) | OperandKind::Fragment { .. } => {
                 unreachable!("resolved above")
             }
+            // A tensor operand needs a tensor map in memory: no single-instruction program.
+            OperandKind::Tensor(_) => return None,
             OperandKind::Scalar(t) => {
                 let ty = rule.resolve_type(t, bindings)?;
                 if dest && ty == PtxType::Pred {

@@ -1,8 +1,9 @@
-//! Every form the atomic, sync, async (mbarrier) and cluster families claim (every order, scope,
-//! state space and operation, not only the value-checked representatives) translates for both
-//! targets and compiles for gfx90a, gfx942 and gfx1100. What a given statement translates to, or
-//! why it is refused, is a test case of its rule in rules/atomic.toml, rules/sync.toml,
-//! rules/async.toml and rules/cluster.toml (run by `rule_cases.rs`).
+//! Every form the atomic, sync, async (mbarrier), cluster, tensor_copy (TMA) and bulk families
+//! claim (every order, scope, state space and operation, not only the value-checked
+//! representatives) translates for both targets and compiles for gfx90a, gfx942 and gfx1100. What
+//! a given statement translates to, or why it is refused, is a test case of its rule in
+//! rules/atomic.toml, sync.toml, async.toml, cluster.toml, tensor_copy.toml and bulk.toml (run by
+//! `rule_cases.rs`).
 
 #[path = "../../../tests/common/mod.rs"]
 mod common;
@@ -25,11 +26,12 @@ fn form_functions(rules: &RuleSet, target: Target) -> (String, usize) {
     let mut out = String::new();
     let mut n = 0;
     let mut seen = HashSet::new();
-    for rule in rules
-        .rules
-        .iter()
-        .filter(|r| matches!(r.family.as_str(), "atomic" | "sync" | "async" | "cluster"))
-    {
+    for rule in rules.rules.iter().filter(|r| {
+        matches!(
+            r.family.as_str(),
+            "atomic" | "sync" | "async" | "cluster" | "tensor_copy" | "bulk"
+        )
+    }) {
         // Every order, scope, space and operation with the rule's first type, and every type with
         // the value-checked orders and scopes: each template path once, at a fraction of the
         // (several thousand) forms.
@@ -109,9 +111,27 @@ fn statement_for(rule: &Rule, form: &str, bindings: &Bindings) -> Option<(String
             _ => "r",
         };
         let dest = spec.role == Role::Destination;
+        // An operand PTX requires to be an immediate takes its first allowed value.
+        if let Some(v) = rule.immediates.get(&spec.name).and_then(|v| v.first()) {
+            texts.push(v.to_string());
+            continue;
+        }
         match &spec.kind {
             // Atomic and synchronisation rules have no matrix fragments.
             OperandKind::Fragment { .. } => return None,
+            // A tensor map's 64-bit address and its `.s32` coordinates.
+            OperandKind::Tensor(dim) => {
+                let rank = ptx2hip::rules::tensor_rank(bindings.get(dim)?.as_deref())?;
+                let k = constraints.len();
+                constraints.push("l".to_string());
+                let coords: Vec<String> = (1..=rank as usize)
+                    .map(|i| {
+                        constraints.push("r".to_string());
+                        format!("%{}", k + i)
+                    })
+                    .collect();
+                texts.push(format!("[%{k}, {{{}}}]", coords.join(", ")));
+            }
             OperandKind::Address(_) => {
                 let k = constraints.len();
                 constraints.push(if shared && spec.name != "g" { "r" } else { "l" }.to_string());

@@ -5,7 +5,8 @@
 //!
 //! - generic and `.global`: the 64-bit register itself (the same pointer values on NVIDIA and
 //!   AMD);
-//! - `.shared{::cta}`, `.local`, `.const`: a *window* address (what `cvta.to.<space>` returns, in
+//! - `.shared{::cta}`, `.local`, `.const`, and `.shared::cluster` (the CTA's own, in a launch
+//!   without clusters; only rules that list the space take it): a *window* address (what `cvta.to.<space>` returns, in
 //!   a 32- or 64-bit register), converted by the space's helper (`ptx2hip_shared_ptr`, ...). The
 //!   offset is added in the window, with the register's width, as the hardware does; on AMD the
 //!   helper is an address-space cast that the compiler sees through, so `ld.shared` stays one LDS
@@ -36,14 +37,16 @@ pub(super) const SYMBOL_ADDR: &str = "ptx2hip_symbol_addr";
 /// The aggregate a vector operand travels in (`ptx2hip_vec<T, N>`).
 const VEC: &str = "ptx2hip_vec";
 
-/// The window of a state space modifier (`None`: generic addressing).
+/// The window of a state space modifier (`None`: generic addressing). A `.shared::cluster`
+/// address is one of the CTA's own shared memory under the no-cluster assumption the cluster
+/// special registers make (rules/special.toml): the `.shared::cta` window lies in the
+/// `.shared::cluster` window at the same addresses, and without a cluster no other CTA's window
+/// exists. Only rules whose slots list `shared::cluster` take such addresses (rules/cluster.toml,
+/// bulk.toml, tensor_copy.toml).
 fn window(space: Option<&str>) -> Option<Window> {
     Some(match space {
         None | Some("global") => Window::Generic,
-        Some("shared" | "shared::cta") => Window::Offset("ptx2hip_shared_ptr"),
-        // Rules claim `.shared::cluster` forms only under the launch without clusters that the
-        // cluster registers assume (rules/cluster.toml): the cluster's shared memory is the CTA's.
-        Some("shared::cluster") => Window::Offset("ptx2hip_shared_ptr"),
+        Some("shared" | "shared::cta" | "shared::cluster") => Window::Offset("ptx2hip_shared_ptr"),
         Some("local") => Window::Offset("ptx2hip_local_ptr"),
         Some("const") => Window::Offset("ptx2hip_const_ptr"),
         _ => return None,
@@ -256,6 +259,38 @@ impl Lowerer<'_> {
             Expr::other(format!("{ty}{{{{{}}}}}", values.join(", "))),
             ty,
         ))
+    }
+
+    /// The tensor map of a tensor operand `[map, {...}]`: its 64-bit generic address as a
+    /// `uintptr_t` (PTX: the address of a map in `.param`, `.const` or `.global` space, which a
+    /// kernel parameter's generic address is).
+    pub(super) fn tensor_map(
+        &mut self,
+        map: &ptx::Operand,
+        at: usize,
+    ) -> Result<Expr, Unsupported> {
+        let v = self.source(map, CType::Uint(64), at)?;
+        Ok(Expr::other(format!("(uintptr_t){v}")))
+    }
+
+    /// The coordinates of a tensor operand as one `ptx2hip_tma_coords` aggregate (the helpers'
+    /// five `.s32` coordinates; a `.2d` operand leaves the last three zero).
+    pub(super) fn tensor_coords(
+        &mut self,
+        coords: &ptx::Operand,
+        at: usize,
+    ) -> Result<Expr, Unsupported> {
+        let ptx::Operand::Vector(elems) = coords else {
+            unreachable!("shape checked")
+        };
+        let values = elems
+            .iter()
+            .map(|e| self.source(e, CType::Int(32), at).map(|v| v.to_string()))
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(Expr::other(format!(
+            "ptx2hip_tma_coords{{{{{}}}}}",
+            values.join(", ")
+        )))
     }
 }
 

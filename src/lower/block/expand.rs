@@ -152,6 +152,27 @@ impl<'a> Lowerer<'a> {
                     value_uses.push((spec.name.clone(), None, uses));
                     values.push((spec.name.clone(), None, addr));
                 }
+                OperandKind::Tensor(_) => {
+                    let ptx::Operand::TensorAddress(parts) = op else {
+                        unreachable!("shape checked")
+                    };
+                    let [map, coords] = parts.as_slice() else {
+                        unreachable!("shape checked")
+                    };
+                    self.check_register(map, PtxType::B(64), false, ins)?;
+                    let (m, uses) = self.captured(|l| l.tensor_map(map, at))?;
+                    value_uses.push((spec.name.clone(), None, uses));
+                    values.push((spec.name.clone(), None, m));
+                    if let ptx::Operand::Vector(elems) = coords {
+                        for e in elems {
+                            self.check_register(e, PtxType::S(32), false, ins)?;
+                        }
+                    }
+                    let (c, uses) = self.captured(|l| l.tensor_coords(coords, at))?;
+                    let coords = Some("coords".to_string());
+                    value_uses.push((spec.name.clone(), coords.clone(), uses));
+                    values.push((spec.name.clone(), coords, c));
+                }
                 OperandKind::Fragment { shape, ty } => {
                     let (count, carrier) = rule
                         .fragment(&spec.name, shape, ty, bindings)
@@ -500,6 +521,15 @@ pub(super) fn operand_fits(
             }
         }
         (OperandKind::Pair(..), ptx::Operand::PredPair(..)) => true,
+        (OperandKind::Tensor(slot), ptx::Operand::TensorAddress(parts)) => {
+            let rank = tensor_rank(bindings.get(slot).and_then(|v| v.as_deref()));
+            match parts.as_slice() {
+                [map, ptx::Operand::Vector(c)] => {
+                    matches!(map, ptx::Operand::Reg(_)) && rank == Some(c.len() as u32)
+                }
+                _ => false,
+            }
+        }
         (OperandKind::Fragment { shape, ty }, o) => {
             let count = rule
                 .fragment(&spec.name, shape, ty, bindings)
