@@ -129,6 +129,14 @@ makes, and the kernel hangs. A PTX spin loop around `try_wait` (CUTLASS's) then 
 `PTX2HIP_SPIN_LIMIT_SECONDS` (default 60) with the file and line of the statement; a C++ loop
 around it hangs.
 
+Counted barriers (`barrier.sync id, count`, emulated by S030-S033) are reported likewise one level
+up: an `if` whose condition puts the two 32-thread warps of a wave64 on different sides (a warp
+index compared with a constant, `warp < 3`, `threadIdx.x < 32`) with a counted `sync` in one branch
+and the same barrier id in the other. On gfx90a and gfx942 (wave64) the half that reaches its
+barrier first spins for the other half's arrival; the emulation's wait traps after
+`PTX2HIP_SPIN_LIMIT_SECONDS` with the statement's file and line. On wave32 (gfx11) a wave is one
+warp and the pattern is safe.
+
 Example:
 
 ```cuda

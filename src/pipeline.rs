@@ -213,6 +213,17 @@ fn describe_arm(source: &[u8], arm: scan::ArmAt) -> String {
     }
 }
 
+/// Why a statement whose helpers need an initialisation at kernel entry (a counted barrier) stays
+/// as written: `why` says which kernels could not be found.
+fn unreached_entry(why: &str) -> lower::Unsupported {
+    lower::Unsupported::new(
+        Code::DeclinedForm,
+        format!(
+            "a counted barrier is emulated with state in shared memory that translate zeroes at the entry of every kernel that executes it, and {why}; write the barrier in the kernel, or in a `static` device function of the kernel's file (docs/MEMORY_MODEL.md, Barriers)"
+        ),
+    )
+}
+
 /// Where a statement in a `__CUDA_ARCH__` arm that the AMD device compilation takes sits.
 pub fn taken_arm_note(source: &[u8], arm: scan::ArmAt, arch: scan::cuda_arch::CudaArch) -> String {
     format!(
@@ -278,7 +289,8 @@ impl Memo {
         let mut analysis = lower::analyze(stmt, rules, settings);
         if let Ok(t) = &mut analysis.outcome {
             t.lines = Vec::new();
-            t.helpers = Vec::new();
+            // The one helper the lint still reads: it asks for the kernels that reach the statement.
+            t.helpers.retain(|h| h == emit::entry::ENTRY_HELPER);
         }
         if let Ok(mut memo) = self.analyses.lock() {
             if memo.len() >= MEMO_CAPACITY {
@@ -392,6 +404,10 @@ pub fn process_file_with(
     let mut arch_statements = Vec::new();
     // Translated statements that arrive on or wait for an mbarrier (the T003 lint).
     let mut barrier_parties = Vec::new();
+    // The file's functions, read once the first statement needs the kernels that reach it, and the
+    // kernels whose entry a translation needs (`emit::entry`), by the offset of their body's brace.
+    let mut functions: Option<scan::kernels::Functions> = None;
+    let mut entries: Vec<usize> = Vec::new();
     scan::scan_each(source, path, scan_options, &mut |part| {
         arch_tokens.extend(part.arch_tokens);
         arch_conditions.extend(part.arch_conditions);
@@ -441,6 +457,19 @@ pub fn process_file_with(
                     analysis.outcome = Err(kept);
                 }
             }
+            if let Ok(t) = &analysis.outcome {
+                if t.helpers.iter().any(|h| h == emit::entry::ENTRY_HELPER) {
+                    let functions = functions.get_or_insert_with(|| {
+                        scan::kernels::Functions::of(source, path, emit::entry::ENTRY_HELPER)
+                    });
+                    match functions.reaching(source, stmt.span.start) {
+                        Ok(kernels) => {
+                            entries.extend(kernels.iter().filter(|k| !k.called).map(|k| k.brace))
+                        }
+                        Err(why) => analysis.outcome = Err(unreached_entry(&why)),
+                    }
+                }
+            }
             let suppressed = matches!(&analysis.outcome, Err(u) if u.code == Code::Translatable);
             if analysis.outcome.is_ok() && tests_arch_macro(&stmt) {
                 arch_statements.push(stmt.span.start);
@@ -482,6 +511,18 @@ pub fn process_file_with(
             message: format!(
                 "this mbarrier wait and the arrival on `{}` at line {} are taken by different lanes of one warp (`if ({})` at line {}): on AMD the lanes of a wave do not progress independently, so the wait can hang",
                 w.wait.barrier, w.arrive_line, w.condition, w.if_line
+            ),
+        });
+    }
+    for w in scan::progress::wave64_splits(source, &barrier_parties) {
+        outcome.diagnostics.push(FileDiagnostic {
+            code: Code::SameWaveWait,
+            offset: Some(w.sync.span.start),
+            line: w.sync.line,
+            column: w.sync.column,
+            message: format!(
+                "this counted barrier (id {}) and the one at line {} are taken by the two sides of `if ({})` at line {}, which puts the two 32-thread warps of a wave64 on different sides: on gfx90a and gfx942 a wave runs its halves one after the other, so the half that waits here first can hang for the other half's arrival; give each role whole groups of 64 threads",
+                w.sync.barrier, w.other_line, w.condition, w.if_line
             ),
         });
     }
@@ -533,6 +574,17 @@ pub fn process_file_with(
     }
     // Markers go only into a file that is rewritten for another reason.
     let significant = edits.iter().any(|e| e.significant);
+    if let (true, Some(mode)) = (significant && !entries.is_empty(), options.emit) {
+        entries.sort_unstable();
+        entries.dedup();
+        for brace in entries {
+            edits.push(emit::entry::kernel_entry(
+                source, &lines, brace, mode, newline,
+            ));
+        }
+        // An insertion after a brace goes before a statement's rewrite that starts there.
+        edits.sort_by_key(|e| (e.span.start, e.span.end));
+    }
     if let (true, Some(mode)) = (significant, options.emit) {
         match emit::apply(source, &edits, rules, mode, options.target, placement) {
             Ok(rewritten) if rewritten.bytes != source => {

@@ -27,8 +27,9 @@ __device__ inline void ptx2hip_brkpt() { __builtin_debugtrap(); }
 // ptx2hip:end
 
 // ptx2hip:helper ptx2hip_spin_watch requires=ptx2hip_trap
-// The watchdog of a PTX spin loop around an mbarrier wait (src/lower/block/control.rs puts a call
-// at the top of the loop's body): the first pass costs an increment, the second starts a clock,
+// The watchdog of a spin loop: a PTX loop around an mbarrier wait (src/lower/block/control.rs puts
+// a call at the top of the loop's body) or a counted barrier's wait (ptx2hip_named_bar_sync): the
+// first pass costs an increment, the second starts a clock,
 // and a loop still spinning PTX2HIP_SPIN_LIMIT_SECONDS later (default 60; 0: never) prints where
 // and traps, so that a hang (a waiter and its arriver in one AMD wave, a lost arrival) is an
 // error the host sees rather than a kernel that never ends. nvcc: clock64() cycles, counted at
@@ -51,7 +52,7 @@ __device__ inline void ptx2hip_spin_watch(ptx2hip_spin& s, const char* file, int
   if (s.passes == 2) s.start = now;
   else if (now - s.start > (uint64_t)PTX2HIP_SPIN_LIMIT_SECONDS * per_second) {
     printf(
-        "ptx2hip: %s:%d: an mbarrier wait has not completed in %d s (block %u,%u,%u thread "
+        "ptx2hip: %s:%d: a barrier wait has not completed in %d s (block %u,%u,%u thread "
         "%u,%u,%u): trap (PTX2HIP_SPIN_LIMIT_SECONDS sets the limit)\n",
         file, line, (int)PTX2HIP_SPIN_LIMIT_SECONDS, (unsigned)blockIdx.x, (unsigned)blockIdx.y,
         (unsigned)blockIdx.z, (unsigned)threadIdx.x, (unsigned)threadIdx.y, (unsigned)threadIdx.z);
@@ -75,7 +76,7 @@ __device__ inline void ptx2hip_spin_watch(ptx2hip_spin& s, const char* file, int
   if (s.passes == 2) s.start = now;
   else if (now - s.start > (uint64_t)PTX2HIP_SPIN_LIMIT_SECONDS * 100000000ull) {
     printf(
-        "ptx2hip: %s:%d: an mbarrier wait has not completed in %d s (block %u,%u,%u thread "
+        "ptx2hip: %s:%d: a barrier wait has not completed in %d s (block %u,%u,%u thread "
         "%u,%u,%u): trap (PTX2HIP_SPIN_LIMIT_SECONDS sets the limit)\n",
         file, line, (int)PTX2HIP_SPIN_LIMIT_SECONDS, (unsigned)blockIdx.x, (unsigned)blockIdx.y,
         (unsigned)blockIdx.z, (unsigned)threadIdx.x, (unsigned)threadIdx.y, (unsigned)threadIdx.z);

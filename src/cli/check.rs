@@ -313,7 +313,8 @@ struct Totals {
     malformed_suppressions: usize,
     /// Statements in `__CUDA_ARCH__` arms the AMD device compilation does not take (`T002`).
     other_arch: usize,
-    /// Translated mbarrier waits that can hang on AMD (`T003`), counted among the translatable.
+    /// Translated mbarrier and counted-barrier waits that can hang on AMD (`T003`), counted among
+    /// the translatable.
     same_wave_waits: usize,
     suppressed: usize,
     baselined: usize,
@@ -354,7 +355,7 @@ impl Totals {
         if self.same_wave_waits > 0 {
             let n = self.same_wave_waits;
             extra.push(format!(
-                "{n} mbarrier wait{} that can hang on AMD (T003)",
+                "{n} barrier wait{} that can hang on AMD (T003)",
                 plural(n)
             ));
         }

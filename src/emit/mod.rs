@@ -17,6 +17,7 @@
 
 pub mod cuda_arch;
 pub mod diff;
+pub mod entry;
 pub mod header;
 mod helpers;
 mod layout;

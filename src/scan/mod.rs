@@ -23,6 +23,7 @@ mod cstrings;
 pub mod cuda_arch;
 mod dialect;
 mod extract;
+pub mod kernels;
 mod literal;
 mod macros;
 mod nesting;

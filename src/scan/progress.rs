@@ -10,6 +10,13 @@
 //! one branch and a wait asm statement on the same barrier expression in the other — and says
 //! nothing about roles that split whole warps or warpgroups (`warp_idx == 0`, `threadIdx.x < 128`),
 //! which the emulation keeps apart on wave32 and, for groups of 64 threads, on wave64.
+//!
+//! Counted barriers (`barrier.sync id, count`, emulated by S030-S033) hang in the same way one
+//! level up: on wave64 one wave holds two PTX warps, and when an `if` gives them different roles
+//! and both sides reach the same barrier id, the side that runs first spins there for the other
+//! side's arrival. [`wave64_splits`] reports an `if` whose condition visibly separates the two
+//! warps of a wave (`warp == 0`, `warp_idx < 3`, `threadIdx.x < 32`) with a counted barrier
+//! `sync` in one branch and the same barrier id in the other.
 
 use std::ops::Range;
 use std::sync::LazyLock;
@@ -26,10 +33,15 @@ pub enum Role {
     Arrive,
     /// Polls for a phase: `mbarrier.try_wait` / `test_wait`.
     Wait,
+    /// Arrives at a counted barrier and waits: `bar.sync id, count`, `barrier.sync id, count`.
+    CountedSync,
+    /// Arrives at a counted barrier without waiting: `bar.arrive id, count`.
+    CountedArrive,
 }
 
 /// An asm statement that arrives on or waits for an mbarrier, and the C++ expression of its
-/// address operand (blanks removed), which identifies the barrier within one function.
+/// address operand (blanks removed), which identifies the barrier within one function; or a
+/// counted barrier statement and its barrier id (a literal, or its operand's expression).
 #[derive(Debug, Clone)]
 pub struct Party {
     pub span: Range<usize>,
@@ -52,6 +64,14 @@ static ROLE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"\bmbarrier\.(try_wait|test_wait|arrive_drop|arrive|complete_tx)\b[^\[;]*\[\s*%(\d+|\[\w+\])").unwrap()
 });
 
+/// Counted barrier statements: the operation and the id operand.
+static COUNTED: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"\b(?:bar|barrier)(?:\.cta)?\.(sync|arrive)(?:\.aligned)?\s+(%\d+|%\[\w+\]|\d+)\s*,",
+    )
+    .unwrap()
+});
+
 /// Conditions that pick some lanes of a warp and not the others.
 static LANE_SPLIT: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(concat!(
@@ -68,12 +88,40 @@ pub fn party(stmt: &AsmStatement) -> Option<Party> {
     let Template::Known { text, .. } = &stmt.template else {
         return None;
     };
+    if let Some(caps) = COUNTED.captures(text) {
+        let role = match &caps[1] {
+            "sync" => Role::CountedSync,
+            _ => Role::CountedArrive,
+        };
+        let id = &caps[2];
+        let barrier = match id.strip_prefix('%') {
+            None => id.to_string(),
+            Some(operand) => operand_expr(stmt, operand)?,
+        };
+        return Some(Party {
+            span: stmt.span.clone(),
+            line: stmt.line,
+            column: stmt.column,
+            role,
+            barrier,
+        });
+    }
     let caps = ROLE.captures(text)?;
     let role = match &caps[1] {
         "try_wait" | "test_wait" => Role::Wait,
         _ => Role::Arrive,
     };
-    let operand = &caps[2];
+    Some(Party {
+        span: stmt.span.clone(),
+        line: stmt.line,
+        column: stmt.column,
+        role,
+        barrier: operand_expr(stmt, &caps[2])?,
+    })
+}
+
+/// The C++ expression (blanks removed) of the operand `operand` names: `0` or `[name]`.
+fn operand_expr(stmt: &AsmStatement, operand: &str) -> Option<String> {
     let mut operands = stmt.outputs.iter().chain(&stmt.inputs);
     let op = match operand.strip_prefix('[') {
         Some(name) => {
@@ -82,13 +130,100 @@ pub fn party(stmt: &AsmStatement) -> Option<Party> {
         }
         None => operands.nth(operand.parse().ok()?)?,
     };
-    Some(Party {
-        span: stmt.span.clone(),
-        line: stmt.line,
-        column: stmt.column,
-        role,
-        barrier: op.expr.split_whitespace().collect(),
+    Some(op.expr.split_whitespace().collect())
+}
+
+/// A counted barrier `sync` the check reports: the statement, the other side's statement on the
+/// same barrier id, and the `if` that gives the two warps of a wave64 the two sides.
+#[derive(Debug, Clone)]
+pub struct Wave64Split {
+    pub sync: Party,
+    pub other_line: usize,
+    pub if_line: usize,
+    pub condition: String,
+}
+
+/// Conditions (blanks removed) that put the two 32-thread warps of some wave64 on different sides:
+/// a warp index compared with a constant, or an index bound in the middle of a wave.
+static WARP_SPLIT: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(concat!(
+        r"\bwarp\w*(?:\(\))?(==|!=|<|>=|>|<=)(\d+)\b|\b(\d+)(==|!=)warp\w*\b",
+        r"|\bwarp\w*(?:\(\))?(%2|&1)\b",
+        r"|\bthreadIdx\.x(<|>=|>|<=)(\d+)\b",
+    ))
+    .unwrap()
+});
+
+/// Whether `condition` (blanks removed) separates the two warps of a wave64.
+fn splits_a_wave64(condition: &str) -> bool {
+    WARP_SPLIT.captures_iter(condition).any(|c| {
+        let bound = |op: &str, n: &str, lanes: u64| {
+            let Ok(n) = n.parse::<u64>() else {
+                return false;
+            };
+            // The first index on the upper side: `< n` and `>= n` split at n, `> n`, `<= n` at n + 1.
+            let first = if matches!(op, "<" | ">=") { n } else { n + 1 };
+            first % (2 * lanes) == lanes
+        };
+        if let (Some(op), Some(n)) = (c.get(1), c.get(2)) {
+            matches!(op.as_str(), "==" | "!=") || bound(op.as_str(), n.as_str(), 1)
+        } else if c.get(3).is_some() || c.get(5).is_some() {
+            true
+        } else if let (Some(op), Some(n)) = (c.get(6), c.get(7)) {
+            bound(op.as_str(), n.as_str(), 32)
+        } else {
+            false
+        }
     })
+}
+
+/// The counted barrier `sync`s of `parties` that an `if` of `source` separates, between the two
+/// warps of a wave64, from a statement on the same barrier id.
+pub fn wave64_splits(source: &[u8], parties: &[Party]) -> Vec<Wave64Split> {
+    if !parties.iter().any(|p| p.role == Role::CountedSync) {
+        return Vec::new();
+    }
+    let toks = tokens::lex(source, 0..source.len(), Source::File, &[]);
+    let mut found = Vec::new();
+    for (i, t) in toks.iter().enumerate() {
+        if !(t.kind == Kind::Ident && t.text == b"if") {
+            continue;
+        }
+        let Some(split) = if_split(&toks, i) else {
+            continue;
+        };
+        let condition: String = String::from_utf8_lossy(&source[split.condition.clone()])
+            .split_whitespace()
+            .collect();
+        if !splits_a_wave64(&condition) {
+            continue;
+        }
+        let within = |r: &Range<usize>| {
+            let r = r.clone();
+            parties.iter().filter(move |p| {
+                matches!(p.role, Role::CountedSync | Role::CountedArrive)
+                    && r.start <= p.span.start
+                    && p.span.end <= r.end
+            })
+        };
+        for (syncs, others) in [
+            (&split.then, &split.otherwise),
+            (&split.otherwise, &split.then),
+        ] {
+            for s in within(syncs).filter(|p| p.role == Role::CountedSync) {
+                if let Some(o) = within(others).find(|o| o.barrier == s.barrier) {
+                    found.push(Wave64Split {
+                        sync: s.clone(),
+                        other_line: o.line,
+                        if_line: line_of(source, t.at),
+                        condition: condition.clone(),
+                    });
+                }
+            }
+        }
+    }
+    found.sort_by_key(|f| f.sync.span.start);
+    found
 }
 
 /// The waits of `parties` (in file order) that an `if` of `source` separates from an arrival on
@@ -282,6 +417,47 @@ mod tests {
         // The wait first, the arrival in the `else`, one statement each without braces.
         let src = format!("__device__ void f(unsigned bar, unsigned ph, int lane) {{\n  if (lane != 0)\n    {WAIT}\n  else\n    {ARRIVE}\n}}\n");
         assert_eq!(waits(&src), [(3, 5, 2)]);
+    }
+
+    fn splits(src: &str) -> Vec<(usize, usize, usize)> {
+        let scanned = super::super::scan(src.as_bytes());
+        let parties: Vec<Party> = scanned.statements.iter().filter_map(party).collect();
+        wave64_splits(src.as_bytes(), &parties)
+            .into_iter()
+            .map(|w| (w.sync.line, w.other_line, w.if_line))
+            .collect()
+    }
+
+    #[test]
+    fn two_warps_of_a_wave64_on_the_two_sides_of_one_counted_barrier_are_reported() {
+        let sync = r#"asm volatile("barrier.sync 9, 64;" ::: "memory");"#;
+        let arrive = r#"asm volatile("bar.arrive 9, 64;" ::: "memory");"#;
+        for cond in [
+            "warp == 0",
+            "warp_idx != 2",
+            "warp < 3",
+            "warp_id() >= 1",
+            "warp > 0",
+            "threadIdx.x < 32",
+            "threadIdx.x >= 96",
+            "warp % 2",
+        ] {
+            let src = format!("__global__ void k(int warp, int warp_idx) {{\n  if ({cond}) {{\n    {arrive}\n  }} else {{\n    {sync}\n  }}\n}}\n");
+            assert_eq!(splits(&src), [(5, 3, 2)], "{cond}");
+        }
+        // Whole waves on each side, another barrier id, or a condition on something else.
+        for (cond, other) in [
+            ("warp < 2", "9"),
+            ("threadIdx.x < 64", "9"),
+            ("threadIdx.x >= 128", "9"),
+            ("warp > 1", "9"),
+            ("warp == 0", "8"),
+            ("group == 0", "9"),
+        ] {
+            let arrive = arrive.replace("9,", &format!("{other},"));
+            let src = format!("__global__ void k(int warp, int group) {{\n  if ({cond}) {{\n    {arrive}\n  }} else {{\n    {sync}\n  }}\n}}\n");
+            assert!(splits(&src).is_empty(), "{cond} / {other}");
+        }
     }
 
     #[test]

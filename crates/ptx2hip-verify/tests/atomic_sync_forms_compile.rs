@@ -11,6 +11,7 @@ mod common;
 use std::collections::HashSet;
 use std::process::Command;
 
+use ptx2hip::emit::entry::ENTRY_HELPER;
 use ptx2hip::lower::{analyze, render, RuleSet, Target};
 use ptx2hip::rules::{Bindings, OperandKind, Role, Rule};
 use ptx2hip::scan::AsmStatement;
@@ -76,8 +77,16 @@ fn form_functions(rules: &RuleSet, target: Target) -> (String, usize) {
                 let outs: String = (0..constraints.len())
                     .map(|k| format!("  p[{k}] = (uint64_t)op{k};\n"))
                     .collect();
+                // A form whose state translate initialises at kernel entry (a counted barrier's
+                // shared-memory words) is compiled as translate leaves it: in a kernel that starts
+                // with the initialisation (AMD rejects shared memory no kernel reaches).
+                let (kind, entry) = if t.helpers.iter().any(|h| h == ENTRY_HELPER) {
+                    ("__global__", format!("  {ENTRY_HELPER}();\n"))
+                } else {
+                    ("__device__", String::new())
+                };
                 out.push_str(&format!(
-                    "__device__ void form_{n}(uint64_t* p) {{ // {form} {target}\n  (void)p;\n{decls}{body}\n{outs}}}\n"
+                    "{kind} void form_{n}(uint64_t* p) {{ // {form} {target}\n{entry}  (void)p;\n{decls}{body}\n{outs}}}\n"
                 ));
                 n += 1;
             }

@@ -498,6 +498,58 @@ fn divergent_cross_lane_calls_are_reported() {
     assert!(String::from_utf8_lossy(&run.stdout).contains("different cross-lane calls"));
 }
 
+/// Counted barriers (rules/sync.toml S030-S033) on one wave of the model: the `--target amd`
+/// translation of `barrier.sync id, count` arrives for 32 threads per 32-lane half with an active
+/// lane, on wave64 and wave32 (tests/wave_sim/named_barrier_check.cpp).
+#[test]
+fn counted_barrier_arrivals_count_one_warp_per_active_half() {
+    let rules = RuleSet::embedded().unwrap();
+    let stmt = AsmStatement::synthetic("barrier.sync %0, %1;", &["r".into(), "r".into()]);
+    let t = lower::analyze(&stmt, &rules, Target::Amd)
+        .outcome
+        .unwrap_or_else(|u| panic!("not translated: {}", u.message));
+    let stand_ins = "#define __HIP_MEMORY_SCOPE_WORKGROUP 2\n\
+        #define __hip_atomic_load(p, order, scope) (*(p))\n\
+        #define __hip_atomic_compare_exchange_weak(p, expected, desired, ok, fail, scope) \\\n\
+        (*(p) == *(expected) ? (*(p) = (desired), true) : (*(expected) = *(p), false))\n\
+        #define __builtin_amdgcn_s_sleep(n) ((void)0)\n\
+        #define __builtin_readsteadycounter() 0ull\n\
+        #define __trap() abort()\n";
+    let mut prog = format!(
+        "#include \"{}\"\n{stand_ins}",
+        sim_header("kernel.h").display()
+    );
+    prog.push_str(&rules.helper_definitions(t.helpers.iter(), Target::Amd));
+    prog.push_str("static void bar_sync(uint32_t op0, uint32_t op1) {\n");
+    for line in lower::render(&t.lines, "  ", "  ") {
+        prog.push_str(&line);
+        prog.push('\n');
+    }
+    prog.push_str("}\n");
+    prog.push_str(&format!(
+        "#include \"{}\"\n",
+        sim_header("named_barrier_check.cpp").display()
+    ));
+    let dir = tempfile::tempdir().unwrap();
+    let src = dir.path().join("named_barrier.cpp");
+    std::fs::write(&src, prog).unwrap();
+    let bin = dir.path().join("named_barrier");
+    let c = Command::new(cxx())
+        .args(["-std=c++17", "-O0", "-w", "-o"])
+        .arg(&bin)
+        .arg(&src)
+        .output()
+        .unwrap();
+    assert!(c.status.success(), "{}", String::from_utf8_lossy(&c.stderr));
+    let r = Command::new(&bin).output().unwrap();
+    assert!(
+        r.status.success(),
+        "{}{}",
+        String::from_utf8_lossy(&r.stdout),
+        String::from_utf8_lossy(&r.stderr)
+    );
+}
+
 /// The corpus kernels (`corpus/`, every statement translated): the `--target amd` translation of
 /// each whole file runs on the wave model, all blocks and waves of the recorded launch, and every
 /// buffer must equal, byte for byte, what the original kernel left in it on the H100

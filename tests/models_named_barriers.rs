@@ -1,0 +1,94 @@
+//! Counted barriers (S030-S033) against the PTX ISA's description on the host: the translated
+//! `barrier.sync id, count` and `bar.arrive id, count`, portable and `--target amd`, with their
+//! helpers, run by tests/cpp/named_barrier_check.cpp: the state word's transition against a
+//! reference over every count (one warp, or the two warps of a wave64, arriving), then a producer
+//! and consumer units through a two-stage ring over thousands of phases, with single-warp barriers
+//! completing concurrently. What each statement emits is a `[[rule.test]]` case of rules/sync.toml;
+//! the AMD compile of every form is `crates/ptx2hip-verify/tests/atomic_sync_forms_compile.rs`.
+
+mod common;
+
+use std::fmt::Write as _;
+use std::path::PathBuf;
+use std::process::Command;
+
+use ptx2hip::lower::{self, RuleSet, Target};
+use ptx2hip::scan::AsmStatement;
+
+/// The statements under test: the name named_barrier_check.cpp calls, the PTX, its constraints.
+const STATEMENTS: [(&str, &str, &str); 2] = [
+    ("bar_sync", "barrier.sync %0, %1;", "r,r"),
+    ("bar_arrive", "bar.arrive %0, %1;", "r,r"),
+];
+
+/// The check program for `target`: the model, the helpers, one function per statement, the checks.
+fn program(rules: &RuleSet, target: Target) -> String {
+    let mut src = String::new();
+    if target == Target::Amd {
+        src.push_str("#define PTX2HIP_MODEL_AMD\n");
+    }
+    src.push_str("#include \"named_barrier_model.h\"\n");
+    let mut funcs = String::new();
+    let mut helpers: Vec<String> = Vec::new();
+    for (name, ptx, cons) in STATEMENTS {
+        let constraints: Vec<String> = cons.split(',').map(str::to_string).collect();
+        let stmt = AsmStatement::synthetic(ptx, &constraints);
+        let t = lower::analyze(&stmt, rules, target)
+            .outcome
+            .unwrap_or_else(|u| panic!("`{ptx}` ({target}): {}", u.message));
+        helpers.extend(t.helpers.iter().cloned());
+        writeln!(funcs, "static void {name}(uint32_t op0, uint32_t op1) {{").unwrap();
+        for (depth, line) in &t.lines {
+            writeln!(funcs, "  {}{line}", "  ".repeat(*depth)).unwrap();
+        }
+        funcs.push_str("}\n");
+    }
+    src.push_str(&rules.helper_definitions(helpers.iter(), target));
+    src.push_str(&funcs);
+    src.push_str("#include \"named_barrier_check.cpp\"\n");
+    src
+}
+
+#[test]
+fn counted_barrier_translations_follow_the_ptx_description_on_the_host() {
+    let Some(cxx) = ["g++", "clang++-19", "clang++"]
+        .into_iter()
+        .find(|c| common::installed(c))
+    else {
+        return common::skip("a host C++ compiler", "the counted-barrier host model");
+    };
+    let rules = RuleSet::embedded().expect("rule table loads");
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("models_named_barriers");
+    std::fs::create_dir_all(&dir).unwrap();
+    let cpp_dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/cpp");
+    let reports = common::in_parallel(vec![Target::Portable, Target::Amd], |target| {
+        let cpp = dir.join(format!("check_{target}.cpp"));
+        let exe = dir.join(format!("check_{target}"));
+        std::fs::write(&cpp, program(&rules, target)).unwrap();
+        let out = Command::new(cxx)
+            .args(["-std=c++17", "-O2", "-pthread", "-w", "-I"])
+            .arg(&cpp_dir)
+            .arg(&cpp)
+            .arg("-o")
+            .arg(&exe)
+            .output()
+            .expect("compiler runs");
+        assert!(
+            out.status.success(),
+            "host compile of {} failed:\n{}",
+            cpp.display(),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let run = Command::new(&exe).output().expect("check runs");
+        let text = String::from_utf8_lossy(&run.stdout).to_string();
+        assert!(
+            run.status.success(),
+            "{target} ({}):\n{text}",
+            cpp.display()
+        );
+        format!("{target}:\n{text}")
+    });
+    for r in reports {
+        eprintln!("{r}");
+    }
+}
