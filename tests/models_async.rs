@@ -8,12 +8,10 @@
 
 mod common;
 
-use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::process::Command;
 
-use ptx2hip::lower::{self, RuleSet, Target};
-use ptx2hip::scan::AsmStatement;
+use ptx2hip::lower::{RuleSet, Target};
 
 /// The statements under test: the name async_check.cpp calls, the PTX, its constraints.
 const STATEMENTS: [(&str, &str, &str); 17] = [
@@ -36,13 +34,6 @@ const STATEMENTS: [(&str, &str, &str); 17] = [
     ("cp_arrive_noinc", "cp.async.mbarrier.arrive.noinc.shared::cta.b64 [%0];", "r"),
 ];
 
-fn c_type(constraint: &str) -> &'static str {
-    match constraint.trim_start_matches(['=', '+']) {
-        "l" => "uint64_t",
-        _ => "uint32_t",
-    }
-}
-
 /// The check program for `target`: the harness, the helpers, one function per statement, the
 /// checks.
 fn program(rules: &RuleSet, target: Target) -> String {
@@ -50,25 +41,14 @@ fn program(rules: &RuleSet, target: Target) -> String {
     let mut funcs = String::new();
     let mut helpers: Vec<String> = Vec::new();
     for (name, ptx, cons) in STATEMENTS {
-        let constraints: Vec<String> = cons.split(',').map(str::to_string).collect();
-        let stmt = AsmStatement::synthetic(ptx, &constraints);
-        let t = lower::analyze(&stmt, rules, target)
-            .outcome
-            .unwrap_or_else(|u| panic!("`{ptx}` ({target}): {}", u.message));
-        helpers.extend(t.helpers.iter().cloned());
-        let params: Vec<String> = constraints
-            .iter()
-            .enumerate()
-            .map(|(i, c)| {
-                let amp = if c.starts_with('=') { "&" } else { "" };
-                format!("{}{amp} op{i}", c_type(c))
-            })
-            .collect();
-        writeln!(funcs, "static void {name}({}) {{", params.join(", ")).unwrap();
-        for (depth, line) in &t.lines {
-            writeln!(funcs, "  {}{line}", "  ".repeat(*depth)).unwrap();
-        }
-        funcs.push_str("}\n");
+        funcs.push_str(&common::statement_function(
+            rules,
+            target,
+            name,
+            ptx,
+            cons,
+            &mut helpers,
+        ));
     }
     src.push_str(&rules.helper_definitions(helpers.iter(), target));
     src.push_str(&funcs);
@@ -90,30 +70,10 @@ fn mbarrier_translations_follow_the_ptx_state_machine_on_the_host() {
     let cpp_dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/cpp");
     let programs = vec![Target::Portable, Target::Amd];
     let reports = common::in_parallel(programs, |target| {
-        let cpp = dir.join(format!("check_{target}.cpp"));
-        let exe = dir.join(format!("check_{target}"));
-        std::fs::write(&cpp, program(&rules, target)).unwrap();
-        let out = Command::new(cxx)
-            .args(["-std=c++17", "-O2", "-pthread", "-w", "-I"])
-            .arg(&cpp_dir)
-            .arg(&cpp)
-            .arg("-o")
-            .arg(&exe)
-            .output()
-            .expect("compiler runs");
-        assert!(
-            out.status.success(),
-            "host compile of {} failed:\n{}",
-            cpp.display(),
-            String::from_utf8_lossy(&out.stderr)
-        );
-        let run = Command::new(&exe).output().expect("check runs");
-        let text = String::from_utf8_lossy(&run.stdout).to_string();
-        assert!(
-            run.status.success(),
-            "{target} ({}):\n{text}",
-            cpp.display()
-        );
+        let source = program(&rules, target);
+        let exe =
+            common::compile_host_check(cxx, &dir, &format!("check_{target}"), &source, &cpp_dir);
+        let text = common::run_host_check(Command::new(&exe));
         format!("{target}:\n{text}")
     });
     for r in reports {

@@ -14,8 +14,7 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::process::Command;
 
-use ptx2hip::lower::{self, RuleSet, Target};
-use ptx2hip::scan::AsmStatement;
+use ptx2hip::lower::{RuleSet, Target};
 
 /// The copy statements bulk_check.cpp calls by name: PTX and constraints.
 const COPIES: [(&str, &str, &str); 4] = [
@@ -63,53 +62,25 @@ fn integer_reductions(rules: &RuleSet) -> Vec<Reduction> {
     out
 }
 
-fn c_type(constraint: &str) -> &'static str {
-    match constraint.trim_start_matches(['=', '+']) {
-        "l" => "uint64_t",
-        _ => "uint32_t",
-    }
-}
-
-/// `static void NAME(params) { translation }` for one statement; its helpers go to `helpers`.
-fn function(
-    rules: &RuleSet,
-    target: Target,
-    name: &str,
-    ptx: &str,
-    cons: &str,
-    helpers: &mut Vec<String>,
-) -> String {
-    let constraints: Vec<String> = cons.split(',').map(str::to_string).collect();
-    let stmt = AsmStatement::synthetic(ptx, &constraints);
-    let t = lower::analyze(&stmt, rules, target)
-        .outcome
-        .unwrap_or_else(|u| panic!("`{ptx}` ({target}): {}", u.message));
-    helpers.extend(t.helpers.iter().cloned());
-    let params: Vec<String> = constraints
-        .iter()
-        .enumerate()
-        .map(|(i, c)| format!("{} op{i}", c_type(c)))
-        .collect();
-    let mut f = format!("static void {name}({}) {{ // {ptx}\n", params.join(", "));
-    for (depth, line) in &t.lines {
-        writeln!(f, "  {}{line}", "  ".repeat(*depth)).unwrap();
-    }
-    f.push_str("}\n");
-    f
-}
-
 /// The check program for `target`: the harness, the helpers, the statements, the case table.
 fn program(rules: &RuleSet, target: Target) -> (String, usize) {
     // The check initialises each case's mbarrier itself.
     let mut helpers = vec!["ptx2hip_mbar_init".to_string()];
     let mut funcs = String::new();
     for (name, ptx, cons) in COPIES {
-        funcs.push_str(&function(rules, target, name, ptx, cons, &mut helpers));
+        funcs.push_str(&common::statement_function(
+            rules,
+            target,
+            name,
+            ptx,
+            cons,
+            &mut helpers,
+        ));
     }
     let reductions = integer_reductions(rules);
     let mut table = String::from("static const ReduceCase kReductions[] = {\n");
     for (k, r) in reductions.iter().enumerate() {
-        funcs.push_str(&function(
+        funcs.push_str(&common::statement_function(
             rules,
             target,
             &format!("reduce_{k}"),
@@ -150,34 +121,13 @@ fn bulk_translations_follow_the_ptx_isa_on_the_host() {
     std::fs::create_dir_all(&dir).unwrap();
     let cpp_dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/cpp");
     let reports = common::in_parallel(vec![Target::Portable, Target::Amd], |target| {
-        let cpp = dir.join(format!("check_{target}.cpp"));
-        let exe = dir.join(format!("check_{target}"));
-        let (text, reductions) = program(&rules, target);
+        let (source, reductions) = program(&rules, target);
         // Every integer operation and type of the ISA's table for global destinations (17 + 2),
         // with and without a cache hint.
         assert_eq!(reductions, 38, "{reductions} integer reduction forms");
-        std::fs::write(&cpp, text).unwrap();
-        let out = Command::new(cxx)
-            .args(["-std=c++17", "-O2", "-pthread", "-w", "-I"])
-            .arg(&cpp_dir)
-            .arg(&cpp)
-            .arg("-o")
-            .arg(&exe)
-            .output()
-            .expect("compiler runs");
-        assert!(
-            out.status.success(),
-            "host compile of {} failed:\n{}",
-            cpp.display(),
-            String::from_utf8_lossy(&out.stderr)
-        );
-        let run = Command::new(&exe).output().expect("check runs");
-        let text = String::from_utf8_lossy(&run.stdout).to_string();
-        assert!(
-            run.status.success(),
-            "{target} ({}):\n{text}",
-            cpp.display()
-        );
+        let exe =
+            common::compile_host_check(cxx, &dir, &format!("check_{target}"), &source, &cpp_dir);
+        let text = common::run_host_check(Command::new(&exe));
         format!("{target}:\n{text}")
     });
     for r in reports {

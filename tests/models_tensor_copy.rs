@@ -9,12 +9,10 @@
 
 mod common;
 
-use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::process::Command;
 
-use ptx2hip::lower::{self, RuleSet, Target};
-use ptx2hip::scan::AsmStatement;
+use ptx2hip::lower::{RuleSet, Target};
 
 /// A load or store of each rank, as the probe's kernels write them.
 fn copies() -> Vec<(String, String, String)> {
@@ -73,13 +71,6 @@ const STATEMENTS: [(&str, &str, &str); 12] = [
     ("t_copy_map", "tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.gpu.sync.aligned [%0], [%1], 128;", "l,r"),
 ];
 
-fn c_type(constraint: &str) -> &'static str {
-    match constraint.trim_start_matches(['=', '+']) {
-        "l" => "uint64_t",
-        _ => "uint32_t",
-    }
-}
-
 /// The check program: the model, the helpers, one function per statement, the checks.
 fn program(rules: &RuleSet) -> String {
     let mut src = String::from("#include \"tensor_copy_model.h\"\n");
@@ -91,25 +82,14 @@ fn program(rules: &RuleSet) -> String {
             .map(|(n, p, c)| (n.to_string(), p.to_string(), c.to_string())),
     );
     for (name, ptx, cons) in statements {
-        let constraints: Vec<String> = cons.split(',').map(str::to_string).collect();
-        let stmt = AsmStatement::synthetic(&ptx, &constraints);
-        let t = lower::analyze(&stmt, rules, Target::Portable)
-            .outcome
-            .unwrap_or_else(|u| panic!("`{ptx}`: {}", u.message));
-        helpers.extend(t.helpers.iter().cloned());
-        let params: Vec<String> = constraints
-            .iter()
-            .enumerate()
-            .map(|(i, c)| {
-                let amp = if c.starts_with('=') { "&" } else { "" };
-                format!("{}{amp} op{i}", c_type(c))
-            })
-            .collect();
-        writeln!(funcs, "static void {name}({}) {{", params.join(", ")).unwrap();
-        for (depth, line) in &t.lines {
-            writeln!(funcs, "  {}{line}", "  ".repeat(*depth)).unwrap();
-        }
-        funcs.push_str("}\n");
+        funcs.push_str(&common::statement_function(
+            rules,
+            Target::Portable,
+            &name,
+            &ptx,
+            &cons,
+            &mut helpers,
+        ));
     }
     // ptx2hip's encoder, which host code calls in place of the driver's.
     helpers.push("ptx2hip_cuTensorMapEncodeTiled".to_string());
@@ -131,22 +111,12 @@ fn tensor_copies_lay_boxes_out_as_the_hardware_does_on_the_host() {
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("models_tensor_copy");
     std::fs::create_dir_all(&dir).unwrap();
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    let cpp = dir.join("check.cpp");
-    let exe = dir.join("check");
-    std::fs::write(&cpp, program(&rules)).unwrap();
-    let out = Command::new(cxx)
-        .args(["-std=c++17", "-O2", "-w", "-I"])
-        .arg(root.join("tests/cpp"))
-        .arg(&cpp)
-        .arg("-o")
-        .arg(&exe)
-        .output()
-        .expect("compiler runs");
-    assert!(
-        out.status.success(),
-        "host compile of {} failed:\n{}",
-        cpp.display(),
-        String::from_utf8_lossy(&out.stderr)
+    let exe = common::compile_host_check(
+        cxx,
+        &dir,
+        "check",
+        &program(&rules),
+        &root.join("tests/cpp"),
     );
     let mut run = Command::new(&exe);
     let recording = root.join("tests/vectors/tma_copy.txt.gz");
@@ -161,8 +131,6 @@ fn tensor_copies_lay_boxes_out_as_the_hardware_does_on_the_host() {
         std::fs::write(&plain, text.stdout).unwrap();
         run.arg(&plain);
     }
-    let run = run.output().expect("check runs");
-    let text = String::from_utf8_lossy(&run.stdout).to_string();
-    assert!(run.status.success(), "{} :\n{text}", cpp.display());
+    let text = common::run_host_check(run);
     eprintln!("{text}");
 }

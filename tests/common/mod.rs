@@ -96,3 +96,76 @@ pub fn host_program_words(
         .map(|l| u32::from_str_radix(l, 16).unwrap())
         .collect()
 }
+
+/// `static void NAME(T op0, T& op1, ...) { translation }`: the asm statement `ptx` with its
+/// `constraints` translated for `target`, as a host function a C++ check calls (outputs by
+/// reference; `"l"` operands 64-bit, the others 32-bit). Its helpers are added to `helpers`.
+pub fn statement_function(
+    rules: &ptx2hip::lower::RuleSet,
+    target: ptx2hip::lower::Target,
+    name: &str,
+    ptx: &str,
+    constraints: &str,
+    helpers: &mut Vec<String>,
+) -> String {
+    let constraints: Vec<String> = constraints.split(',').map(str::to_string).collect();
+    let stmt = ptx2hip::scan::AsmStatement::synthetic(ptx, &constraints);
+    let t = ptx2hip::lower::analyze(&stmt, rules, target)
+        .outcome
+        .unwrap_or_else(|u| panic!("`{ptx}` ({target}): {}", u.message));
+    helpers.extend(t.helpers.iter().cloned());
+    let params: Vec<String> = constraints
+        .iter()
+        .enumerate()
+        .map(|(i, c)| {
+            let ty = match c.trim_start_matches(['=', '+']) {
+                "l" => "uint64_t",
+                _ => "uint32_t",
+            };
+            let by_reference = if c.starts_with('=') { "&" } else { "" };
+            format!("{ty}{by_reference} op{i}")
+        })
+        .collect();
+    let mut f = format!("static void {name}({}) {{ // {ptx}\n", params.join(", "));
+    for (depth, line) in &t.lines {
+        f.push_str(&format!("  {}{line}\n", "  ".repeat(*depth)));
+    }
+    f.push_str("}\n");
+    f
+}
+
+/// Compiles the host C++ check `source` with `cxx` as `dir/name`, with `include` on the include
+/// path (the models and checks of tests/cpp), and returns the executable.
+pub fn compile_host_check(
+    cxx: &str,
+    dir: &std::path::Path,
+    name: &str,
+    source: &str,
+    include: &std::path::Path,
+) -> std::path::PathBuf {
+    let (cpp, exe) = (dir.join(format!("{name}.cpp")), dir.join(name));
+    std::fs::write(&cpp, source).unwrap();
+    let out = Command::new(cxx)
+        .args(["-std=c++17", "-O2", "-pthread", "-w", "-I"])
+        .arg(include)
+        .arg(&cpp)
+        .arg("-o")
+        .arg(&exe)
+        .output()
+        .expect("compiler runs");
+    assert!(
+        out.status.success(),
+        "host compile of {} failed:\n{}",
+        cpp.display(),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    exe
+}
+
+/// Runs a host check and returns what it printed; it fails the test when the check fails.
+pub fn run_host_check(mut check: Command) -> String {
+    let run = check.output().expect("check runs");
+    let text = String::from_utf8_lossy(&run.stdout).to_string();
+    assert!(run.status.success(), "{:?}:\n{text}", check.get_program());
+    text
+}
