@@ -235,7 +235,8 @@ WHY_REJECTED = {
 def skipped_text(c):
     labels = [("nvidia-only", "NV-only"), ("not-nvidia", "not NV"), ("never-compiled", "`#if 0`"),
               ("barrier", "barrier"), ("not-ptx:host", "host"), ("not-ptx:amdgcn", "AMDGCN"),
-              ("not-ptx:label", "label"), ("keyword-alias", "alias")]
+              ("not-ptx:label", "label"), ("keyword-alias", "alias"),
+              ("other-arch", "other arch")]
     parts = [f"{c['skip:' + k]} {v}" for k, v in labels if c["skip:" + k]]
     return ", ".join(parts) or "0"
 
@@ -252,7 +253,8 @@ def write_report(args, rows, totals, details):
            "in code, counted by the script's own lexer; **statements** — asm statements ptx2hip reports;",
            "**diag.** — keywords reported as unreadable, each at its own line; **skipped** — keywords",
            "that are not PTX to port (NV-only: only NVIDIA compiles them; not NV: AMD- or host-only",
-           "arms; barrier: empty template; host/AMDGCN/label: another dialect); **drops** — keywords",
+           "arms; other arch: an `__CUDA_ARCH__` arm the AMD build never compiles (`--cuda-arch`);",
+           "barrier: empty template; host/AMDGCN/label: another dialect); **drops** — keywords",
            "that ended as none of these (must be 0); **non-PTX** — reported statements with neither a",
            "PTX opcode nor a PTX-shaped `opcode.modifier` instruction, by the script's own opcode list",
            "(must be 0); **rejected** — readable templates the PTX parser",
