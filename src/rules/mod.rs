@@ -29,7 +29,8 @@ use std::collections::{HashMap, HashSet};
 pub use load::{LoadError, TENSOR_MODEL};
 pub use matching::expand_class;
 pub use schema::{
-    tensor_rank, vector_width, Bindings, Carry, Case, Example, Fast, Fragment, Helper, Lookup,
+    tensor_rank, vector_width, Bindings, Carry, Case, Decomposition, Example, Fast, Fragment,
+    Helper, Lookup,
     OperandKind, OperandSpec, Role, Rule, RuleTemplate, Slot, SpecialRegister, TemplateHelpers,
     TypeRef, UnsupportedForm, When,
 };
