@@ -134,16 +134,16 @@ impl Settings {
             .find(|r| !self.evidence.admits(evidence::level(r)))?;
         let why = match &rule.decomposition {
             Some(d) => format!(
-                "the ISA defines it through {} ({}), but no GPU here runs the form",
+                "no GPU here runs the form; the ISA defines it through {} (`ptx2hip explain {}`)",
                 d.rules.join(", "),
-                d.claim.trim()
+                rule.code
             ),
             None => "it has no recording yet".to_string(),
         };
         Some(Unsupported::new(
             Code::BelowEvidence,
             format!(
-                "rule {} ({}) has evidence `{}`, below the `--evidence hardware` asked for: {why}",
+                "rule {} ({}) has evidence `{}`, below `--evidence hardware`: {why}",
                 rule.code,
                 rule.name,
                 evidence::level(rule)

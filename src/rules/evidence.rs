@@ -246,6 +246,84 @@ fn status_detail(rule: &Rule) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::{LoadError, RuleSet, EMBEDDED};
+
+    /// The embedded table with `from` replaced by `to` in `file`.
+    fn mutated(file: &str, from: &str, to: &str) -> Result<RuleSet, LoadError> {
+        RuleSet::from_sources(EMBEDDED.iter().map(|(n, s)| {
+            let s = if *n == file {
+                assert!(s.contains(from), "{file} no longer contains `{from}`");
+                s.replacen(from, to, 1)
+            } else {
+                s.to_string()
+            };
+            (n.to_string(), s)
+        }))
+    }
+
+    fn decomposition_error(file: &str, from: &str, to: &str) -> String {
+        match mutated(file, from, to) {
+            Err(e @ LoadError::Rule { key: "decomposition", .. }) => e.to_string(),
+            other => panic!("`{to}` loads or fails elsewhere: {other:?}"),
+        }
+    }
+
+    const F121: &str = r#"decomposition = { rules = ["F004"]"#;
+
+    #[test]
+    fn every_rule_has_one_level_and_decompositions_rely_on_hardware() {
+        let rules = RuleSet::embedded().unwrap();
+        let f120 = rules.rule("F120").unwrap();
+        assert_eq!(level(f120), Level::IsaDecomposition);
+        assert_eq!(level(rules.rule("F001").unwrap()), Level::Hardware);
+        assert_eq!(level(rules.rule("Q001").unwrap()), Level::NotValueCheckable);
+        assert_eq!(status(f120)["level"], "isa-decomposition");
+        assert_eq!(status(f120)["relies_on"], json!(["F001", "F003"]));
+        for r in rules.rules.iter().filter(|r| r.decomposition.is_some()) {
+            for piece in &r.decomposition.as_ref().unwrap().rules {
+                assert_eq!(level(rules.rule(piece).unwrap()), Level::Hardware, "{}", r.code);
+            }
+        }
+    }
+
+    #[test]
+    fn a_decomposition_must_name_existing_hardware_verified_rules() {
+        let unknown = decomposition_error("float.toml", F121, r#"decomposition = { rules = ["F999"]"#);
+        assert!(unknown.contains("`F999` is no rule"), "{unknown}");
+        let fence = decomposition_error("float.toml", F121, r#"decomposition = { rules = ["Q001"]"#);
+        assert!(fence.contains("not verified on NVIDIA hardware (its evidence: not-value-checkable)"), "{fence}");
+        let other = decomposition_error("float.toml", F121, r#"decomposition = { rules = ["F120"]"#);
+        assert!(other.contains("(its evidence: isa-decomposition)"), "{other}");
+        let none = decomposition_error("float.toml", F121, r#"decomposition = { rules = []"#);
+        assert!(none.contains("names the rules it relies on"), "{none}");
+    }
+
+    #[test]
+    fn a_rule_with_recordings_or_no_value_cannot_claim_a_decomposition() {
+        let recorded = decomposition_error(
+            "float.toml",
+            "portable = \"{d} = ptx2hip_add_rz_f32({a}, {b});\"",
+            "portable = \"{d} = ptx2hip_add_rz_f32({a}, {b});\"\ndecomposition = { rules = [\"F001\"], claim = \"c\" }",
+        );
+        assert!(recorded.contains("rule F002") && recorded.contains("has hardware recordings"), "{recorded}");
+        let unverifiable = decomposition_error(
+            "float.toml",
+            F121,
+            &format!("unverifiable = \"no value\"\n{F121}"),
+        );
+        assert!(unverifiable.contains("no value to decompose"), "{unverifiable}");
+    }
+
+    #[test]
+    fn the_hardware_floor_admits_recordings_and_rules_without_a_value_only() {
+        assert!(Floor::Hardware.admits(Level::Hardware));
+        assert!(Floor::Hardware.admits(Level::NotValueCheckable));
+        assert!(!Floor::Hardware.admits(Level::IsaDecomposition));
+        assert!(!Floor::Hardware.admits(Level::Unrecorded));
+        assert!(Floor::Any.admits(Level::Unrecorded));
+        assert_eq!(Floor::parse("hardware"), Some(Floor::Hardware));
+        assert_eq!(Floor::parse("vectors"), None);
+    }
 
     #[test]
     fn tables_are_sorted_by_code_without_repeats() {
