@@ -388,3 +388,19 @@ __device__ inline uint64_t ptx2hip_fop_f32x2(uint64_t a, uint64_t b, uint64_t c)
   return d;
 }
 // ptx2hip:end
+
+// ptx2hip:helper ptx2hip_minmax3_f32 requires=ptx2hip_minmax_f32
+// min/max{.ftz}{.NaN}{.abs}.f32 of three inputs (sm_100): the two-input operation of F013/F014
+// twice, on the magnitudes under .abs. That operation selects by a total order (-0 < +0, a NaN
+// input passed over unless .NaN, all-NaN or .NaN with a NaN giving 0x7fffffff), so it is
+// associative and commutative, and the pairing the ISA uses cannot change the result.
+template <bool MAX, bool FTZ, bool NAN_, bool ABS>
+__device__ inline float ptx2hip_minmax3_f32(float a, float b, float c) {
+  if (ABS) {
+    a = fabsf(a);
+    b = fabsf(b);
+    c = fabsf(c);
+  }
+  return ptx2hip_minmax_f32<MAX, FTZ, NAN_, false>(ptx2hip_minmax_f32<MAX, FTZ, NAN_, false>(a, b), c);
+}
+// ptx2hip:end

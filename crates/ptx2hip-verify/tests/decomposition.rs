@@ -10,7 +10,7 @@ use ptx2hip::lower::{RuleSet, Target};
 use ptx2hip::rules::EMBEDDED;
 use ptx2hip_verify::forms::{rule_forms, CanonicalForm};
 use ptx2hip_verify::golden::{
-    amd_differs, check_with_inputs, CheckReport, FormVectors, GoldenFile,
+    amd_differs, check_with_inputs, host_program, translate, CheckReport, FormVectors, GoldenFile,
 };
 
 fn golden(family: &str) -> GoldenFile {
@@ -174,4 +174,270 @@ fn packed_f32_replay_catches_swapped_elements_and_ignored_rounding() {
         assert!(f.starts_with("mul.r") && !f.starts_with("mul.rn"), "{f}");
     }
     assert_eq!(wrong.len(), 6, "{wrong:?}");
+}
+
+/// Runs the portable translations of `forms` on the host over `inputs` (per form, its vectors'
+/// packed inputs) and returns per form the packed outputs.
+fn run_on_host(rules: &RuleSet, forms: &[CanonicalForm], inputs: &[Vec<u8>]) -> Vec<Vec<u8>> {
+    let translated = translate(forms, rules, Target::Portable).unwrap();
+    let program = host_program(&translated, rules, Target::Portable, "");
+    let dir = tempfile::tempdir().unwrap();
+    let (src, bin) = (dir.path().join("run.cpp"), dir.path().join("run"));
+    std::fs::write(&src, program).unwrap();
+    let out = std::process::Command::new(cxx())
+        .args(["-std=c++17", "-O1", "-ffp-contract=off", "-fno-strict-aliasing", "-w", "-o"])
+        .arg(&bin)
+        .arg(&src)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let mut input = Vec::new();
+    for (k, (f, x)) in forms.iter().zip(inputs).enumerate() {
+        input.extend_from_slice(&(k as u32).to_le_bytes());
+        input.extend_from_slice(&((x.len() / f.in_bytes()) as u32).to_le_bytes());
+        input.extend_from_slice(x);
+    }
+    let (inp, outp) = (dir.path().join("in.bin"), dir.path().join("out.bin"));
+    std::fs::write(&inp, input).unwrap();
+    let st = std::process::Command::new(&bin).arg(&inp).arg(&outp).status().unwrap();
+    assert!(st.success());
+    let results = std::fs::read(&outp).unwrap();
+    let mut off = 0;
+    forms
+        .iter()
+        .zip(inputs)
+        .map(|(f, x)| {
+            let n = x.len() / f.in_bytes() * f.out_bytes();
+            off += n;
+            results[off - n..off].to_vec()
+        })
+        .collect()
+}
+
+/// The f32 values every pairing question turns on: signed zeros, subnormals, FLT_MIN, ordinary
+/// values of both signs and equal magnitudes, the largest finite values, infinities, and quiet,
+/// signalling and negative NaNs with payloads.
+const EDGES: [u32; 40] = [
+    0x0000_0000, 0x8000_0000, 0x0000_0001, 0x8000_0001, 0x007f_ffff, 0x807f_ffff, 0x0080_0000,
+    0x8080_0000, 0x3f80_0000, 0xbf80_0000, 0x3fc0_0000, 0xbfc0_0000, 0x4000_0000, 0xc000_0000,
+    0x4040_0000, 0xc040_0000, 0x3f00_0000, 0xbf00_0000, 0x42c8_0000, 0xc2c8_0000, 0x7f7f_ffff,
+    0xff7f_ffff, 0x7f80_0000, 0xff80_0000, 0x7fc0_0000, 0xffc0_0000, 0x7f80_0001, 0xff80_0001,
+    0x7fc0_1234, 0x3f80_0001, 0x3f7f_ffff, 0x0040_0000, 0x8040_0000, 0x3380_0000, 0xb380_0000,
+    0x4b00_0000, 0xcb00_0000, 0x0000_0002, 0x7fff_ffff, 0x4049_0fdb,
+];
+
+fn form_named(rules: &RuleSet, code: &str, name: &str) -> CanonicalForm {
+    rule_forms(rules.rule(code).unwrap())
+        .into_iter()
+        .find(|f| f.form == name)
+        .unwrap_or_else(|| panic!("{code} has no form `{name}`"))
+}
+
+fn words(bytes: &[u8]) -> Vec<u32> {
+    bytes
+        .chunks(4)
+        .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
+        .collect()
+}
+
+/// `min/max{.ftz}{.NaN}{.abs}.f32 d, a, b, c` (F124, F125), every form over all 64000 triples of
+/// the edge values: the translation equals the verified two-input form (F013/F014) applied in
+/// each of the three pairings, on the verified `abs{.ftz}.f32` (F017) of each input under
+/// `.abs`. So the result is the decomposition's whichever two inputs the hardware pairs first.
+#[test]
+fn three_input_min_max_is_the_two_input_form_twice_in_any_pairing() {
+    let rules = RuleSet::embedded().unwrap();
+    let triples: Vec<u32> = EDGES
+        .iter()
+        .flat_map(|&a| EDGES.iter().flat_map(move |&b| EDGES.iter().flat_map(move |&c| [a, b, c])))
+        .collect();
+    // The verified magnitudes: abs.f32 and abs.ftz.f32 of every edge value.
+    let magnitudes = ["abs.f32", "abs.ftz.f32"].map(|name| form_named(&rules, "F017", name));
+    let out = run_on_host(&rules, &magnitudes, &[bytes(&EDGES), bytes(&EDGES)]);
+    let magnitude = |ftz: bool| words(&out[usize::from(ftz)]);
+    // Per form: the values the two-input operation can meet (the inputs, their magnitudes under
+    // .abs, and what it returns besides them: the canonical NaN, flushed zeros), every pair of
+    // them through the verified two-input form, and every triple through the form itself.
+    let mut forms = Vec::new();
+    let mut inputs = Vec::new();
+    let mut meets = Vec::new();
+    for code in ["F124", "F125"] {
+        for form in rule_forms(rules.rule(code).unwrap()) {
+            let abs = form.form.contains(".abs");
+            let mut values = if abs { magnitude(form.form.contains(".ftz")) } else { EDGES.to_vec() };
+            for extra in [0x7fff_ffff, 0, 0x8000_0000] {
+                if !values.contains(&extra) {
+                    values.push(extra);
+                }
+            }
+            let pairs: Vec<u32> = values.iter().flat_map(|&x| values.iter().flat_map(move |&y| [x, y])).collect();
+            let two = if code == "F124" { "F013" } else { "F014" };
+            forms.push(form_named(&rules, two, &form.form.replace(".abs", "")));
+            inputs.push(bytes(&pairs));
+            forms.push(form);
+            inputs.push(bytes(&triples));
+            meets.push((abs, values, pairs));
+        }
+    }
+    let out = run_on_host(&rules, &forms, &inputs);
+    let mut checked = 0;
+    for (k, (abs, values, pairs)) in meets.iter().enumerate() {
+        let form = &forms[2 * k + 1].form;
+        let table: HashMap<(u32, u32), u32> = pairs
+            .chunks(2)
+            .zip(words(&out[2 * k]))
+            .map(|(p, d)| ((p[0], p[1]), d))
+            .collect();
+        let m = |x: u32, y: u32| {
+            *table
+                .get(&(x, y))
+                .unwrap_or_else(|| panic!("{form}: {x:#x} {y:#x} outside the table"))
+        };
+        let mag = |x: u32| match EDGES.iter().position(|&e| e == x) {
+            Some(i) if *abs => values[i],
+            _ => x,
+        };
+        for (t, d) in triples.chunks(3).zip(words(&out[2 * k + 1])) {
+            let (a, b, c) = (mag(t[0]), mag(t[1]), mag(t[2]));
+            let pairings = [m(m(a, b), c), m(a, m(b, c)), m(m(a, c), b)];
+            assert!(
+                pairings.iter().all(|&p| p == d),
+                "{form} of {t:x?}: {d:#x}, pairings {pairings:x?}"
+            );
+            checked += 1;
+        }
+    }
+    assert_eq!(checked, 16 * 64000);
+}
+
+fn bytes(words: &[u32]) -> Vec<u8> {
+    words.iter().flat_map(|w| w.to_le_bytes()).collect()
+}
+
+/// The 16-bit encoding of an f32 that f16 (`bf16 == false`) or bf16 represents exactly (NaNs
+/// as a quiet NaN of their sign: a NaN operand gives the canonical NaN either way).
+fn narrow(x: u32, bf16: bool) -> Option<u16> {
+    let f = f32::from_bits(x);
+    if f.is_nan() {
+        return Some(if bf16 { 0x7fc0 } else { 0x7e00 } | ((x >> 16) as u16 & 0x8000));
+    }
+    if bf16 {
+        return (x & 0xffff == 0).then_some((x >> 16) as u16);
+    }
+    let h = half_bits(f)?;
+    (half_value(h).to_bits() == x).then_some(h)
+}
+
+/// The f16 encoding of `f` when f16 holds it exactly (`None` otherwise), from its magnitude.
+fn half_bits(f: f32) -> Option<u16> {
+    let (sign, a) = (if f.is_sign_negative() { 0x8000u16 } else { 0 }, f.abs());
+    if a.is_infinite() {
+        return Some(sign | 0x7c00);
+    }
+    if a == 0.0 {
+        return Some(sign);
+    }
+    // f16 values are k * 2^-24 for k < 2^11 * 2^e: scan the 31 binades.
+    let units = a * 16_777_216.0; // a / 2^-24, exact for a power-of-two scale
+    if units < 1024.0 {
+        let k = units as u16;
+        return (f32::from(k) == units).then_some(sign | k);
+    }
+    let exp = a.log2().floor() as i32;
+    if !(-14..=15).contains(&exp) {
+        return None;
+    }
+    let mantissa = a / 2f32.powi(exp) * 1024.0 - 1024.0;
+    (mantissa.fract() == 0.0).then(|| sign | (((exp + 15) as u16) << 10) | mantissa as u16)
+}
+
+fn half_value(h: u16) -> f32 {
+    let (sign, e, m) = (h >> 15, (h >> 10) & 0x1f, f32::from(h & 0x3ff));
+    let v = match e {
+        0 => m * 2f32.powi(-24),
+        31 => f32::INFINITY,
+        _ => (1.0 + m / 1024.0) * 2f32.powi(i32::from(e) - 15),
+    };
+    if sign == 1 {
+        -v
+    } else {
+        v
+    }
+}
+
+/// `add/sub{.rnd}{.sat}.f32.{f16,bf16}` and `fma.rnd{.sat}.f32.{f16,bf16}` (F126-F128): every form
+/// against the recorded vectors of the f32 form with the same modifiers whose 16-bit operands
+/// (a; a and b for fma) the 16-bit type holds exactly: for those the ISA's exact conversion
+/// makes the mixed form compute what the H100 recorded.
+#[test]
+fn mixed_precision_forms_give_the_recorded_f32_results_of_their_exact_operands() {
+    let rules = RuleSet::embedded().unwrap();
+    let file = golden("float");
+    let recorded: HashMap<&str, &FormVectors> = file
+        .forms
+        .iter()
+        .map(|f| (f.form.as_str(), f))
+        .collect();
+    let (mut forms, mut vectors, mut inputs) = (Vec::new(), Vec::new(), Vec::new());
+    for code in ["F126", "F127", "F128"] {
+        let rule = rules.rule(code).unwrap();
+        let pieces = &rule.decomposition.as_ref().unwrap().rules;
+        for form in rule_forms(rule) {
+            let bf16 = form.form.ends_with(".bf16");
+            let element = form.form.trim_end_matches(".bf16").trim_end_matches(".f16");
+            let piece = recorded
+                .get(element)
+                .unwrap_or_else(|| panic!("{code} {}: `{element}` has no recording", form.form));
+            assert!(pieces.contains(&piece.rule), "{code}: {element} is {}", piece.rule);
+            let narrowed = if code == "F128" { 2 } else { 1 };
+            let (mut x, mut full, mut count) = (Vec::new(), Vec::new(), 0u32);
+            for k in 0..piece.full_index.len() {
+                let (_, xs, y) = piece.record(k);
+                let ops = words(xs);
+                let Some(short) = ops[..narrowed]
+                    .iter()
+                    .map(|&v| narrow(v, bf16))
+                    .collect::<Option<Vec<u16>>>()
+                else {
+                    continue;
+                };
+                let start = x.len();
+                for h in &short {
+                    x.extend_from_slice(&h.to_le_bytes());
+                }
+                for w in &ops[narrowed..] {
+                    x.extend_from_slice(&w.to_le_bytes());
+                }
+                full.extend_from_slice(&x[start..]);
+                full.extend_from_slice(y);
+                count += 1;
+            }
+            assert!(count >= 50, "{}: only {count} recorded vectors with 16-bit operands", form.form);
+            assert_eq!(x.len(), count as usize * form.in_bytes(), "{}", form.form);
+            vectors.push(FormVectors {
+                form: form.form.clone(),
+                rule: form.rule.clone(),
+                ptx: form.ptx.clone(),
+                in_bytes: form.in_bytes(),
+                out_bytes: form.out_bytes(),
+                count: count as usize,
+                chunk: 0,
+                full_index: (0..count).collect(),
+                full,
+                digests: Vec::new(),
+            });
+            inputs.push((x, count as usize));
+            forms.push(form);
+        }
+    }
+    assert_eq!(forms.len(), 2 * (2 * 10) + 2 * 8, "every rounding, .sat, and 16-bit type");
+    assert!(!amd_differs(&forms, &rules), "replay the amd translation too");
+    let dir = tempfile::tempdir().unwrap();
+    let refs: Vec<&FormVectors> = vectors.iter().collect();
+    let report = check_with_inputs(&forms, &refs, Some(&inputs), &rules, Target::Portable, "", &cxx(), dir.path()).unwrap();
+    for m in &report.examples {
+        eprintln!("MISMATCH {} {}: inputs [{}] H100 [{}] translation [{}]", m.rule, m.form, m.input, m.expected, m.got);
+    }
+    assert_eq!(report.mismatches, 0, "of {}", report.vectors);
+    eprintln!("mixed precision: {} forms, {} vectors, 0 mismatches", forms.len(), report.vectors);
 }
