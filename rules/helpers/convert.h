@@ -473,3 +473,66 @@ __device__ inline uint16_t ptx2hip_h_keep(uint16_t r, uint64_t a, bool bf) {
   return r;
 }
 // ptx2hip:end
+
+// sm_100 FP4 / FP6 (OCP MX e2m1, e2m3, e3m2: sign, eb exponent bits of bias 2^(eb-1) - 1, mb
+// fraction bits, subnormals, every encoding finite: no infinity, no NaN). docs/EVIDENCE.md.
+
+// ptx2hip:helper ptx2hip_fp_small_from_f32 requires=ptx2hip_fp_convert,ptx2hip_bits_from_f32
+/* One f32 rounded to nearest even onto the format's grid as C013 rounds onto e4m3 (.satfinite:
+   beyond the largest magnitude and +-inf give the largest of the sign; NaN gives the positive
+   largest, the ISA's rule for formats without NaN; .relu: a negative input gives +0). */
+__device__ inline uint32_t ptx2hip_fp_small_from_f32(float x, int mb, int eb, bool relu) {
+  uint64_t largest = (1ull << (mb + eb)) - 1;
+  return (uint32_t)ptx2hip_fp_convert(ptx2hip_bits_from_f32(x), 23, 8, false, mb, eb, largest,
+                                      largest, 0, relu, true);
+}
+// ptx2hip:end
+
+// ptx2hip:helper ptx2hip_f16_from_fp_small requires=ptx2hip_fp_round
+/* The f16 bits of an e2m1 / e2m3 / e3m2 value x (its low 1 + eb + mb bits), exactly; .relu: a
+   negative value (-0 too) gives +0, as C015 does for FP8. */
+__device__ inline uint32_t ptx2hip_f16_from_fp_small(uint32_t x, int mb, int eb, bool relu) {
+  uint32_t s = (x >> (mb + eb)) & 1u;
+  if (relu && s) return 0;
+  uint32_t frac = x & ((1u << mb) - 1), ex = (x >> mb) & ((1u << eb) - 1);
+  uint64_t m = ex ? (frac | (1u << mb)) : frac;
+  int e = (ex ? (int)ex : 1) - ((1 << (eb - 1)) - 1) - mb;
+  return (uint32_t)ptx2hip_fp_round(s, m, e, 10, 5, 0x7bffu, false, 0);
+}
+// ptx2hip:end
+
+// ptx2hip:helper ptx2hip_cvt_fp4x2_from_f32 requires=ptx2hip_fp_small_from_f32
+/* cvt.rn.satfinite{.relu}.e2m1x2.f32 d, a, b: a -> bits 7:4, b -> bits 3:0. */
+__device__ inline uint8_t ptx2hip_cvt_fp4x2_from_f32(float a, float b, bool relu) {
+  return (uint8_t)((ptx2hip_fp_small_from_f32(a, 1, 2, relu) << 4) |
+                   ptx2hip_fp_small_from_f32(b, 1, 2, relu));
+}
+// ptx2hip:end
+
+// ptx2hip:helper ptx2hip_cvt_fp6x2_from_f32 requires=ptx2hip_fp_small_from_f32
+/* cvt.rn.satfinite{.relu}.{e2m3x2,e3m2x2}.f32 d, a, b: a -> bits 13:8, b -> bits 5:0, bits 15:14
+   and 7:6 zero. */
+__device__ inline uint16_t ptx2hip_cvt_fp6x2_from_f32(float a, float b, bool e3, bool relu) {
+  int mb = e3 ? 2 : 3, eb = e3 ? 3 : 2;
+  return (uint16_t)((ptx2hip_fp_small_from_f32(a, mb, eb, relu) << 8) |
+                    ptx2hip_fp_small_from_f32(b, mb, eb, relu));
+}
+// ptx2hip:end
+
+// ptx2hip:helper ptx2hip_cvt_f16x2_from_fp4x2 requires=ptx2hip_f16_from_fp_small
+/* cvt.rn{.relu}.f16x2.e2m1x2 d, a: bits 7:4 of a -> high half, bits 3:0 -> low half. */
+__device__ inline uint32_t ptx2hip_cvt_f16x2_from_fp4x2(uint32_t a, bool relu) {
+  return (ptx2hip_f16_from_fp_small((a >> 4) & 0xfu, 1, 2, relu) << 16) |
+         ptx2hip_f16_from_fp_small(a & 0xfu, 1, 2, relu);
+}
+// ptx2hip:end
+
+// ptx2hip:helper ptx2hip_cvt_f16x2_from_fp6x2 requires=ptx2hip_f16_from_fp_small
+/* cvt.rn{.relu}.f16x2.{e2m3x2,e3m2x2} d, a: bits 13:8 of a -> high half, bits 5:0 -> low half
+   (the ISA defines the inputs whose 2 upper bits per byte are 0; the others are read without them). */
+__device__ inline uint32_t ptx2hip_cvt_f16x2_from_fp6x2(uint32_t a, bool e3, bool relu) {
+  int mb = e3 ? 2 : 3, eb = e3 ? 3 : 2;
+  return (ptx2hip_f16_from_fp_small((a >> 8) & 0x3fu, mb, eb, relu) << 16) |
+         ptx2hip_f16_from_fp_small(a & 0x3fu, mb, eb, relu);
+}
+// ptx2hip:end

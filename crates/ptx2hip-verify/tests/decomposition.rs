@@ -441,3 +441,180 @@ fn mixed_precision_forms_give_the_recorded_f32_results_of_their_exact_operands()
     assert_eq!(report.mismatches, 0, "of {}", report.vectors);
     eprintln!("mixed precision: {} forms, {} vectors, 0 mismatches", forms.len(), report.vectors);
 }
+
+/// An OCP MX format as the ISA specifies it: fraction bits, exponent bits (bias
+/// 2^(exponent bits - 1) - 1, subnormals, every encoding finite).
+#[derive(Clone, Copy, Debug)]
+struct Small {
+    mb: u32,
+    eb: u32,
+}
+
+const E2M1: Small = Small { mb: 1, eb: 2 };
+const E2M3: Small = Small { mb: 3, eb: 2 };
+const E3M2: Small = Small { mb: 2, eb: 3 };
+
+impl Small {
+    /// The largest magnitude code.
+    fn top(self) -> u32 {
+        (1 << (self.mb + self.eb)) - 1
+    }
+
+    /// The value of magnitude code `c`.
+    fn value(self, c: u32) -> f64 {
+        let bias = (1 << (self.eb - 1)) - 1;
+        let (ex, frac) = ((c >> self.mb) as i32, f64::from(c & ((1 << self.mb) - 1)));
+        let scale = f64::from(1u32 << self.mb);
+        if ex == 0 {
+            frac / scale * 2f64.powi(1 - bias)
+        } else {
+            (1.0 + frac / scale) * 2f64.powi(ex - bias)
+        }
+    }
+
+    /// `cvt.rn.satfinite{.relu}` of one f32 as the ISA defines it: the nearest value of the grid,
+    /// ties to the even code; beyond the largest magnitude (infinities too) the largest of the
+    /// sign; NaN the positive largest; under `.relu` a negative input +0.
+    fn narrow(self, x: f32, relu: bool) -> u32 {
+        if x.is_nan() {
+            return self.top();
+        }
+        let sign = u32::from(x.is_sign_negative());
+        if relu && sign == 1 {
+            return 0;
+        }
+        let a = f64::from(x.abs());
+        let code = if a >= self.value(self.top()) {
+            self.top()
+        } else {
+            (0..=self.top())
+                .min_by(|&c, &d| {
+                    let (dc, dd) = ((self.value(c) - a).abs(), (self.value(d) - a).abs());
+                    dc.partial_cmp(&dd).unwrap().then((c & 1).cmp(&(d & 1)))
+                })
+                .unwrap()
+        };
+        sign << (self.mb + self.eb) | code
+    }
+
+    /// `cvt.rn{.relu}.f16x2` of one code: its value as f16 bits (exact); under `.relu` a
+    /// negative code (-0 too) gives +0.
+    fn widen(self, code: u32, relu: bool) -> u32 {
+        let sign = (code >> (self.mb + self.eb)) & 1;
+        if relu && sign == 1 {
+            return 0;
+        }
+        let v = self.value(code & self.top());
+        let magnitude = if v == 0.0 {
+            0
+        } else if v < 2f64.powi(-14) {
+            (v / 2f64.powi(-24)) as u32
+        } else {
+            let e = v.log2().floor() as i32;
+            ((e + 15) as u32) << 10 | ((v / 2f64.powi(e) - 1.0) * 1024.0) as u32
+        };
+        sign << 15 | magnitude
+    }
+}
+
+/// Every f32 within 4 ulps of a value of the grid, of a midpoint between two neighbouring values,
+/// or of the largest value plus half a step, of both signs; zeros, subnormals, the largest
+/// finite values, infinities and NaNs; and every 4099th bit pattern.
+fn narrowing_inputs(f: Small) -> Vec<f32> {
+    let mut points: Vec<f64> = (0..=f.top()).map(|c| f.value(c)).collect();
+    let mids: Vec<f64> = points.windows(2).map(|w| (w[0] + w[1]) / 2.0).collect();
+    let step = f.value(f.top()) - f.value(f.top() - 1);
+    points.extend(mids);
+    points.push(f.value(f.top()) + step / 2.0);
+    let mut bits: Vec<u32> = Vec::new();
+    for p in points {
+        let b = (p as f32).to_bits();
+        for d in 0..=4u32 {
+            for v in [b.wrapping_add(d), b.wrapping_sub(d)] {
+                bits.extend([v, v | 0x8000_0000]);
+            }
+        }
+    }
+    bits.extend([1, 0x007f_ffff, 0x7f7f_ffff, 0x7f80_0000, 0x7fc0_0000, 0x7f80_0001, 0x7fff_ffff]);
+    bits.extend(bits.clone().iter().map(|b| b | 0x8000_0000));
+    bits.extend((0..=u32::MAX / 4099).map(|k| k * 4099));
+    bits.into_iter().map(f32::from_bits).collect()
+}
+
+fn le(bytes: &[u8], width: usize) -> Vec<u32> {
+    bytes
+        .chunks(width)
+        .map(|c| c.iter().rev().fold(0u32, |w, &b| w << 8 | u32::from(b)))
+        .collect()
+}
+
+fn packed(values: &[u32], width: usize) -> Vec<u8> {
+    values.iter().flat_map(|v| v.to_le_bytes()[..width].to_vec()).collect()
+}
+
+/// `cvt.rn.satfinite{.relu}.{e2m1x2,e2m3x2,e3m2x2}.f32` (C120, C121) against the ISA's
+/// definition at every rounding boundary and over a dense sample of all f32 values, both
+/// elements of the pair; and the widenings (C122, C123) for every input.
+#[test]
+fn fp4_and_fp6_conversions_follow_the_isa_value_tables() {
+    let rules = RuleSet::embedded().unwrap();
+    let mut forms = Vec::new();
+    let mut inputs = Vec::new();
+    let mut expected = Vec::new();
+    for (code, format, shift, dest) in [
+        ("C120", E2M1, 4, "e2m1x2"),
+        ("C121", E2M3, 8, "e2m3x2"),
+        ("C121", E3M2, 8, "e3m2x2"),
+    ] {
+        for relu in [false, true] {
+            let name = format!("cvt.rn.satfinite{}.{dest}.f32", if relu { ".relu" } else { "" });
+            let form = form_named(&rules, code, &name);
+            assert_eq!(form.in_bytes(), 8, "{name}: two f32 inputs");
+            let xs = narrowing_inputs(format);
+            let n = xs.len();
+            let (mut x, mut want) = (Vec::new(), Vec::new());
+            for i in 0..n {
+                let (a, b) = (xs[i], xs[(i * 7 + 1) % n]);
+                x.extend_from_slice(&a.to_le_bytes());
+                x.extend_from_slice(&b.to_le_bytes());
+                want.push(format.narrow(a, relu) << shift | format.narrow(b, relu));
+            }
+            forms.push(form);
+            inputs.push(x);
+            expected.push(want);
+        }
+    }
+    for (code, format, dest, count) in [
+        ("C122", E2M1, "e2m1x2", 256u32),
+        ("C123", E2M3, "e2m3x2", 1 << 16),
+        ("C123", E3M2, "e3m2x2", 1 << 16),
+    ] {
+        for relu in [false, true] {
+            let name = format!("cvt.rn{}.f16x2.{dest}", if relu { ".relu" } else { "" });
+            let form = form_named(&rules, code, &name);
+            let width = form.in_bytes();
+            let (bits, shift) = if count == 256 { (4, 4) } else { (6, 8) };
+            let a: Vec<u32> = (0..count).collect();
+            let field = |v: u32, at: u32| (v >> at) & ((1 << bits) - 1);
+            let want = a
+                .iter()
+                .map(|&v| format.widen(field(v, shift), relu) << 16 | format.widen(field(v, 0), relu))
+                .collect();
+            inputs.push(packed(&a, width));
+            expected.push(want);
+            forms.push(form);
+        }
+    }
+    let out = run_on_host(&rules, &forms, &inputs);
+    let mut checked = 0;
+    for ((form, got), want) in forms.iter().zip(&out).zip(&expected) {
+        let got = le(got, form.out_bytes());
+        assert_eq!(got.len(), want.len(), "{}", form.form);
+        for (k, (g, w)) in got.iter().zip(want).enumerate() {
+            assert_eq!(g, w, "{} vector {k}: {g:#x}, the ISA gives {w:#x}", form.form);
+        }
+        checked += got.len();
+    }
+    assert!(checked > 6_000_000, "{checked}");
+    eprintln!("fp4/fp6: {} forms, {checked} conversions, as the ISA's tables", forms.len());
+}
