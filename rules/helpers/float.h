@@ -401,6 +401,7 @@ __device__ inline float ptx2hip_minmax3_f32(float a, float b, float c) {
     b = fabsf(b);
     c = fabsf(c);
   }
-  return ptx2hip_minmax_f32<MAX, FTZ, NAN_, false>(ptx2hip_minmax_f32<MAX, FTZ, NAN_, false>(a, b), c);
+  return ptx2hip_minmax_f32<MAX, FTZ, NAN_, false>(ptx2hip_minmax_f32<MAX, FTZ, NAN_, false>(a, b),
+                                                   c);
 }
 // ptx2hip:end
