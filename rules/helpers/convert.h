@@ -501,11 +501,28 @@ __device__ inline uint32_t ptx2hip_f16_from_fp_small(uint32_t x, int mb, int eb,
 }
 // ptx2hip:end
 
-// ptx2hip:helper ptx2hip_cvt_fp4x2_from_f32 requires=ptx2hip_fp_small_from_f32
+// ptx2hip:helper ptx2hip_cvt_fp4x2_from_f32 requires=ptx2hip_fp_small_from_f32,ptx2hip_bits_from_f32
 /* cvt.rn.satfinite{.relu}.e2m1x2.f32 d, a, b: a -> bits 7:4, b -> bits 3:0. */
 __device__ inline uint8_t ptx2hip_cvt_fp4x2_from_f32(float a, float b, bool relu) {
   return (uint8_t)((ptx2hip_fp_small_from_f32(a, 1, 2, relu) << 4) |
                    ptx2hip_fp_small_from_f32(b, 1, 2, relu));
+}
+// ptx2hip:amd
+/* The same by the grid's seven midpoints: the magnitude code counts those below |x|, a midpoint
+   itself rounding to the even code (>= where the upper code is even, > where it is odd); every
+   comparison holds beyond 6 and for infinities (code 7), none for NaN (given +6). */
+__device__ inline uint32_t ptx2hip_fp4_from_f32(float x, bool relu) {
+  float m = fabsf(x);
+  uint32_t s = ptx2hip_bits_from_f32(x) >> 31;
+  uint32_t c = (uint32_t)(m > 0.25f) + (uint32_t)(m >= 0.75f) + (uint32_t)(m > 1.25f) +
+               (uint32_t)(m >= 1.75f) + (uint32_t)(m > 2.5f) + (uint32_t)(m >= 3.5f) +
+               (uint32_t)(m > 5.0f);
+  if (m != m) return 7u;
+  if (relu && s) return 0u;
+  return (s << 3) | c;
+}
+__device__ inline uint8_t ptx2hip_cvt_fp4x2_from_f32(float a, float b, bool relu) {
+  return (uint8_t)((ptx2hip_fp4_from_f32(a, relu) << 4) | ptx2hip_fp4_from_f32(b, relu));
 }
 // ptx2hip:end
 
@@ -524,6 +541,17 @@ __device__ inline uint16_t ptx2hip_cvt_fp6x2_from_f32(float a, float b, bool e3,
 __device__ inline uint32_t ptx2hip_cvt_f16x2_from_fp4x2(uint32_t a, bool relu) {
   return (ptx2hip_f16_from_fp_small((a >> 4) & 0xfu, 1, 2, relu) << 16) |
          ptx2hip_f16_from_fp_small(a & 0xfu, 1, 2, relu);
+}
+// ptx2hip:amd
+/* The same by table: byte k of the constant is the high byte of the f16 of magnitude code k
+   (0, 0.5, 1, 1.5, 2, 3, 4, 6; the low bytes are all zero). */
+__device__ inline uint32_t ptx2hip_f16_from_fp4(uint32_t c, bool relu) {
+  uint32_t s = (c >> 3) & 1u;
+  if (relu && s) return 0u;
+  return (s << 15) | (((uint32_t)(0x464442403e3c3800ull >> ((c & 7u) * 8)) & 0xffu) << 8);
+}
+__device__ inline uint32_t ptx2hip_cvt_f16x2_from_fp4x2(uint32_t a, bool relu) {
+  return (ptx2hip_f16_from_fp4((a >> 4) & 0xfu, relu) << 16) | ptx2hip_f16_from_fp4(a & 0xfu, relu);
 }
 // ptx2hip:end
 
