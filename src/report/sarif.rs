@@ -11,9 +11,8 @@ use std::collections::BTreeMap;
 
 use serde_sarif::sarif::{
     ArtifactLocation, Location, Message, MultiformatMessageString, PhysicalLocation, PropertyBag,
-    Region,
-    ReportingConfiguration, ReportingDescriptor, Result as SarifResult, ResultLevel, Run, Sarif,
-    Tool, ToolComponent,
+    Region, ReportingConfiguration, ReportingDescriptor, Result as SarifResult, ResultLevel, Run,
+    Sarif, Tool, ToolComponent,
 };
 
 use super::Diagnostic;

@@ -177,7 +177,10 @@ impl BelowHardware {
                 .as_ref()
                 .map(|d| d.rules.clone())
                 .unwrap_or_default(),
-            claim: rule.decomposition.as_ref().map(|d| d.claim.trim().to_string()),
+            claim: rule
+                .decomposition
+                .as_ref()
+                .map(|d| d.claim.trim().to_string()),
         })
     }
 }
@@ -263,7 +266,12 @@ mod tests {
 
     fn decomposition_error(file: &str, from: &str, to: &str) -> String {
         match mutated(file, from, to) {
-            Err(e @ LoadError::Rule { key: "decomposition", .. }) => e.to_string(),
+            Err(
+                e @ LoadError::Rule {
+                    key: "decomposition",
+                    ..
+                },
+            ) => e.to_string(),
             other => panic!("`{to}` loads or fails elsewhere: {other:?}"),
         }
     }
@@ -281,19 +289,33 @@ mod tests {
         assert_eq!(status(f120)["relies_on"], json!(["F001", "F002", "F003"]));
         for r in rules.rules.iter().filter(|r| r.decomposition.is_some()) {
             for piece in &r.decomposition.as_ref().unwrap().rules {
-                assert_eq!(level(rules.rule(piece).unwrap()), Level::Hardware, "{}", r.code);
+                assert_eq!(
+                    level(rules.rule(piece).unwrap()),
+                    Level::Hardware,
+                    "{}",
+                    r.code
+                );
             }
         }
     }
 
     #[test]
     fn a_decomposition_must_name_existing_hardware_verified_rules() {
-        let unknown = decomposition_error("float.toml", F121, r#"decomposition = { rules = ["F999"]"#);
+        let unknown =
+            decomposition_error("float.toml", F121, r#"decomposition = { rules = ["F999"]"#);
         assert!(unknown.contains("`F999` is no rule"), "{unknown}");
-        let fence = decomposition_error("float.toml", F121, r#"decomposition = { rules = ["Q001"]"#);
-        assert!(fence.contains("not verified on NVIDIA hardware (its evidence: not-value-checkable)"), "{fence}");
-        let other = decomposition_error("float.toml", F121, r#"decomposition = { rules = ["F120"]"#);
-        assert!(other.contains("(its evidence: isa-decomposition)"), "{other}");
+        let fence =
+            decomposition_error("float.toml", F121, r#"decomposition = { rules = ["Q001"]"#);
+        assert!(
+            fence.contains("not verified on NVIDIA hardware (its evidence: not-value-checkable)"),
+            "{fence}"
+        );
+        let other =
+            decomposition_error("float.toml", F121, r#"decomposition = { rules = ["F120"]"#);
+        assert!(
+            other.contains("(its evidence: isa-decomposition)"),
+            "{other}"
+        );
         let none = decomposition_error("float.toml", F121, r#"decomposition = { rules = []"#);
         assert!(none.contains("names the rules it relies on"), "{none}");
     }
@@ -305,13 +327,19 @@ mod tests {
             "portable = \"{d} = ptx2hip_add_rz_f32({a}, {b});\"",
             "portable = \"{d} = ptx2hip_add_rz_f32({a}, {b});\"\ndecomposition = { rules = [\"F001\"], claim = \"c\" }",
         );
-        assert!(recorded.contains("rule F002") && recorded.contains("has hardware recordings"), "{recorded}");
+        assert!(
+            recorded.contains("rule F002") && recorded.contains("has hardware recordings"),
+            "{recorded}"
+        );
         let unverifiable = decomposition_error(
             "float.toml",
             F121,
             &format!("unverifiable = \"no value\"\n{F121}"),
         );
-        assert!(unverifiable.contains("no value to decompose"), "{unverifiable}");
+        assert!(
+            unverifiable.contains("no value to decompose"),
+            "{unverifiable}"
+        );
     }
 
     #[test]

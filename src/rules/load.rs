@@ -394,13 +394,17 @@ fn validate_decomposition(set: &RuleSet, r: &Rule) -> Result<(), LoadError> {
     };
     let fail = |message: String| Err(rule_error(r, "decomposition", message));
     if evidence::recorded(&r.code).is_some() || evidence::recorded_per_warp(&r.code).is_some() {
-        return fail("the rule has hardware recordings: its evidence is those, not a decomposition".into());
+        return fail(
+            "the rule has hardware recordings: its evidence is those, not a decomposition".into(),
+        );
     }
     if r.unverifiable.is_some() {
         return fail("a rule with `unverifiable` has no value to decompose".into());
     }
     if d.rules.is_empty() || d.claim.trim().is_empty() {
-        return fail("names the rules it relies on (`rules`) and states the decomposition (`claim`)".into());
+        return fail(
+            "names the rules it relies on (`rules`) and states the decomposition (`claim`)".into(),
+        );
     }
     for code in &d.rules {
         match set.rule(code) {

@@ -29,8 +29,18 @@ fn cxx() -> String {
 fn paired(form: &CanonicalForm, piece: &FormVectors) -> (FormVectors, Vec<u8>) {
     let records = piece.full_index.len();
     let operands = form.inputs.len();
-    assert_eq!(piece.in_bytes * 2, form.in_bytes(), "{}: element inputs", form.form);
-    assert_eq!(piece.out_bytes * 2, form.out_bytes(), "{}: element outputs", form.form);
+    assert_eq!(
+        piece.in_bytes * 2,
+        form.in_bytes(),
+        "{}: element inputs",
+        form.form
+    );
+    assert_eq!(
+        piece.out_bytes * 2,
+        form.out_bytes(),
+        "{}: element outputs",
+        form.form
+    );
     let width = piece.in_bytes / operands;
     let pairs: Vec<(usize, usize)> = (0..records)
         .map(|i| (i, (i + records / 2 + 1) % records))
@@ -69,11 +79,8 @@ fn paired(form: &CanonicalForm, piece: &FormVectors) -> (FormVectors, Vec<u8>) {
 /// boundaries under `.ftz`), so each reaches both elements.
 fn replay_packed_f32(rules: &RuleSet) -> CheckReport {
     let file = golden("float");
-    let recorded: HashMap<&str, &FormVectors> = file
-        .forms
-        .iter()
-        .map(|f| (f.form.as_str(), f))
-        .collect();
+    let recorded: HashMap<&str, &FormVectors> =
+        file.forms.iter().map(|f| (f.form.as_str(), f)).collect();
     let mut forms = Vec::new();
     let mut vectors = Vec::new();
     let mut inputs = Vec::new();
@@ -96,7 +103,11 @@ fn replay_packed_f32(rules: &RuleSet) -> CheckReport {
             forms.push(form);
         }
     }
-    assert_eq!(forms.len(), 3 * 10 + 8, "every rounding with and without .ftz");
+    assert_eq!(
+        forms.len(),
+        3 * 10 + 8,
+        "every rounding with and without .ftz"
+    );
     assert!(
         !amd_differs(&forms, rules),
         "the amd translation differs from the portable one: replay it too"
@@ -157,7 +168,12 @@ fn packed_f32_replay_catches_swapped_elements_and_ignored_rounding() {
         "d |= (uint64_t)ptx2hip_bits_from_f32(e) << (32 * (1 - i));",
     );
     let r = replay_packed_f32(&swapped);
-    assert!(r.mismatches > r.vectors / 4, "swapped: {} of {}", r.mismatches, r.vectors);
+    assert!(
+        r.mismatches > r.vectors / 4,
+        "swapped: {} of {}",
+        r.mismatches,
+        r.vectors
+    );
     let nearest = mutated(
         "float.toml",
         "ptx2hip_fop_f32x2<ptx2hip_fmode::mul, {m}, {fz}>",
@@ -195,12 +211,23 @@ fn run_target_on_host(
     let (src, bin) = (dir.path().join("run.cpp"), dir.path().join("run"));
     std::fs::write(&src, program).unwrap();
     let out = std::process::Command::new(cxx())
-        .args(["-std=c++17", "-O1", "-ffp-contract=off", "-fno-strict-aliasing", "-w", "-o"])
+        .args([
+            "-std=c++17",
+            "-O1",
+            "-ffp-contract=off",
+            "-fno-strict-aliasing",
+            "-w",
+            "-o",
+        ])
         .arg(&bin)
         .arg(&src)
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let mut input = Vec::new();
     for (k, (f, x)) in forms.iter().zip(inputs).enumerate() {
         input.extend_from_slice(&(k as u32).to_le_bytes());
@@ -209,7 +236,11 @@ fn run_target_on_host(
     }
     let (inp, outp) = (dir.path().join("in.bin"), dir.path().join("out.bin"));
     std::fs::write(&inp, input).unwrap();
-    let st = std::process::Command::new(&bin).arg(&inp).arg(&outp).status().unwrap();
+    let st = std::process::Command::new(&bin)
+        .arg(&inp)
+        .arg(&outp)
+        .status()
+        .unwrap();
     assert!(st.success());
     let results = std::fs::read(&outp).unwrap();
     let mut off = 0;
@@ -228,12 +259,46 @@ fn run_target_on_host(
 /// values of both signs and equal magnitudes, the largest finite values, infinities, and quiet,
 /// signalling and negative NaNs with payloads.
 const EDGES: [u32; 40] = [
-    0x0000_0000, 0x8000_0000, 0x0000_0001, 0x8000_0001, 0x007f_ffff, 0x807f_ffff, 0x0080_0000,
-    0x8080_0000, 0x3f80_0000, 0xbf80_0000, 0x3fc0_0000, 0xbfc0_0000, 0x4000_0000, 0xc000_0000,
-    0x4040_0000, 0xc040_0000, 0x3f00_0000, 0xbf00_0000, 0x42c8_0000, 0xc2c8_0000, 0x7f7f_ffff,
-    0xff7f_ffff, 0x7f80_0000, 0xff80_0000, 0x7fc0_0000, 0xffc0_0000, 0x7f80_0001, 0xff80_0001,
-    0x7fc0_1234, 0x3f80_0001, 0x3f7f_ffff, 0x0040_0000, 0x8040_0000, 0x3380_0000, 0xb380_0000,
-    0x4b00_0000, 0xcb00_0000, 0x0000_0002, 0x7fff_ffff, 0x4049_0fdb,
+    0x0000_0000,
+    0x8000_0000,
+    0x0000_0001,
+    0x8000_0001,
+    0x007f_ffff,
+    0x807f_ffff,
+    0x0080_0000,
+    0x8080_0000,
+    0x3f80_0000,
+    0xbf80_0000,
+    0x3fc0_0000,
+    0xbfc0_0000,
+    0x4000_0000,
+    0xc000_0000,
+    0x4040_0000,
+    0xc040_0000,
+    0x3f00_0000,
+    0xbf00_0000,
+    0x42c8_0000,
+    0xc2c8_0000,
+    0x7f7f_ffff,
+    0xff7f_ffff,
+    0x7f80_0000,
+    0xff80_0000,
+    0x7fc0_0000,
+    0xffc0_0000,
+    0x7f80_0001,
+    0xff80_0001,
+    0x7fc0_1234,
+    0x3f80_0001,
+    0x3f7f_ffff,
+    0x0040_0000,
+    0x8040_0000,
+    0x3380_0000,
+    0xb380_0000,
+    0x4b00_0000,
+    0xcb00_0000,
+    0x0000_0002,
+    0x7fff_ffff,
+    0x4049_0fdb,
 ];
 
 fn form_named(rules: &RuleSet, code: &str, name: &str) -> CanonicalForm {
@@ -259,7 +324,11 @@ fn three_input_min_max_is_the_two_input_form_twice_in_any_pairing() {
     let rules = RuleSet::embedded().unwrap();
     let triples: Vec<u32> = EDGES
         .iter()
-        .flat_map(|&a| EDGES.iter().flat_map(move |&b| EDGES.iter().flat_map(move |&c| [a, b, c])))
+        .flat_map(|&a| {
+            EDGES
+                .iter()
+                .flat_map(move |&b| EDGES.iter().flat_map(move |&c| [a, b, c]))
+        })
         .collect();
     // The verified magnitudes: abs.f32 and abs.ftz.f32 of every edge value.
     let magnitudes = ["abs.f32", "abs.ftz.f32"].map(|name| form_named(&rules, "F017", name));
@@ -274,13 +343,20 @@ fn three_input_min_max_is_the_two_input_form_twice_in_any_pairing() {
     for code in ["F124", "F125"] {
         for form in rule_forms(rules.rule(code).unwrap()) {
             let abs = form.form.contains(".abs");
-            let mut values = if abs { magnitude(form.form.contains(".ftz")) } else { EDGES.to_vec() };
+            let mut values = if abs {
+                magnitude(form.form.contains(".ftz"))
+            } else {
+                EDGES.to_vec()
+            };
             for extra in [0x7fff_ffff, 0, 0x8000_0000] {
                 if !values.contains(&extra) {
                     values.push(extra);
                 }
             }
-            let pairs: Vec<u32> = values.iter().flat_map(|&x| values.iter().flat_map(move |&y| [x, y])).collect();
+            let pairs: Vec<u32> = values
+                .iter()
+                .flat_map(|&x| values.iter().flat_map(move |&y| [x, y]))
+                .collect();
             let two = if code == "F124" { "F013" } else { "F014" };
             forms.push(form_named(&rules, two, &form.form.replace(".abs", "")));
             inputs.push(bytes(&pairs));
@@ -383,11 +459,8 @@ fn half_value(h: u16) -> f32 {
 fn mixed_precision_forms_give_the_recorded_f32_results_of_their_exact_operands() {
     let rules = RuleSet::embedded().unwrap();
     let file = golden("float");
-    let recorded: HashMap<&str, &FormVectors> = file
-        .forms
-        .iter()
-        .map(|f| (f.form.as_str(), f))
-        .collect();
+    let recorded: HashMap<&str, &FormVectors> =
+        file.forms.iter().map(|f| (f.form.as_str(), f)).collect();
     let (mut forms, mut vectors, mut inputs) = (Vec::new(), Vec::new(), Vec::new());
     for code in ["F126", "F127", "F128"] {
         let rule = rules.rule(code).unwrap();
@@ -398,7 +471,11 @@ fn mixed_precision_forms_give_the_recorded_f32_results_of_their_exact_operands()
             let piece = recorded
                 .get(element)
                 .unwrap_or_else(|| panic!("{code} {}: `{element}` has no recording", form.form));
-            assert!(pieces.contains(&piece.rule), "{code}: {element} is {}", piece.rule);
+            assert!(
+                pieces.contains(&piece.rule),
+                "{code}: {element} is {}",
+                piece.rule
+            );
             let narrowed = if code == "F128" { 2 } else { 1 };
             let (mut x, mut full, mut count) = (Vec::new(), Vec::new(), 0u32);
             for k in 0..piece.full_index.len() {
@@ -422,7 +499,11 @@ fn mixed_precision_forms_give_the_recorded_f32_results_of_their_exact_operands()
                 full.extend_from_slice(y);
                 count += 1;
             }
-            assert!(count >= 50, "{}: only {count} recorded vectors with 16-bit operands", form.form);
+            assert!(
+                count >= 50,
+                "{}: only {count} recorded vectors with 16-bit operands",
+                form.form
+            );
             assert_eq!(x.len(), count as usize * form.in_bytes(), "{}", form.form);
             vectors.push(FormVectors {
                 form: form.form.clone(),
@@ -440,16 +521,40 @@ fn mixed_precision_forms_give_the_recorded_f32_results_of_their_exact_operands()
             forms.push(form);
         }
     }
-    assert_eq!(forms.len(), 2 * (2 * 10) + 2 * 8, "every rounding, .sat, and 16-bit type");
-    assert!(!amd_differs(&forms, &rules), "replay the amd translation too");
+    assert_eq!(
+        forms.len(),
+        2 * (2 * 10) + 2 * 8,
+        "every rounding, .sat, and 16-bit type"
+    );
+    assert!(
+        !amd_differs(&forms, &rules),
+        "replay the amd translation too"
+    );
     let dir = tempfile::tempdir().unwrap();
     let refs: Vec<&FormVectors> = vectors.iter().collect();
-    let report = check_with_inputs(&forms, &refs, Some(&inputs), &rules, Target::Portable, "", &cxx(), dir.path()).unwrap();
+    let report = check_with_inputs(
+        &forms,
+        &refs,
+        Some(&inputs),
+        &rules,
+        Target::Portable,
+        "",
+        &cxx(),
+        dir.path(),
+    )
+    .unwrap();
     for m in &report.examples {
-        eprintln!("MISMATCH {} {}: inputs [{}] H100 [{}] translation [{}]", m.rule, m.form, m.input, m.expected, m.got);
+        eprintln!(
+            "MISMATCH {} {}: inputs [{}] H100 [{}] translation [{}]",
+            m.rule, m.form, m.input, m.expected, m.got
+        );
     }
     assert_eq!(report.mismatches, 0, "of {}", report.vectors);
-    eprintln!("mixed precision: {} forms, {} vectors, 0 mismatches", forms.len(), report.vectors);
+    eprintln!(
+        "mixed precision: {} forms, {} vectors, 0 mismatches",
+        forms.len(),
+        report.vectors
+    );
 }
 
 /// An OCP MX format as the ISA specifies it: fraction bits, exponent bits (bias
@@ -545,7 +650,15 @@ fn narrowing_inputs(f: Small) -> Vec<f32> {
             }
         }
     }
-    bits.extend([1, 0x007f_ffff, 0x7f7f_ffff, 0x7f80_0000, 0x7fc0_0000, 0x7f80_0001, 0x7fff_ffff]);
+    bits.extend([
+        1,
+        0x007f_ffff,
+        0x7f7f_ffff,
+        0x7f80_0000,
+        0x7fc0_0000,
+        0x7f80_0001,
+        0x7fff_ffff,
+    ]);
     bits.extend(bits.clone().iter().map(|b| b | 0x8000_0000));
     bits.extend((0..=u32::MAX / 4099).map(|k| k * 4099));
     bits.into_iter().map(f32::from_bits).collect()
@@ -559,7 +672,10 @@ fn le(bytes: &[u8], width: usize) -> Vec<u32> {
 }
 
 fn packed(values: &[u32], width: usize) -> Vec<u8> {
-    values.iter().flat_map(|v| v.to_le_bytes()[..width].to_vec()).collect()
+    values
+        .iter()
+        .flat_map(|v| v.to_le_bytes()[..width].to_vec())
+        .collect()
 }
 
 /// `cvt.rn.satfinite{.relu}.{e2m1x2,e2m3x2,e3m2x2}.f32` (C120, C121) against the ISA's
@@ -577,7 +693,10 @@ fn fp4_and_fp6_conversions_follow_the_isa_value_tables() {
         ("C121", E3M2, 8, "e3m2x2"),
     ] {
         for relu in [false, true] {
-            let name = format!("cvt.rn.satfinite{}.{dest}.f32", if relu { ".relu" } else { "" });
+            let name = format!(
+                "cvt.rn.satfinite{}.{dest}.f32",
+                if relu { ".relu" } else { "" }
+            );
             let form = form_named(&rules, code, &name);
             assert_eq!(form.in_bytes(), 8, "{name}: two f32 inputs");
             let xs = narrowing_inputs(format);
@@ -608,7 +727,9 @@ fn fp4_and_fp6_conversions_follow_the_isa_value_tables() {
             let field = |v: u32, at: u32| (v >> at) & ((1 << bits) - 1);
             let want = a
                 .iter()
-                .map(|&v| format.widen(field(v, shift), relu) << 16 | format.widen(field(v, 0), relu))
+                .map(|&v| {
+                    format.widen(field(v, shift), relu) << 16 | format.widen(field(v, 0), relu)
+                })
                 .collect();
             inputs.push(packed(&a, width));
             expected.push(want);
@@ -624,11 +745,18 @@ fn fp4_and_fp6_conversions_follow_the_isa_value_tables() {
             let got = le(got, form.out_bytes());
             assert_eq!(got.len(), want.len(), "{}", form.form);
             for (k, (g, w)) in got.iter().zip(want).enumerate() {
-                assert_eq!(g, w, "{} ({target}) vector {k}: {g:#x}, the ISA gives {w:#x}", form.form);
+                assert_eq!(
+                    g, w,
+                    "{} ({target}) vector {k}: {g:#x}, the ISA gives {w:#x}",
+                    form.form
+                );
             }
             checked += got.len();
         }
     }
     assert!(checked > 12_000_000, "{checked}");
-    eprintln!("fp4/fp6: {} forms, {checked} conversions, as the ISA's tables", forms.len());
+    eprintln!(
+        "fp4/fp6: {} forms, {checked} conversions, as the ISA's tables",
+        forms.len()
+    );
 }

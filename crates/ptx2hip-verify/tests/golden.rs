@@ -116,7 +116,10 @@ fn assert_clean(family: &str, r: &CheckReport) {
 }
 
 fn families(rules: &RuleSet) -> Vec<String> {
-    let mut f: Vec<String> = recorded_forms(rules).into_iter().map(|f| f.family).collect();
+    let mut f: Vec<String> = recorded_forms(rules)
+        .into_iter()
+        .map(|f| f.family)
+        .collect();
     f.dedup();
     f.sort();
     f.dedup();
@@ -290,7 +293,10 @@ fn every_rule_has_fresh_vectors() {
             .iter()
             .map(|f| ((f.rule.as_str(), f.form.as_str()), f))
             .collect();
-        for f in recorded_forms(&rules).into_iter().filter(|f| f.family == family) {
+        for f in recorded_forms(&rules)
+            .into_iter()
+            .filter(|f| f.family == family)
+        {
             match by_form.get(&(f.rule.as_str(), f.form.as_str())) {
                 None => problems.push(format!(
                     "{} {}: no vectors (stale {family}.bin.gz)",
