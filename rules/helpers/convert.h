@@ -508,15 +508,16 @@ __device__ inline uint8_t ptx2hip_cvt_fp4x2_from_f32(float a, float b, bool relu
                    ptx2hip_fp_small_from_f32(b, 1, 2, relu));
 }
 // ptx2hip:amd
-/* The same by the grid's seven midpoints: the magnitude code counts those below |x|, a midpoint
-   itself rounding to the even code (>= where the upper code is even, > where it is odd); every
-   comparison holds beyond 6 and for infinities (code 7), none for NaN (given +6). */
+/* The same with the f32's bits: from 1 up, e2m1 is f32 with one fraction bit (exponent bias 1
+   against 127), so adding 2^21 - 1 plus the kept bit rounds the bits to nearest even and the bits
+   from 22 up, less 252, are the code (a carry into the exponent included); 8 and above (beyond
+   6, infinities) saturate to 7. Below 1 the step is 0.5: the code is |x| * 2 rounded to nearest
+   even. NaN gives +6 (code 7). */
 __device__ inline uint32_t ptx2hip_fp4_from_f32(float x, bool relu) {
   float m = fabsf(x);
-  uint32_t s = ptx2hip_bits_from_f32(x) >> 31;
-  uint32_t c = (uint32_t)(m > 0.25f) + (uint32_t)(m >= 0.75f) + (uint32_t)(m > 1.25f) +
-               (uint32_t)(m >= 1.75f) + (uint32_t)(m > 2.5f) + (uint32_t)(m >= 3.5f) +
-               (uint32_t)(m > 5.0f);
+  uint32_t u = ptx2hip_bits_from_f32(m), s = ptx2hip_bits_from_f32(x) >> 31;
+  uint32_t normal = ((u + 0x1fffffu + ((u >> 22) & 1u)) >> 22) - 252u;
+  uint32_t c = m < 1.0f ? (uint32_t)rintf(m * 2.0f) : (normal < 7u ? normal : 7u);
   if (m != m) return 7u;
   if (relu && s) return 0u;
   return (s << 3) | c;

@@ -736,8 +736,8 @@ fn fp4_and_fp6_conversions_follow_the_isa_value_tables() {
             forms.push(form);
         }
     }
-    // Both targets: the amd code of the FP4 conversions is its own (comparisons with the grid's
-    // midpoints, a table), plain C++ that runs on the host.
+    // Both targets: the amd code of the FP4 conversions is its own (rounding the f32's bits, a
+    // table), plain C++ that runs on the host.
     let mut checked = 0;
     for target in [Target::Portable, Target::Amd] {
         let out = run_target_on_host(&rules, target, &forms, &inputs);
