@@ -475,9 +475,8 @@ fn explain(
     explain_statement(out, statement, constraints, rules, true)
 }
 
-/// What `explain CODE` says of a rule's exactness: the tier (exact, and a `--fast` alternative
-/// with its stated deviation) and, for rules whose code follows `--tensor-model`, the model;
-/// then its evidence level (docs/EVIDENCE.md).
+/// What `explain CODE` says of a rule's exactness ([`exactness_note`]), then its evidence level
+/// (docs/EVIDENCE.md).
 fn tier_note(rule: &crate::rules::Rule) -> String {
     let level = crate::rules::evidence::level(rule);
     let evidence = match &rule.decomposition {
@@ -494,6 +493,8 @@ fn tier_note(rule: &crate::rules::Rule) -> String {
     format!("{}\n{evidence}", exactness_note(rule))
 }
 
+/// The tier (exact, and a `--fast` alternative with its stated deviation) and, for rules whose
+/// code follows `--tensor-model`, the model.
 fn exactness_note(rule: &crate::rules::Rule) -> String {
     let mut note = String::from("tier: exact");
     let follows_model = rule
