@@ -1,8 +1,15 @@
 // Blackwell (sm_100) numeric idioms: packed f32x2 epilogue math on 64-bit registers, NVFP4
 // quantisation (e2m1 pairs) and dequantisation, an FP6 round trip, a three-input max for row
 // statistics and a bf16 x bf16 + f32 accumulate. ptx2hip translates them by their ISA
-// decomposition into forms verified on the H100 (docs/EVIDENCE.md).
+// decomposition into forms verified on the H100 (docs/EVIDENCE.md). The sm_100 code is compiled
+// for Blackwell and for HIP only.
 #include <cstdint>
+
+#if (defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 1000) || defined(__HIP__)
+#define BLACKWELL_NUMERICS 1
+#else
+#define BLACKWELL_NUMERICS 0
+#endif
 
 struct Float2Bits {
   static __device__ __forceinline__ uint64_t pack(float lo, float hi) {
@@ -14,6 +21,7 @@ struct Float2Bits {
   }
 };
 
+#if BLACKWELL_NUMERICS
 // y = alpha * acc + beta * c, two columns at a time.
 __device__ uint64_t epilogue_pair(uint64_t acc, uint64_t c, uint64_t alpha, uint64_t beta) {
   uint64_t scaled, out;
@@ -103,3 +111,4 @@ __global__ void blackwell_numerics(const float* in, uint32_t* words, uint64_t* p
   stats[t] = row_absmax3(x[4], x[5], x[6]) + Float2Bits::lo(pairs[t]) + Float2Bits::hi(pairs[t]);
   stats[t + 1024] = bf16_dot_step((uint16_t)words[t], (uint16_t)(words[t] >> 16), x[7]);
 }
+#endif
