@@ -501,39 +501,60 @@ __device__ inline uint32_t ptx2hip_f16_from_fp_small(uint32_t x, int mb, int eb,
 }
 // ptx2hip:end
 
-// ptx2hip:helper ptx2hip_cvt_fp4x2_from_f32 requires=ptx2hip_fp_small_from_f32,ptx2hip_bits_from_f32
+// ptx2hip:helper ptx2hip_fp_small_bits_from_f32 requires=ptx2hip_bits_from_f32
+// ptx2hip:amd
+/* The --target amd rounding of ptx2hip_fp_small_from_f32, with the f32's bits: from the smallest
+   normal 2^(1 - bias) up, the format is f32 with MB fraction bits (exponent bias 2^(EB-1) - 1
+   against 127), so adding 2^(22 - MB) - 1 plus the lowest kept bit rounds the bits to nearest
+   even, and the bits from 23 - MB up, less (127 - bias) << MB, are the code (a carry into the
+   exponent included); codes beyond the largest (and infinities) saturate to it. Below, the step
+   is 2^(1 - bias - MB): the code is |x| scaled by its inverse (exact) rounded to nearest even.
+   NaN gives the positive largest; .relu: a negative input gives +0. */
+template <int MB, int EB>
+__device__ inline uint32_t ptx2hip_fp_small_bits_from_f32(float x, bool relu) {
+  constexpr int bias = (1 << (EB - 1)) - 1, shift = 23 - MB;
+  constexpr uint32_t top = (1u << (MB + EB)) - 1;
+  constexpr float min_normal = (float)(1u << 8) / (float)(1u << (8 + bias - 1));
+  constexpr float inv_step = (float)(1u << (MB + bias - 1));
+  float m = fabsf(x);
+  uint32_t u = ptx2hip_bits_from_f32(m), s = ptx2hip_bits_from_f32(x) >> 31;
+  uint32_t normal = ((u + ((1u << (shift - 1)) - 1u) + ((u >> shift) & 1u)) >> shift) -
+                    ((uint32_t)(127 - bias) << MB);
+  uint32_t c = m < min_normal ? (uint32_t)rintf(m * inv_step) : (normal < top ? normal : top);
+  if (m != m) return top;
+  if (relu && s) return 0u;
+  return (s << (MB + EB)) | c;
+}
+// ptx2hip:end
+
+// ptx2hip:helper ptx2hip_cvt_fp4x2_from_f32 requires=ptx2hip_fp_small_from_f32,ptx2hip_fp_small_bits_from_f32
 /* cvt.rn.satfinite{.relu}.e2m1x2.f32 d, a, b: a -> bits 7:4, b -> bits 3:0. */
 __device__ inline uint8_t ptx2hip_cvt_fp4x2_from_f32(float a, float b, bool relu) {
   return (uint8_t)((ptx2hip_fp_small_from_f32(a, 1, 2, relu) << 4) |
                    ptx2hip_fp_small_from_f32(b, 1, 2, relu));
 }
 // ptx2hip:amd
-/* The same with the f32's bits: from 1 up, e2m1 is f32 with one fraction bit (exponent bias 1
-   against 127), so adding 2^21 - 1 plus the kept bit rounds the bits to nearest even and the bits
-   from 22 up, less 252, are the code (a carry into the exponent included); 8 and above (beyond
-   6, infinities) saturate to 7. Below 1 the step is 0.5: the code is |x| * 2 rounded to nearest
-   even. NaN gives +6 (code 7). */
-__device__ inline uint32_t ptx2hip_fp4_from_f32(float x, bool relu) {
-  float m = fabsf(x);
-  uint32_t u = ptx2hip_bits_from_f32(m), s = ptx2hip_bits_from_f32(x) >> 31;
-  uint32_t normal = ((u + 0x1fffffu + ((u >> 22) & 1u)) >> 22) - 252u;
-  uint32_t c = m < 1.0f ? (uint32_t)rintf(m * 2.0f) : (normal < 7u ? normal : 7u);
-  if (m != m) return 7u;
-  if (relu && s) return 0u;
-  return (s << 3) | c;
-}
 __device__ inline uint8_t ptx2hip_cvt_fp4x2_from_f32(float a, float b, bool relu) {
-  return (uint8_t)((ptx2hip_fp4_from_f32(a, relu) << 4) | ptx2hip_fp4_from_f32(b, relu));
+  return (uint8_t)((ptx2hip_fp_small_bits_from_f32<1, 2>(a, relu) << 4) |
+                   ptx2hip_fp_small_bits_from_f32<1, 2>(b, relu));
 }
 // ptx2hip:end
 
-// ptx2hip:helper ptx2hip_cvt_fp6x2_from_f32 requires=ptx2hip_fp_small_from_f32
+// ptx2hip:helper ptx2hip_cvt_fp6x2_from_f32 requires=ptx2hip_fp_small_from_f32,ptx2hip_fp_small_bits_from_f32
 /* cvt.rn.satfinite{.relu}.{e2m3x2,e3m2x2}.f32 d, a, b: a -> bits 13:8, b -> bits 5:0, bits 15:14
    and 7:6 zero. */
 __device__ inline uint16_t ptx2hip_cvt_fp6x2_from_f32(float a, float b, bool e3, bool relu) {
   int mb = e3 ? 2 : 3, eb = e3 ? 3 : 2;
   return (uint16_t)((ptx2hip_fp_small_from_f32(a, mb, eb, relu) << 8) |
                     ptx2hip_fp_small_from_f32(b, mb, eb, relu));
+}
+// ptx2hip:amd
+__device__ inline uint16_t ptx2hip_cvt_fp6x2_from_f32(float a, float b, bool e3, bool relu) {
+  if (e3)
+    return (uint16_t)((ptx2hip_fp_small_bits_from_f32<2, 3>(a, relu) << 8) |
+                      ptx2hip_fp_small_bits_from_f32<2, 3>(b, relu));
+  return (uint16_t)((ptx2hip_fp_small_bits_from_f32<3, 2>(a, relu) << 8) |
+                    ptx2hip_fp_small_bits_from_f32<3, 2>(b, relu));
 }
 // ptx2hip:end
 
