@@ -21,6 +21,7 @@ use crate::config::Config;
 use crate::emit::EmitMode;
 use crate::lower::{self, render, RuleSet, Target, TensorModel};
 use crate::pipeline::Options;
+use crate::rules::evidence::Floor;
 use crate::scan::{self, cuda_arch::CudaArch};
 use crate::walk;
 use output::{outln, warn, Output};
@@ -151,6 +152,11 @@ struct Input {
     /// report, and `explain CODE` states its deviation. Without it every translation is exact.
     #[arg(long)]
     fast: bool,
+    /// The least evidence a rule must have to translate: `hardware` leaves statements that need a
+    /// rule verified only by ISA decomposition (sm_100 forms, no GPU here runs them) as written
+    /// (U017); docs/EVIDENCE.md [default: `evidence` of ptx2hip.toml, else any].
+    #[arg(long, value_name = "LEVEL", value_parser = evidence_floor)]
+    evidence: Option<Floor>,
     #[command(flatten)]
     selection: selection::Selection,
 }
@@ -222,6 +228,7 @@ pub fn run(cli: Cli) -> ExitCode {
                 provenance: !no_provenance,
                 tensor_model: input.tensor_model.unwrap_or_default(),
                 fast: input.fast,
+                evidence: input.evidence.unwrap_or_default(),
             };
             let mode = match (in_place, out_dir) {
                 (true, _) => translate::Mode::InPlace {
@@ -256,6 +263,7 @@ pub fn run(cli: Cli) -> ExitCode {
                 provenance: false,
                 tensor_model: input.tensor_model.unwrap_or_default(),
                 fast: input.fast,
+                evidence: input.evidence.unwrap_or_default(),
             },
         ),
         Command::Explain {
@@ -273,6 +281,11 @@ pub fn run(cli: Cli) -> ExitCode {
             conclude(out, Vec::new(), ExitCode::SUCCESS)
         }
     }
+}
+
+/// Parses `--evidence`.
+fn evidence_floor(text: &str) -> Result<Floor, String> {
+    Floor::parse(text).ok_or_else(|| format!("`{text}` is not an evidence floor: hardware or any"))
 }
 
 /// Parses `--tensor-model`.
@@ -316,10 +329,18 @@ impl Input {
             .unwrap_or_default()
     }
 
-    /// `options` for a file whose configuration is `config` (its tensor model).
+    /// The evidence floor of a file whose configuration is `config`: `--evidence`, else its
+    /// `evidence`, else any.
+    fn evidence_for(&self, config: &Config) -> Floor {
+        self.evidence.or(config.evidence).unwrap_or_default()
+    }
+
+    /// `options` for a file whose configuration is `config` (its tensor model and evidence
+    /// floor).
     fn options_for(&self, config: &Config, options: Options) -> Options {
         Options {
             tensor_model: self.tensor_model_for(config),
+            evidence: self.evidence_for(config),
             ..options
         }
     }
@@ -454,9 +475,27 @@ fn explain(
     explain_statement(out, statement, constraints, rules, true)
 }
 
-/// What `explain CODE` says of a rule's exactness: the tier (exact, and a `--fast` alternative
-/// with its stated deviation) and, for rules whose code follows `--tensor-model`, the model.
+/// What `explain CODE` says of a rule's exactness ([`exactness_note`]), then its evidence level
+/// (docs/EVIDENCE.md).
 fn tier_note(rule: &crate::rules::Rule) -> String {
+    let level = crate::rules::evidence::level(rule);
+    let evidence = match &rule.decomposition {
+        Some(d) => format!(
+            "evidence: {level} (no GPU here runs the form; the ISA defines it through hardware-verified rules: {}; relies on {}; refused under --evidence hardware)",
+            d.claim.trim(),
+            d.rules.join(", ")
+        ),
+        None if !level.meets_hardware() => {
+            format!("evidence: {level} (refused under --evidence hardware)")
+        }
+        None => format!("evidence: {level}"),
+    };
+    format!("{}\n{evidence}", exactness_note(rule))
+}
+
+/// The tier (exact, and a `--fast` alternative with its stated deviation) and, for rules whose
+/// code follows `--tensor-model`, the model.
+fn exactness_note(rule: &crate::rules::Rule) -> String {
     let mut note = String::from("tier: exact");
     let follows_model = rule
         .templates(Target::Amd)
@@ -602,6 +641,7 @@ fn list_rules(out: &mut Output, rules: &RuleSet, format: Format) {
                 "summary": r.summary,
                 "approximate": r.approximate,
                 "forms": r.forms().into_iter().map(|(f, _)| f).collect::<Vec<_>>(),
+                "evidence": crate::rules::evidence::level(r).as_str(),
                 "verification": verification,
             })
         })
@@ -620,12 +660,18 @@ fn list_rules(out: &mut Output, rules: &RuleSet, format: Format) {
                 if let Some(gpu) = v["gpu"].as_str().filter(|g| !g.is_empty()) {
                     status = format!("{status} on {}", gpu.trim_start_matches("NVIDIA "));
                 }
+                if let Some(d) = &r.decomposition {
+                    status = format!("through {}", d.rules.join(", "));
+                } else if r.unverifiable.is_some() {
+                    status.clear(); // the level says it all; `explain` gives the reason
+                }
                 outln!(
                     out,
-                    "{:<6} {:<22} {:>4} forms  {:<40} {}",
+                    "{:<6} {:<22} {:>4} forms  {:<19} {:<40} {}",
                     r.code,
                     r.name,
                     forms,
+                    e["evidence"].as_str().unwrap_or(""),
                     status,
                     r.summary
                 );

@@ -386,6 +386,25 @@ What to do: call `ptx2hip_cuTensorMapEncodeTiled` (the same signature) where the
 pointer is called, in a file `translate` rewrites (its helper block defines it); for im2col, load
 the convolution's input with tiled copies."#;
 
+    BelowEvidence = "U017", "below-evidence", Error,
+        "a translation needs a rule below the evidence `--evidence` asks for",
+        r#"`--evidence hardware` (or `evidence = "hardware"` in ptx2hip.toml) admits only rules whose
+translations are checked against recordings made on NVIDIA hardware (golden vectors, recorded
+warps) and rules with no value to record (fences, prefetches). A statement that needs a rule of
+a lower level is left as written; the message names the rule, its level and, for
+`isa-decomposition`, the hardware-verified rules the ISA defines it through (docs/EVIDENCE.md).
+The forms at that level run only on sm_100 GPUs, which this project has none of: the ISA defines
+each element by element as forms that are verified on the H100.
+
+Example, under `--evidence hardware`:
+
+```cuda
+asm("add.rn.f32x2 %0, %1, %2;" : "=l"(d) : "l"(a), "l"(b));   // U017: F120 is isa-decomposition
+```
+
+What to do: accept the decomposition (drop `--evidence hardware`; `ptx2hip explain F120` states
+it), or port the statement by hand."#;
+
     UnreadableAsm = "E001", "unreadable-asm", Error,
         "an asm keyword whose statement ptx2hip cannot read",
         r#"ptx2hip found an `asm`/`__asm__` keyword in code but could not take the statement apart
@@ -553,6 +572,10 @@ mod tests {
                         provenance: false,
                         tensor_model: Default::default(),
                         fast: false,
+                        evidence: match code {
+                            Code::BelowEvidence => crate::rules::evidence::Floor::Hardware,
+                            _ => crate::rules::evidence::Floor::Any,
+                        },
                     },
                     &scan,
                 );

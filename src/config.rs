@@ -25,6 +25,7 @@ use serde::Deserialize;
 
 use crate::codes::Code;
 use crate::lower::TensorModel;
+use crate::rules::evidence::Floor;
 use crate::scan::cuda_arch::CudaArch;
 
 /// The name looked for.
@@ -40,6 +41,7 @@ const KEYS: &[&str] = &[
     "nvidia-only-macros",
     "cuda-arch",
     "tensor-model",
+    "evidence",
 ];
 
 /// A macro the user declares: its name and, for `NAME=VALUE`, its value.
@@ -76,6 +78,9 @@ pub struct Config {
     /// Whose tensor cores the exact matrix translations reproduce (`tensor-model = "sm_80"`);
     /// `--tensor-model` replaces it.
     pub tensor_model: Option<TensorModel>,
+    /// The least evidence the rules of a translation must have (`evidence = "hardware"`,
+    /// docs/EVIDENCE.md); `--evidence` replaces it.
+    pub evidence: Option<Floor>,
 }
 
 /// The file as written.
@@ -95,6 +100,7 @@ struct Raw {
     nvidia_only_macros: Vec<String>,
     cuda_arch: Option<toml::Value>,
     tensor_model: Option<toml::Value>,
+    evidence: Option<String>,
 }
 
 /// Which configuration to use, from `--config` and `--isolated`.
@@ -159,6 +165,14 @@ impl Config {
             nvidia_only_macros: defines("nvidia-only-macros", &raw.nvidia_only_macros)?,
             cuda_arch: raw.cuda_arch.as_ref().map(cuda_arch).transpose()?,
             tensor_model: raw.tensor_model.as_ref().map(tensor_model).transpose()?,
+            evidence: raw
+                .evidence
+                .map(|e| {
+                    Floor::parse(&e).ok_or_else(|| {
+                        format!("`evidence`: `{e}` is not an evidence floor: hardware or any")
+                    })
+                })
+                .transpose()?,
         })
     }
 }
@@ -235,10 +249,15 @@ mod tests {
             nvidia-only-macros = ["NEW_MMA_AVAILABLE"]
             cuda-arch = "sm_80"
             tensor-model = "sm_80"
+            evidence = "hardware"
             "#,
         )
         .unwrap();
         assert_eq!(c.tensor_model, Some(TensorModel::Sm80));
+        assert_eq!(c.evidence, Some(Floor::Hardware));
+        assert!(Config::parse("evidence = \"vectors\"")
+            .unwrap_err()
+            .contains("hardware or any"));
         assert_eq!(c.exclude, ["third_party/", "*.gen.cu"]);
         assert_eq!(c.extensions, Some(vec!["cu".into(), "cuh".into()]));
         assert_eq!(c.ignore, [Code::Translatable, Code::DeclinedForm]);

@@ -161,6 +161,7 @@ mod tests {
             provenance: false,
             tensor_model: Default::default(),
             fast: false,
+            evidence: Default::default(),
         };
         let outcome = pipeline::process(source.as_bytes(), &rules, options);
         lint(

@@ -28,6 +28,8 @@ pub struct Options {
     pub tensor_model: lower::TensorModel,
     /// Rules with an inexact `--fast` translation use it.
     pub fast: bool,
+    /// The least evidence the rules of a translation must have (`--evidence`).
+    pub evidence: crate::rules::evidence::Floor,
 }
 
 impl Options {
@@ -37,6 +39,7 @@ impl Options {
             target: self.target,
             tensor_model: self.tensor_model,
             fast: self.fast,
+            evidence: self.evidence,
         }
     }
 }
@@ -56,6 +59,8 @@ pub struct Finding {
     pub outcome: Result<Vec<String>, NotTranslated>,
     /// Which `__CUDA_ARCH__` arm around it the AMD device compilation takes (`--cuda-arch`).
     pub note: Option<String>,
+    /// The rules of its translation below hardware evidence (docs/EVIDENCE.md).
+    pub evidence: Vec<crate::rules::evidence::BelowHardware>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -76,6 +81,11 @@ impl Finding {
             end_line: stmt.end_line,
             end_column: stmt.end_column,
             note: None,
+            evidence: analysis
+                .outcome
+                .as_ref()
+                .map(|t| t.evidence.clone())
+                .unwrap_or_default(),
             instructions: analysis.instructions.clone(),
             outcome: match &analysis.outcome {
                 Ok(t) => Ok(t.rules.clone()),
@@ -319,6 +329,10 @@ fn memo_key(stmt: &AsmStatement, settings: lower::Settings) -> String {
     });
     key.push_str(settings.tensor_model.placeholder());
     key.push(if settings.fast { 'f' } else { 'x' });
+    key.push(match settings.evidence {
+        crate::rules::evidence::Floor::Any => '*',
+        crate::rules::evidence::Floor::Hardware => 'h',
+    });
     key.push(if stmt.is_volatile() { 'v' } else { '-' });
     key.push('\0');
     key.push_str(text);

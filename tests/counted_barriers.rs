@@ -20,6 +20,7 @@ fn run(src: &str, path: &str, emit: Option<EmitMode>) -> FileOutcome {
         provenance: true,
         tensor_model: Default::default(),
         fast: false,
+        evidence: Default::default(),
     };
     pipeline::process_file(
         src.as_bytes(),

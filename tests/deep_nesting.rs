@@ -20,6 +20,7 @@ fn process(source: &str) -> pipeline::FileOutcome {
             provenance: false,
             tensor_model: Default::default(),
             fast: false,
+            evidence: Default::default(),
         },
     )
 }

@@ -82,12 +82,19 @@ fn readme_counts(rules: &[Value]) -> String {
         n => format!(", {n} unverified"),
     };
     let unchecked = status("not value-checkable");
+    let decomposed = match status("isa-decomposition") {
+        0 => String::new(),
+        n => format!(
+            " {n} sm_100 rules, whose forms no GPU here runs, rest on their ISA decomposition \
+             into verified rules (docs/EVIDENCE.md)."
+        ),
+    };
     wrap(&format!(
         "**{} rules** translate **{} PTX instruction forms**. Verified against recordings from {}: \
          {} rules by golden vectors, {} canonical statements (one per form and value of an \
          immediate operand) and {} vectors; {} warp-level rules by {} recorded warps of {} forms, \
          every lane's result (docs/WARP.md, docs/FRAGMENTS.md). {unchecked} {} not value-checkable{unverified} \
-         (docs/VECTORS.md).",
+         (docs/VECTORS.md).{decomposed}",
         rules.len(),
         thousands(forms as u64),
         gpus.join(", "),

@@ -333,6 +333,7 @@ fn pipeline_checked(src: &[u8]) -> Result<(), TestCaseError> {
                     provenance: true,
                     tensor_model: Default::default(),
                     fast: false,
+                    evidence: Default::default(),
                 },
                 &scan_options,
             );

@@ -166,6 +166,7 @@ fn translate(src: &[u8], mode: EmitMode, target: Target) -> Option<Rewrite> {
         provenance: false,
         tensor_model: Default::default(),
         fast: false,
+        evidence: Default::default(),
     };
     process(src, rules(), options).rewritten
 }
@@ -178,6 +179,7 @@ fn translate_for_arch(src: &[u8], mode: EmitMode, target: Target) -> Option<Rewr
         provenance: false,
         tensor_model: Default::default(),
         fast: false,
+        evidence: Default::default(),
     };
     let scan_options = scan::Options {
         macros: scan::Macros {
@@ -201,6 +203,7 @@ fn translate_shared(src: &[u8], mode: EmitMode, target: Target) -> Result<Option
         provenance: false,
         tensor_model: Default::default(),
         fast: false,
+        evidence: Default::default(),
     };
     let placement = Placement::Shared { include: INCLUDE };
     let outcome = process_file_with(
@@ -437,6 +440,7 @@ fn findings(
         provenance: false,
         tensor_model: Default::default(),
         fast: false,
+        evidence: Default::default(),
     };
     let scan_options = scan::Options::default();
     let outcome = process_file(src, None, rules(), options, &scan_options);

@@ -15,6 +15,7 @@ fn run(src: &str, mode: EmitMode) -> FileOutcome {
         provenance: false,
         tensor_model: Default::default(),
         fast: false,
+        evidence: Default::default(),
     };
     process(src.as_bytes(), &rules, options)
 }
@@ -264,6 +265,7 @@ fn a_marker_reads_the_same_after_the_rewrite_moved_the_lines() {
             provenance: true,
             tensor_model: Default::default(),
             fast: false,
+            evidence: Default::default(),
         };
         let once = process(src.as_bytes(), &rules, options)
             .rewritten

@@ -473,3 +473,116 @@ __device__ inline uint16_t ptx2hip_h_keep(uint16_t r, uint64_t a, bool bf) {
   return r;
 }
 // ptx2hip:end
+
+// sm_100 FP4 / FP6 (OCP MX e2m1, e2m3, e3m2: sign, eb exponent bits of bias 2^(eb-1) - 1, mb
+// fraction bits, subnormals, every encoding finite: no infinity, no NaN). docs/EVIDENCE.md.
+
+// ptx2hip:helper ptx2hip_fp_small_from_f32 requires=ptx2hip_fp_convert,ptx2hip_bits_from_f32
+/* One f32 rounded to nearest even onto the format's grid as C013 rounds onto e4m3 (.satfinite:
+   beyond the largest magnitude and +-inf give the largest of the sign; NaN gives the positive
+   largest, the ISA's rule for formats without NaN; .relu: a negative input gives +0). */
+__device__ inline uint32_t ptx2hip_fp_small_from_f32(float x, int mb, int eb, bool relu) {
+  uint64_t largest = (1ull << (mb + eb)) - 1;
+  return (uint32_t)ptx2hip_fp_convert(ptx2hip_bits_from_f32(x), 23, 8, false, mb, eb, largest,
+                                      largest, 0, relu, true);
+}
+// ptx2hip:end
+
+// ptx2hip:helper ptx2hip_f16_from_fp_small requires=ptx2hip_fp_round
+/* The f16 bits of an e2m1 / e2m3 / e3m2 value x (its low 1 + eb + mb bits), exactly; .relu: a
+   negative value (-0 too) gives +0, as C015 does for FP8. */
+__device__ inline uint32_t ptx2hip_f16_from_fp_small(uint32_t x, int mb, int eb, bool relu) {
+  uint32_t s = (x >> (mb + eb)) & 1u;
+  if (relu && s) return 0;
+  uint32_t frac = x & ((1u << mb) - 1), ex = (x >> mb) & ((1u << eb) - 1);
+  uint64_t m = ex ? (frac | (1u << mb)) : frac;
+  int e = (ex ? (int)ex : 1) - ((1 << (eb - 1)) - 1) - mb;
+  return (uint32_t)ptx2hip_fp_round(s, m, e, 10, 5, 0x7bffu, false, 0);
+}
+// ptx2hip:end
+
+// ptx2hip:helper ptx2hip_fp_small_bits_from_f32 requires=ptx2hip_bits_from_f32
+// ptx2hip:amd
+/* The --target amd rounding of ptx2hip_fp_small_from_f32, with the f32's bits: from the smallest
+   normal 2^(1 - bias) up, the format is f32 with MB fraction bits (exponent bias 2^(EB-1) - 1
+   against 127), so adding 2^(22 - MB) - 1 plus the lowest kept bit rounds the bits to nearest
+   even, and the bits from 23 - MB up, less (127 - bias) << MB, are the code (a carry into the
+   exponent included); codes beyond the largest (and infinities) saturate to it. Below, the step
+   is 2^(1 - bias - MB): the code is |x| scaled by its inverse (exact) rounded to nearest even.
+   NaN gives the positive largest; .relu: a negative input gives +0. */
+template <int MB, int EB>
+__device__ inline uint32_t ptx2hip_fp_small_bits_from_f32(float x, bool relu) {
+  constexpr int bias = (1 << (EB - 1)) - 1, shift = 23 - MB;
+  constexpr uint32_t top = (1u << (MB + EB)) - 1;
+  constexpr float min_normal = (float)(1u << 8) / (float)(1u << (8 + bias - 1));
+  constexpr float inv_step = (float)(1u << (MB + bias - 1));
+  float m = fabsf(x);
+  uint32_t u = ptx2hip_bits_from_f32(m), s = ptx2hip_bits_from_f32(x) >> 31;
+  uint32_t normal = ((u + ((1u << (shift - 1)) - 1u) + ((u >> shift) & 1u)) >> shift) -
+                    ((uint32_t)(127 - bias) << MB);
+  uint32_t c = m < min_normal ? (uint32_t)rintf(m * inv_step) : (normal < top ? normal : top);
+  if (m != m) return top;
+  if (relu && s) return 0u;
+  return (s << (MB + EB)) | c;
+}
+// ptx2hip:end
+
+// ptx2hip:helper ptx2hip_cvt_fp4x2_from_f32 requires=ptx2hip_fp_small_from_f32,ptx2hip_fp_small_bits_from_f32
+/* cvt.rn.satfinite{.relu}.e2m1x2.f32 d, a, b: a -> bits 7:4, b -> bits 3:0. */
+__device__ inline uint8_t ptx2hip_cvt_fp4x2_from_f32(float a, float b, bool relu) {
+  return (uint8_t)((ptx2hip_fp_small_from_f32(a, 1, 2, relu) << 4) |
+                   ptx2hip_fp_small_from_f32(b, 1, 2, relu));
+}
+// ptx2hip:amd
+__device__ inline uint8_t ptx2hip_cvt_fp4x2_from_f32(float a, float b, bool relu) {
+  return (uint8_t)((ptx2hip_fp_small_bits_from_f32<1, 2>(a, relu) << 4) |
+                   ptx2hip_fp_small_bits_from_f32<1, 2>(b, relu));
+}
+// ptx2hip:end
+
+// ptx2hip:helper ptx2hip_cvt_fp6x2_from_f32 requires=ptx2hip_fp_small_from_f32,ptx2hip_fp_small_bits_from_f32
+/* cvt.rn.satfinite{.relu}.{e2m3x2,e3m2x2}.f32 d, a, b: a -> bits 13:8, b -> bits 5:0, bits 15:14
+   and 7:6 zero. */
+__device__ inline uint16_t ptx2hip_cvt_fp6x2_from_f32(float a, float b, bool e3, bool relu) {
+  int mb = e3 ? 2 : 3, eb = e3 ? 3 : 2;
+  return (uint16_t)((ptx2hip_fp_small_from_f32(a, mb, eb, relu) << 8) |
+                    ptx2hip_fp_small_from_f32(b, mb, eb, relu));
+}
+// ptx2hip:amd
+__device__ inline uint16_t ptx2hip_cvt_fp6x2_from_f32(float a, float b, bool e3, bool relu) {
+  if (e3)
+    return (uint16_t)((ptx2hip_fp_small_bits_from_f32<2, 3>(a, relu) << 8) |
+                      ptx2hip_fp_small_bits_from_f32<2, 3>(b, relu));
+  return (uint16_t)((ptx2hip_fp_small_bits_from_f32<3, 2>(a, relu) << 8) |
+                    ptx2hip_fp_small_bits_from_f32<3, 2>(b, relu));
+}
+// ptx2hip:end
+
+// ptx2hip:helper ptx2hip_cvt_f16x2_from_fp4x2 requires=ptx2hip_f16_from_fp_small
+/* cvt.rn{.relu}.f16x2.e2m1x2 d, a: bits 7:4 of a -> high half, bits 3:0 -> low half. */
+__device__ inline uint32_t ptx2hip_cvt_f16x2_from_fp4x2(uint32_t a, bool relu) {
+  return (ptx2hip_f16_from_fp_small((a >> 4) & 0xfu, 1, 2, relu) << 16) |
+         ptx2hip_f16_from_fp_small(a & 0xfu, 1, 2, relu);
+}
+// ptx2hip:amd
+/* The same by table: byte k of the constant is the high byte of the f16 of magnitude code k
+   (0, 0.5, 1, 1.5, 2, 3, 4, 6; the low bytes are all zero). */
+__device__ inline uint32_t ptx2hip_f16_from_fp4(uint32_t c, bool relu) {
+  uint32_t s = (c >> 3) & 1u;
+  if (relu && s) return 0u;
+  return (s << 15) | (((uint32_t)(0x464442403e3c3800ull >> ((c & 7u) * 8)) & 0xffu) << 8);
+}
+__device__ inline uint32_t ptx2hip_cvt_f16x2_from_fp4x2(uint32_t a, bool relu) {
+  return (ptx2hip_f16_from_fp4((a >> 4) & 0xfu, relu) << 16) | ptx2hip_f16_from_fp4(a & 0xfu, relu);
+}
+// ptx2hip:end
+
+// ptx2hip:helper ptx2hip_cvt_f16x2_from_fp6x2 requires=ptx2hip_f16_from_fp_small
+/* cvt.rn{.relu}.f16x2.{e2m3x2,e3m2x2} d, a: bits 13:8 of a -> high half, bits 5:0 -> low half
+   (the ISA defines the inputs whose 2 upper bits per byte are 0; the others are read without them). */
+__device__ inline uint32_t ptx2hip_cvt_f16x2_from_fp6x2(uint32_t a, bool e3, bool relu) {
+  int mb = e3 ? 2 : 3, eb = e3 ? 3 : 2;
+  return (ptx2hip_f16_from_fp_small((a >> 8) & 0x3fu, mb, eb, relu) << 16) |
+         ptx2hip_f16_from_fp_small(a & 0x3fu, mb, eb, relu);
+}
+// ptx2hip:end

@@ -369,3 +369,39 @@ __device__ inline float ptx2hip_amd_div_approx_f32(float a, float b) {
   return ptx2hip_canon_f32(r);
 }
 // ptx2hip:end
+
+// sm_100 forms the ISA defines element by element through verified f32 forms (docs/EVIDENCE.md).
+
+// ptx2hip:helper ptx2hip_fop_f32x2 requires=ptx2hip_fop_f32,ptx2hip_f32_from_bits,ptx2hip_bits_from_f32
+// add/sub/mul/fma .f32x2 (OP as ptx2hip_fop_f32): each 32-bit half of the 64-bit operands is one
+// f32, bits 0-31 element 0, and element i of d is the f32 operation of elements i, with the same
+// rounding and .ftz (the ISA's definition of the form). c is read by fma only.
+template <int OP, int M, bool FTZ>
+__device__ inline uint64_t ptx2hip_fop_f32x2(uint64_t a, uint64_t b, uint64_t c) {
+  uint64_t d = 0;
+  for (int i = 0; i < 2; i++) {
+    float e = ptx2hip_fop_f32<OP, M, FTZ, false>(ptx2hip_f32_from_bits((uint32_t)(a >> (32 * i))),
+                                                 ptx2hip_f32_from_bits((uint32_t)(b >> (32 * i))),
+                                                 ptx2hip_f32_from_bits((uint32_t)(c >> (32 * i))));
+    d |= (uint64_t)ptx2hip_bits_from_f32(e) << (32 * i);
+  }
+  return d;
+}
+// ptx2hip:end
+
+// ptx2hip:helper ptx2hip_minmax3_f32 requires=ptx2hip_minmax_f32
+// min/max{.ftz}{.NaN}{.abs}.f32 of three inputs (sm_100): the two-input operation of F013/F014
+// twice, on the magnitudes under .abs. That operation selects by a total order (-0 < +0, a NaN
+// input passed over unless .NaN, all-NaN or .NaN with a NaN giving 0x7fffffff), so it is
+// associative and commutative, and the pairing the ISA uses cannot change the result.
+template <bool MAX, bool FTZ, bool NAN_, bool ABS>
+__device__ inline float ptx2hip_minmax3_f32(float a, float b, float c) {
+  if (ABS) {
+    a = fabsf(a);
+    b = fabsf(b);
+    c = fabsf(c);
+  }
+  return ptx2hip_minmax_f32<MAX, FTZ, NAN_, false>(ptx2hip_minmax_f32<MAX, FTZ, NAN_, false>(a, b),
+                                                   c);
+}
+// ptx2hip:end

@@ -18,6 +18,7 @@ pub fn run(input: &Input, rules: &RuleSet, output: &Path) -> ExitCode {
         target: crate::lower::Target::Amd,
         tensor_model: input.tensor_model.unwrap_or_default(),
         fast: input.fast,
+        evidence: input.evidence.unwrap_or_default(),
     };
     // A file that cannot be read is an error and, on the page, left to port by hand (E003).
     // Each file's architecture is its configuration's (or --cuda-arch).
@@ -33,6 +34,7 @@ pub fn run(input: &Input, rules: &RuleSet, output: &Path) -> ExitCode {
             let arch = scan_options.macros.cuda_arch;
             let settings = crate::lower::Settings {
                 tensor_model: input.tensor_model_for(&config.config),
+                evidence: input.evidence_for(&config.config),
                 ..settings
             };
             match std::fs::read(&f.path) {

@@ -173,6 +173,7 @@ mod tests {
             provenance: true,
             tensor_model: Default::default(),
             fast: false,
+            evidence: Default::default(),
         };
         let mut summary = Summary::default();
         let src = "__device__ int f(int x) {\n  int y;\n  asm(\"add.s32 %0, %1, 1;\" : \"=r\"(y) : \"r\"(x));\n  asm(\"frob.b32 %0;\" : \"=r\"(y));\n  return y;\n}\n";
@@ -203,6 +204,7 @@ mod tests {
             provenance: true,
             tensor_model: Default::default(),
             fast: false,
+            evidence: Default::default(),
         };
         let src = "__device__ int f(int x) {\n  int y;\n#if __CUDA_ARCH__ >= 800\n  asm(\"add.s32 %0, %1, 1;\" : \"=r\"(y) : \"r\"(x));\n#elif __CUDA_ARCH__ >= 700\n  asm(\"add.s32 %0, %1, 2;\" : \"=r\"(y) : \"r\"(x));\n#endif\n  return y;\n}\n";
         let run = |arch: CudaArch| {

@@ -52,6 +52,7 @@ pub fn analyze_arms(arms: &Arms, rules: &RuleSet, settings: Settings) -> Analysi
             helpers: rules.helper_closure(helpers.iter()),
             lines,
             fast: settings.fast_codes(rules, &codes),
+            evidence: Settings::below_hardware(rules, &codes),
             rules: codes,
         }),
     };

@@ -18,6 +18,7 @@ use std::fmt;
 
 use crate::codes::Code;
 use crate::ptx;
+use crate::rules::evidence::{self, BelowHardware, Floor};
 use crate::scan::{AsmStatement, Template};
 use helper_use::HelperUse;
 
@@ -87,6 +88,9 @@ pub struct Settings {
     pub tensor_model: TensorModel,
     /// Rules with a `[rule.fast]` translation use it (`--target amd` only).
     pub fast: bool,
+    /// The least evidence a rule must have to be used (`--evidence`); a statement needing a
+    /// rule below it is left as written (`U017`).
+    pub evidence: Floor,
 }
 
 impl From<Target> for Settings {
@@ -95,6 +99,7 @@ impl From<Target> for Settings {
             target,
             tensor_model: TensorModel::default(),
             fast: false,
+            evidence: Floor::Any,
         }
     }
 }
@@ -111,6 +116,39 @@ impl Settings {
             })
             .cloned()
             .collect()
+    }
+
+    /// The rules among `codes` below hardware evidence.
+    fn below_hardware(rules: &RuleSet, codes: &[String]) -> Vec<BelowHardware> {
+        codes
+            .iter()
+            .filter_map(|c| BelowHardware::of(rules.rule(c)?))
+            .collect()
+    }
+
+    /// The refusal of a translation that uses a rule below the evidence asked for.
+    fn below_floor(&self, rules: &RuleSet, codes: &[String]) -> Option<Unsupported> {
+        let rule = codes
+            .iter()
+            .filter_map(|c| rules.rule(c))
+            .find(|r| !self.evidence.admits(evidence::level(r)))?;
+        let why = match &rule.decomposition {
+            Some(d) => format!(
+                "no GPU here runs the form; the ISA defines it through {} (`ptx2hip explain {}`)",
+                d.rules.join(", "),
+                rule.code
+            ),
+            None => "it has no recording yet".to_string(),
+        };
+        Some(Unsupported::new(
+            Code::BelowEvidence,
+            format!(
+                "rule {} ({}) has evidence `{}`, below `--evidence hardware`: {why}",
+                rule.code,
+                rule.name,
+                evidence::level(rule)
+            ),
+        ))
     }
 }
 
@@ -181,6 +219,8 @@ pub struct Translation {
     pub rules: Vec<String>,
     /// The codes among `rules` translated by their inexact `--fast` template.
     pub fast: Vec<String>,
+    /// The rules among `rules` below hardware evidence (ISA decomposition), in `rules` order.
+    pub evidence: Vec<BelowHardware>,
 }
 
 /// Everything ptx2hip knows about one statement.
@@ -313,6 +353,12 @@ pub fn analyze(stmt: &AsmStatement, rules: &RuleSet, settings: impl Into<Setting
         };
     }
     let (lines, rule_codes, uses) = compose_variants(stmt, lowered);
+    if let Some(u) = settings.below_floor(rules, &rule_codes) {
+        return Analysis {
+            instructions,
+            outcome: Err(u),
+        };
+    }
     let helpers = uses.closure(rules);
     Analysis {
         instructions,
@@ -320,6 +366,7 @@ pub fn analyze(stmt: &AsmStatement, rules: &RuleSet, settings: impl Into<Setting
             lines,
             helpers,
             fast: settings.fast_codes(rules, &rule_codes),
+            evidence: Settings::below_hardware(rules, &rule_codes),
             rules: rule_codes,
         }),
     }

@@ -29,6 +29,8 @@ pub struct Entry {
     pub rules: Vec<String>,
     /// The codes among `rules` translated by their inexact `--fast` template.
     pub fast: Vec<String>,
+    /// The rules among `rules` below hardware evidence (docs/EVIDENCE.md).
+    pub evidence: Vec<crate::rules::evidence::BelowHardware>,
     /// Code and reason when the statement is left as written (for AMD); `T002` for a statement
     /// in a `__CUDA_ARCH__` arm the AMD device compilation does not take.
     pub left: Option<(String, String)>,
@@ -55,6 +57,7 @@ impl Entry {
             original,
             rules: Vec::new(),
             fast: Vec::new(),
+            evidence: Vec::new(),
             left: Some((code.to_string(), message.to_string())),
             note: None,
             amd: Err(format!("{code}: {message}")),
@@ -122,7 +125,10 @@ pub fn entries(
                 {
                     Ok(t) => match crate::pipeline::kept_by_comment(source, &suppressions, &stmt) {
                         Some(kept) => Err((kept.code, kept.message)),
-                        None => Ok((render(&t.lines, "", "  ").join("\n"), (t.rules, t.fast))),
+                        None => Ok((
+                            render(&t.lines, "", "  ").join("\n"),
+                            (t.rules, t.fast, t.evidence),
+                        )),
                     },
                     Err(u) => Err((u.code, u.message)),
                 },
@@ -135,6 +141,7 @@ pub fn entries(
                 original: String::from_utf8_lossy(&source[stmt.span.clone()]).into_owned(),
                 rules: amd.as_ref().map(|(_, r)| r.0.clone()).unwrap_or_default(),
                 fast: amd.as_ref().map(|(_, r)| r.1.clone()).unwrap_or_default(),
+                evidence: amd.as_ref().map(|(_, r)| r.2.clone()).unwrap_or_default(),
                 left: amd.as_ref().err().map(|(c, m)| (c.to_string(), m.clone())),
                 note: stmt
                     .arch_arm
@@ -159,6 +166,7 @@ pub fn entries(
                 original: String::from_utf8_lossy(&source[skipped.span.clone()]).into_owned(),
                 rules: Vec::new(),
                 fast: Vec::new(),
+                evidence: Vec::new(),
                 left: Some((Code::OtherArchArm.to_string(), why.clone())),
                 note: None,
                 amd: Err(format!("{}: {why}", Code::OtherArchArm)),
@@ -311,6 +319,13 @@ pub fn page(entries: &[Entry], rules: &RuleSet, arches: &[CudaArch]) -> String {
                         h,
                         " <span class=\"why\">--fast tier, inexact: {} (the rule's doc states the deviation)</span>",
                         text(&e.fast.join(" "))
+                    );
+                }
+                for below in &e.evidence {
+                    let _ = write!(
+                        h,
+                        " <span class=\"why\">evidence below hardware: {}</span>",
+                        text(&below.to_string())
                     );
                 }
             }

@@ -200,6 +200,7 @@ mod tests {
             end_column: 1,
             instructions: vec!["add.s32".into()],
             note: None,
+            evidence: Vec::new(),
             outcome: Err(NotTranslated {
                 code: crate::codes::Code::UnknownInstruction,
                 message: "the reason".into(),

@@ -4,6 +4,7 @@ use serde::Serialize;
 
 use super::Diagnostic;
 use crate::codes::Code;
+use crate::rules::evidence::BelowHardware;
 
 /// One finding: a non-portable asm statement, a file-level problem, or an unused suppression.
 #[derive(Debug, Serialize)]
@@ -21,6 +22,10 @@ pub struct JsonFinding {
     pub status: &'static str,
     /// Codes of the rules that translate the statement (empty when unsupported).
     pub rules: Vec<String>,
+    /// Those among `rules` below hardware evidence, with their level and what they rely on
+    /// (docs/EVIDENCE.md); absent when there are none.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub evidence: Vec<BelowHardware>,
     pub message: String,
 }
 
@@ -42,6 +47,7 @@ pub fn diagnostic_json(d: &Diagnostic) -> JsonFinding {
             _ => "unsupported",
         },
         rules: d.rules.clone(),
+        evidence: d.evidence.clone(),
         message: d.message.clone(),
     }
 }

@@ -22,6 +22,7 @@ pub use statistics::Statistics;
 
 use crate::codes::Code;
 use crate::pipeline::{FileDiagnostic, Finding};
+use crate::rules::evidence::BelowHardware;
 
 /// `translatable` or `unsupported`.
 pub fn status(f: &Finding) -> &'static str {
@@ -44,6 +45,15 @@ pub fn message(f: &Finding) -> String {
             .join(", ")
     };
     let message = match &f.outcome {
+        Ok(rules) if !f.evidence.is_empty() => format!(
+            "non-portable inline PTX {forms}: translatable ({}); evidence below hardware: {}",
+            rules.join(", "),
+            f.evidence
+                .iter()
+                .map(ToString::to_string)
+                .collect::<Vec<_>>()
+                .join("; ")
+        ),
         Ok(rules) => format!(
             "non-portable inline PTX {forms}: translatable ({})",
             rules.join(", ")
@@ -107,6 +117,8 @@ pub struct Diagnostic {
     pub instructions: Vec<String>,
     /// Rules that translate the statement.
     pub rules: Vec<String>,
+    /// Those among `rules` below hardware evidence (docs/EVIDENCE.md).
+    pub evidence: Vec<BelowHardware>,
     /// Why the statement is not translated, when that is what it reports.
     pub reason: Option<String>,
     /// One line.
@@ -191,6 +203,7 @@ impl Diagnostic {
             focus,
             instructions: f.instructions.clone(),
             rules: f.outcome.clone().unwrap_or_default(),
+            evidence: f.evidence.clone(),
             reason: f.outcome.as_ref().err().map(|u| one_line(&u.message)),
             message: one_line(&message(f)),
             fingerprint: fingerprint(source.get(f.span.clone()).unwrap_or_default()),
@@ -214,6 +227,7 @@ impl Diagnostic {
             focus: at,
             instructions: Vec::new(),
             rules: Vec::new(),
+            evidence: Vec::new(),
             reason: Some(one_line(&d.message)),
             message: one_line(&d.message),
             fingerprint: fingerprint(d.offset.map_or(&[][..], |o| line_at(source, o))),
@@ -232,6 +246,7 @@ impl Diagnostic {
             focus: at,
             instructions: Vec::new(),
             rules: Vec::new(),
+            evidence: Vec::new(),
             reason: None,
             message: one_line(&message),
         }

@@ -10,9 +10,9 @@
 use std::collections::BTreeMap;
 
 use serde_sarif::sarif::{
-    ArtifactLocation, Location, Message, MultiformatMessageString, PhysicalLocation, Region,
-    ReportingConfiguration, ReportingDescriptor, Result as SarifResult, ResultLevel, Run, Sarif,
-    Tool, ToolComponent,
+    ArtifactLocation, Location, Message, MultiformatMessageString, PhysicalLocation, PropertyBag,
+    Region, ReportingConfiguration, ReportingDescriptor, Result as SarifResult, ResultLevel, Run,
+    Sarif, Tool, ToolComponent,
 };
 
 use super::Diagnostic;
@@ -93,7 +93,7 @@ fn result(d: &Diagnostic) -> SarifResult {
                 .build(),
         )
         .build();
-    SarifResult::builder()
+    let mut result = SarifResult::builder()
         .rule_id(d.code.as_str())
         .rule_index(Code::ALL.iter().position(|&c| c == d.code).unwrap_or(0) as i64)
         .level(level(d.code))
@@ -103,7 +103,19 @@ fn result(d: &Diagnostic) -> SarifResult {
             FINGERPRINT.to_string(),
             d.fingerprint.clone(),
         )]))
-        .build()
+        .build();
+    if !d.evidence.is_empty() {
+        // The rules below hardware evidence, as the JSON report gives them (docs/EVIDENCE.md).
+        result.properties = Some(
+            PropertyBag::builder()
+                .additional_properties(BTreeMap::from([(
+                    "evidence".to_string(),
+                    serde_json::to_value(&d.evidence).unwrap_or_default(),
+                )]))
+                .build(),
+        );
+    }
+    result
 }
 
 /// A file path as a URI reference: relative paths stay relative (to the repository root, for

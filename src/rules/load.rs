@@ -5,6 +5,7 @@
 use std::collections::{BTreeMap, HashMap};
 
 use super::call_sites;
+use super::evidence;
 use super::helpers;
 use super::matching::{expand_class, target_index};
 use super::overlap;
@@ -384,6 +385,42 @@ fn operand_specs(r: &Rule) -> Result<Vec<super::OperandSpec>, LoadError> {
     Ok(specs)
 }
 
+/// A `[rule.decomposition]` claim is the rule's whole evidence: it names at least one rule, each
+/// of which exists and is verified on NVIDIA hardware, and the rule itself has no recording and
+/// no `unverifiable` reason (its evidence would then be two things at once).
+fn validate_decomposition(set: &RuleSet, r: &Rule) -> Result<(), LoadError> {
+    let Some(d) = &r.decomposition else {
+        return Ok(());
+    };
+    let fail = |message: String| Err(rule_error(r, "decomposition", message));
+    if evidence::recorded(&r.code).is_some() || evidence::recorded_per_warp(&r.code).is_some() {
+        return fail(
+            "the rule has hardware recordings: its evidence is those, not a decomposition".into(),
+        );
+    }
+    if r.unverifiable.is_some() {
+        return fail("a rule with `unverifiable` has no value to decompose".into());
+    }
+    if d.rules.is_empty() || d.claim.trim().is_empty() {
+        return fail(
+            "names the rules it relies on (`rules`) and states the decomposition (`claim`)".into(),
+        );
+    }
+    for code in &d.rules {
+        match set.rule(code) {
+            None => return fail(format!("`{code}` is no rule")),
+            Some(piece) if evidence::level(piece) != evidence::Level::Hardware => {
+                return fail(format!(
+                    "`{code}` is not verified on NVIDIA hardware (its evidence: {})",
+                    evidence::level(piece)
+                ))
+            }
+            Some(_) => {}
+        }
+    }
+    Ok(())
+}
+
 fn validate_rule(set: &RuleSet, r: &Rule) -> Result<(), LoadError> {
     if r.portable_unsupported.is_some() != r.portable.is_empty() {
         return Err(rule_error(
@@ -539,6 +576,7 @@ fn validate_rule(set: &RuleSet, r: &Rule) -> Result<(), LoadError> {
     }
     validate_when(r)?;
     validate_fragments(r)?;
+    validate_decomposition(set, r)?;
     if r.fast
         .as_ref()
         .is_some_and(|f| f.deviation.trim().is_empty())

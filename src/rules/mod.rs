@@ -29,9 +29,9 @@ use std::collections::{HashMap, HashSet};
 pub use load::{LoadError, TENSOR_MODEL};
 pub use matching::expand_class;
 pub use schema::{
-    tensor_rank, vector_width, Bindings, Carry, Case, Example, Fast, Fragment, Helper, Lookup,
-    OperandKind, OperandSpec, Role, Rule, RuleTemplate, Slot, SpecialRegister, TemplateHelpers,
-    TypeRef, UnsupportedForm, When,
+    tensor_rank, vector_width, Bindings, Carry, Case, Decomposition, Example, Fast, Fragment,
+    Helper, Lookup, OperandKind, OperandSpec, Role, Rule, RuleTemplate, Slot, SpecialRegister,
+    TemplateHelpers, TypeRef, UnsupportedForm, When,
 };
 
 // The rule files compiled into the binary (`EMBEDDED: &[(name relative to rules/, text)]`),

@@ -53,6 +53,18 @@ pub struct Fragment {
     pub carrier: String,
 }
 
+/// How the ISA defines a rule's forms through other, hardware-verified rules (`[rule.decomposition]`).
+#[derive(Debug, Clone, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct Decomposition {
+    /// The codes of the rules whose forms the decomposition uses; each must be verified on NVIDIA
+    /// hardware (golden vectors or recorded warps), which the loader checks.
+    pub rules: Vec<String>,
+    /// The decomposition in one sentence, as `rules`, `explain` and the report state it:
+    /// `each 32-bit half is add.f32 with the same modifiers`.
+    pub claim: String,
+}
+
 /// A rule's faster translation that is not bit-exact, used only under `--fast`
 /// (`[rule.fast]`).
 #[derive(Debug, Clone, Deserialize)]
@@ -132,6 +144,11 @@ pub struct Rule {
     /// Why golden vectors cannot check this rule (a clock, a fence), when that is so.
     #[serde(default)]
     pub unverifiable: Option<String>,
+    /// For a form no NVIDIA GPU here can run (sm_100 only): the hardware-verified rules whose
+    /// forms the ISA defines it through, element by element (`[rule.decomposition]`). Such a rule
+    /// records no vectors; its evidence level is `isa-decomposition` ([`super::evidence`]).
+    #[serde(default)]
+    pub decomposition: Option<Decomposition>,
     /// Slots whose modifiers change no value a single thread can observe (memory orders, scopes,
     /// cache hints): the golden vectors check each form with these slots at their first choice
     /// (absent when optional), and the orders are checked by the litmus runs

@@ -219,6 +219,18 @@ pub fn all_forms(rules: &RuleSet) -> Vec<CanonicalForm> {
         .collect()
 }
 
+/// The canonical forms whose golden vectors are recorded on NVIDIA hardware: those of
+/// [`all_forms`] but the ISA decompositions' (sm_100 forms no GPU here runs; their evidence is the
+/// recordings of the rules they decompose into, docs/EVIDENCE.md).
+pub fn recorded_forms(rules: &RuleSet) -> Vec<CanonicalForm> {
+    rules
+        .rules
+        .iter()
+        .filter(|r| skip_reason(r).is_none() && r.decomposition.is_none())
+        .flat_map(rule_forms)
+        .collect()
+}
+
 /// The canonical forms of one rule: every form whose `value_neutral` slots (orders, scopes, cache
 /// hints) are at their first choice — absent when optional, the first value otherwise.
 pub fn rule_forms(rule: &Rule) -> Vec<CanonicalForm> {

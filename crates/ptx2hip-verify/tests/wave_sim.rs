@@ -574,6 +574,7 @@ fn corpus_kernels_match_the_h100_on_wave64_and_wave32() {
                 provenance: true,
                 tensor_model: Default::default(),
                 fast: false,
+                evidence: Default::default(),
             },
         );
         assert!(

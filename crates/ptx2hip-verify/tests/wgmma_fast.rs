@@ -293,6 +293,7 @@ fn fast_translations_of_every_float_wgmma_rule_compile_for_every_processor() {
         target: Target::Amd,
         tensor_model: TensorModel::Sm90,
         fast: true,
+        evidence: Default::default(),
     };
     let mut helpers = Vec::new();
     let mut kernels = String::new();

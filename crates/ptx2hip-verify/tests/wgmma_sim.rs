@@ -517,6 +517,7 @@ fn translated_cutlass_statements_replay_the_h100_recording() {
             provenance: true,
             tensor_model: Default::default(),
             fast: false,
+            evidence: Default::default(),
         },
     );
     assert!(outcome.diagnostics.is_empty(), "{:?}", outcome.diagnostics);

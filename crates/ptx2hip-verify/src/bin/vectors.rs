@@ -24,7 +24,7 @@ use std::path::{Path, PathBuf};
 
 use ptx2hip::lower::RuleSet;
 use ptx2hip_verify::evidence;
-use ptx2hip_verify::forms::{all_forms, CanonicalForm};
+use ptx2hip_verify::forms::{recorded_forms, CanonicalForm};
 use ptx2hip_verify::golden::{cuda_program, cuda_program_multi, FormVectors, GoldenFile};
 use ptx2hip_verify::inputs;
 use serde_json::{json, Value};
@@ -65,7 +65,7 @@ fn selected(rules: &RuleSet, args: &[String]) -> Vec<CanonicalForm> {
         .filter(|w| w[0] == "--rule")
         .map(|w| &w[1])
         .collect();
-    all_forms(rules)
+    recorded_forms(rules)
         .into_iter()
         .filter(|f| wanted.is_empty() || wanted.iter().any(|w| w.eq_ignore_ascii_case(&f.rule)))
         .collect()
@@ -253,7 +253,7 @@ fn import(rules: &RuleSet, args: &[String]) {
 
 fn convert(rules: &RuleSet, args: &[String]) {
     let vecdir = PathBuf::from(arg(args, "--vectors").unwrap_or("tests/vectors".into()));
-    let forms = all_forms(rules);
+    let forms = recorded_forms(rules);
     let by_key: BTreeMap<(String, String), &CanonicalForm> = forms
         .iter()
         .map(|f| ((f.rule.clone(), f.form.clone()), f))
@@ -325,7 +325,7 @@ fn graft(rules: &RuleSet, args: &[String]) {
         .clone();
     let mut out = Vec::new();
     let mut missing = Vec::new();
-    for f in all_forms(rules).iter().filter(|f| f.family == family) {
+    for f in recorded_forms(rules).iter().filter(|f| f.family == family) {
         let found = sources
             .iter()
             .flat_map(|s| &s.forms)

@@ -48,6 +48,7 @@ pub fn source(
         target: Target::Amd,
         tensor_model: model,
         fast,
+        evidence: Default::default(),
     };
     let mut helpers = Vec::new();
     let mut bodies = String::new();
