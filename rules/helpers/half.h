@@ -193,3 +193,78 @@ __device__ inline uint32_t ptx2hip_h2_minmax(uint32_t a, uint32_t b, bool bf, bo
           << 16);
 }
 // ptx2hip:end
+
+// ptx2hip:helper ptx2hip_h_fcmp requires=ptx2hip_cmp
+/* PTX floating-point CmpOp (ptx2hip_cmp) on f16 (bf false) or bf16 (bf true) bits, as set/setp
+   compare: ordered forms false on NaN, unordered forms true, -0 equal to +0; ftz compares a
+   subnormal as a zero. The values are compared as sign-magnitude integers (monotone in the value). */
+template <int C>
+__device__ inline bool ptx2hip_h_fcmp(uint32_t a, uint32_t b, bool bf, bool ftz) {
+  uint32_t em = bf ? 0x7f80u : 0x7c00u;
+  uint32_t ma = a & 0x7fffu, mb = b & 0x7fffu;
+  if (ftz && (a & em) == 0) ma = 0;
+  if (ftz && (b & em) == 0) mb = 0;
+  bool un = ma > em || mb > em;
+  int32_t x = (a & 0x8000u) ? -(int32_t)ma : (int32_t)ma;
+  int32_t y = (b & 0x8000u) ? -(int32_t)mb : (int32_t)mb;
+  switch (C) {
+    case 0: return !un && x == y;
+    case 1: return !un && x != y;
+    case 2: return !un && x < y;
+    case 3: return !un && x <= y;
+    case 4: return !un && x > y;
+    case 5: return !un && x >= y;
+    case 6: return un || x == y;
+    case 7: return un || x != y;
+    case 8: return un || x < y;
+    case 9: return un || x <= y;
+    case 10: return un || x > y;
+    case 11: return un || x >= y;
+    case 12: return !un;
+    default: return un;
+  }
+}
+// ptx2hip:end
+
+// ptx2hip:helper ptx2hip_h2_set requires=ptx2hip_h_fcmp
+/* set on f16x2 / bf16x2 words: each 16-bit lane's comparison (lane 0 low), combined with c by
+   B (0 none, 1 and, 2 or, 3 xor), writes `one` (1.0 of the format or 0xffff) or 0 into its half. */
+template <int C, int B>
+__device__ inline uint32_t ptx2hip_h2_set(uint32_t a, uint32_t b, bool bf, bool ftz, uint32_t one,
+                                          bool c) {
+  uint32_t r = 0;
+  for (int lane = 0; lane < 2; ++lane) {
+    int sh = 16 * lane;
+    bool t = ptx2hip_h_fcmp<C>((a >> sh) & 0xffffu, (b >> sh) & 0xffffu, bf, ftz);
+    if (B == 1) t = t && c;
+    if (B == 2) t = t || c;
+    if (B == 3) t = t != c;
+    if (t) r |= one << sh;
+  }
+  return r;
+}
+// ptx2hip:end
+
+// ptx2hip:helper ptx2hip_h_tanh
+__device__ inline uint16_t ptx2hip_h_tanh(uint16_t a, bool bf) {
+  return (uint16_t)(a + bf);
+}
+// ptx2hip:end
+
+// ptx2hip:helper ptx2hip_h2_tanh requires=ptx2hip_h_tanh
+__device__ inline uint32_t ptx2hip_h2_tanh(uint32_t a, bool bf) {
+  return ptx2hip_h_tanh((uint16_t)a, bf) | ((uint32_t)ptx2hip_h_tanh((uint16_t)(a >> 16), bf) << 16);
+}
+// ptx2hip:end
+
+// ptx2hip:helper ptx2hip_h_ex2
+__device__ inline uint16_t ptx2hip_h_ex2(uint16_t a, bool bf) {
+  return (uint16_t)(a + bf);
+}
+// ptx2hip:end
+
+// ptx2hip:helper ptx2hip_h2_ex2 requires=ptx2hip_h_ex2
+__device__ inline uint32_t ptx2hip_h2_ex2(uint32_t a, bool bf) {
+  return ptx2hip_h_ex2((uint16_t)a, bf) | ((uint32_t)ptx2hip_h_ex2((uint16_t)(a >> 16), bf) << 16);
+}
+// ptx2hip:end
