@@ -1,5 +1,5 @@
 #!/bin/bash
-# numeric (issue 23): H100 recordings for the half-precision set / tanh / ex2 rules.
+# H100 (sm_90) recordings for the half-precision set / tanh / ex2 rules (tools/half_approx/README.md):
 #  1. golden vectors of every rule of the `half` family (H001-H029) with ptx2hip's own generator
 #     (`vectors gen`, its run.sh, `vectors import`): out/vec/half.bin.gz (+ manifest.json when
 #     ptxas rejects forms), logs in out/logs;
@@ -7,7 +7,8 @@
 #     exhaustive plus 65,536 random words), the f32 approximations on the same values, and probes
 #     of forms that may need sm_100 (ex2 without .ftz on bf16, bf16x2 <-> fp8 conversions):
 #     out/tables/<name>.bin.gz (u32 count, then (input, output) u32 pairs), SASS in out/sass.
-# usage: bash run.sh <this directory>
+# usage: bash run.sh DIR, DIR holding this script, table.cu, tables.tsv and the stripped `vectors`
+# binary built from the same commit (docs/VECTORS.md)
 set -u
 D=$(cd "${1:-$(dirname "$0")}" && pwd)
 OUT=$D/out
@@ -34,13 +35,13 @@ ls -la "$OUT/vec"
 
 echo "== approximation tables"
 while IFS=$'\t' read -r name kind mode stmt; do
-  printf '#define KIND %s\n#define MODE %s\n#define STMT "%s"\n#include "%s/approx/table.cu"\n' \
+  printf '#define KIND %s\n#define MODE %s\n#define STMT "%s"\n#include "%s/table.cu"\n' \
     "$kind" "$mode" "$stmt" "$D" > "$W/src/$name.cu"
-done < "$D/approx/tables.tsv"
-cut -f1 "$D/approx/tables.tsv" | xargs -P 16 -I{} sh -c \
+done < "$D/tables.tsv"
+cut -f1 "$D/tables.tsv" | xargs -P 16 -I{} sh -c \
   "nvcc -gencode arch=compute_90a,code=sm_90a -O2 -o '$W/bin/{}' '$W/src/{}.cu' > '$OUT/logs/{}.compile.txt' 2>&1 || echo '{}: did not compile'"
 ok=0
-for name in $(cut -f1 "$D/approx/tables.tsv"); do
+for name in $(cut -f1 "$D/tables.tsv"); do
   [ -x "$W/bin/$name" ] || continue
   cuobjdump -sass "$W/bin/$name" > "$OUT/sass/$name.sass" 2>&1
   if "$W/bin/$name" "$W/tab/$name.bin" > /dev/null 2> "$OUT/logs/$name.run.txt"; then
@@ -49,7 +50,7 @@ for name in $(cut -f1 "$D/approx/tables.tsv"); do
     echo "$name: failed at run time"
   fi
 done
-echo "tables recorded: $ok of $(wc -l < "$D/approx/tables.tsv")"
+echo "tables recorded: $ok of $(wc -l < "$D/tables.tsv")"
 du -sh "$OUT"
 
 pass=1
