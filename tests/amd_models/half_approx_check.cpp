@@ -40,14 +40,21 @@ ptx2hip_test_half2 ptx2hip_test_pkrtz(float a, float) {
   return r;
 }
 
+static uint16_t tanh_of(uint16_t a, bool bf) {
+  return bf ? ptx2hip_h_tanh_bf16(a) : ptx2hip_h_tanh_f16(a);
+}
+static uint16_t ex2_of(uint16_t a, bool bf) {
+  return bf ? ptx2hip_h_ex2_bf16(a) : ptx2hip_h_ex2_f16(a);
+}
+
 int main() {
   long mismatches = 0, checked = 0;
   for (int bf = 0; bf < 2; ++bf)
     for (uint32_t a = 0; a < 65536; ++a) {
       shift = 0;
-      uint16_t t0 = ptx2hip_h_tanh((uint16_t)a, bf), e0 = ptx2hip_h_ex2((uint16_t)a, bf);
+      uint16_t t0 = tanh_of((uint16_t)a, bf), e0 = ex2_of((uint16_t)a, bf);
       for (shift = -2; shift <= 2; ++shift) {
-        uint16_t t = ptx2hip_h_tanh((uint16_t)a, bf), e = ptx2hip_h_ex2((uint16_t)a, bf);
+        uint16_t t = tanh_of((uint16_t)a, bf), e = ex2_of((uint16_t)a, bf);
         checked += 2;
         if (t != t0 || e != e0) {
           if (++mismatches <= 10)
