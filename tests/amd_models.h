@@ -120,6 +120,39 @@ static inline void __builtin_amdgcn_fence(int, const char*) {}
 // The golden buffers are global memory.
 static inline bool __builtin_amdgcn_is_shared(const void*) { return false; }
 
+// V_EXP_F32: 2^S0 within 1 ULP; results below 2^-126 flush to +0 (no denormal output). The
+// helpers that call it are exact for any result within 2 ulp (tests/models_half_approx.rs), so the
+// host's exp2f stands for it.
+static inline float __builtin_amdgcn_exp2f(float x) {
+  float r = exp2f(x);
+  return r < 0x1p-126f ? 0.0f : r;
+}
+
+#if defined(__clang__)
+// V_CVT_PKRTZ_F16_F32: both sources converted to f16 rounding toward zero (denormals kept, as in
+// the HIP default MODE), S0 in the low half. Integer truncation of the significand; NaN -> quiet
+// NaN with the top fraction bits, overflow -> 65504 (toward zero).
+typedef _Float16 ptx2hip_model_half2 __attribute__((ext_vector_type(2)));
+static inline uint16_t ptx2hip_model_f16_rtz(float x) {
+  uint32_t u;
+  memcpy(&u, &x, 4);
+  uint16_t s = (uint16_t)((u >> 16) & 0x8000u);
+  uint32_t e = (u >> 23) & 0xffu, m = u & 0x7fffffu;
+  if (e == 0xffu) return (uint16_t)(s | 0x7c00u | (m ? 0x200u | (m >> 13) : 0u));
+  if (e >= 143) return (uint16_t)(s | 0x7bffu);          /* |x| >= 65536 */
+  if (e >= 113) return (uint16_t)(s | ((e - 112) << 10) | (m >> 13));
+  if (e < 103) return s;                                 /* below 2^-24 */
+  return (uint16_t)(s | ((m | 0x800000u) >> (126 - e)));  /* f16 subnormal */
+}
+static inline ptx2hip_model_half2 __builtin_amdgcn_cvt_pkrtz(float a, float b) {
+  uint16_t lo = ptx2hip_model_f16_rtz(a), hi = ptx2hip_model_f16_rtz(b);
+  ptx2hip_model_half2 r;
+  r[0] = __builtin_bit_cast(_Float16, lo);
+  r[1] = __builtin_bit_cast(_Float16, hi);
+  return r;
+}
+#endif
+
 static inline int ptx2hip_amd_models_self_test() {
   int bad = 0;
 #define P2H_EXPECT(e) do { if (!(e)) { printf("FAIL %s\n", #e); bad++; } } while (0)
@@ -140,6 +173,16 @@ static inline int ptx2hip_amd_models_self_test() {
   P2H_EXPECT(__builtin_amdgcn_fmed3f(-5.0f, 0.0f, -7.0f) == -5.0f);
   P2H_EXPECT(__builtin_amdgcn_fmed3f(NAN, 3.0f, 2.0f) == 2.0f);
   P2H_EXPECT(__builtin_amdgcn_fmed3f(INFINITY, -INFINITY, 0.0f) == 0.0f);
+  P2H_EXPECT(__builtin_amdgcn_exp2f(-130.0f) == 0.0f);
+  P2H_EXPECT(__builtin_amdgcn_exp2f(3.0f) == 8.0f);
+#if defined(__clang__)
+  P2H_EXPECT(ptx2hip_model_f16_rtz(1.0f) == 0x3c00u);
+  P2H_EXPECT(ptx2hip_model_f16_rtz(0.99999994f) == 0x3bffu);
+  P2H_EXPECT(ptx2hip_model_f16_rtz(-65535.0f) == 0xfbffu);
+  P2H_EXPECT(ptx2hip_model_f16_rtz(0x1.fffffep-15f) == 0x03ffu); /* largest f16 subnormal */
+  P2H_EXPECT(ptx2hip_model_f16_rtz(0x1.8p-24f) == 0x0001u);
+  P2H_EXPECT(ptx2hip_model_f16_rtz(0x1p-25f) == 0x0000u);
+#endif
 #undef P2H_EXPECT
   return bad;
 }

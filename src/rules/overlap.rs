@@ -306,6 +306,9 @@ mod tests {
     /// check runs at every start (`may_share_a_form` sets the others aside). The mbarrier rules
     /// of rules/cluster.toml (J010-J017) take the optional slots of their rules/async.toml
     /// counterparts and leave them the `.cta` forms by `exclude`: a few pairs of 18 forms each.
+    /// The half-precision `set` rules H024/H025 let their result slot also accept integer types
+    /// (so that `set.eq.u16.f16`, written result first, does not bind out of order): they pair
+    /// with P012/P013 and H020/H021.
     #[test]
     fn only_rules_that_may_share_a_form_are_compared_form_by_form() {
         let set = RuleSet::embedded().unwrap();
@@ -321,7 +324,7 @@ mod tests {
                     .count();
             }
         }
-        assert!(compared <= 20, "{compared} pairs");
+        assert!(compared <= 25, "{compared} pairs");
     }
 
     #[test]

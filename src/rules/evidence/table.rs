@@ -12,7 +12,7 @@ const COMPARE: Recording = Recording { file: "compare.bin.gz", gpu: "NVIDIA H100
 const CONVERT: Recording = Recording { file: "convert.bin.gz", gpu: "NVIDIA H100 80GB HBM3", driver: "580.159.04", nvcc: "Cuda compilation tools, release 13.0, V13.0.88", date: "2026-11-22" };
 const FLOAT: Recording = Recording { file: "float.bin.gz", gpu: "NVIDIA H100 80GB HBM3", driver: "580.159.04", nvcc: "Cuda compilation tools, release 13.0, V13.0.88", date: "2026-11-22" };
 const FLOAT64: Recording = Recording { file: "float64.bin.gz", gpu: "NVIDIA H100 80GB HBM3", driver: "580.159.04", nvcc: "Cuda compilation tools, release 13.0, V13.0.88", date: "2026-11-22" };
-const HALF: Recording = Recording { file: "half.bin.gz", gpu: "NVIDIA H100 80GB HBM3", driver: "580.159.04", nvcc: "Cuda compilation tools, release 13.0, V13.0.88", date: "2026-11-22" };
+const HALF: Recording = Recording { file: "half.bin.gz", gpu: "NVIDIA H200", driver: "580.159.04", nvcc: "Cuda compilation tools, release 13.0, V13.0.88", date: "2026-11-28" };
 const INTEGER: Recording = Recording { file: "integer.bin.gz", gpu: "NVIDIA H100 80GB HBM3", driver: "580.159.04", nvcc: "Cuda compilation tools, release 13.0, V13.0.88", date: "2026-11-22" };
 const INTEGER_ARITH: Recording = Recording { file: "integer_arith.bin.gz", gpu: "NVIDIA H100 80GB HBM3", driver: "580.159.04", nvcc: "Cuda compilation tools, release 13.0, V13.0.88", date: "2026-11-22" };
 const MEMORY: Recording = Recording { file: "memory.bin.gz", gpu: "NVIDIA H100 80GB HBM3", driver: "580.159.04", nvcc: "Cuda compilation tools, release 13.0, V13.0.88", date: "2026-11-24" };
@@ -129,6 +129,16 @@ pub(super) const TABLE: &[Evidence] = &[
     Evidence { rule: "H006", forms: 6, vectors: 227049, recording: &HALF },
     Evidence { rule: "H007", forms: 24, vectors: 363648, recording: &HALF },
     Evidence { rule: "H008", forms: 24, vectors: 363648, recording: &HALF },
+    Evidence { rule: "H020", forms: 224, vectors: 2923548, recording: &HALF },
+    Evidence { rule: "H021", forms: 672, vectors: 9461046, recording: &HALF },
+    Evidence { rule: "H022", forms: 70, vectors: 858620, recording: &HALF },
+    Evidence { rule: "H023", forms: 210, vectors: 2955162, recording: &HALF },
+    Evidence { rule: "H024", forms: 108, vectors: 1886650, recording: &HALF },
+    Evidence { rule: "H025", forms: 324, vectors: 4563648, recording: &HALF },
+    Evidence { rule: "H026", forms: 126, vectors: 2168334, recording: &HALF },
+    Evidence { rule: "H027", forms: 378, vectors: 5324886, recording: &HALF },
+    Evidence { rule: "H028", forms: 4, vectors: 151366, recording: &HALF },
+    Evidence { rule: "H029", forms: 4, vectors: 151366, recording: &HALF },
     Evidence { rule: "I001", forms: 6, vectors: 104816, recording: &INTEGER },
     Evidence { rule: "I002", forms: 6, vectors: 104819, recording: &INTEGER },
     Evidence { rule: "I003", forms: 6, vectors: 104816, recording: &INTEGER },
