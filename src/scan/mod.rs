@@ -21,6 +21,7 @@ mod arms;
 mod conditional;
 mod cstrings;
 pub mod cuda_arch;
+mod definitions;
 mod dialect;
 mod extract;
 pub mod kernels;
@@ -520,6 +521,8 @@ impl File<'_> {
                 name,
                 continued: macros::is_continued(&self.src[d.span.clone()]),
             });
+        // Macros met with different definitions under `#if`s that no reading chose between.
+        let ambiguous: std::cell::RefCell<Vec<Vec<u8>>> = Default::default();
         let read = |reading: &arms::Reading| {
             let mut blank = reading.blank.clone();
             blank.extend(extent.directives.iter().cloned());
@@ -528,21 +531,28 @@ impl File<'_> {
                 defines: self.defines,
                 blank: &blank,
                 in_macro: in_macro.as_ref().map(|(n, p)| (n.as_str(), p.as_slice())),
+                chosen: &reading.chosen,
+                ambiguous: Default::default(),
             };
-            let reader = Reader {
-                src: self.src,
-                lines: &self.lines,
-                expander: &expander,
-                blank: &blank,
-                place: keyword.place.clone(),
-                in_macro: macro_context.clone(),
+            let read = |expander: &template::Expander| {
+                let reader = Reader {
+                    src: self.src,
+                    lines: &self.lines,
+                    expander,
+                    blank: &blank,
+                    place: keyword.place.clone(),
+                    in_macro: macro_context.clone(),
+                };
+                if reading.blank.is_empty() {
+                    return reader.read(&extent, expander.template(extent.template.clone()));
+                }
+                let mut seen = extent.clone();
+                seen.template.end = extract::template_end(self.src, &extent, &blank);
+                reader.read(&seen, expander.template(seen.template.clone()))
             };
-            if reading.blank.is_empty() {
-                return reader.read(&extent, expander.template(extent.template.clone()));
-            }
-            let mut seen = extent.clone();
-            seen.template.end = extract::template_end(self.src, &extent, &blank);
-            reader.read(&seen, expander.template(seen.template.clone()))
+            let statement = read(&expander);
+            ambiguous.borrow_mut().extend(expander.ambiguous.take());
+            statement
         };
         let inner = if extent.directives.is_empty() {
             Vec::new()
@@ -601,6 +611,44 @@ impl File<'_> {
             };
         } else if readings.len() > 1 {
             self.with_arms(&plan, &readings, &mut statement);
+        } else if let Template::Unresolved { reason, at } = statement.template.clone() {
+            let names = ambiguous.take();
+            let planned = (!names.is_empty()
+                && statement.place == Place::Block
+                && statement.in_macro.is_none())
+            .then(|| {
+                definitions::plan(
+                    self.src,
+                    self.survey,
+                    self.conditionals,
+                    self.defines,
+                    &names,
+                    extent.span().start,
+                )
+            })
+            .flatten();
+            match planned {
+                Some(Ok(plan)) => {
+                    let by_definition: Result<Vec<_>, String> =
+                        plan.readings.iter().map(read).collect();
+                    if let Ok(by_definition) = by_definition {
+                        self.with_arms(&plan, &by_definition, &mut statement);
+                        if statement.arms.is_some() {
+                            statement.template = by_definition[0].template.clone();
+                            statement.outputs.clone_from(&by_definition[0].outputs);
+                            statement.inputs.clone_from(&by_definition[0].inputs);
+                            statement.clobbers.clone_from(&by_definition[0].clobbers);
+                        }
+                    }
+                }
+                Some(Err(why)) => {
+                    statement.template = Template::Unresolved {
+                        reason: format!("{reason}; {why}"),
+                        at,
+                    };
+                }
+                None => {}
+            }
         }
         match dialect::foreign(&statement, self.after_declarator(keyword.at)) {
             Some(f) => self.skip(statement.span.clone(), Skip::NotPtx(f), result),

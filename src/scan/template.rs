@@ -13,6 +13,7 @@
 //! differently under undecided `#if`s, a parameter of the `#define` the statement sits in — the
 //! template is [`Template::Unresolved`] with a reason that names the piece.
 
+use std::cell::RefCell;
 use std::ops::Range;
 
 use super::literal::{decode_string_literal, Decoded};
@@ -32,6 +33,12 @@ pub struct Expander<'a> {
     pub blank: &'a [Range<usize>],
     /// For a statement in a `#define` body: the macro's name and parameters.
     pub in_macro: Option<(&'a str, &'a [Vec<u8>])>,
+    /// Macros read as one of their definitions (by where its body starts; `None`: undefined),
+    /// whatever the `#if`s around the definitions: one reading of a statement whose macro is
+    /// defined differently under `#if`s ptx2hip cannot decide.
+    pub chosen: &'a [(Vec<u8>, Option<usize>)],
+    /// The names met that have such definitions, and no choice in `chosen`.
+    pub ambiguous: RefCell<Vec<Vec<u8>>>,
 }
 
 /// Why a template cannot be read: the reason and the file offset of the piece.
@@ -144,7 +151,7 @@ impl Expander<'_> {
         if t.kind != Kind::Ident {
             return format!("template piece `{name}`{from} is not a string literal (an asm template is made of string literals)");
         }
-        match self.defines.lookup(&t.text) {
+        match self.lookup(&t.text) {
             Lookup::Unknown => {
                 let place = if self.defines.reads_includes() {
                     "this file and the headers it includes with \"...\""
@@ -169,6 +176,21 @@ impl Expander<'_> {
         }
     }
 
+    /// What `name` stands for in this reading.
+    fn lookup(&self, name: &[u8]) -> Lookup<'_> {
+        if let Some((_, at)) = self.chosen.iter().find(|(n, _)| n == name) {
+            return self.defines.chosen(name, *at);
+        }
+        let found = self.defines.lookup(name);
+        if matches!(found, Lookup::Ambiguous(_)) {
+            let mut seen = self.ambiguous.borrow_mut();
+            if !seen.iter().any(|n| n == name) {
+                seen.push(name.to_vec());
+            }
+        }
+        found
+    }
+
     /// Expands `tokens` as the preprocessor rescans them: names that are not macros (or cannot
     /// be expanded here) stay, and [`Self::joined`] says why. `site` is the statement's name the
     /// tokens come from, `None` for the statement's own tokens.
@@ -189,7 +211,7 @@ impl Expander<'_> {
         while i < tokens.len() {
             let t = &tokens[i];
             i += 1;
-            let def = match self.defines.lookup(&t.text) {
+            let def = match self.lookup(&t.text) {
                 Lookup::Found(def) if t.kind == Kind::Ident && !active.contains(&t.text) => def,
                 _ => {
                     out.push(t.clone());

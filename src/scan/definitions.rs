@@ -1,0 +1,140 @@
+//! Statements whose template uses a macro defined differently under `#if`s ptx2hip cannot decide
+//! for AMD (faiss `#if __CUDA_ARCH__ >= 350 #define LD_NC_V1 "ld.global.cs.nc.u32" #else ...`,
+//! `L2_CACHEHINT` under a compiler-version test).
+//!
+//! The compilation that takes an arm of that `#if` sees that arm's definition, so the statement
+//! is read once per arm with the macro read as the arm's definition, and a rewrite puts the same
+//! `#if` lines around the readings' translations (as [`arms`](super::arms) does for `#if`s inside
+//! a statement): the compiler still chooses, by the same conditions, at the statement.
+//!
+//! That is the choice the preprocessor made at the definitions only while the conditions mean
+//! the same at the statement: a condition naming a macro that the file `#define`s or `#undef`s
+//! between the `#if` and the statement (an include guard `#ifndef X_H` / `#define X_H`, a default
+//! `#ifndef OP` / `#define OP`) is refused. All the definitions must be the file's own and sit in
+//! different arms of one group, inside the same arms around it; a macro defined in a header keeps
+//! asking for `-D`/`-U` (the conditions there are not the file's to copy).
+
+use super::arms::{word as directive_word, Plan, Reading, Step};
+use super::conditional::Conditionals;
+use super::macros::Defines;
+use super::nesting::{directive_end, Survey};
+use super::tokens::{lex, Kind, Source};
+
+/// The readings of a statement at `at` whose template uses the macros `names`, each defined
+/// differently under one `#if` group: `Err` says why the group's lines cannot choose at the
+/// statement; `None` when the definitions are not told apart by one group of the file.
+pub fn plan(
+    src: &[u8],
+    survey: &Survey,
+    conditionals: &Conditionals,
+    defines: &Defines,
+    names: &[Vec<u8>],
+    at: usize,
+) -> Option<Result<Plan, String>> {
+    let mut group = None;
+    let mut places: Vec<(Vec<u8>, Vec<usize>)> = Vec::new();
+    for name in names {
+        let bodies = defines.own_definitions(name)?;
+        let separation = conditionals.separating(&bodies)?;
+        if group.as_ref().is_some_and(|g| *g != separation) {
+            return None;
+        }
+        places.push((name.clone(), bodies));
+        group = Some(separation);
+    }
+    let group = group?;
+    let opening = group.arms.first()?.0;
+    if let Some(why) = redefined_between(src, survey, &group, opening..at) {
+        return Some(Err(why));
+    }
+    let line = |at: usize| at..directive_end(src, at);
+    let text = |at: usize| {
+        let line = String::from_utf8_lossy(&src[line(at)]).into_owned();
+        format!("`{}`", line.trim())
+    };
+    let mut plan = Plan::default();
+    let read = |plan: &mut Plan, arm: Option<usize>, arms: String| {
+        let chosen = places
+            .iter()
+            .map(|(name, bodies)| (name.clone(), arm.map(|k| bodies[k])))
+            .collect();
+        plan.layout.push(Step::Reading(plan.readings.len()));
+        plan.readings.push(Reading {
+            blank: Vec::new(),
+            arms,
+            chosen,
+        });
+    };
+    let mut has_else = false;
+    for (k, &(directive, amd, place)) in group.arms.iter().enumerate() {
+        plan.layout.push(Step::Directive(line(directive)));
+        has_else |= directive_word(src, directive) == b"else";
+        if amd == Some(false) {
+            continue;
+        }
+        let arms = if k == 0 {
+            text(directive)
+        } else {
+            format!("{} of {}", text(directive), text(opening))
+        };
+        read(&mut plan, place, arms);
+    }
+    if !has_else {
+        plan.layout.push(Step::Else);
+        read(&mut plan, None, format!("no arm of {}", text(opening)));
+    }
+    plan.layout.push(Step::Directive(line(group.endif)));
+    Some(Ok(plan))
+}
+
+/// A macro the group's conditions name that the file `#define`s or `#undef`s in `between`: the
+/// conditions may mean something else at the statement than at the definitions.
+fn redefined_between(
+    src: &[u8],
+    survey: &Survey,
+    group: &super::conditional::Separation,
+    between: std::ops::Range<usize>,
+) -> Option<String> {
+    let mut named: Vec<Vec<u8>> = Vec::new();
+    for &(directive, _, _) in &group.arms {
+        let tokens = lex(src, line_rest(src, directive), Source::File, &[]);
+        named.extend(
+            tokens
+                .into_iter()
+                .filter(|t| t.kind == Kind::Ident && t.text != b"defined")
+                .map(|t| t.text),
+        );
+    }
+    survey
+        .directives
+        .iter()
+        .filter(|d| between.contains(&d.span.start))
+        .filter(|d| matches!(d.word(src), b"define" | b"undef"))
+        .find_map(|d| {
+            let rest = &src[d.rest.clone()];
+            let rest = rest.trim_ascii_start();
+            let len = rest
+                .iter()
+                .take_while(|b| b.is_ascii_alphanumeric() || **b == b'_')
+                .count();
+            let name = &rest[..len];
+            named.iter().any(|n| n == name).then(|| {
+                format!(
+                    "the `#if` that chooses between them tests `{}`, which `{}` changes before the statement, so the same test there may choose otherwise",
+                    String::from_utf8_lossy(name),
+                    String::from_utf8_lossy(&src[d.span.clone()]).trim()
+                )
+            })
+        })
+}
+
+/// The directive line at `at` after its word (`#if` → the condition).
+fn line_rest(src: &[u8], at: usize) -> std::ops::Range<usize> {
+    let end = directive_end(src, at);
+    let word = directive_word(src, at);
+    let start = src[at..end]
+        .windows(word.len().max(1))
+        .position(|w| w == word)
+        .map_or(end, |p| at + p + word.len());
+    start..end
+}
