@@ -53,6 +53,7 @@ pub fn analyze_arms(arms: &Arms, rules: &RuleSet, settings: Settings) -> Analysi
             lines,
             fast: settings.fast_codes(rules, &codes),
             rules: codes,
+            by_use: Vec::new(),
         }),
     };
     Analysis {

@@ -35,7 +35,7 @@ pub enum Step {
 }
 
 /// One way to read the statement.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Reading {
     /// The code the preprocessor leaves out (arms not taken; the directive lines are not included).
     pub blank: Vec<Range<usize>>,

@@ -37,6 +37,7 @@ mod synthetic;
 mod template;
 pub mod tensor_map;
 mod tokens;
+mod uses;
 mod walk;
 
 use std::borrow::Cow;
@@ -131,6 +132,11 @@ impl AsmStatement {
         self.outputs.iter().chain(self.inputs.iter())
     }
 
+    /// The statement's readings per use of the `#define` it sits in, when its parameters make it.
+    pub fn macro_uses(&self) -> Option<&MacroUses> {
+        self.in_macro.as_ref().and_then(|m| m.uses.as_deref())
+    }
+
     pub fn has_clobber(&self, name: &str) -> bool {
         self.clobbers.iter().any(|c| c == name)
     }
@@ -222,6 +228,37 @@ pub struct MacroContext {
     pub name: String,
     /// The body uses `\`-newline continuations; a rewrite must keep them.
     pub continued: bool,
+    /// Set when pieces of the statement are the macro's parameters: the statement as each use
+    /// of the macro in the file reads it (see `scan::uses`).
+    pub uses: Option<Box<MacroUses>>,
+}
+
+/// A statement in a `#define` body whose template (or constraints) the macro's arguments make:
+/// read once per distinct list of those arguments among the file's uses of the macro. A rewrite
+/// defines one macro per list (a table after the `#define`) and puts in the body the name those
+/// arguments select by token pasting (see `emit::uses`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct MacroUses {
+    /// The prefix of the table's names: `PTX2HIP_<macro>_<hash of the statement>`.
+    pub prefix: String,
+    /// The parameters whose arguments choose the translation, in order.
+    pub keyed: Vec<String>,
+    /// The parameters the operand expressions name: each table entry takes them as its own.
+    pub passed: Vec<String>,
+    /// Where the `#define` ends (before its newline): the table follows it.
+    pub define_end: usize,
+    pub readings: Vec<UseReading>,
+}
+
+/// The statement as the uses with one list of arguments read it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct UseReading {
+    /// The keyed parameters' arguments, as written (one name or number each, or empty).
+    pub key: Vec<String>,
+    /// The first such use, in words: "`LD(u32, cg)` at line 12".
+    pub shown: String,
+    /// The statement as it reads there (its own `in_macro.uses` is `None`).
+    pub statement: Box<AsmStatement>,
 }
 
 /// A problem found while scanning, not tied to one statement's PTX.
@@ -412,6 +449,7 @@ pub fn scan_each(
         conditionals: &conditionals,
         defines: &defines,
         cuda_arch: options.macros.cuda_arch.is_some(),
+        code: std::cell::OnceCell::new(),
     };
     let streaming = memchr::memmem::find(source, b"\"C\"").is_none();
     let mut result = ScanResult {
@@ -452,6 +490,8 @@ struct File<'a> {
     /// `--cuda-arch` is given: the `#if`s on `__CUDA_ARCH__` that choose between the arms of a
     /// statement choose between their translations on [`cuda_arch::MACRO`].
     cuda_arch: bool,
+    /// The file's code tokens, lexed when a macro's uses are first looked for.
+    code: std::cell::OnceCell<Vec<tokens::Token>>,
 }
 
 impl File<'_> {
@@ -520,10 +560,13 @@ impl File<'_> {
             .map(|(d, (name, _))| MacroContext {
                 name,
                 continued: macros::is_continued(&self.src[d.span.clone()]),
+                uses: None,
             });
         // Macros met with different definitions under `#if`s that no reading chose between.
         let ambiguous: std::cell::RefCell<Vec<Vec<u8>>> = Default::default();
-        let read = |reading: &arms::Reading| {
+        // A piece names a parameter of the `#define` the statement sits in.
+        let needs_use = std::cell::Cell::new(false);
+        let read_bound = |reading: &arms::Reading, bound: Option<&[Vec<tokens::Token>]>| {
             let mut blank = reading.blank.clone();
             blank.extend(extent.directives.iter().cloned());
             let expander = template::Expander {
@@ -533,6 +576,8 @@ impl File<'_> {
                 in_macro: in_macro.as_ref().map(|(n, p)| (n.as_str(), p.as_slice())),
                 chosen: &reading.chosen,
                 ambiguous: Default::default(),
+                bound,
+                needs_use: Default::default(),
             };
             let read = |expander: &template::Expander| {
                 let reader = Reader {
@@ -552,8 +597,10 @@ impl File<'_> {
             };
             let statement = read(&expander);
             ambiguous.borrow_mut().extend(expander.ambiguous.take());
+            needs_use.set(needs_use.get() || expander.needs_use.get());
             statement
         };
+        let read = |reading: &arms::Reading| read_bound(reading, None);
         let inner = if extent.directives.is_empty() {
             Vec::new()
         } else {
@@ -611,6 +658,27 @@ impl File<'_> {
             };
         } else if readings.len() > 1 {
             self.with_arms(&plan, &readings, &mut statement);
+        } else if let (true, Some(define), Some((name, params))) =
+            (needs_use.get(), define, in_macro.as_ref())
+        {
+            let no_arms = arms::Reading::default();
+            let read = |args: &[Vec<tokens::Token>]| read_bound(&no_arms, Some(args));
+            match self.by_use(define, name, params, &extent, &read) {
+                Ok(uses) => {
+                    let mut first = uses.readings[0].statement.clone();
+                    if let Some(context) = first.in_macro.as_mut() {
+                        context.uses = Some(Box::new(uses));
+                    }
+                    statement = first;
+                }
+                Err(reason) => {
+                    let at = match &statement.template {
+                        Template::Unresolved { at, .. } => *at,
+                        Template::Known { .. } => statement.span.start,
+                    };
+                    statement.template = Template::Unresolved { reason, at };
+                }
+            }
         } else if let Template::Unresolved { reason, at } = statement.template.clone() {
             let names = ambiguous.take();
             let planned = (!names.is_empty()
@@ -667,6 +735,119 @@ impl File<'_> {
             }
         }
         Some(extent.span().end)
+    }
+
+    /// A statement in the body of macro `name` that its parameters make, read once per distinct
+    /// list of the arguments that make it among the file's uses of the macro (see [`uses`]);
+    /// `Err` says why it cannot be.
+    fn by_use(
+        &self,
+        define: &nesting::Directive,
+        name: &str,
+        params: &[Vec<u8>],
+        extent: &extract::Extent,
+        read: &dyn Fn(&[Vec<tokens::Token>]) -> Result<Box<AsmStatement>, String>,
+    ) -> Result<MacroUses, String> {
+        let expander = template::Expander {
+            src: self.src,
+            defines: self.defines,
+            blank: &[],
+            in_macro: None,
+            chosen: &[],
+            ambiguous: Default::default(),
+            bound: None,
+            needs_use: Default::default(),
+        };
+        let reach = |at: usize| self.conditionals.reach(at);
+        let finder = uses::Finder {
+            src: self.src,
+            survey: self.survey,
+            lines: &self.lines,
+            reach: &reach,
+            code: self.code.get_or_init(|| code_tokens(self.src, self.survey)),
+            expander: &expander,
+        };
+        let found = finder.uses(define)?;
+        let Some(first) = found.first() else {
+            return Err(format!("its text is known only where macro `{name}` is used, and this file uses it nowhere (ptx2hip translates a macro's asm for the uses in the file that defines it: translate that file, or write the statement out)"));
+        };
+        let in_use = |u: &uses::Use, reason: &str| format!("{reason} (in the use {})", u.shown);
+        let unresolved = |s: &AsmStatement| match &s.template {
+            Template::Unresolved { reason, .. } => Some(reason.clone()),
+            Template::Known { .. } => None,
+        };
+        let statement = read(&first.args).map_err(|e| in_use(first, &e))?;
+        if let Some(reason) = unresolved(&statement) {
+            return Err(in_use(first, &reason));
+        }
+        // Parameters named outside the operand expressions make the statement; those inside
+        // are handed to the translation.
+        let tokens = tokens::lex(
+            self.src,
+            extent.expr.clone(),
+            tokens::Source::File,
+            &extent.directives,
+        );
+        let in_expression = |at: usize| statement.operands().any(|op| op.expr_span.contains(&at));
+        let named = |inside: bool| -> Vec<usize> {
+            (0..params.len())
+                .filter(|&k| {
+                    tokens.iter().any(|t| {
+                        t.kind == tokens::Kind::Ident
+                            && t.text == params[k]
+                            && in_expression(t.at) == inside
+                    })
+                })
+                .collect()
+        };
+        let (keyed, passed) = (named(false), named(true));
+        let param = |k: &usize| String::from_utf8_lossy(&params[*k]).into_owned();
+        if passed.iter().any(|k| params[*k] == b"__VA_ARGS__") {
+            return Err(format!("its text is known only where macro `{name}` is used, and its operands name the variable arguments `__VA_ARGS__`, which a translation per use cannot take"));
+        }
+        let mut readings: Vec<UseReading> = Vec::new();
+        for u in &found {
+            let args: Vec<&Vec<tokens::Token>> =
+                keyed.iter().filter_map(|&k| u.args.get(k)).collect();
+            if args.len() != keyed.len() {
+                return Err(in_use(
+                    u,
+                    &format!("macro `{name}` takes {} arguments", params.len()),
+                ));
+            }
+            if let Some(arg) = args.iter().find(|a| !uses::pastes(a)) {
+                return Err(in_use(u, &format!(
+                    "its text is known only where macro `{name}` is used, and the argument `{}` is not one name or number, by which the rewritten macro could select the translation for its uses",
+                    uses::spelled(arg)
+                )));
+            }
+            let key: Vec<String> = args.iter().map(|a| uses::spelled(a)).collect();
+            if readings.iter().any(|r| r.key == key) {
+                continue;
+            }
+            let statement = read(&u.args).map_err(|e| in_use(u, &e))?;
+            if let Some(reason) = unresolved(&statement) {
+                return Err(in_use(u, &reason));
+            }
+            readings.push(UseReading {
+                key,
+                shown: u.shown.clone(),
+                statement,
+            });
+        }
+        let joined: Vec<&[u8]> = params.iter().map(Vec::as_slice).collect();
+        let hash = uses::hash(&[
+            name.as_bytes(),
+            &joined.concat(),
+            &self.src[extent.expr.clone()],
+        ]);
+        Ok(MacroUses {
+            prefix: format!("PTX2HIP_{name}_{hash:08x}"),
+            keyed: keyed.iter().map(param).collect(),
+            passed: passed.iter().map(param).collect(),
+            define_end: define.span.end,
+            readings,
+        })
     }
 
     /// A statement read once per combination of arms of the `#if`s inside it that AMD may or may

@@ -254,7 +254,8 @@ fn finds_asm_inside_define_body_and_maps_offsets_back() {
         s.in_macro,
         Some(MacroContext {
             name: "LOAD".into(),
-            continued: true
+            continued: true,
+            uses: None
         })
     );
     assert!(s.terminated);
@@ -278,7 +279,8 @@ fn unterminated_asm_in_a_define_spans_the_expression_only() {
         s.in_macro,
         Some(MacroContext {
             name: "BAR".into(),
-            continued: false
+            continued: false,
+            uses: None
         })
     );
 }

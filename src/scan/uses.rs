@@ -1,0 +1,248 @@
+//! The uses of a macro whose `#define` body holds an asm statement made of its parameters:
+//! `#define LD(T, cop) asm volatile("ld.global." #cop "." #T " %0, [%1];" : "=r"(x) : "l"(p))`
+//! reads as PTX only where the macro is used, `LD(u32, cg)`.
+//!
+//! # What is read
+//! The uses in the file that defines the macro, after that `#define` and before the next
+//! `#define` or `#undef` of its name: written in code (`LD(u32, cg)`), or in the body of another
+//! macro that passes its own parameters on (`#define LD_ALL(T) LD(T, cg) LD(T, ca)`), whose uses
+//! are read the same way and substituted as the preprocessor substitutes them. Uses in arms that
+//! NVIDIA device code never compiles are left out. Each distinct list of the arguments that make
+//! the statement (the *keyed* parameters: those named outside its operand expressions) gives one
+//! reading of the statement, with the parameters bound to that use's arguments.
+//!
+//! # Why that is sound
+//! The rewrite (see `emit::uses`) selects the reading's translation by pasting the keyed
+//! arguments into a name, so each keyed argument must be one name or number (or empty): its
+//! spelling is then the whole of what `#x` and `a##x` make of it. The pasted name is
+//! `<prefix>_T` followed by `_<length><argument>` per keyed argument (the lengths make the name
+//! tell the lists apart: `a_b, c` and `a, b_c` differ); `<prefix>` holds the macro's name and a
+//! hash of the statement, so two macros or two definitions never share a table. The length form
+//! of an argument comes from a macro defined only for the arguments seen here, so an argument
+//! list ptx2hip did not see (a use in another file, an argument of another form) pastes a name
+//! that nothing defines, and the AMD compilation stops there: it never runs another use's
+//! translation. A macro used nowhere in its own file (a header whose uses are all in the files
+//! that include it, the CUB and nccl case when those headers are translated on their own) is
+//! not translated: its uses are not seen.
+
+use std::collections::HashMap;
+use std::ops::Range;
+
+use super::macros::define_head;
+use super::nesting::{Directive, Survey};
+use super::position::LineIndex;
+use super::template::{arguments, Expander};
+use super::tokens::{lex, Kind, Source, Token};
+use super::Reach;
+
+/// How many macros deep a use may be passed on, and how many uses are read.
+const MAX_DEPTH: usize = 8;
+pub const MAX_USES: usize = 256;
+
+/// One use of the macro.
+#[derive(Debug, Clone)]
+pub struct Use {
+    /// Its arguments, one per parameter, as they reach the macro.
+    pub args: Vec<Vec<Token>>,
+    /// The use in words: "`LD(u32, cg)` at line 12".
+    pub shown: String,
+}
+
+/// Finds a file's macro uses.
+pub struct Finder<'a> {
+    pub src: &'a [u8],
+    pub survey: &'a Survey,
+    pub lines: &'a LineIndex,
+    /// Which compilations see an offset.
+    pub reach: &'a dyn Fn(usize) -> Reach,
+    /// The file's code tokens, outside preprocessor lines.
+    pub code: &'a [Token],
+    /// Substitutes a macro's parameters (its `defines` are the file's).
+    pub expander: &'a Expander<'a>,
+}
+
+impl Finder<'_> {
+    /// The uses of the macro that `define` defines.
+    pub fn uses(&self, define: &Directive) -> Result<Vec<Use>, String> {
+        let (name, _) = define_head(self.src, define).ok_or("a `#define` without a name")?;
+        let window = define.span.end..self.next_definition(name.as_bytes(), define.span.end);
+        let mut found = Vec::new();
+        self.collect(name.as_bytes(), &window, 0, &mut HashMap::new(), &mut found)?;
+        Ok(found)
+    }
+
+    /// Where the definition at `after` stops holding: the next `#define` or `#undef` of `name`.
+    fn next_definition(&self, name: &[u8], after: usize) -> usize {
+        self.survey
+            .directives
+            .iter()
+            .filter(|d| d.span.start >= after)
+            .find(|d| {
+                matches!(d.word(self.src), b"define" | b"undef")
+                    && first_name(&self.src[d.rest.clone()]) == name
+            })
+            .map_or(self.src.len(), |d| d.span.start)
+    }
+
+    fn collect(
+        &self,
+        name: &[u8],
+        window: &Range<usize>,
+        depth: usize,
+        seen: &mut HashMap<Vec<u8>, Vec<Use>>,
+        out: &mut Vec<Use>,
+    ) -> Result<(), String> {
+        let shown_name = String::from_utf8_lossy(name).into_owned();
+        if depth > MAX_DEPTH {
+            return Err(format!(
+                "macro `{shown_name}` is passed on through more than {MAX_DEPTH} macros"
+            ));
+        }
+        for (at, args) in invocations(self.code, name) {
+            if !window.contains(&at)
+                || matches!((self.reach)(at), Reach::NotNvidia | Reach::Neither)
+            {
+                continue;
+            }
+            let (line, _) = self.lines.line_col(at);
+            let shown = format!("`{}` at line {line}", spelling(name, &args));
+            out.push(Use { args, shown });
+        }
+        for d in &self.survey.directives {
+            if d.word(self.src) != b"define" {
+                continue;
+            }
+            let Some((outer, params)) = define_head(self.src, d) else {
+                continue;
+            };
+            let body_start = body_start(self.src, d);
+            let body = lex(self.src, body_start..d.span.end, Source::File, &[]);
+            if outer.as_bytes() == name || !invocations(&body, name).next().is_some() {
+                continue;
+            }
+            let passed_on = match seen.get(outer.as_bytes()) {
+                Some(uses) => uses.clone(),
+                None => {
+                    let mut uses = Vec::new();
+                    self.collect(outer.as_bytes(), window, depth + 1, seen, &mut uses)?;
+                    seen.insert(outer.as_bytes().to_vec(), uses.clone());
+                    uses
+                }
+            };
+            for outer_use in passed_on {
+                let expanded = if params.is_empty() && outer_use.args.iter().all(Vec::is_empty) {
+                    body.clone()
+                } else {
+                    self.expander
+                        .substituted(outer.as_bytes(), &params, body.clone(), outer_use.args)
+                        .ok_or_else(|| {
+                            format!(
+                                "{} does not fit the parameters of macro `{outer}`",
+                                outer_use.shown
+                            )
+                        })?
+                };
+                for (_, args) in invocations(&expanded, name) {
+                    let shown = format!("`{}` (from {})", spelling(name, &args), outer_use.shown);
+                    out.push(Use { args, shown });
+                }
+            }
+            if out.len() > MAX_USES {
+                return Err(format!(
+                    "macro `{shown_name}` has more than {MAX_USES} uses in this file"
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The calls `name(...)` among `tokens`: the name's offset and the arguments.
+fn invocations<'t>(
+    tokens: &'t [Token],
+    name: &'t [u8],
+) -> impl Iterator<Item = (usize, Vec<Vec<Token>>)> + 't {
+    tokens.iter().enumerate().filter_map(move |(k, t)| {
+        if t.kind != Kind::Ident || t.text != name {
+            return None;
+        }
+        arguments(tokens, k + 1).map(|(args, _)| (t.at, args))
+    })
+}
+
+/// Where a `#define`'s replacement list starts: after its name and parameter list.
+fn body_start(src: &[u8], d: &Directive) -> usize {
+    let rest = d.rest.clone();
+    let text = &src[rest.clone()];
+    let lead = text.len() - text.trim_ascii_start().len();
+    let mut i = rest.start + lead;
+    while i < rest.end && (src[i].is_ascii_alphanumeric() || src[i] == b'_') {
+        i += 1;
+    }
+    if src.get(i) == Some(&b'(') {
+        if let Some(close) = memchr::memchr(b')', &src[i..rest.end]) {
+            return i + close + 1;
+        }
+    }
+    i
+}
+
+/// The name that starts `text` (after blanks).
+fn first_name(text: &[u8]) -> &[u8] {
+    let text = text.trim_ascii_start();
+    let len = text
+        .iter()
+        .take_while(|b| b.is_ascii_alphanumeric() || **b == b'_')
+        .count();
+    &text[..len]
+}
+
+/// An argument as written: its tokens, a space where blanks were.
+pub fn spelled(arg: &[Token]) -> String {
+    let mut out = String::new();
+    for (k, t) in arg.iter().enumerate() {
+        if k > 0 && t.space_before {
+            out.push(' ');
+        }
+        out.push_str(&String::from_utf8_lossy(&t.text));
+    }
+    out
+}
+
+/// `NAME(a, b)`.
+fn spelling(name: &[u8], args: &[Vec<Token>]) -> String {
+    let args: Vec<String> = args.iter().map(|a| spelled(a)).collect();
+    format!("{}({})", String::from_utf8_lossy(name), args.join(", "))
+}
+
+/// Whether an argument can be pasted into a name and stands for its spelling alone: empty, or
+/// one token of letters, digits and `_`.
+pub fn pastes(arg: &[Token]) -> bool {
+    match arg {
+        [] => true,
+        [t] => {
+            !t.text.is_empty()
+                && t.text
+                    .iter()
+                    .all(|b| b.is_ascii_alphanumeric() || *b == b'_')
+        }
+        _ => false,
+    }
+}
+
+/// FNV-1a of `bytes` less blanks and continuations: the statement's part of the table's names.
+pub fn hash(parts: &[&[u8]]) -> u32 {
+    let mut h: u32 = 0x811c_9dc5;
+    for part in parts {
+        for &b in part
+            .iter()
+            .filter(|b| !b.is_ascii_whitespace() && **b != b'\\')
+        {
+            h ^= u32::from(b);
+            h = h.wrapping_mul(0x0100_0193);
+        }
+        h ^= 0xff;
+        h = h.wrapping_mul(0x0100_0193);
+    }
+    h
+}
