@@ -50,3 +50,31 @@ pub fn analyze_uses(uses: &MacroUses, rules: &RuleSet, settings: Settings) -> An
         }),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::{analyze, RuleSet, Target};
+    use crate::scan::scan;
+
+    const SRC: &str = "#define RED(op, x) asm(\"redux.sync.\" #op \".u32 %0, %0, 0xffffffff;\" : \"+r\"(x))\n__device__ void f(unsigned& a) { RED(min, a); RED(foo, a); }\n";
+
+    #[test]
+    fn every_argument_list_is_translated_and_the_first_that_cannot_be_is_named() {
+        let rules = RuleSet::embedded().unwrap();
+        let ok = SRC.replace("RED(foo, a); ", "RED(max, a); ");
+        let stmt = &scan(ok.as_bytes()).statements[0];
+        let a = analyze(stmt, &rules, Target::Amd);
+        assert_eq!(a.instructions, ["redux.sync.min.u32", "redux.sync.max.u32"]);
+        let t = a.outcome.unwrap();
+        assert_eq!(t.by_use.len(), 2);
+        assert!(t.lines.is_empty());
+
+        let stmt = &scan(SRC.as_bytes()).statements[0];
+        let u = analyze(stmt, &rules, Target::Amd).outcome.unwrap_err();
+        assert!(
+            u.message.ends_with("(in the use `RED(foo, a)` at line 2)"),
+            "{}",
+            u.message
+        );
+    }
+}

@@ -516,4 +516,25 @@ stmt6;
             .collect();
         assert_eq!(reach, vec![Reach::Both, Reach::Neither]);
     }
+
+    #[test]
+    fn the_group_separating_places_is_the_first_where_their_arms_differ() {
+        let src = "#ifndef H\n#if X\na\n#elif Y\nb\n#else\nc\n#endif\nd\n#endif\n";
+        let s = survey(src.as_bytes());
+        let envs = Environments::new(&Macros::default());
+        let c = Conditionals::new(src.as_bytes(), &s.directives, &envs);
+        let at = |t: &str| src.find(t).unwrap();
+        let sep = c.separating(&[at("a"), at("c")]).unwrap();
+        let arms: Vec<(&str, Option<usize>)> = sep
+            .arms
+            .iter()
+            .map(|&(d, _, place)| (&src[d..src[d..].find('\n').unwrap() + d], place))
+            .collect();
+        assert_eq!(
+            arms,
+            [("#if X", Some(0)), ("#elif Y", None), ("#else", Some(1))]
+        );
+        assert_eq!(&src[sep.endif..sep.endif + 6], "#endif");
+        assert_eq!(c.separating(&[at("a"), at("d")]), None);
+    }
 }

@@ -138,3 +138,88 @@ fn line_rest(src: &[u8], at: usize) -> std::ops::Range<usize> {
         .map_or(end, |p| at + p + word.len());
     start..end
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::scan::{scan, ArmPiece, AsmStatement, Template};
+
+    fn only(src: &str) -> AsmStatement {
+        let mut r = scan(src.as_bytes());
+        assert_eq!(r.statements.len(), 1, "{r:#?}");
+        r.statements.remove(0)
+    }
+
+    /// The directives and each reading's template, in the order a rewrite puts them.
+    fn layout(s: &AsmStatement) -> Vec<String> {
+        s.arms
+            .as_ref()
+            .expect("read per definition")
+            .layout
+            .iter()
+            .map(|piece| match piece {
+                ArmPiece::Directive(d) => d.clone(),
+                ArmPiece::Reading { arms, statement } => match &statement.template {
+                    Template::Known { text, .. } => format!("[{text}] {arms}"),
+                    Template::Unresolved { reason, .. } => format!("unresolved: {reason}"),
+                },
+            })
+            .collect()
+    }
+
+    const USE: &str = "__device__ void f(unsigned& v, const unsigned* p) {\n  asm(LD \" %0, [%1];\" : \"=r\"(v) : \"l\"(p));\n}\n";
+
+    #[test]
+    fn each_definition_is_read_between_copies_of_the_if_lines_that_choose_it() {
+        let src = format!("#if NEW_COMPILER\n#define LD \"ld.global.cs.u32\"\n#else\n#define LD \"ld.global.cv.u32\"\n#endif\n{USE}");
+        assert_eq!(
+            layout(&only(&src)),
+            [
+                "#if NEW_COMPILER",
+                "[ld.global.cs.u32 %0, [%1];] `#if NEW_COMPILER`",
+                "#else",
+                "[ld.global.cv.u32 %0, [%1];] `#else` of `#if NEW_COMPILER`",
+                "#endif"
+            ]
+        );
+    }
+
+    #[test]
+    fn a_group_without_else_reads_the_macro_undefined_in_the_else_it_adds() {
+        let src = format!("#if A\n#define LD \"ld.global.cs.u32\"\n#elif B\n#define LD \"ld.global.cv.u32\"\n#endif\n{USE}");
+        let s = only(&src);
+        match &s.template {
+            Template::Unresolved { reason, .. } => assert!(
+                reason.contains("is a macro not defined")
+                    && reason.ends_with("(in the arm no arm of `#if A`)"),
+                "{reason}"
+            ),
+            Template::Known { .. } => panic!("read without a definition"),
+        }
+    }
+
+    #[test]
+    fn a_condition_the_file_changes_before_the_statement_is_not_copied() {
+        let src = format!("#ifndef LD\n#define LD \"ld.global.cs.u32\"\n#else\n#define LD \"ld.global.cv.u32\"\n#endif\n{USE}");
+        match &only(&src).template {
+            Template::Unresolved { reason, .. } => assert!(
+                reason.contains("tests `LD`, which `#define LD \"ld.global.cs.u32\"` changes before the statement"),
+                "{reason}"
+            ),
+            Template::Known { .. } => panic!("copied a condition the file changes"),
+        }
+    }
+
+    #[test]
+    fn definitions_not_told_apart_by_one_group_still_ask_for_the_macros() {
+        let src = format!("#if A\n#define LD \"ld.global.cs.u32\"\n#endif\n#if B\n#define LD \"ld.global.cv.u32\"\n#endif\n{USE}");
+        match &only(&src).template {
+            Template::Unresolved { reason, .. } => {
+                assert!(
+                    reason.ends_with("(declare the macros with -D/-U)"),
+                    "{reason}"
+                )
+            }
+            Template::Known { .. } => panic!("read"),
+        }
+    }
+}

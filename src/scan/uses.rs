@@ -246,3 +246,126 @@ pub fn hash(parts: &[&[u8]]) -> u32 {
     }
     h
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::scan::{scan, AsmStatement, Template};
+
+    fn only(src: &str) -> AsmStatement {
+        let mut r = scan(src.as_bytes());
+        assert_eq!(r.statements.len(), 1, "{r:#?}");
+        r.statements.remove(0)
+    }
+
+    fn reason(s: &AsmStatement) -> &str {
+        match &s.template {
+            Template::Unresolved { reason, .. } => reason,
+            Template::Known { text, .. } => panic!("read as {text}"),
+        }
+    }
+
+    fn text(s: &AsmStatement) -> &str {
+        match &s.template {
+            Template::Known { text, .. } => text,
+            Template::Unresolved { reason, .. } => panic!("unresolved: {reason}"),
+        }
+    }
+
+    const LD: &str = "#define LD(T, cop, x, p) asm volatile(\"ld.global.\" #cop \".\" #T \" %0, [%1];\" : \"=r\"(x) : \"l\"(p))\n";
+
+    #[test]
+    fn each_distinct_argument_list_of_the_uses_is_one_reading() {
+        let src = format!(
+            "{LD}__device__ void f(unsigned* a, const unsigned* q) {{\n  LD(u32, cg, a[0], q);\n  LD(b32, ca, a[1], q + 1);\n  LD(u32, cg, a[2], q + 2);\n}}\n"
+        );
+        let s = only(&src);
+        let uses = s.macro_uses().expect("read per use");
+        assert_eq!(uses.keyed, ["T", "cop"]);
+        assert_eq!(uses.passed, ["x", "p"]);
+        let read: Vec<(&[String], &str, &str)> = uses
+            .readings
+            .iter()
+            .map(|r| (r.key.as_slice(), r.shown.as_str(), text(&r.statement)))
+            .collect();
+        assert_eq!(
+            read,
+            [
+                (
+                    &["u32".to_string(), "cg".to_string()][..],
+                    "`LD(u32, cg, a[0], q)` at line 3",
+                    "ld.global.cg.u32 %0, [%1];"
+                ),
+                (
+                    &["b32".to_string(), "ca".to_string()][..],
+                    "`LD(b32, ca, a[1], q + 1)` at line 4",
+                    "ld.global.ca.b32 %0, [%1];"
+                ),
+            ]
+        );
+        // The operands stay the body's, parameters and all.
+        assert_eq!(uses.readings[1].statement.outputs[0].expr, "x");
+        assert_eq!(uses.define_end, LD.len() - 1);
+        assert!(uses.prefix.starts_with("PTX2HIP_LD_"));
+    }
+
+    #[test]
+    fn uses_passed_on_by_another_macro_are_read_through_its_own_uses() {
+        let src = format!(
+            "{LD}#define LD_BOTH(T, x, p) LD(T, cg, x, p); LD(T, cs, x, p)\n__device__ void f(unsigned* a, const unsigned* q) {{ LD_BOTH(u32, a[0], q); }}\n"
+        );
+        let uses = only(&src).macro_uses().cloned().expect("read per use");
+        let keys: Vec<String> = uses.readings.iter().map(|r| r.key.join(" ")).collect();
+        assert_eq!(keys, ["u32 cg", "u32 cs"]);
+        assert_eq!(
+            uses.readings[0].shown,
+            "`LD(u32, cg, a[0], q)` (from `LD_BOTH(u32, a[0], q)` at line 3)"
+        );
+    }
+
+    #[test]
+    fn only_the_uses_of_this_definition_count() {
+        let src = format!(
+            "{LD}__device__ void f(unsigned* a, const unsigned* q) {{ LD(u32, cg, a[0], q); }}\n#undef LD\n#define LD(T, cop, x, p) x = *p\n__device__ void g(unsigned* a, const unsigned* q) {{ LD(f32, cs, a[0], q); }}\n"
+        );
+        let uses = only(&src).macro_uses().cloned().expect("read per use");
+        assert_eq!(uses.readings.len(), 1);
+        assert_eq!(uses.readings[0].key, ["u32", "cg"]);
+    }
+
+    #[test]
+    fn a_macro_used_nowhere_in_its_file_is_not_read() {
+        let s = only(LD);
+        assert!(
+            reason(&s).contains("this file uses it nowhere"),
+            "{}",
+            reason(&s)
+        );
+    }
+
+    #[test]
+    fn an_argument_that_is_not_one_name_or_number_cannot_select_a_translation() {
+        let src = format!(
+            "{LD}__device__ void f(unsigned* a, const unsigned* q) {{ LD(u32, global.nc, a[0], q); }}\n"
+        );
+        let s = only(&src);
+        assert!(
+            reason(&s).contains("the argument `global.nc` is not one name or number")
+                && reason(&s).ends_with("(in the use `LD(u32, global.nc, a[0], q)` at line 2)"),
+            "{}",
+            reason(&s)
+        );
+    }
+
+    #[test]
+    fn a_use_whose_statement_cannot_be_read_is_named() {
+        let src = format!(
+            "{LD}__device__ void f(unsigned* a, const unsigned* q) {{ LD(u32, UNKNOWN_OP(), a[0], q); }}\n"
+        );
+        let s = only(&src);
+        assert!(
+            reason(&s).contains("(in the use `LD(u32, UNKNOWN_OP(), a[0], q)` at line 2)"),
+            "{}",
+            reason(&s)
+        );
+    }
+}
