@@ -19,11 +19,62 @@ use super::conditional::Conditionals;
 use super::macros::Defines;
 use super::nesting::{directive_end, Survey};
 use super::tokens::{lex, Kind, Source};
+use super::{AsmStatement, File, Place, Template};
+
+impl File<'_> {
+    /// Reads `statement` (at `at`, unresolved because its template uses the macros `names`)
+    /// once per definition, into its `arms`; or says in its reason why the `#if` lines cannot
+    /// choose at the statement.
+    pub(super) fn by_definition(
+        &self,
+        statement: &mut AsmStatement,
+        names: &[Vec<u8>],
+        at: usize,
+        read: &dyn Fn(&Reading) -> Result<Box<AsmStatement>, String>,
+    ) {
+        if statement.place != Place::Block || statement.in_macro.is_some() {
+            return;
+        }
+        match plan(
+            self.src,
+            self.survey,
+            self.conditionals,
+            self.defines,
+            names,
+            at,
+        ) {
+            Some(Ok(plan)) => {
+                let Ok(readings) = plan
+                    .readings
+                    .iter()
+                    .map(read)
+                    .collect::<Result<Vec<_>, _>>()
+                else {
+                    return;
+                };
+                self.with_arms(&plan, &readings, statement);
+                if statement.arms.is_some() {
+                    let first = &readings[0];
+                    statement.template = first.template.clone();
+                    statement.outputs.clone_from(&first.outputs);
+                    statement.inputs.clone_from(&first.inputs);
+                    statement.clobbers.clone_from(&first.clobbers);
+                }
+            }
+            Some(Err(why)) => {
+                if let Template::Unresolved { reason, .. } = &mut statement.template {
+                    *reason = format!("{reason}; {why}");
+                }
+            }
+            None => {}
+        }
+    }
+}
 
 /// The readings of a statement at `at` whose template uses the macros `names`, each defined
 /// differently under one `#if` group: `Err` says why the group's lines cannot choose at the
 /// statement; `None` when the definitions are not told apart by one group of the file.
-pub fn plan(
+fn plan(
     src: &[u8],
     survey: &Survey,
     conditionals: &Conditionals,

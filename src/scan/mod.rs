@@ -679,43 +679,10 @@ impl File<'_> {
                     statement.template = Template::Unresolved { reason, at };
                 }
             }
-        } else if let Template::Unresolved { reason, at } = statement.template.clone() {
+        } else if matches!(statement.template, Template::Unresolved { .. }) {
             let names = ambiguous.take();
-            let planned = (!names.is_empty()
-                && statement.place == Place::Block
-                && statement.in_macro.is_none())
-            .then(|| {
-                definitions::plan(
-                    self.src,
-                    self.survey,
-                    self.conditionals,
-                    self.defines,
-                    &names,
-                    extent.span().start,
-                )
-            })
-            .flatten();
-            match planned {
-                Some(Ok(plan)) => {
-                    let by_definition: Result<Vec<_>, String> =
-                        plan.readings.iter().map(read).collect();
-                    if let Ok(by_definition) = by_definition {
-                        self.with_arms(&plan, &by_definition, &mut statement);
-                        if statement.arms.is_some() {
-                            statement.template = by_definition[0].template.clone();
-                            statement.outputs.clone_from(&by_definition[0].outputs);
-                            statement.inputs.clone_from(&by_definition[0].inputs);
-                            statement.clobbers.clone_from(&by_definition[0].clobbers);
-                        }
-                    }
-                }
-                Some(Err(why)) => {
-                    statement.template = Template::Unresolved {
-                        reason: format!("{reason}; {why}"),
-                        at,
-                    };
-                }
-                None => {}
+            if !names.is_empty() {
+                self.by_definition(&mut statement, &names, extent.span().start, &read);
             }
         }
         match dialect::foreign(&statement, self.after_declarator(keyword.at)) {
@@ -735,119 +702,6 @@ impl File<'_> {
             }
         }
         Some(extent.span().end)
-    }
-
-    /// A statement in the body of macro `name` that its parameters make, read once per distinct
-    /// list of the arguments that make it among the file's uses of the macro (see [`uses`]);
-    /// `Err` says why it cannot be.
-    fn by_use(
-        &self,
-        define: &nesting::Directive,
-        name: &str,
-        params: &[Vec<u8>],
-        extent: &extract::Extent,
-        read: &dyn Fn(&[Vec<tokens::Token>]) -> Result<Box<AsmStatement>, String>,
-    ) -> Result<MacroUses, String> {
-        let expander = template::Expander {
-            src: self.src,
-            defines: self.defines,
-            blank: &[],
-            in_macro: None,
-            chosen: &[],
-            ambiguous: Default::default(),
-            bound: None,
-            needs_use: Default::default(),
-        };
-        let reach = |at: usize| self.conditionals.reach(at);
-        let finder = uses::Finder {
-            src: self.src,
-            survey: self.survey,
-            lines: &self.lines,
-            reach: &reach,
-            code: self.code.get_or_init(|| code_tokens(self.src, self.survey)),
-            expander: &expander,
-        };
-        let found = finder.uses(define)?;
-        let Some(first) = found.first() else {
-            return Err(format!("its text is known only where macro `{name}` is used, and this file uses it nowhere (ptx2hip translates a macro's asm for the uses in the file that defines it: translate that file, or write the statement out)"));
-        };
-        let in_use = |u: &uses::Use, reason: &str| format!("{reason} (in the use {})", u.shown);
-        let unresolved = |s: &AsmStatement| match &s.template {
-            Template::Unresolved { reason, .. } => Some(reason.clone()),
-            Template::Known { .. } => None,
-        };
-        let statement = read(&first.args).map_err(|e| in_use(first, &e))?;
-        if let Some(reason) = unresolved(&statement) {
-            return Err(in_use(first, &reason));
-        }
-        // Parameters named outside the operand expressions make the statement; those inside
-        // are handed to the translation.
-        let tokens = tokens::lex(
-            self.src,
-            extent.expr.clone(),
-            tokens::Source::File,
-            &extent.directives,
-        );
-        let in_expression = |at: usize| statement.operands().any(|op| op.expr_span.contains(&at));
-        let named = |inside: bool| -> Vec<usize> {
-            (0..params.len())
-                .filter(|&k| {
-                    tokens.iter().any(|t| {
-                        t.kind == tokens::Kind::Ident
-                            && t.text == params[k]
-                            && in_expression(t.at) == inside
-                    })
-                })
-                .collect()
-        };
-        let (keyed, passed) = (named(false), named(true));
-        let param = |k: &usize| String::from_utf8_lossy(&params[*k]).into_owned();
-        if passed.iter().any(|k| params[*k] == b"__VA_ARGS__") {
-            return Err(format!("its text is known only where macro `{name}` is used, and its operands name the variable arguments `__VA_ARGS__`, which a translation per use cannot take"));
-        }
-        let mut readings: Vec<UseReading> = Vec::new();
-        for u in &found {
-            let args: Vec<&Vec<tokens::Token>> =
-                keyed.iter().filter_map(|&k| u.args.get(k)).collect();
-            if args.len() != keyed.len() {
-                return Err(in_use(
-                    u,
-                    &format!("macro `{name}` takes {} arguments", params.len()),
-                ));
-            }
-            if let Some(arg) = args.iter().find(|a| !uses::pastes(a)) {
-                return Err(in_use(u, &format!(
-                    "its text is known only where macro `{name}` is used, and the argument `{}` is not one name or number, by which the rewritten macro could select the translation for its uses",
-                    uses::spelled(arg)
-                )));
-            }
-            let key: Vec<String> = args.iter().map(|a| uses::spelled(a)).collect();
-            if readings.iter().any(|r| r.key == key) {
-                continue;
-            }
-            let statement = read(&u.args).map_err(|e| in_use(u, &e))?;
-            if let Some(reason) = unresolved(&statement) {
-                return Err(in_use(u, &reason));
-            }
-            readings.push(UseReading {
-                key,
-                shown: u.shown.clone(),
-                statement,
-            });
-        }
-        let joined: Vec<&[u8]> = params.iter().map(Vec::as_slice).collect();
-        let hash = uses::hash(&[
-            name.as_bytes(),
-            &joined.concat(),
-            &self.src[extent.expr.clone()],
-        ]);
-        Ok(MacroUses {
-            prefix: format!("PTX2HIP_{name}_{hash:08x}"),
-            keyed: keyed.iter().map(param).collect(),
-            passed: passed.iter().map(param).collect(),
-            define_end: define.span.end,
-            readings,
-        })
     }
 
     /// A statement read once per combination of arms of the `#if`s inside it that AMD may or may

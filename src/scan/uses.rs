@@ -33,7 +33,9 @@ use super::nesting::{Directive, Survey};
 use super::position::LineIndex;
 use super::template::{arguments, Expander};
 use super::tokens::{lex, Kind, Source, Token};
-use super::Reach;
+use super::{
+    extract, nesting, template, AsmStatement, File, MacroUses, Reach, Template, UseReading,
+};
 
 /// How many macros deep a use may be passed on, and how many uses are read.
 const MAX_DEPTH: usize = 8;
@@ -117,7 +119,7 @@ impl Finder<'_> {
             };
             let body_start = body_start(self.src, d);
             let body = lex(self.src, body_start..d.span.end, Source::File, &[]);
-            if outer.as_bytes() == name || !invocations(&body, name).next().is_some() {
+            if outer.as_bytes() == name || invocations(&body, name).next().is_none() {
                 continue;
             }
             let passed_on = match seen.get(outer.as_bytes()) {
@@ -154,6 +156,125 @@ impl Finder<'_> {
             }
         }
         Ok(())
+    }
+}
+
+/// Reads the statement with the macro's parameters bound to one use's arguments.
+pub(super) type ReadUse<'r> = dyn Fn(&[Vec<Token>]) -> Result<Box<AsmStatement>, String> + 'r;
+
+impl File<'_> {
+    /// A statement in the body of macro `name` that its parameters make, read once per distinct
+    /// list of the arguments that make it among the file's uses of the macro (see this module);
+    /// `Err` says why it cannot be.
+    pub(super) fn by_use(
+        &self,
+        define: &nesting::Directive,
+        name: &str,
+        params: &[Vec<u8>],
+        extent: &extract::Extent,
+        read: &ReadUse,
+    ) -> Result<MacroUses, String> {
+        let expander = template::Expander {
+            src: self.src,
+            defines: self.defines,
+            blank: &[],
+            in_macro: None,
+            chosen: &[],
+            ambiguous: Default::default(),
+            bound: None,
+            needs_use: Default::default(),
+        };
+        let reach = |at: usize| self.conditionals.reach(at);
+        let finder = Finder {
+            src: self.src,
+            survey: self.survey,
+            lines: &self.lines,
+            reach: &reach,
+            code: self
+                .code
+                .get_or_init(|| super::code_tokens(self.src, self.survey)),
+            expander: &expander,
+        };
+        let found = finder.uses(define)?;
+        let Some(first) = found.first() else {
+            return Err(format!("its text is known only where macro `{name}` is used, and this file uses it nowhere (ptx2hip translates a macro's asm for the uses in the file that defines it: translate that file, or write the statement out)"));
+        };
+        let in_use = |u: &Use, reason: &str| format!("{reason} (in the use {})", u.shown);
+        let unresolved = |s: &AsmStatement| match &s.template {
+            Template::Unresolved { reason, .. } => Some(reason.clone()),
+            Template::Known { .. } => None,
+        };
+        let statement = read(&first.args).map_err(|e| in_use(first, &e))?;
+        if let Some(reason) = unresolved(&statement) {
+            return Err(in_use(first, &reason));
+        }
+        // Parameters named outside the operand expressions make the statement; those inside
+        // are handed to the translation.
+        let tokens = lex(
+            self.src,
+            extent.expr.clone(),
+            Source::File,
+            &extent.directives,
+        );
+        let in_expression = |at: usize| statement.operands().any(|op| op.expr_span.contains(&at));
+        let named = |inside: bool| -> Vec<usize> {
+            (0..params.len())
+                .filter(|&k| {
+                    tokens.iter().any(|t| {
+                        t.kind == Kind::Ident
+                            && t.text == params[k]
+                            && in_expression(t.at) == inside
+                    })
+                })
+                .collect()
+        };
+        let (keyed, passed) = (named(false), named(true));
+        let param = |k: &usize| String::from_utf8_lossy(&params[*k]).into_owned();
+        if passed.iter().any(|k| params[*k] == b"__VA_ARGS__") {
+            return Err(format!("its text is known only where macro `{name}` is used, and its operands name the variable arguments `__VA_ARGS__`, which a translation per use cannot take"));
+        }
+        let mut readings: Vec<UseReading> = Vec::new();
+        for u in &found {
+            let args: Vec<&Vec<Token>> = keyed.iter().filter_map(|&k| u.args.get(k)).collect();
+            if args.len() != keyed.len() {
+                return Err(in_use(
+                    u,
+                    &format!("macro `{name}` takes {} arguments", params.len()),
+                ));
+            }
+            if let Some(arg) = args.iter().find(|a| !pastes(a)) {
+                return Err(in_use(u, &format!(
+                    "its text is known only where macro `{name}` is used, and the argument `{}` is not one name or number, by which the rewritten macro could select the translation for its uses",
+                    spelled(arg)
+                )));
+            }
+            let key: Vec<String> = args.iter().map(|a| spelled(a)).collect();
+            if readings.iter().any(|r| r.key == key) {
+                continue;
+            }
+            let statement = read(&u.args).map_err(|e| in_use(u, &e))?;
+            if let Some(reason) = unresolved(&statement) {
+                return Err(in_use(u, &reason));
+            }
+            readings.push(UseReading {
+                key,
+                shown: u.shown.clone(),
+                statement,
+            });
+        }
+        let joined: Vec<&[u8]> = params.iter().map(Vec::as_slice).collect();
+        let hash = hash(&[
+            name.as_bytes(),
+            &joined.concat(),
+            &self.src[extent.expr.clone()],
+        ]);
+        Ok(MacroUses {
+            prefix: format!("PTX2HIP_{name}_{hash:08x}"),
+            keyed: keyed.iter().map(param).collect(),
+            passed: passed.iter().map(param).collect(),
+            define_end: define.span.end,
+            readings,
+        })
     }
 }
 
