@@ -1,7 +1,8 @@
 // Inline PTX whose text the macro's arguments make, as load/store libraries generate their
 // cache-operator variants: a `#define` per access width whose template stringifies the cache
 // operator (`#cop`), a constraint built from a register letter (`"=" #reg`, `"r"` pasted as
-// `REG_##bits`), one macro passing its parameters on to the others, and an instruction name
+// `REG_##bits`), one macro passing its parameters on to the others, a state space and operator
+// in one dotted argument (`global.nc`), and an instruction name
 // chosen by the compiler version under an `#if` that only the compiler decides.
 #include <stdint.h>
 
@@ -21,6 +22,18 @@
     asm volatile("st.global." #cop ".u" #bits " [%0], %1;" ::"l"(ptr), REG_##bits(v)    \
                  : "memory");                                                           \
   }
+
+// The state space and operator in one argument, dots and all (`global.nc`): not one name.
+#define LOAD_VIA(name, ptx_modifier)                                     \
+  __device__ __forceinline__ uint32_t name(const uint32_t* ptr) {        \
+    uint32_t v;                                                          \
+    asm volatile("ld." #ptx_modifier ".u32 %0, [%1];" : "=r"(v) : "l"(ptr)); \
+    return v;                                                            \
+  }
+
+LOAD_VIA(load_nc_u32, global.nc)
+LOAD_VIA(load_lu_u32, global.lu)
+LOAD_VIA(load_volatile_u32, volatile.global)
 
 // Every width of one cache operator, as the libraries' `_ALL` macros do.
 #define CACHED_LOAD_ALL(prefix, cop)                    \
@@ -53,6 +66,7 @@ __global__ void macro_uses_kernel(const uint32_t* in32, const uint64_t* in64,
   int t = blockIdx.x * blockDim.x + threadIdx.x;
   if (t >= n) return;
   uint32_t a = load_cg_u32(in32 + t) ^ load_cs_u32(in32 + n + t) ^ load_ca_u32(in32 + 2 * n + t);
+  a += load_nc_u32(in32 + 4 * n + t) ^ load_lu_u32(in32 + 5 * n + t) ^ load_volatile_u32(in32 + 6 * n + t);
   uint64_t b = load_cg_u64(in64 + t) + load_cs_u64(in64 + n + t);
   float c = load_cg_f32(inf + t) + load_cs_f32(inf + n + t);
   store_cs_u32(out32 + t, a + load_stream_u32(in32 + 3 * n + t));

@@ -163,3 +163,43 @@ fn an_argument_list_no_use_showed_stops_the_amd_build_at_that_use() {
     let crossed = format!("{out}LD(load_cg_b32, cg, b32)\n");
     assert!(compile_error(&crossed).is_some());
 }
+
+const DOTTED: &str = r#"#include <stdint.h>
+#define LOAD_VIA(name, ptx_modifier)                                         \
+  __device__ uint32_t name(const uint32_t* p) {                              \
+    uint32_t v;                                                              \
+    asm volatile("ld." #ptx_modifier ".u32 %0, [%1];" : "=r"(v) : "l"(p));   \
+    return v;                                                                \
+  }
+LOAD_VIA(load_nc, global.nc)
+LOAD_VIA(load_volatile, volatile.global)
+"#;
+
+#[test]
+fn arguments_that_are_not_one_name_are_compared_as_strings_at_compile_time() {
+    let out = translated(DOTTED, EmitMode::Guarded, Target::Amd);
+    let body = out
+        .lines()
+        .find(|l| l.contains("PTX2HIP_NV_ONLY(asm volatile"))
+        .expect("the body keeps the original for NVIDIA");
+    assert!(
+        body.contains("ptx2hip_macro_use_index(#ptx_modifier, \"global.nc\", \"volatile.global\")"),
+        "{body}"
+    );
+    assert!(
+        body.contains("if constexpr (decltype(ptx2hip_use)::value == 1) {"),
+        "{body}"
+    );
+    assert!(!out.contains("#ifndef PTX2HIP_PASTE"), "no table: {out}");
+    if !clang() {
+        eprintln!("clang-19 not found: compile checks skipped");
+        return;
+    }
+    assert_eq!(compile_error(&out), None);
+    let unseen = format!("{out}LOAD_VIA(load_lu, global.lu)\n");
+    let error = compile_error(&unseen).expect("the unseen use does not compile");
+    assert!(
+        error.contains("ptx2hip: macro LOAD_VIA is used with arguments"),
+        "{error}"
+    );
+}

@@ -209,7 +209,7 @@ pub fn edit(
             nl,
             note.as_deref(),
         );
-        table = Some(entries);
+        table = entries;
         body
     } else if indent == stmt.indent {
         statement_text(source, stmt, translation, mode, nl, note.as_deref())

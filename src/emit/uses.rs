@@ -19,7 +19,13 @@
 //! unexpanded, and the pasted name is one nothing defines: the AMD build stops at that use.
 //! The parameters the operand expressions name are the entries' parameters, passed on by the
 //! body, so each entry is the translation of the body's statement as written, as a statement in
-//! a `#define` body is translated. The NVIDIA build keeps the original under `--emit guarded`.
+//! a `#define` body is translated.
+//!
+//! An argument that is not one name or number (`global.nc`, a string literal) cannot be pasted:
+//! the body then holds every reading's code in `if constexpr` branches of a generic lambda and
+//! compares the stringified arguments `#x` with the lists read, in C++ at compile time (see
+//! [`compared`]; `ptx2hip_macro_use` in rules/helpers/operands.h). An unseen list again stops
+//! the AMD build, at a `static_assert`. The NVIDIA build keeps the original under `--emit guarded`.
 //! The table is plain `#define`s, which no scan reads as asm: a second `translate` finds the
 //! body's statement only in `PTX2HIP_NV_ONLY(...)` (or not at all) and changes nothing.
 
@@ -48,7 +54,59 @@ pub fn edits(
     mode: EmitMode,
     nl: &str,
     note: Option<&str>,
-) -> (Edit, Edit) {
+) -> (Edit, Option<Edit>) {
+    // Each reading's code as a statement in a `#define` body is written (one line).
+    let codes: Vec<String> = uses
+        .readings
+        .iter()
+        .zip(&translation.by_use)
+        .map(|(reading, lines)| {
+            let one = Translation {
+                lines: lines.clone(),
+                by_use: Vec::new(),
+                ..translation.clone()
+            };
+            statement_text(
+                source,
+                &reading.statement,
+                &one,
+                EmitMode::Replace,
+                nl,
+                None,
+            )
+            .text
+        })
+        .collect();
+    let (selection, table) = if uses.compared {
+        (compared(stmt, uses, &codes), None)
+    } else {
+        let (call, table) = pasted(uses, &codes, nl);
+        (call, Some(table))
+    };
+    let selection = match note {
+        Some(n) => format!("{} {selection}", provenance::block_comment(n)),
+        None => selection,
+    };
+    let text = match mode {
+        EmitMode::Replace => selection,
+        EmitMode::Guarded => {
+            format!("PTX2HIP_AMD_ONLY({selection}) PTX2HIP_NV_ONLY({original})")
+        }
+    };
+    let body = Edit {
+        span: stmt.span.clone(),
+        text,
+        lead: 0,
+        ends_line: false,
+        helpers: Vec::new(),
+        selects: true,
+        significant: true,
+    };
+    (body, table)
+}
+
+/// The pasted form: the call in the body, and the table after the `#define`.
+fn pasted(uses: &MacroUses, codes: &[String], nl: &str) -> (String, Edit) {
     let mut table: Vec<String> = PASTE.iter().map(|l| l.to_string()).collect();
     let mut keys: Vec<&str> = Vec::new();
     for reading in &uses.readings {
@@ -63,48 +121,16 @@ pub fn edits(
         }
     }
     let parameters = uses.passed.join(", ");
-    for (reading, lines) in uses.readings.iter().zip(&translation.by_use) {
-        let one = Translation {
-            lines: lines.clone(),
-            by_use: Vec::new(),
-            ..translation.clone()
-        };
-        let code = statement_text(
-            source,
-            &reading.statement,
-            &one,
-            EmitMode::Replace,
-            nl,
-            None,
-        );
+    for (reading, code) in uses.readings.iter().zip(codes) {
         table.push(format!(
-            "#define {}({parameters}) {}",
-            entry_name(uses, &reading.key),
-            code.text
+            "#define {}({parameters}) {code}",
+            entry_name(uses, &reading.key)
         ));
     }
     let mut selector = format!("{}_T", uses.prefix);
     for parameter in &uses.keyed {
         selector = format!("PTX2HIP_PASTE({selector}, PTX2HIP_KEY_##{parameter})");
     }
-    let call = format!("{selector}({parameters})");
-    let call = match note {
-        Some(n) => format!("{} {call}", provenance::block_comment(n)),
-        None => call,
-    };
-    let text = match mode {
-        EmitMode::Replace => call,
-        EmitMode::Guarded => format!("PTX2HIP_AMD_ONLY({call}) PTX2HIP_NV_ONLY({original})"),
-    };
-    let body = Edit {
-        span: stmt.span.clone(),
-        text,
-        lead: 0,
-        ends_line: false,
-        helpers: Vec::new(),
-        selects: true,
-        significant: true,
-    };
     let at = uses.define_end;
     let table = Edit {
         span: at..at,
@@ -115,7 +141,66 @@ pub fn edits(
         selects: false,
         significant: true,
     };
-    (body, table)
+    (format!("{selector}({parameters})"), table)
+}
+
+/// The compared form: a generic lambda called at once, whose `if constexpr` branches hold the
+/// readings' code, chosen by the position of the stringified arguments among the lists read
+/// (`ptx2hip_macro_use_index`); no position, and its `static_assert` stops the build. The
+/// branches not taken depend on the lambda's parameter: discarded statements of a template,
+/// parsed but never instantiated (a reading whose code could not even be parsed with another
+/// use's operands would stop that build, never run). The lambda captures by reference, so it
+/// reads and writes the operands' objects as the statement did; its parentheses keep its commas
+/// from any macro the body passes it to.
+fn compared(stmt: &AsmStatement, uses: &MacroUses, codes: &[String]) -> String {
+    const USE: &str = "ptx2hip_use";
+    let position = format!("decltype({USE})::value");
+    let mut branches: Vec<String> = Vec::new();
+    for (k, code) in codes.iter().enumerate() {
+        let code = code.trim();
+        let end = if code.ends_with([';', '}']) { "" } else { ";" };
+        let keyword = if k == 0 { "if" } else { "else if" };
+        branches.push(format!(
+            "{keyword} constexpr ({position} == {k}) {{ {code}{end} }}"
+        ));
+    }
+    let macro_name = stmt.in_macro.as_ref().map_or("", |m| m.name.as_str());
+    branches.push(format!(
+        "else {{ static_assert({position} >= 0, \"ptx2hip: macro {macro_name} is used with arguments whose asm ptx2hip did not translate: translate the file that holds this use\"); }}"
+    ));
+    let key = uses
+        .keyed
+        .iter()
+        .map(|p| format!("#{p}"))
+        .collect::<Vec<_>>()
+        .join(" \"\\n\" ");
+    let known: Vec<String> = uses
+        .readings
+        .iter()
+        .map(|r| c_string(&r.key.join("\n")))
+        .collect();
+    let end = if stmt.terminated { ";" } else { "" };
+    format!(
+        "([&](auto {USE}) {{ {} }}(ptx2hip_macro_use<ptx2hip_macro_use_index({key}, {})>())){end}",
+        branches.join(" "),
+        known.join(", ")
+    )
+}
+
+/// `text` as a C string literal.
+fn c_string(text: &str) -> String {
+    let mut out = String::from("\"");
+    for c in text.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            c if (c as u32) < 0x20 => out.push_str(&format!("\\{:03o}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
 }
 
 /// The table entry of one argument list.

@@ -7,6 +7,9 @@ use crate::scan::MacroUses;
 
 use super::{analyze, Analysis, Position, RuleSet, Settings, Translation};
 
+/// The helper that finds the translation of stringified arguments (`MacroUses::compared`).
+pub const COMPARED: &str = "ptx2hip_macro_use";
+
 pub fn analyze_uses(uses: &MacroUses, rules: &RuleSet, settings: Settings) -> Analysis {
     let mut instructions: Vec<String> = Vec::new();
     let mut by_use = Vec::with_capacity(uses.readings.len());
@@ -38,6 +41,9 @@ pub fn analyze_uses(uses: &MacroUses, rules: &RuleSet, settings: Settings) -> An
                 };
             }
         }
+    }
+    if uses.compared {
+        helpers.push(COMPARED.to_string());
     }
     Analysis {
         instructions,

@@ -245,6 +245,9 @@ pub struct MacroUses {
     pub keyed: Vec<String>,
     /// The parameters the operand expressions name: each table entry takes them as its own.
     pub passed: Vec<String>,
+    /// An argument is not one name or number (`global.nc`, a string literal): the body compares
+    /// the stringified arguments in C++ instead of pasting them (see `emit::uses`).
+    pub compared: bool,
     /// Where the `#define` ends (before its newline): the table follows it.
     pub define_end: usize,
     pub readings: Vec<UseReading>,
@@ -253,7 +256,7 @@ pub struct MacroUses {
 /// The statement as the uses with one list of arguments read it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct UseReading {
-    /// The keyed parameters' arguments, as written (one name or number each, or empty).
+    /// The keyed parameters' arguments, as `#x` spells them.
     pub key: Vec<String>,
     /// The first such use, in words: "`LD(u32, cg)` at line 12".
     pub shown: String,

@@ -13,8 +13,11 @@
 //!
 //! # Why that is sound
 //! The rewrite (see `emit::uses`) selects the reading's translation by pasting the keyed
-//! arguments into a name, so each keyed argument must be one name or number (or empty): its
-//! spelling is then the whole of what `#x` and `a##x` make of it. The pasted name is
+//! arguments into a name when each is one name or number (or empty): its spelling is then the
+//! whole of what `#x` and `a##x` make of it. Otherwise (`global.nc`, a string literal) it
+//! compares them, stringified by the preprocessor, with the spellings read here, at compile time
+//! in C++ (the *compared* form; its spelling of an argument is what `#x` makes of it: the tokens
+//! with one space where blanks were). The pasted name is
 //! `<prefix>_T` followed by `_<length><argument>` per keyed argument (the lengths make the name
 //! tell the lists apart: `a_b, c` and `a, b_c` differ); `<prefix>` holds the macro's name and a
 //! hash of the statement, so two macros or two definitions never share a table. The length form
@@ -234,6 +237,7 @@ impl File<'_> {
             return Err(format!("its text is known only where macro `{name}` is used, and its operands name the variable arguments `__VA_ARGS__`, which a translation per use cannot take"));
         }
         let mut readings: Vec<UseReading> = Vec::new();
+        let mut compared = false;
         for u in &found {
             let args: Vec<&Vec<Token>> = keyed.iter().filter_map(|&k| u.args.get(k)).collect();
             if args.len() != keyed.len() {
@@ -242,12 +246,7 @@ impl File<'_> {
                     &format!("macro `{name}` takes {} arguments", params.len()),
                 ));
             }
-            if let Some(arg) = args.iter().find(|a| !pastes(a)) {
-                return Err(in_use(u, &format!(
-                    "its text is known only where macro `{name}` is used, and the argument `{}` is not one name or number, by which the rewritten macro could select the translation for its uses",
-                    spelled(arg)
-                )));
-            }
+            compared |= args.iter().any(|a| !pastes(a));
             let key: Vec<String> = args.iter().map(|a| spelled(a)).collect();
             if readings.iter().any(|r| r.key == key) {
                 continue;
@@ -272,6 +271,7 @@ impl File<'_> {
             prefix: format!("PTX2HIP_{name}_{hash:08x}"),
             keyed: keyed.iter().map(param).collect(),
             passed: passed.iter().map(param).collect(),
+            compared,
             define_end: define.span.end,
             readings,
         })
@@ -318,7 +318,7 @@ fn first_name(text: &[u8]) -> &[u8] {
     &text[..len]
 }
 
-/// An argument as written: its tokens, a space where blanks were.
+/// An argument as written: its tokens, a space where blanks were (as `#x` spells it).
 pub fn spelled(arg: &[Token]) -> String {
     let mut out = String::new();
     for (k, t) in arg.iter().enumerate() {
@@ -464,16 +464,17 @@ mod tests {
     }
 
     #[test]
-    fn an_argument_that_is_not_one_name_or_number_cannot_select_a_translation() {
+    fn an_argument_that_is_not_one_name_or_number_is_compared_as_a_string() {
         let src = format!(
-            "{LD}__device__ void f(unsigned* a, const unsigned* q) {{ LD(u32, global.nc, a[0], q); }}\n"
+            "{LD}__device__ void f(unsigned* a, const unsigned* q) {{ LD(u32, global.nc, a[0], q); LD(u32, cg, a[0], q); }}\n"
         );
-        let s = only(&src);
-        assert!(
-            reason(&s).contains("the argument `global.nc` is not one name or number")
-                && reason(&s).ends_with("(in the use `LD(u32, global.nc, a[0], q)` at line 2)"),
-            "{}",
-            reason(&s)
+        let uses = only(&src).macro_uses().cloned().expect("read per use");
+        assert!(uses.compared);
+        let keys: Vec<String> = uses.readings.iter().map(|r| r.key.join(" ")).collect();
+        assert_eq!(keys, ["u32 global.nc", "u32 cg"]);
+        assert_eq!(
+            text(&uses.readings[0].statement),
+            "ld.global.global.nc.u32 %0, [%1];"
         );
     }
 
