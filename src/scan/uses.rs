@@ -114,7 +114,10 @@ impl Finder<'_> {
             out.push(Use { args, shown });
         }
         for d in &self.survey.directives {
-            if d.word(self.src) != b"define" {
+            // Only a `#define` whose text holds the name's bytes is read.
+            if d.word(self.src) != b"define"
+                || memchr::memmem::find(&self.src[d.rest.clone()], name).is_none()
+            {
                 continue;
             }
             let Some((outer, params)) = define_head(self.src, d) else {
