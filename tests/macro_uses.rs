@@ -203,3 +203,39 @@ fn arguments_that_are_not_one_name_are_compared_as_strings_at_compile_time() {
         "{error}"
     );
 }
+
+/// The markers of statements read per use or per definition and left as written name the use
+/// and the definition, never a line or a condition that the rewrite moves or respells
+/// (`--cuda-arch` renames `__CUDA_ARCH__` in the definitions' `#if`): a second run changes nothing.
+#[test]
+fn markers_of_uses_and_definitions_read_the_same_on_the_next_run() {
+    let src = "#if __CUDA_ARCH__ >= 800\n#define RED_OP \"redux.sync.min.f32\"\n#else\n#define RED_OP \"redux.sync.max.f32\"\n#endif\n#define MC(op, x, p) asm volatile(\"multimem.ld_reduce.global.\" #op \".u32 %0, [%1];\" : \"=r\"(x) : \"l\"(p))\n__device__ void f(unsigned& d, float& r, unsigned a, const unsigned* p) {\n  asm(\"add.u32 %0, %1, 1;\" : \"=r\"(d) : \"r\"(a));\n  asm(RED_OP \" %0, %0, 0xffffffff;\" : \"+f\"(r));\n  MC(add, d, p);\n}\n";
+    let rules = RuleSet::embedded().unwrap();
+    let scan_options = ptx2hip::scan::Options {
+        macros: ptx2hip::scan::Macros {
+            cuda_arch: Some(ptx2hip::scan::cuda_arch::CudaArch::DEFAULT),
+            ..Default::default()
+        },
+    };
+    for mode in [EmitMode::Guarded, EmitMode::Replace] {
+        let options = Options {
+            target: Target::Amd,
+            emit: Some(mode),
+            provenance: true,
+            tensor_model: Default::default(),
+            fast: false,
+        };
+        let run = |bytes: &[u8]| {
+            pipeline::process_file(bytes, None, &rules, options, &scan_options).rewritten
+        };
+        let once = run(src.as_bytes()).expect("the add is translated").bytes;
+        let text = String::from_utf8_lossy(&once);
+        assert!(text.contains("(in the use `MC(add, d, p)`)"), "{text}");
+        assert!(text.contains("(in the arm defining `RED_OP` as"), "{text}");
+        let twice = run(&once);
+        assert!(
+            twice.as_ref().is_none_or(|r| r.bytes == once),
+            "{mode:?}: the second run changed:\n{text}"
+        );
+    }
+}

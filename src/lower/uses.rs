@@ -78,7 +78,7 @@ mod tests {
         let stmt = &scan(SRC.as_bytes()).statements[0];
         let u = analyze(stmt, &rules, Target::Amd).outcome.unwrap_err();
         assert!(
-            u.message.ends_with("(in the use `RED(foo, a)` at line 2)"),
+            u.message.ends_with("(in the use `RED(foo, a)`)"),
             "{}",
             u.message
         );

@@ -99,12 +99,23 @@ fn plan(
         return Some(Err(why));
     }
     let line = |at: usize| at..directive_end(src, at);
-    let text = |at: usize| {
-        let line = String::from_utf8_lossy(&src[line(at)]).into_owned();
-        format!("`{}`", line.trim())
+    // The arm in words, by the definitions it holds: not by its condition, which a rewrite for
+    // `--cuda-arch` may respell (a marker must read the same on the next run).
+    let arms = |arm: Option<usize>| -> String {
+        let each: Vec<String> = places
+            .iter()
+            .map(|(name, bodies)| {
+                let name = String::from_utf8_lossy(name);
+                match arm.and_then(|k| defines.shown_own(name.as_bytes(), bodies[k])) {
+                    Some(body) => format!("defining `{name}` as `{body}`"),
+                    None => format!("leaving `{name}` undefined"),
+                }
+            })
+            .collect();
+        each.join(" and ")
     };
     let mut plan = Plan::default();
-    let read = |plan: &mut Plan, arm: Option<usize>, arms: String| {
+    let read = |plan: &mut Plan, arm: Option<usize>| {
         let chosen = places
             .iter()
             .map(|(name, bodies)| (name.clone(), arm.map(|k| bodies[k])))
@@ -112,27 +123,22 @@ fn plan(
         plan.layout.push(Step::Reading(plan.readings.len()));
         plan.readings.push(Reading {
             blank: Vec::new(),
-            arms,
+            arms: arms(arm),
             chosen,
         });
     };
     let mut has_else = false;
-    for (k, &(directive, amd, place)) in group.arms.iter().enumerate() {
+    for &(directive, amd, place) in &group.arms {
         plan.layout.push(Step::Directive(line(directive)));
         has_else |= directive_word(src, directive) == b"else";
         if amd == Some(false) {
             continue;
         }
-        let arms = if k == 0 {
-            text(directive)
-        } else {
-            format!("{} of {}", text(directive), text(opening))
-        };
-        read(&mut plan, place, arms);
+        read(&mut plan, place);
     }
     if !has_else {
         plan.layout.push(Step::Else);
-        read(&mut plan, None, format!("no arm of {}", text(opening)));
+        read(&mut plan, None);
     }
     plan.layout.push(Step::Directive(line(group.endif)));
     Some(Ok(plan))
@@ -226,9 +232,9 @@ mod tests {
             layout(&only(&src)),
             [
                 "#if NEW_COMPILER",
-                "[ld.global.cs.u32 %0, [%1];] `#if NEW_COMPILER`",
+                "[ld.global.cs.u32 %0, [%1];] defining `LD` as `\"ld.global.cs.u32\"`",
                 "#else",
-                "[ld.global.cv.u32 %0, [%1];] `#else` of `#if NEW_COMPILER`",
+                "[ld.global.cv.u32 %0, [%1];] defining `LD` as `\"ld.global.cv.u32\"`",
                 "#endif"
             ]
         );
@@ -241,7 +247,7 @@ mod tests {
         match &s.template {
             Template::Unresolved { reason, .. } => assert!(
                 reason.contains("is a macro not defined")
-                    && reason.ends_with("(in the arm no arm of `#if A`)"),
+                    && reason.ends_with("(in the arm leaving `LD` undefined)"),
                 "{reason}"
             ),
             Template::Known { .. } => panic!("read without a definition"),

@@ -213,6 +213,14 @@ impl<'s> Defines<'s> {
         (seen.len() > 1).then_some(seen)
     }
 
+    /// The file's own definition of `name` whose body starts at `at`, as messages show a body.
+    pub fn shown_own(&self, name: &[u8], at: usize) -> Option<String> {
+        let defs = self.own.get(name)?;
+        defs.iter()
+            .find(|d| d.body.start == at)
+            .map(|d| self.shown(d))
+    }
+
     /// `name` as the file's own definition whose body starts at `at` (`None`: undefined there).
     pub fn chosen(&self, name: &[u8], at: Option<usize>) -> Lookup<'_> {
         let found = at.and_then(|at| {

@@ -258,7 +258,7 @@ pub struct MacroUses {
 pub struct UseReading {
     /// The keyed parameters' arguments, as `#x` spells them.
     pub key: Vec<String>,
-    /// The first such use, in words: "`LD(u32, cg)` at line 12".
+    /// The first such use, in words: "`LD(u32, cg)`".
     pub shown: String,
     /// The statement as it reads there (its own `in_macro.uses` is `None`).
     pub statement: Box<AsmStatement>,

@@ -33,7 +33,6 @@ use std::ops::Range;
 
 use super::macros::define_head;
 use super::nesting::{Directive, Survey};
-use super::position::LineIndex;
 use super::template::{arguments, Expander};
 use super::tokens::{lex, Kind, Source, Token};
 use super::{
@@ -49,7 +48,8 @@ pub const MAX_USES: usize = 256;
 pub struct Use {
     /// Its arguments, one per parameter, as they reach the macro.
     pub args: Vec<Vec<Token>>,
-    /// The use in words: "`LD(u32, cg)` at line 12".
+    /// The use in words: "`LD(u32, cg)`", "`LD(u32, cg)` (from `LD_ALL(u32)`)"; no line, which a
+    /// rewrite moves (a marker must read the same on the next run).
     pub shown: String,
 }
 
@@ -57,7 +57,6 @@ pub struct Use {
 pub struct Finder<'a> {
     pub src: &'a [u8],
     pub survey: &'a Survey,
-    pub lines: &'a LineIndex,
     /// Which compilations see an offset.
     pub reach: &'a dyn Fn(usize) -> Reach,
     /// The file's code tokens, outside preprocessor lines.
@@ -109,8 +108,7 @@ impl Finder<'_> {
             {
                 continue;
             }
-            let (line, _) = self.lines.line_col(at);
-            let shown = format!("`{}` at line {line}", spelling(name, &args));
+            let shown = format!("`{}`", spelling(name, &args));
             out.push(Use { args, shown });
         }
         for d in &self.survey.directives {
@@ -194,7 +192,6 @@ impl File<'_> {
         let finder = Finder {
             src: self.src,
             survey: self.survey,
-            lines: &self.lines,
             reach: &reach,
             code: self
                 .code
@@ -416,12 +413,12 @@ mod tests {
             [
                 (
                     &["u32".to_string(), "cg".to_string()][..],
-                    "`LD(u32, cg, a[0], q)` at line 3",
+                    "`LD(u32, cg, a[0], q)`",
                     "ld.global.cg.u32 %0, [%1];"
                 ),
                 (
                     &["b32".to_string(), "ca".to_string()][..],
-                    "`LD(b32, ca, a[1], q + 1)` at line 4",
+                    "`LD(b32, ca, a[1], q + 1)`",
                     "ld.global.ca.b32 %0, [%1];"
                 ),
             ]
@@ -442,7 +439,7 @@ mod tests {
         assert_eq!(keys, ["u32 cg", "u32 cs"]);
         assert_eq!(
             uses.readings[0].shown,
-            "`LD(u32, cg, a[0], q)` (from `LD_BOTH(u32, a[0], q)` at line 3)"
+            "`LD(u32, cg, a[0], q)` (from `LD_BOTH(u32, a[0], q)`)"
         );
     }
 
@@ -487,7 +484,7 @@ mod tests {
         let s = only(src);
         assert!(
             reason(&s).contains("`UNKNOWN_OP` is a macro not defined")
-                && reason(&s).ends_with("(in the use `OP(UNKNOWN_OP, a)` at line 2)"),
+                && reason(&s).ends_with("(in the use `OP(UNKNOWN_OP, a)`)"),
             "{}",
             reason(&s)
         );
