@@ -18,7 +18,7 @@
 //! compares them, stringified by the preprocessor, with the spellings read here, at compile time
 //! in C++ (the *compared* form; its spelling of an argument is what `#x` makes of it: the tokens
 //! with one space where blanks were). The pasted name is
-//! `<prefix>_T` followed by `_<length><argument>` per keyed argument (the lengths make the name
+//! `<prefix>_T` followed by `_<length>_<argument>` per keyed argument (the lengths make the name
 //! tell the lists apart: `a_b, c` and `a, b_c` differ); `<prefix>` holds the macro's name and a
 //! hash of the statement, so two macros or two definitions never share a table. The length form
 //! of an argument comes from a macro defined only for the arguments seen here, so an argument
@@ -41,7 +41,7 @@ use super::{
 
 /// How many macros deep a use may be passed on, and how many uses are read.
 const MAX_DEPTH: usize = 8;
-pub const MAX_USES: usize = 256;
+const MAX_USES: usize = 256;
 
 /// One use of the macro.
 #[derive(Debug, Clone)]
