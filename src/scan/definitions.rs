@@ -95,6 +95,10 @@ fn plan(
     }
     let group = group?;
     let opening = group.arms.first()?.0;
+    // Definitions after the statement are not the ones it sees.
+    if group.endif > at {
+        return None;
+    }
     if let Some(why) = redefined_between(src, survey, &group, opening..at) {
         return Some(Err(why));
     }
@@ -264,6 +268,12 @@ mod tests {
             ),
             Template::Known { .. } => panic!("copied a condition the file changes"),
         }
+    }
+
+    #[test]
+    fn definitions_after_the_statement_are_not_copied() {
+        let src = format!("{USE}#if NEW_COMPILER\n#define LD \"ld.global.cs.u32\"\n#else\n#define LD \"ld.global.cv.u32\"\n#endif\n");
+        assert!(matches!(only(&src).template, Template::Unresolved { .. }));
     }
 
     #[test]
