@@ -315,6 +315,16 @@ cannot be known from the file (a macro defined elsewhere, a `#if` it cannot deci
 function-like macro it cannot expand), the statement is left as written and the message
 names the piece.
 
+Two kinds of pieces are read where they are known instead. A macro defined differently under
+`#if`s ptx2hip cannot decide (`#if X #define OP "ld.global.cs.u32" #else ... #endif`) is read
+once per definition, and the translations sit between copies of those `#if` lines; U011 says
+why when the lines cannot choose at the statement (a definition in a header, a condition the
+file changes in between, the statement in a `#define` body). A statement in a `#define` body
+made of the macro's parameters (`#cop`, `a##b`, a parameter as a piece) is read at each use of
+the macro in the file that defines it, and the rewritten body selects the translation of the
+use's arguments; U011 says why when it cannot (no use in that file, an argument that is not one
+name or number, such as `global.nc` or a string literal).
+
 Example:
 
 ```cuda

@@ -458,6 +458,7 @@ pub fn process_file_with(
                     // A reason's position in the file is known only for the statement it is about.
                     Some(memo)
                         if stmt.arms.is_none()
+                            && stmt.macro_uses().is_none()
                             && matches!(stmt.template, scan::Template::Known { .. }) =>
                     {
                         memo.analysis(&stmt, rules, options.settings())
@@ -599,6 +600,9 @@ pub fn process_file_with(
         // An insertion after a brace goes before a statement's rewrite that starts there.
         edits.sort_by_key(|e| (e.span.start, e.span.end));
     }
+    // A macro's table of translations per use follows its `#define`, after the statements in
+    // its body (`emit::uses`); the sort is stable, so rewrites at one place keep their order.
+    edits.sort_by_key(|e| e.span.start);
     if let (true, Some(mode)) = (significant, options.emit) {
         match emit::apply(source, &edits, rules, mode, options.target, placement) {
             Ok(rewritten) if rewritten.bytes != source => {

@@ -255,7 +255,7 @@ fn marker_text_around_user_code_is_kept_and_a_fresh_block_inserted() {
 #[test]
 fn a_marker_reads_the_same_after_the_rewrite_moved_the_lines() {
     let src = format!(
-        "#if __CUDA_ARCH__ >= 350\n#define LD \"ld.global.nc.u32 \"\n#else\n#define LD \"ld.global.u32 \"\n#endif\n__device__ unsigned f(const unsigned* p, unsigned a, unsigned b) {{\n  unsigned d, v;\n  {ADD};\n  asm(LD \"%0, [%1];\" : \"=r\"(v) : \"l\"(p));\n  return d + v;\n}}\n"
+        "#if __CUDA_ARCH__ >= 350\n#define LD \"ld.global.nc.u32 \"\n#endif\n#if NO_CACHE\n#define LD \"ld.global.u32 \"\n#endif\n__device__ unsigned f(const unsigned* p, unsigned a, unsigned b) {{\n  unsigned d, v;\n  {ADD};\n  asm(LD \"%0, [%1];\" : \"=r\"(v) : \"l\"(p));\n  return d + v;\n}}\n"
     );
     let rules = RuleSet::embedded().expect("the embedded rules load");
     for mode in [EmitMode::Guarded, EmitMode::Replace] {

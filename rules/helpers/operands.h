@@ -182,3 +182,32 @@ __host__ __device__ constexpr R ptx2hip_imm(T v) {
                           : (R)(int64_t)v;
 }
 // ptx2hip:end
+
+// ptx2hip:helper ptx2hip_macro_use
+/* Which translation a macro's rewritten body takes (src/emit/uses.rs): the position of `key`, the
+   macro's arguments stringified by the preprocessor and joined by newlines (which no stringified
+   argument holds), among the argument lists ptx2hip translated, or -1. Compared character by
+   character, the terminating null included: equal strings only. */
+template <unsigned N>
+__host__ __device__ constexpr bool ptx2hip_macro_use_is(const char* key, const char (&known)[N]) {
+  for (unsigned i = 0; i < N; ++i) {
+    if (key[i] != known[i]) return false;
+  }
+  return true;
+}
+__host__ __device__ constexpr int ptx2hip_macro_use_next(int k) { return k < 0 ? -1 : k + 1; }
+__host__ __device__ constexpr int ptx2hip_macro_use_index(const char*) { return -1; }
+template <unsigned N, class... Known>
+__host__ __device__ constexpr int ptx2hip_macro_use_index(const char* key, const char (&first)[N],
+                                                          const Known&... rest) {
+  return ptx2hip_macro_use_is(key, first)
+             ? 0
+             : ptx2hip_macro_use_next(ptx2hip_macro_use_index(key, rest...));
+}
+/* The position as a type, which the generic lambda of the rewritten body takes: its `if constexpr`
+   branches then depend on it, and only the taken one is instantiated. */
+template <int K>
+struct ptx2hip_macro_use {
+  static constexpr int value = K;
+};
+// ptx2hip:end

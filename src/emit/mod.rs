@@ -24,6 +24,7 @@ mod layout;
 mod lines;
 mod provenance;
 pub mod tensor_map;
+mod uses;
 
 use std::ops::Range;
 
@@ -195,7 +196,22 @@ pub fn edit(
     let note = provenance.then(|| provenance::rules_note(&translation.rules, &translation.fast));
     let nl = lines.ending_of(source, stmt.span.start, newline);
     let indent = indent_at(source, lines, stmt.span.start);
-    let mut edit = if indent == stmt.indent {
+    let mut table = None;
+    let mut edit = if let Some(macro_uses) = stmt.macro_uses() {
+        let original = String::from_utf8_lossy(&source[stmt.span.clone()]);
+        let (body, entries) = uses::edits(
+            source,
+            stmt,
+            macro_uses,
+            translation,
+            &original,
+            mode,
+            nl,
+            note.as_deref(),
+        );
+        table = entries;
+        body
+    } else if indent == stmt.indent {
         statement_text(source, stmt, translation, mode, nl, note.as_deref())
     } else {
         let stmt = AsmStatement {
@@ -207,7 +223,7 @@ pub fn edit(
     edit.helpers.clone_from(&translation.helpers);
     edit.selects = !directives_allowed(source, stmt);
     let Some(old) = provenance::existing_marker(source, lines, stmt.span.start) else {
-        return vec![edit];
+        return [edit].into_iter().chain(table).collect();
     };
     let old = old.range;
     // A rewrite that starts a line of its own takes the spaces before it, and the marker's too.
@@ -220,7 +236,10 @@ pub fn edit(
             .count();
     }
     let end = old.end.min(edit.span.start);
-    vec![plain_edit(start..end, String::new(), true), edit]
+    [plain_edit(start..end, String::new(), true), edit]
+        .into_iter()
+        .chain(table)
+        .collect()
 }
 
 /// The marker comment that says why `stmt` stays as written: `None` when the same marker is

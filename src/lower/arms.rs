@@ -54,6 +54,7 @@ pub fn analyze_arms(arms: &Arms, rules: &RuleSet, settings: Settings) -> Analysi
             fast: settings.fast_codes(rules, &codes),
             evidence: Settings::below_hardware(rules, &codes),
             rules: codes,
+            by_use: Vec::new(),
         }),
     };
     Analysis {

@@ -12,6 +12,7 @@ mod helper_use;
 mod lop3;
 pub mod operands;
 pub mod types;
+mod uses;
 mod written;
 
 use std::fmt;
@@ -221,6 +222,9 @@ pub struct Translation {
     pub fast: Vec<String>,
     /// The rules among `rules` below hardware evidence (ISA decomposition), in `rules` order.
     pub evidence: Vec<BelowHardware>,
+    /// For a statement in a `#define` body translated per use of the macro (`scan::MacroUses`):
+    /// each reading's code lines, in the order of its readings; `lines` is then empty.
+    pub by_use: Vec<Vec<Line>>,
 }
 
 /// Everything ptx2hip knows about one statement.
@@ -258,6 +262,9 @@ pub fn analyze(stmt: &AsmStatement, rules: &RuleSet, settings: impl Into<Setting
     let settings = settings.into();
     if let (Some(arms), Template::Known { .. }) = (&stmt.arms, &stmt.template) {
         return arms::analyze_arms(arms, rules, settings);
+    }
+    if let (Some(uses), Template::Known { .. }) = (stmt.macro_uses(), &stmt.template) {
+        return uses::analyze_uses(uses, rules, settings);
     }
     let text = match &stmt.template {
         Template::Known { text, .. } => text.as_str(),
@@ -368,6 +375,7 @@ pub fn analyze(stmt: &AsmStatement, rules: &RuleSet, settings: impl Into<Setting
             fast: settings.fast_codes(rules, &rule_codes),
             evidence: Settings::below_hardware(rules, &rule_codes),
             rules: rule_codes,
+            by_use: Vec::new(),
         }),
     }
 }

@@ -35,12 +35,14 @@ pub enum Step {
 }
 
 /// One way to read the statement.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Reading {
     /// The code the preprocessor leaves out (arms not taken; the directive lines are not included).
     pub blank: Vec<Range<usize>>,
     /// The arms of undecided groups that this reading takes, in words: "`#else` of `#if X`".
     pub arms: String,
+    /// Macros this reading reads as one of their definitions (see `scan::definitions`).
+    pub chosen: Vec<(Vec<u8>, Option<usize>)>,
 }
 
 /// Why no plan was made: too many readings.
@@ -177,7 +179,11 @@ impl Planner<'_> {
         self.plan
             .layout
             .push(Step::Reading(self.plan.readings.len()));
-        self.plan.readings.push(Reading { blank, arms });
+        self.plan.readings.push(Reading {
+            blank,
+            arms,
+            chosen: Vec::new(),
+        });
     }
 
     fn describe(&self, group: usize, arm: Option<usize>) -> String {
@@ -195,7 +201,7 @@ impl Planner<'_> {
 }
 
 /// The directive's name (`if`, `else`, ...) at the `#` at `at`.
-fn word(src: &[u8], at: usize) -> &[u8] {
+pub(super) fn word(src: &[u8], at: usize) -> &[u8] {
     let rest = src[at + 1..].trim_ascii_start();
     let rest = &rest[..rest.len().min(16)];
     let len = rest.iter().take_while(|b| b.is_ascii_alphabetic()).count();

@@ -246,6 +246,62 @@ impl Conditionals {
     }
 }
 
+/// The one `#if` group whose arms tell several places apart (see [`Conditionals::separating`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Separation {
+    /// Each arm of the group in order: the `#` of its directive, whether the AMD compilation
+    /// takes it when it reaches the group (`None`: not decided), and which place lies in it.
+    pub arms: Vec<(usize, Option<bool>, Option<usize>)>,
+    /// The `#` of the group's `#endif`.
+    pub endif: usize,
+}
+
+impl Conditionals {
+    /// The group that puts each of `offsets` (two or more) in an arm of its own, inside the same
+    /// arms around it: the `#if X #define A 1 #else #define A 2 #endif` of definitions that a
+    /// statement may copy to choose between them. `None` when no one group does.
+    pub fn separating(&self, offsets: &[usize]) -> Option<Separation> {
+        let chains: Vec<Vec<usize>> = offsets.iter().map(|&o| self.chain(o)).collect();
+        let first = chains.first()?;
+        let depth = (0..first.len()).find(|&d| chains.iter().any(|c| c.get(d) != first.get(d)))?;
+        let group = self.arms[*first.get(depth)?].group;
+        let mut taken: Vec<usize> = Vec::new();
+        for chain in &chains {
+            let arm = *chain.get(depth)?;
+            if self.arms[arm].group != group || taken.contains(&arm) {
+                return None;
+            }
+            taken.push(arm);
+        }
+        let members: Vec<usize> = (group..self.arms.len())
+            .filter(|&a| self.arms[a].group == group)
+            .collect();
+        let endif = self.arms[*members.last()?].range.end;
+        Some(Separation {
+            arms: members
+                .iter()
+                .map(|&a| {
+                    let place = taken.iter().position(|&t| t == a);
+                    (self.arms[a].directive, self.arms[a].own_amd, place)
+                })
+                .collect(),
+            endif,
+        })
+    }
+
+    /// The arms around `offset`, outermost first.
+    fn chain(&self, offset: usize) -> Vec<usize> {
+        let mut chain = Vec::new();
+        let mut at = self.innermost(offset);
+        while let Some(arm) = at {
+            chain.push(arm);
+            at = self.arms[arm].parent;
+        }
+        chain.reverse();
+        chain
+    }
+}
+
 /// Where an arm is: the `#` of its directive and of its chain's `#if`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ArmAt {
@@ -459,5 +515,26 @@ stmt6;
             .map(|(_, r)| r)
             .collect();
         assert_eq!(reach, vec![Reach::Both, Reach::Neither]);
+    }
+
+    #[test]
+    fn the_group_separating_places_is_the_first_where_their_arms_differ() {
+        let src = "#ifndef H\n#if X\na\n#elif Y\nb\n#else\nc\n#endif\nd\n#endif\n";
+        let s = survey(src.as_bytes());
+        let envs = Environments::new(&Macros::default());
+        let c = Conditionals::new(src.as_bytes(), &s.directives, &envs);
+        let at = |t: &str| src.find(t).unwrap();
+        let sep = c.separating(&[at("a"), at("c")]).unwrap();
+        let arms: Vec<(&str, Option<usize>)> = sep
+            .arms
+            .iter()
+            .map(|&(d, _, place)| (&src[d..src[d..].find('\n').unwrap() + d], place))
+            .collect();
+        assert_eq!(
+            arms,
+            [("#if X", Some(0)), ("#elif Y", None), ("#else", Some(1))]
+        );
+        assert_eq!(&src[sep.endif..sep.endif + 6], "#endif");
+        assert_eq!(c.separating(&[at("a"), at("d")]), None);
     }
 }

@@ -199,6 +199,38 @@ impl<'s> Defines<'s> {
         }
     }
 
+    /// Where the bodies of the file's own definitions of `name` that NVIDIA sees start, when
+    /// there are several (their `#if` arms then tell which one a compilation takes); `None`
+    /// when the name has fewer, or definitions in a header, whose arms the statement cannot copy.
+    pub fn own_definitions(&self, name: &[u8]) -> Option<Vec<usize>> {
+        let seen: Vec<usize> = self
+            .own
+            .get(name)?
+            .iter()
+            .filter(|d| matches!(d.reach, Reach::Both | Reach::NvidiaOnly))
+            .map(|d| d.body.start)
+            .collect();
+        (seen.len() > 1).then_some(seen)
+    }
+
+    /// The file's own definition of `name` whose body starts at `at`, as messages show a body.
+    pub fn shown_own(&self, name: &[u8], at: usize) -> Option<String> {
+        let defs = self.own.get(name)?;
+        defs.iter()
+            .find(|d| d.body.start == at)
+            .map(|d| self.shown(d))
+    }
+
+    /// `name` as the file's own definition whose body starts at `at` (`None`: undefined there).
+    pub fn chosen(&self, name: &[u8], at: Option<usize>) -> Lookup<'_> {
+        let found = at.and_then(|at| {
+            self.own
+                .get(name)
+                .and_then(|defs| defs.iter().find(|d| d.body.start == at))
+        });
+        found.map_or(Lookup::Unknown, Lookup::Found)
+    }
+
     fn included(&self) -> &Included {
         self.included.get_or_init(|| {
             let mut out = Included::default();

@@ -21,6 +21,7 @@ mod arms;
 mod conditional;
 mod cstrings;
 pub mod cuda_arch;
+mod definitions;
 mod dialect;
 mod extract;
 pub mod kernels;
@@ -36,6 +37,7 @@ mod synthetic;
 mod template;
 pub mod tensor_map;
 mod tokens;
+mod uses;
 mod walk;
 
 use std::borrow::Cow;
@@ -130,6 +132,11 @@ impl AsmStatement {
         self.outputs.iter().chain(self.inputs.iter())
     }
 
+    /// The statement's readings per use of the `#define` it sits in, when its parameters make it.
+    pub fn macro_uses(&self) -> Option<&MacroUses> {
+        self.in_macro.as_ref().and_then(|m| m.uses.as_deref())
+    }
+
     pub fn has_clobber(&self, name: &str) -> bool {
         self.clobbers.iter().any(|c| c == name)
     }
@@ -221,6 +228,40 @@ pub struct MacroContext {
     pub name: String,
     /// The body uses `\`-newline continuations; a rewrite must keep them.
     pub continued: bool,
+    /// Set when pieces of the statement are the macro's parameters: the statement as each use
+    /// of the macro in the file reads it (see `scan::uses`).
+    pub uses: Option<Box<MacroUses>>,
+}
+
+/// A statement in a `#define` body whose template (or constraints) the macro's arguments make:
+/// read once per distinct list of those arguments among the file's uses of the macro. A rewrite
+/// defines one macro per list (a table after the `#define`) and puts in the body the name those
+/// arguments select by token pasting (see `emit::uses`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct MacroUses {
+    /// The prefix of the table's names: `PTX2HIP_<macro>_<hash of the statement>`.
+    pub prefix: String,
+    /// The parameters whose arguments choose the translation, in order.
+    pub keyed: Vec<String>,
+    /// The parameters the operand expressions name: each table entry takes them as its own.
+    pub passed: Vec<String>,
+    /// An argument is not one name or number (`global.nc`, a string literal): the body compares
+    /// the stringified arguments in C++ instead of pasting them (see `emit::uses`).
+    pub compared: bool,
+    /// Where the `#define` ends (before its newline): the table follows it.
+    pub define_end: usize,
+    pub readings: Vec<UseReading>,
+}
+
+/// The statement as the uses with one list of arguments read it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct UseReading {
+    /// The keyed parameters' arguments, as `#x` spells them.
+    pub key: Vec<String>,
+    /// The first such use, in words: "`LD(u32, cg)`".
+    pub shown: String,
+    /// The statement as it reads there (its own `in_macro.uses` is `None`).
+    pub statement: Box<AsmStatement>,
 }
 
 /// A problem found while scanning, not tied to one statement's PTX.
@@ -411,6 +452,7 @@ pub fn scan_each(
         conditionals: &conditionals,
         defines: &defines,
         cuda_arch: options.macros.cuda_arch.is_some(),
+        code: std::cell::OnceCell::new(),
     };
     let streaming = memchr::memmem::find(source, b"\"C\"").is_none();
     let mut result = ScanResult {
@@ -451,6 +493,8 @@ struct File<'a> {
     /// `--cuda-arch` is given: the `#if`s on `__CUDA_ARCH__` that choose between the arms of a
     /// statement choose between their translations on [`cuda_arch::MACRO`].
     cuda_arch: bool,
+    /// The file's code tokens, lexed when a macro's uses are first looked for.
+    code: std::cell::OnceCell<Vec<tokens::Token>>,
 }
 
 impl File<'_> {
@@ -519,8 +563,13 @@ impl File<'_> {
             .map(|(d, (name, _))| MacroContext {
                 name,
                 continued: macros::is_continued(&self.src[d.span.clone()]),
+                uses: None,
             });
-        let read = |reading: &arms::Reading| {
+        // Macros met with different definitions under `#if`s that no reading chose between.
+        let ambiguous: std::cell::RefCell<Vec<Vec<u8>>> = Default::default();
+        // A piece names a parameter of the `#define` the statement sits in.
+        let needs_use = std::cell::Cell::new(false);
+        let read_bound = |reading: &arms::Reading, bound: Option<&[Vec<tokens::Token>]>| {
             let mut blank = reading.blank.clone();
             blank.extend(extent.directives.iter().cloned());
             let expander = template::Expander {
@@ -528,22 +577,33 @@ impl File<'_> {
                 defines: self.defines,
                 blank: &blank,
                 in_macro: in_macro.as_ref().map(|(n, p)| (n.as_str(), p.as_slice())),
+                chosen: &reading.chosen,
+                ambiguous: Default::default(),
+                bound,
+                needs_use: Default::default(),
             };
-            let reader = Reader {
-                src: self.src,
-                lines: &self.lines,
-                expander: &expander,
-                blank: &blank,
-                place: keyword.place.clone(),
-                in_macro: macro_context.clone(),
+            let read = |expander: &template::Expander| {
+                let reader = Reader {
+                    src: self.src,
+                    lines: &self.lines,
+                    expander,
+                    blank: &blank,
+                    place: keyword.place.clone(),
+                    in_macro: macro_context.clone(),
+                };
+                if reading.blank.is_empty() {
+                    return reader.read(&extent, expander.template(extent.template.clone()));
+                }
+                let mut seen = extent.clone();
+                seen.template.end = extract::template_end(self.src, &extent, &blank);
+                reader.read(&seen, expander.template(seen.template.clone()))
             };
-            if reading.blank.is_empty() {
-                return reader.read(&extent, expander.template(extent.template.clone()));
-            }
-            let mut seen = extent.clone();
-            seen.template.end = extract::template_end(self.src, &extent, &blank);
-            reader.read(&seen, expander.template(seen.template.clone()))
+            let statement = read(&expander);
+            ambiguous.borrow_mut().extend(expander.ambiguous.take());
+            needs_use.set(needs_use.get() || expander.needs_use.get());
+            statement
         };
+        let read = |reading: &arms::Reading| read_bound(reading, None);
         let inner = if extent.directives.is_empty() {
             Vec::new()
         } else {
@@ -601,6 +661,32 @@ impl File<'_> {
             };
         } else if readings.len() > 1 {
             self.with_arms(&plan, &readings, &mut statement);
+        } else if let (true, Some(define), Some((name, params))) =
+            (needs_use.get(), define, in_macro.as_ref())
+        {
+            let no_arms = arms::Reading::default();
+            let read = |args: &[Vec<tokens::Token>]| read_bound(&no_arms, Some(args));
+            match self.by_use(define, name, params, &extent, &read) {
+                Ok(uses) => {
+                    let mut first = uses.readings[0].statement.clone();
+                    if let Some(context) = first.in_macro.as_mut() {
+                        context.uses = Some(Box::new(uses));
+                    }
+                    statement = first;
+                }
+                Err(reason) => {
+                    let at = match &statement.template {
+                        Template::Unresolved { at, .. } => *at,
+                        Template::Known { .. } => statement.span.start,
+                    };
+                    statement.template = Template::Unresolved { reason, at };
+                }
+            }
+        } else if matches!(statement.template, Template::Unresolved { .. }) {
+            let names = ambiguous.take();
+            if !names.is_empty() {
+                self.by_definition(&mut statement, &names, extent.span().start, &read);
+            }
         }
         match dialect::foreign(&statement, self.after_declarator(keyword.at)) {
             Some(f) => self.skip(statement.span.clone(), Skip::NotPtx(f), result),

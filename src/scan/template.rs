@@ -13,6 +13,7 @@
 //! differently under undecided `#if`s, a parameter of the `#define` the statement sits in — the
 //! template is [`Template::Unresolved`] with a reason that names the piece.
 
+use std::cell::{Cell, RefCell};
 use std::ops::Range;
 
 use super::literal::{decode_string_literal, Decoded};
@@ -32,6 +33,17 @@ pub struct Expander<'a> {
     pub blank: &'a [Range<usize>],
     /// For a statement in a `#define` body: the macro's name and parameters.
     pub in_macro: Option<(&'a str, &'a [Vec<u8>])>,
+    /// Macros read as one of their definitions (by where its body starts; `None`: undefined),
+    /// whatever the `#if`s around the definitions: one reading of a statement whose macro is
+    /// defined differently under `#if`s ptx2hip cannot decide.
+    pub chosen: &'a [(Vec<u8>, Option<usize>)],
+    /// The names met that have such definitions, and no choice in `chosen`.
+    pub ambiguous: RefCell<Vec<Vec<u8>>>,
+    /// For a statement in a `#define` body read for one use of the macro (see `scan::uses`):
+    /// the use's arguments, one per parameter of `in_macro`.
+    pub bound: Option<&'a [Vec<Token>]>,
+    /// Set when a piece of the statement names a parameter of its `#define` and no use is bound.
+    pub needs_use: Cell<bool>,
 }
 
 /// Why a template cannot be read: the reason and the file offset of the piece.
@@ -69,9 +81,20 @@ impl Expander<'_> {
     }
 
     fn parameter(&self, tokens: &[Token]) -> Option<Problem> {
+        let problem = self.unbound_parameter(tokens);
+        if problem.is_some() {
+            self.needs_use.set(true);
+        }
+        problem
+    }
+
+    fn unbound_parameter(&self, tokens: &[Token]) -> Option<Problem> {
         /// What would resolve a piece that depends on the macro's arguments.
-        const WHERE_USED: &str = " (its text is known only where the macro is used, and ptx2hip does not translate macro uses: write the statement out with that text)";
+        const WHERE_USED: &str = " (its text is known only where the macro is used)";
         let (name, params) = self.in_macro?;
+        if self.bound.is_some() {
+            return None;
+        }
         let is_param = |t: &Token| t.kind == Kind::Ident && params.contains(&t.text);
         tokens.iter().enumerate().find_map(|(k, t)| {
             let piece = |t: &Token| String::from_utf8_lossy(&t.text).into_owned();
@@ -112,6 +135,20 @@ impl Expander<'_> {
         if let Some(problem) = self.parameter(&tokens) {
             return Err(problem);
         }
+        let tokens = match (self.bound, self.in_macro) {
+            (Some(args), Some((name, params))) => {
+                let site = tokens.first().map_or(0, |t| t.at);
+                self.substitute(
+                    name.as_bytes(),
+                    params,
+                    tokens,
+                    args.to_vec(),
+                    &mut Vec::new(),
+                    site,
+                )?
+            }
+            _ => tokens,
+        };
         let names: Vec<(usize, Vec<u8>)> = tokens
             .iter()
             .filter(|t| t.kind == Kind::Ident)
@@ -144,7 +181,7 @@ impl Expander<'_> {
         if t.kind != Kind::Ident {
             return format!("template piece `{name}`{from} is not a string literal (an asm template is made of string literals)");
         }
-        match self.defines.lookup(&t.text) {
+        match self.lookup(&t.text) {
             Lookup::Unknown => {
                 let place = if self.defines.reads_includes() {
                     "this file and the headers it includes with \"...\""
@@ -169,6 +206,21 @@ impl Expander<'_> {
         }
     }
 
+    /// What `name` stands for in this reading.
+    fn lookup(&self, name: &[u8]) -> Lookup<'_> {
+        if let Some((_, at)) = self.chosen.iter().find(|(n, _)| n == name) {
+            return self.defines.chosen(name, *at);
+        }
+        let found = self.defines.lookup(name);
+        if matches!(found, Lookup::Ambiguous(_)) {
+            let mut seen = self.ambiguous.borrow_mut();
+            if !seen.iter().any(|n| n == name) {
+                seen.push(name.to_vec());
+            }
+        }
+        found
+    }
+
     /// Expands `tokens` as the preprocessor rescans them: names that are not macros (or cannot
     /// be expanded here) stay, and [`Self::joined`] says why. `site` is the statement's name the
     /// tokens come from, `None` for the statement's own tokens.
@@ -189,7 +241,7 @@ impl Expander<'_> {
         while i < tokens.len() {
             let t = &tokens[i];
             i += 1;
-            let def = match self.defines.lookup(&t.text) {
+            let def = match self.lookup(&t.text) {
                 Lookup::Found(def) if t.kind == Kind::Ident && !active.contains(&t.text) => def,
                 _ => {
                     out.push(t.clone());
@@ -229,6 +281,20 @@ impl Expander<'_> {
             }
         }
         Ok(out)
+    }
+
+    /// The body of function-like macro `name` with its parameters replaced by `args` as the
+    /// preprocessor replaces them; `None` when the arguments do not fit the parameters.
+    pub fn substituted(
+        &self,
+        name: &[u8],
+        params: &[Vec<u8>],
+        body: Vec<Token>,
+        args: Vec<Vec<Token>>,
+    ) -> Option<Vec<Token>> {
+        let site = body.first().map_or(0, |t| t.at);
+        self.substitute(name, params, body, args, &mut Vec::new(), site)
+            .ok()
     }
 
     /// The body of function-like macro `def` with its parameters replaced by `args`.
@@ -313,7 +379,7 @@ impl Expander<'_> {
 static EMPTY: Vec<Token> = Vec::new();
 
 /// The arguments of a call whose `(` is expected at `tokens[i]`, and where the call ends.
-fn arguments(tokens: &[Token], i: usize) -> Option<(Vec<Vec<Token>>, usize)> {
+pub(super) fn arguments(tokens: &[Token], i: usize) -> Option<(Vec<Vec<Token>>, usize)> {
     if tokens.get(i)?.kind != Kind::LParen {
         return None;
     }

@@ -254,7 +254,8 @@ fn finds_asm_inside_define_body_and_maps_offsets_back() {
         s.in_macro,
         Some(MacroContext {
             name: "LOAD".into(),
-            continued: true
+            continued: true,
+            uses: None
         })
     );
     assert!(s.terminated);
@@ -278,22 +279,24 @@ fn unterminated_asm_in_a_define_spans_the_expression_only() {
         s.in_macro,
         Some(MacroContext {
             name: "BAR".into(),
-            continued: false
+            continued: false,
+            uses: None
         })
     );
 }
 
 #[test]
-fn macro_parameters_and_stringification_in_templates_are_unresolved() {
+fn macro_parameters_in_templates_are_read_only_at_the_uses() {
     let src = "#define LD(mod, x) asm(\"ld.\" #mod \".u32 %0;\" : \"=r\"(x))\n#define OP(op, x) asm(op \" %0;\" : \"=r\"(x))\n";
     let r = scan(src.as_bytes());
     assert_eq!(r.statements.len(), 2, "{r:#?}");
-    assert!(
-        matches!(&r.statements[0].template, Template::Unresolved { reason, .. } if reason.contains("#mod") && reason.contains("`LD`"))
-    );
-    assert!(
-        matches!(&r.statements[1].template, Template::Unresolved { reason, .. } if reason.contains("parameter of macro `OP`"))
-    );
+    for (s, name) in r.statements.iter().zip(["LD", "OP"]) {
+        assert!(
+            matches!(&s.template, Template::Unresolved { reason, .. } if reason.contains(&format!("macro `{name}` is used, and this file uses it nowhere"))),
+            "{:?}",
+            s.template
+        );
+    }
 }
 
 #[test]
@@ -681,8 +684,8 @@ fn adversarial_shapes_lose_no_keyword() {
             "add.u32 %0, %0, 2;",
             "add.u32 %0, %0, 3;",
             "add.u32 %0, %0, 4;",
-            "? template piece `#cop` stringifies a parameter of macro `LD` (its text is known only where the macro is used, and ptx2hip does not translate macro uses: write the statement out with that text)",
-            "? template piece `#sp` stringifies a parameter of macro `ST` (its text is known only where the macro is used, and ptx2hip does not translate macro uses: write the statement out with that text)",
+            "ld.global.cg.u32 %0, [%1];",
+            "st.global.u32 [%0], %1;",
             "? template piece `UNKNOWN_OP` is a macro not defined in this file (only headers included with \"...\" and found beside the file are read)",
             "? template piece `PTX_OP` is a macro not defined in this file (only headers included with \"...\" and found beside the file are read)",
             "add.u32 %0, %1, %2;",
@@ -916,16 +919,14 @@ fn an_arm_that_cannot_be_read_names_the_arm() {
 }
 
 #[test]
-fn definitions_under_undecided_ifs_are_ambiguous_until_declared() {
+fn definitions_under_undecided_ifs_are_read_per_definition_until_declared() {
     let src = "#if __CUDA_ARCH__ >= 350\n#define LD \"ld.global.nc.u32 \"\n#else\n#define LD \"ld.global.u32 \"\n#endif\n#define SAME \".u32\"\n#ifdef X\n#define SAME \".u32\"\n#endif\n__device__ void f(unsigned* p, unsigned v) { asm(LD \"%0, [%1];\" : \"=r\"(v) : \"l\"(p)); asm(\"mov\" SAME \" %0, 1;\" : \"=r\"(v)); }\n";
     let r = scan(src.as_bytes());
     assert_eq!(
         texts(&r),
-        vec![
-            "? template piece `LD` has different definitions (`\"ld.global.nc.u32 \"`, `\"ld.global.u32 \"`) under `#if`s ptx2hip cannot decide (declare the macros with -D/-U)",
-            "mov.u32 %0, 1;"
-        ]
+        vec!["ld.global.nc.u32 %0, [%1];", "mov.u32 %0, 1;"]
     );
+    assert!(r.statements[0].arms.is_some() && r.statements[1].arms.is_none());
     let r = scan_file(
         src.as_bytes(),
         None,
