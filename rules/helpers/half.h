@@ -81,7 +81,7 @@ __device__ inline uint32_t ptx2hip_h_fix_f16(uint32_t u, bool sat, bool relu) {
 }
 // ptx2hip:end
 
-// ptx2hip:helper ptx2hip_h_fma requires=ptx2hip_h_fma_exact,ptx2hip_h_fix_f16
+// ptx2hip:helper ptx2hip_h_fma requires=ptx2hip_h_fma_exact,ptx2hip_h_fix_f16,ptx2hip_f32_from_bits,ptx2hip_cvt_h_from_f32
 __device__ inline uint16_t ptx2hip_h_fma(uint16_t a, uint16_t b, uint16_t c, bool bf, bool ftz,
                                          bool sat, bool relu) {
   return ptx2hip_h_fma_exact(a, b, c, bf, ftz, sat, relu);
@@ -90,9 +90,22 @@ __device__ inline uint16_t ptx2hip_h_fma(uint16_t a, uint16_t b, uint16_t c, boo
 /* AMD: f16 without .ftz is v_fma_f16 (add = fma(a, 1, b) folds to v_add_f16, mul = fma(a, b, -0) to
    v_mul_f16): IEEE, one rounding to nearest even, f16 denormals kept (the HIP kernel default MODE:
    float_denorm_mode_16_64 = 3, float_round_mode_16_64 = 0); NaN/.sat/.relu are then fixed on the
-   bits. bf16 and .ftz take the exact software path. */
+   bits. bf16 add, sub and mul go through f32 (below); bf16 fma and .ftz take the exact software
+   path. */
 __device__ inline uint16_t ptx2hip_h_fma(uint16_t a, uint16_t b, uint16_t c, bool bf, bool ftz,
                                          bool sat, bool relu) {
+  if (bf && !relu &&
+      ((__builtin_constant_p(b) && b == 0x3f80u) || (__builtin_constant_p(c) && c == 0x8000u))) {
+    /* bf16 add/sub (b = 1.0) and mul (c = -0) in f32, then rounded to bf16 on the bits (v_add_f32 /
+       v_mul_f32, NaN by one select): a product of two bf16 values is exact in f32 and a sum is
+       rounded once to 24 bits, and rounding to 24 then to 8 bits is one correct rounding for a sum
+       or product (24 >= 2 * 8 + 2); both formats share the exponent range, so subnormal bf16
+       results are exact too (f32 denormals kept: the HIP default). */
+    float x = ptx2hip_f32_from_bits((uint32_t)a << 16),
+          y = ptx2hip_f32_from_bits((uint32_t)b << 16),
+          z = ptx2hip_f32_from_bits((uint32_t)c << 16);
+    return ptx2hip_cvt_h_from_f32(b == 0x3f80u ? x + z : x * y, true, 0, false, false, false);
+  }
   if (bf || ftz) return ptx2hip_h_fma_exact(a, b, c, bf, ftz, sat, relu);
   _Float16 x, y, z;
   memcpy(&x, &a, 2);
