@@ -81,7 +81,37 @@ __device__ inline uint32_t ptx2hip_h_fix_f16(uint32_t u, bool sat, bool relu) {
 }
 // ptx2hip:end
 
-// ptx2hip:helper ptx2hip_h_fma requires=ptx2hip_h_fma_exact,ptx2hip_h_fix_f16,ptx2hip_f32_from_bits,ptx2hip_cvt_h_from_f32
+// ptx2hip:helper ptx2hip_bf16_fma_f64 requires=ptx2hip_f32_from_bits,ptx2hip_bits_from_f32
+// ptx2hip:amd
+/* bf16 fma with one rounding to nearest even (NaN -> 0x7fff, relu: negative results -> +0) in
+   hardware f64 and f32 arithmetic, no branch: the product of two bf16 values is exact in f64, the
+   error e of s = p + z rounded to f64 is exact by TwoSum, and the f32 conversion of s is turned
+   into the round-to-odd f32 value of the exact p + z (step one ulp toward zero when the rounding
+   went away from zero, set the last bit when inexact); round-to-odd to 24 bits then nearest even
+   to 8 bits is one correct rounding (24 >= 8 + 2), also for subnormal and overflowing results
+   (f32 and bf16 share the exponent range; an f32 infinity steps back to FLT_MAX, which rounds
+   to the bf16 infinity). */
+__device__ inline uint16_t ptx2hip_bf16_fma_f64(uint16_t a, uint16_t b, uint16_t c, bool relu) {
+  double x = ptx2hip_f32_from_bits((uint32_t)a << 16), y = ptx2hip_f32_from_bits((uint32_t)b << 16),
+         z = ptx2hip_f32_from_bits((uint32_t)c << 16);
+  double p = x * y; /* exact */
+  double s = p + z;
+  double zv = s - p, pv = s - zv;
+  double e = (p - pv) + (z - zv); /* exact error of s (TwoSum); NaN when s is infinite */
+  float f = (float)s;
+  double fd = f;
+  bool above = fd > s || (fd == s && e < 0.0); /* f above the exact value */
+  bool below = fd < s || (fd == s && e > 0.0);
+  uint32_t u = ptx2hip_bits_from_f32(f);
+  u -= (s < 0.0 ? below : above) ? 1u : 0u; /* toward zero */
+  u |= (above || below) ? 1u : 0u;
+  uint32_t r = (u + 0x7fffu + ((u >> 16) & 1u)) >> 16;
+  if (relu && (r & 0x8000u)) r = 0u;
+  return s != s ? (uint16_t)0x7fffu : (uint16_t)r;
+}
+// ptx2hip:end
+
+// ptx2hip:helper ptx2hip_h_fma requires=ptx2hip_h_fma_exact,ptx2hip_h_fix_f16,ptx2hip_f32_from_bits,ptx2hip_cvt_h_from_f32,ptx2hip_bf16_fma_f64
 __device__ inline uint16_t ptx2hip_h_fma(uint16_t a, uint16_t b, uint16_t c, bool bf, bool ftz,
                                          bool sat, bool relu) {
   return ptx2hip_h_fma_exact(a, b, c, bf, ftz, sat, relu);
@@ -90,8 +120,8 @@ __device__ inline uint16_t ptx2hip_h_fma(uint16_t a, uint16_t b, uint16_t c, boo
 /* AMD: f16 without .ftz is v_fma_f16 (add = fma(a, 1, b) folds to v_add_f16, mul = fma(a, b, -0) to
    v_mul_f16): IEEE, one rounding to nearest even, f16 denormals kept (the HIP kernel default MODE:
    float_denorm_mode_16_64 = 3, float_round_mode_16_64 = 0); NaN/.sat/.relu are then fixed on the
-   bits. bf16 add, sub and mul go through f32 (below); bf16 fma and .ftz take the exact software
-   path. */
+   bits. bf16 add, sub and mul go through f32, bf16 fma through f64 (ptx2hip_bf16_fma_f64); .ftz
+   takes the exact software path. */
 __device__ inline uint16_t ptx2hip_h_fma(uint16_t a, uint16_t b, uint16_t c, bool bf, bool ftz,
                                          bool sat, bool relu) {
   if (bf && !relu &&
@@ -106,7 +136,8 @@ __device__ inline uint16_t ptx2hip_h_fma(uint16_t a, uint16_t b, uint16_t c, boo
           z = ptx2hip_f32_from_bits((uint32_t)c << 16);
     return ptx2hip_cvt_h_from_f32(b == 0x3f80u ? x + z : x * y, true, 0, false, false, false);
   }
-  if (bf || ftz) return ptx2hip_h_fma_exact(a, b, c, bf, ftz, sat, relu);
+  if (bf) return ptx2hip_bf16_fma_f64(a, b, c, relu);
+  if (ftz) return ptx2hip_h_fma_exact(a, b, c, bf, ftz, sat, relu);
   _Float16 x, y, z;
   memcpy(&x, &a, 2);
   memcpy(&y, &b, 2);

@@ -194,6 +194,16 @@ int main() {
         else lo = (rnd() & 7) == 0 ? E[rnd() % NE] : (rnd() & 0xffffu);
         s[k] = F.x2 ? (lo | (hi << 16)) : lo;
       }
+      if (F.nsrc == 3 && i < n && (i & 1)) {
+        /* c within two ulps of -(a * b): cancellation, and ties decided by the low bits of a sum */
+        Fmt f = F.bf ? Fmt{7, 8} : Fmt{10, 5};
+        uint32_t c = 0;
+        for (int sh = 0; sh < (F.x2 ? 32 : 16); sh += 16) {
+          uint32_t p = ref_fma((s[0] >> sh) & 0xffffu, (s[1] >> sh) & 0xffffu, 0x8000u, f, false, false, false);
+          c |= (((p ^ 0x8000u) + (rnd() % 5) - 2) & 0xffffu) << sh;
+        }
+        s[2] = c;
+      }
       uint32_t got = F.fn(s[0], s[1], s[2]);
       uint32_t want = ref_lane(F, s[0] & 0xffff, s[1] & 0xffff, s[2] & 0xffff);
       if (F.x2) want |= ref_lane(F, s[0] >> 16, s[1] >> 16, s[2] >> 16) << 16;
