@@ -191,7 +191,8 @@ __device__ inline uint64_t ptx2hip_cvt_int_from_f32(float x, int mode, int bits,
 /* AMD: into 8 and 16 bits, the rounding instruction (v_rndne/v_trunc/v_floor/v_ceil_f32), a clamp
    to the destination range in f32 (v_max + v_min, or v_med3: both bounds are exact in f32; fmaxf
    of the quiet NaN a rounding returns gives the bound, so the conversion is always in range) and
-   v_cvt_i32_f32, then one select for NaN -> 0, no branch. 32 and 64 bits: the portable code. */
+   v_cvt_i32_f32, then one select for NaN -> 0, no branch; 32 bits likewise with one more select for
+   the upper bound. 64 bits: the portable code. */
 __device__ inline uint64_t ptx2hip_cvt_int_from_f32(float x, int mode, int bits, bool sgn,
                                                     bool ftz) {
   if (ftz && fabsf(x) < 1.17549435e-38f) x = copysignf(0.0f, x);
@@ -201,6 +202,18 @@ __device__ inline uint64_t ptx2hip_cvt_int_from_f32(float x, int mode, int bits,
     float hi = (float)(sgn ? (1 << (bits - 1)) - 1 : (1 << bits) - 1);
     int32_t v = (int32_t)fminf(fmaxf(r, lo), hi);
     return x != x ? 0 : (uint64_t)(int64_t)v;
+  }
+  if (bits == 32) {
+    /* the bounds 2^31 - 1 and 2^32 - 1 are not f32 values: clamp to the largest f32 below them,
+       convert, and select the bound for a value at or above 2^31 (2^32) */
+    if (sgn) {
+      int32_t v = (int32_t)fminf(fmaxf(r, -2147483648.0f), 2147483520.0f);
+      v = r >= 2147483648.0f ? 0x7fffffff : v;
+      return x != x ? 0 : (uint64_t)(int64_t)v;
+    }
+    uint32_t v = (uint32_t)fminf(fmaxf(r, 0.0f), 4294967040.0f);
+    v = r >= 4294967296.0f ? 0xffffffffu : v;
+    return x != x ? 0 : (uint64_t)v;
   }
   if (x != x) return bits == 64 ? 0x8000000000000000ull : 0;
   if (bits == 64) return ptx2hip_f2i_sat((double)r, 64, sgn);

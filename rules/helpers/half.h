@@ -100,11 +100,12 @@ __device__ inline uint16_t ptx2hip_bf16_fma_f64(uint16_t a, uint16_t b, uint16_t
   double e = (p - pv) + (z - zv); /* exact error of s (TwoSum); NaN when s is infinite */
   float f = (float)s;
   double fd = f;
-  bool above = fd > s || (fd == s && e < 0.0); /* f above the exact value */
-  bool below = fd < s || (fd == s && e > 0.0);
+  /* f above / below the exact value (bitwise, not short-circuit operators: no branch) */
+  bool tie = fd == s;
+  bool above = (fd > s) | (tie & (e < 0.0)), below = (fd < s) | (tie & (e > 0.0));
   uint32_t u = ptx2hip_bits_from_f32(f);
-  u -= (s < 0.0 ? below : above) ? 1u : 0u; /* toward zero */
-  u |= (above || below) ? 1u : 0u;
+  u -= (uint32_t)(s < 0.0 ? below : above); /* toward zero */
+  u |= (uint32_t)(above | below);
   uint32_t r = (u + 0x7fffu + ((u >> 16) & 1u)) >> 16;
   if (relu && (r & 0x8000u)) r = 0u;
   return s != s ? (uint16_t)0x7fffu : (uint16_t)r;
