@@ -254,9 +254,9 @@ __device__ inline float ptx2hip_minmax_f32(float a, float b) {
   }
   uint32_t ua = ptx2hip_bits_from_f32(a), ub = ptx2hip_bits_from_f32(b);
   bool na = a != a, nb = b != b, eq = a == b;
-  uint32_t r = ((MAX ? a > b : a < b) | nb) ? ua : ub;
-  r = MAX ? r & (eq ? ua : 0xffffffffu) : r | (eq ? ua : 0u);
-  if (XS) r = (r & 0x7fffffffu) | xs;
+  uint32_t r = ((MAX ? a > b : a < b) | (!NAN_ & nb)) ? ua : ub;
+  if (XS) r = (r & 0x7fffffffu) | xs; /* equal magnitudes have equal bits */
+  else r = MAX ? r & (eq ? ua : 0xffffffffu) : r | (eq ? ua : 0u);
   return (NAN_ ? na | nb : na & nb) ? ptx2hip_f32_from_bits(0x7fffffffu) : ptx2hip_f32_from_bits(r);
 }
 // ptx2hip:end
