@@ -127,14 +127,16 @@ fn families(rules: &RuleSet) -> Vec<String> {
 const AMD_NOT_MODELLED: &[(&str, &str)] =
     &[
         ("integer_arith", "the amd templates use HIP vector types (__builtin_bit_cast to 2-byte vectors) that tests/amd_models.h does not model"),
-        ("half", "the amd helpers use _Float16 ext_vector_type arithmetic and __builtin_elementwise_fma, which g++ lacks (tests/models_half.rs replays them with clang against an exact reference)"),
         ("memory", "the amd templates differ only in the hint mapping (__builtin_nontemporal_load, L1-bypassing __hip_atomic_load) and in address-space casts (LDS, private) that g++ cannot model; the values loaded and stored are the portable templates' (crates/ptx2hip-verify/tests/memory_forms.rs checks the amd translations compile for gfx90a, gfx942 and gfx1100)"),
     ];
 
 /// Families whose `--target amd` code reaches helpers written with clang's `_Float16` vectors and
-/// `__builtin_elementwise_fma` (the half family's, called by the half-precision atomics): their AMD
-/// replay is compiled with clang (`$CLANGXX`, default `clang++-19`) instead of `$CXX`.
-const AMD_NEEDS_CLANG: &[&str] = &["atomic"];
+/// `__builtin_elementwise_fma` (the half family's, also called by the half-precision atomics):
+/// their AMD replay is compiled with clang (`$CLANGXX`, default `clang++-19`) instead of `$CXX`.
+const AMD_NEEDS_CLANG: &[&str] = &["atomic", "half"];
+
+/// Host models a family's AMD replay needs besides tests/amd_models.h.
+const AMD_EXTRA_MODELS: &[(&str, &str)] = &[("half", "tests/amd_models/half_fma.h")];
 
 /// Families whose `--target amd` replay covers only the forms on global (and generic) buffers: the
 /// `.shared` forms' AMD code differs from theirs only in the LDS address-space cast of
@@ -145,7 +147,8 @@ const AMD_GLOBAL_ONLY: &[&str] = &["atomic"];
 /// Rules whose `--target amd` code is a hardware approximation with no exact host model (v_rcp_f32,
 /// v_rsq_f32, v_exp_f32, v_log_f32): their forms are left out of the family's AMD replay, the
 /// family's other forms are replayed (their approximation bounds are the portable replay's).
-const AMD_APPROXIMATIONS: &[(&str, &[&str])] = &[("float", &["F030", "F033", "F035", "F036", "F040"])];
+const AMD_APPROXIMATIONS: &[(&str, &[&str])] =
+    &[("float", &["F030", "F033", "F035", "F036", "F040"])];
 
 fn clangxx() -> String {
     std::env::var("CLANGXX").unwrap_or_else(|_| "clang++-19".to_string())
@@ -170,6 +173,9 @@ fn check_family(family: &str) {
         let root = ptx2hip_verify::repo_root();
         let mut models = String::new();
         models.push_str(&std::fs::read_to_string(root.join("tests/amd_models.h")).unwrap());
+        for (_, path) in AMD_EXTRA_MODELS.iter().filter(|(f, _)| *f == family) {
+            models.push_str(&std::fs::read_to_string(root.join(path)).unwrap());
+        }
         let compiler = if AMD_NEEDS_CLANG.contains(&family) {
             clangxx()
         } else {
