@@ -293,23 +293,27 @@ __device__ inline uint16_t ptx2hip_cvt_h_from_f32(float x, bool bf, int mode, bo
 }
 // ptx2hip:amd
 /* f32 -> f16 (bf false) or bf16 (bf true) bits: mode 0..3, NaN -> 0x7fff, .relu, .satfinite, .ftz.
-   AMD: f16 round-to-nearest is v_cvt_f16_f32 (the default MODE rounds to nearest even and keeps
-   f16 denormals) with the NaN result fixed to NVIDIA's 0x7fff; bf16 round-to-nearest is an integer
-   add of 0x7fff plus the kept lsb (gfx90a/gfx942/gfx1100 have no f32 -> bf16 instruction) and a
-   NaN by one select, no branch. */
+   AMD, round to nearest: f16 is v_cvt_f16_f32 (the default MODE rounds to nearest even and keeps
+   f16 denormals), bf16 an integer add of 0x7fff plus the kept lsb (gfx90a/gfx942/gfx1100 have no
+   f32 -> bf16 instruction); .satfinite turns an infinite result into the largest finite value,
+   .relu a negative input into +0, and a NaN gives 0x7fff, each by one select, no branch. */
 __device__ inline uint16_t ptx2hip_cvt_h_from_f32(float x, bool bf, int mode, bool relu, bool sat,
                                                   bool ftz) {
   uint32_t u = ptx2hip_bits_from_f32(x);
   if (ftz && bf && (u & 0x7f800000u) == 0) u &= 0x80000000u; /* f16: .ftz flushes nothing (H100) */
-  if (!bf && mode == 0 && !relu && !sat) {
-    if ((u & 0x7fffffffu) > 0x7f800000u) return 0x7fffu;
-    _Float16 h = (_Float16)ptx2hip_f32_from_bits(u);
-    uint16_t r;
-    memcpy(&r, &h, 2);
-    return r;
-  }
-  if (bf && mode == 0 && !relu && !sat) {
-    uint32_t r = (u + 0x7fffu + ((u >> 16) & 1u)) >> 16; /* ties to even on the bits */
+  if (mode == 0) {
+    uint32_t r;
+    if (bf) {
+      r = (u + 0x7fffu + ((u >> 16) & 1u)) >> 16; /* ties to even on the bits */
+    } else {
+      _Float16 h = (_Float16)ptx2hip_f32_from_bits(u);
+      uint16_t hb;
+      memcpy(&hb, &h, 2);
+      r = hb;
+    }
+    uint32_t inf = bf ? 0x7f80u : 0x7c00u;
+    if (sat && (r & 0x7fffu) == inf) r = (r & 0x8000u) | (inf - 1u); /* overflow: max finite */
+    if (relu && (u >> 31)) r = 0u; /* -0 included */
     return (u & 0x7fffffffu) > 0x7f800000u ? (uint16_t)0x7fffu : (uint16_t)r;
   }
   return (uint16_t)ptx2hip_fp_convert(u, 23, 8, false, bf ? 7 : 10, bf ? 8 : 5,
