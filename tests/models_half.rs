@@ -29,4 +29,13 @@ fn host_model_check() {
         String::from_utf8_lossy(&out.stderr)
     );
     assert!(stdout.contains(", 0 mismatches"), "{stdout}");
+    // The --fast translation (bare v_pk_fma_f16 and friends) differs from the exact result in NaN
+    // lanes only: the script's FAST_MODEL build fails on any other difference, and the rules'
+    // `deviation` texts quote its count.
+    if stdout.contains("amd --fast") {
+        assert!(
+            stdout.contains("differ from the exact result, all only in NaN lanes"),
+            "{stdout}"
+        );
+    }
 }

@@ -187,6 +187,38 @@ __device__ inline uint64_t ptx2hip_cvt_int_from_f32(float x, int mode, int bits,
   if (bits == 64) return ptx2hip_f2i_sat((double)r, 64, sgn);
   return ptx2hip_f2i_sat_f32(r, bits, sgn);
 }
+// ptx2hip:amd
+/* AMD: into 8 and 16 bits, the rounding instruction (v_rndne/v_trunc/v_floor/v_ceil_f32), a clamp
+   to the destination range in f32 (v_max + v_min, or v_med3: both bounds are exact in f32; fmaxf
+   of the quiet NaN a rounding returns gives the bound, so the conversion is always in range) and
+   v_cvt_i32_f32, then one select for NaN -> 0, no branch; 32 bits likewise with one more select for
+   the upper bound. 64 bits: the portable code. */
+__device__ inline uint64_t ptx2hip_cvt_int_from_f32(float x, int mode, int bits, bool sgn,
+                                                    bool ftz) {
+  if (ftz && fabsf(x) < 1.17549435e-38f) x = copysignf(0.0f, x);
+  float r = ptx2hip_round_int_f32(x, mode);
+  if (bits <= 16) {
+    float lo = sgn ? -(float)(1 << (bits - 1)) : 0.0f;
+    float hi = (float)(sgn ? (1 << (bits - 1)) - 1 : (1 << bits) - 1);
+    int32_t v = (int32_t)fminf(fmaxf(r, lo), hi);
+    return x != x ? 0 : (uint64_t)(int64_t)v;
+  }
+  if (bits == 32) {
+    /* the bounds 2^31 - 1 and 2^32 - 1 are not f32 values: clamp to the largest f32 below them,
+       convert, and select the bound for a value at or above 2^31 (2^32) */
+    if (sgn) {
+      int32_t v = (int32_t)fminf(fmaxf(r, -2147483648.0f), 2147483520.0f);
+      v = r >= 2147483648.0f ? 0x7fffffff : v;
+      return x != x ? 0 : (uint64_t)(int64_t)v;
+    }
+    uint32_t v = (uint32_t)fminf(fmaxf(r, 0.0f), 4294967040.0f);
+    v = r >= 4294967296.0f ? 0xffffffffu : v;
+    return x != x ? 0 : (uint64_t)v;
+  }
+  if (x != x) return bits == 64 ? 0x8000000000000000ull : 0;
+  if (bits == 64) return ptx2hip_f2i_sat((double)r, 64, sgn);
+  return ptx2hip_f2i_sat_f32(r, bits, sgn);
+}
 // ptx2hip:end
 
 // ptx2hip:helper ptx2hip_cvt_int_from_f16 requires=ptx2hip_cvt_int_from_f32,ptx2hip_f32_from_f16
@@ -194,6 +226,16 @@ __device__ inline uint64_t ptx2hip_cvt_int_from_f16(uint16_t h, int mode, int bi
                                                     bool ftz) {
   (void)ftz;
   return ptx2hip_cvt_int_from_f32(ptx2hip_f32_from_f16(h), mode, bits, sgn, false);
+}
+// ptx2hip:amd
+/* AMD: widened by v_cvt_f32_f16 (exact; f16 denormals kept in the HIP default MODE), a NaN stays
+   a NaN. */
+__device__ inline uint64_t ptx2hip_cvt_int_from_f16(uint16_t h, int mode, int bits, bool sgn,
+                                                    bool ftz) {
+  (void)ftz;
+  _Float16 x;
+  memcpy(&x, &h, 2);
+  return ptx2hip_cvt_int_from_f32((float)x, mode, bits, sgn, false);
 }
 // ptx2hip:end
 
@@ -251,30 +293,52 @@ __device__ inline uint16_t ptx2hip_cvt_h_from_f32(float x, bool bf, int mode, bo
 }
 // ptx2hip:amd
 /* f32 -> f16 (bf false) or bf16 (bf true) bits: mode 0..3, NaN -> 0x7fff, .relu, .satfinite, .ftz.
-   AMD: f16 round-to-nearest is v_cvt_f16_f32 (the default MODE rounds to nearest even and keeps
-   f16 denormals) with the NaN result fixed to NVIDIA's 0x7fff. */
+   AMD, round to nearest: f16 is v_cvt_f16_f32 (the default MODE rounds to nearest even and keeps
+   f16 denormals), bf16 an integer add of 0x7fff plus the kept lsb (gfx90a/gfx942/gfx1100 have no
+   f32 -> bf16 instruction); .satfinite turns an infinite result into the largest finite value,
+   .relu a negative input into +0, and a NaN gives 0x7fff, each by one select, no branch. */
 __device__ inline uint16_t ptx2hip_cvt_h_from_f32(float x, bool bf, int mode, bool relu, bool sat,
                                                   bool ftz) {
   uint32_t u = ptx2hip_bits_from_f32(x);
   if (ftz && bf && (u & 0x7f800000u) == 0) u &= 0x80000000u; /* f16: .ftz flushes nothing (H100) */
-  if (!bf && mode == 0 && !relu && !sat) {
-    if ((u & 0x7fffffffu) > 0x7f800000u) return 0x7fffu;
-    _Float16 h = (_Float16)ptx2hip_f32_from_bits(u);
-    uint16_t r;
-    memcpy(&r, &h, 2);
-    return r;
+  if (mode == 0) {
+    uint32_t r;
+    if (bf) {
+      r = (u + 0x7fffu + ((u >> 16) & 1u)) >> 16; /* ties to even on the bits */
+    } else {
+      _Float16 h = (_Float16)ptx2hip_f32_from_bits(u);
+      uint16_t hb;
+      memcpy(&hb, &h, 2);
+      r = hb;
+    }
+    uint32_t inf = bf ? 0x7f80u : 0x7c00u;
+    if (sat && (r & 0x7fffu) == inf) r = (r & 0x8000u) | (inf - 1u); /* overflow: max finite */
+    if (relu && (u >> 31)) r = 0u; /* -0 included */
+    return (u & 0x7fffffffu) > 0x7f800000u ? (uint16_t)0x7fffu : (uint16_t)r;
   }
-  if (bf && mode == 0 && !relu && !sat && (u & 0x7fffffffu) <= 0x7f800000u)
-    return (uint16_t)((u + 0x7fffu + ((u >> 16) & 1u)) >> 16);
   return (uint16_t)ptx2hip_fp_convert(u, 23, 8, false, bf ? 7 : 10, bf ? 8 : 5,
                                       bf ? 0x7f7fu : 0x7bffu, 0x7fffu, mode, relu, sat);
 }
 // ptx2hip:end
 
-// ptx2hip:helper ptx2hip_cvt_h2_from_f32 requires=ptx2hip_cvt_h_from_f32
+// ptx2hip:helper ptx2hip_cvt_h2_from_f32 requires=ptx2hip_cvt_h_from_f32,ptx2hip_h2_canon_nan
 /* cvt.{rn,rz}{.relu}{.satfinite}.{f16x2,bf16x2}.f32 d, a, b: a -> high half, b -> low half. */
 __device__ inline uint32_t ptx2hip_cvt_h2_from_f32(float a, float b, bool bf, int mode, bool relu,
                                                    bool sat) {
+  return ((uint32_t)ptx2hip_cvt_h_from_f32(a, bf, mode, relu, sat, false) << 16) |
+         ptx2hip_cvt_h_from_f32(b, bf, mode, relu, sat, false);
+}
+// ptx2hip:amd
+/* AMD: f16x2 round-to-nearest is two v_cvt_f16_f32 (a NaN stays a NaN) and one packed NaN fix. */
+__device__ inline uint32_t ptx2hip_cvt_h2_from_f32(float a, float b, bool bf, int mode, bool relu,
+                                                   bool sat) {
+  if (!bf && mode == 0 && !relu && !sat) {
+    _Float16 ha = (_Float16)a, hb = (_Float16)b;
+    uint16_t ua, ub;
+    memcpy(&ua, &ha, 2);
+    memcpy(&ub, &hb, 2);
+    return ptx2hip_h2_canon_nan(((uint32_t)ua << 16) | ub, false);
+  }
   return ((uint32_t)ptx2hip_cvt_h_from_f32(a, bf, mode, relu, sat, false) << 16) |
          ptx2hip_cvt_h_from_f32(b, bf, mode, relu, sat, false);
 }
@@ -303,6 +367,16 @@ __device__ inline float ptx2hip_cvt_f32_f64(double x, int mode, bool ftz) {
 __device__ inline float ptx2hip_cvt_f32_f16(uint16_t h, bool ftz) {
   (void)ftz;
   return (h & 0x7fffu) > 0x7c00u ? ptx2hip_f32_from_bits(0x7fffffffu) : ptx2hip_f32_from_f16(h);
+}
+// ptx2hip:amd
+/* AMD: v_cvt_f32_f16 (exact; f16 denormals, kept in the HIP default MODE, are f32 normals) and one
+   select for NVIDIA's canonical NaN. */
+__device__ inline float ptx2hip_cvt_f32_f16(uint16_t h, bool ftz) {
+  (void)ftz;
+  _Float16 x;
+  memcpy(&x, &h, 2);
+  float r = (float)x;
+  return r != r ? ptx2hip_f32_from_bits(0x7fffffffu) : r;
 }
 // ptx2hip:end
 

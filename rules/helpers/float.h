@@ -213,7 +213,7 @@ __device__ inline float ptx2hip_fop_f32(float a, float b, float c) {
 }
 // ptx2hip:end
 
-// ptx2hip:helper ptx2hip_minmax_f32 requires=ptx2hip_ftz_f32,ptx2hip_f32_from_bits,ptx2hip_op,ptx2hip_fmode
+// ptx2hip:helper ptx2hip_minmax_f32 requires=ptx2hip_ftz_f32,ptx2hip_f32_from_bits,ptx2hip_bits_from_f32,ptx2hip_op,ptx2hip_fmode
 // PTX min/max.f32 with .ftz, .NaN and .xorsign.abs; +0 > -0; NaN results are 0x7fffffff.
 template <bool MAX, bool FTZ, bool NAN_, bool XS>
 __device__ inline float ptx2hip_minmax_f32(float a, float b) {
@@ -235,6 +235,29 @@ __device__ inline float ptx2hip_minmax_f32(float a, float b) {
   else d = MAX ? (a > b ? a : b) : (a < b ? a : b);
   if (XS) d = sx ? -fabsf(d) : fabsf(d);
   return d;
+}
+// ptx2hip:amd
+// AMD: compares and selects only (v_cmp, v_cndmask; no branch, no v_max_f32, whose zero order and
+// signalling-NaN handling are not PTX's): a NaN operand compares false, so b is kept unless b is
+// the NaN; equal operands (+0, -0) choose by the bits: AND clears the sign when either is +0
+// (max), OR sets it when either is -0 (min); NaN results become 0x7fffffff last.
+template <bool MAX, bool FTZ, bool NAN_, bool XS>
+__device__ inline float ptx2hip_minmax_f32(float a, float b) {
+  if (FTZ) {
+    a = ptx2hip_ftz_f32(a);
+    b = ptx2hip_ftz_f32(b);
+  }
+  uint32_t xs = (ptx2hip_bits_from_f32(a) ^ ptx2hip_bits_from_f32(b)) & 0x80000000u;
+  if (XS) {
+    a = fabsf(a);
+    b = fabsf(b);
+  }
+  uint32_t ua = ptx2hip_bits_from_f32(a), ub = ptx2hip_bits_from_f32(b);
+  bool na = a != a, nb = b != b, eq = a == b;
+  uint32_t r = ((MAX ? a > b : a < b) | (!NAN_ & nb)) ? ua : ub;
+  if (XS) r = (r & 0x7fffffffu) | xs; /* equal magnitudes have equal bits */
+  else r = MAX ? r & (eq ? ua : 0xffffffffu) : r | (eq ? ua : 0u);
+  return (NAN_ ? na | nb : na & nb) ? ptx2hip_f32_from_bits(0x7fffffffu) : ptx2hip_f32_from_bits(r);
 }
 // ptx2hip:end
 

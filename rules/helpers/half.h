@@ -81,7 +81,38 @@ __device__ inline uint32_t ptx2hip_h_fix_f16(uint32_t u, bool sat, bool relu) {
 }
 // ptx2hip:end
 
-// ptx2hip:helper ptx2hip_h_fma requires=ptx2hip_h_fma_exact,ptx2hip_h_fix_f16
+// ptx2hip:helper ptx2hip_bf16_fma_f64 requires=ptx2hip_f32_from_bits,ptx2hip_bits_from_f32
+// ptx2hip:amd
+/* bf16 fma with one rounding to nearest even (NaN -> 0x7fff, relu: negative results -> +0) in
+   hardware f64 and f32 arithmetic, no branch: the product of two bf16 values is exact in f64, the
+   error e of s = p + z rounded to f64 is exact by TwoSum, and the f32 conversion of s is turned
+   into the round-to-odd f32 value of the exact p + z (step one ulp toward zero when the rounding
+   went away from zero, set the last bit when inexact); round-to-odd to 24 bits then nearest even
+   to 8 bits is one correct rounding (24 >= 8 + 2), also for subnormal and overflowing results
+   (f32 and bf16 share the exponent range; an f32 infinity steps back to FLT_MAX, which rounds
+   to the bf16 infinity). */
+__device__ inline uint16_t ptx2hip_bf16_fma_f64(uint16_t a, uint16_t b, uint16_t c, bool relu) {
+  double x = ptx2hip_f32_from_bits((uint32_t)a << 16), y = ptx2hip_f32_from_bits((uint32_t)b << 16),
+         z = ptx2hip_f32_from_bits((uint32_t)c << 16);
+  double p = x * y; /* exact */
+  double s = p + z;
+  double zv = s - p, pv = s - zv;
+  double e = (p - pv) + (z - zv); /* exact error of s (TwoSum); NaN when s is infinite */
+  float f = (float)s;
+  double fd = f;
+  /* f above / below the exact value (bitwise, not short-circuit operators: no branch) */
+  bool tie = fd == s;
+  bool above = (fd > s) | (tie & (e < 0.0)), below = (fd < s) | (tie & (e > 0.0));
+  uint32_t u = ptx2hip_bits_from_f32(f);
+  u -= (uint32_t)(s < 0.0 ? below : above); /* toward zero */
+  u |= (uint32_t)(above | below);
+  uint32_t r = (u + 0x7fffu + ((u >> 16) & 1u)) >> 16;
+  if (relu && (r & 0x8000u)) r = 0u;
+  return s != s ? (uint16_t)0x7fffu : (uint16_t)r;
+}
+// ptx2hip:end
+
+// ptx2hip:helper ptx2hip_h_fma requires=ptx2hip_h_fma_exact,ptx2hip_h_fix_f16,ptx2hip_f32_from_bits,ptx2hip_cvt_h_from_f32,ptx2hip_bf16_fma_f64
 __device__ inline uint16_t ptx2hip_h_fma(uint16_t a, uint16_t b, uint16_t c, bool bf, bool ftz,
                                          bool sat, bool relu) {
   return ptx2hip_h_fma_exact(a, b, c, bf, ftz, sat, relu);
@@ -90,10 +121,24 @@ __device__ inline uint16_t ptx2hip_h_fma(uint16_t a, uint16_t b, uint16_t c, boo
 /* AMD: f16 without .ftz is v_fma_f16 (add = fma(a, 1, b) folds to v_add_f16, mul = fma(a, b, -0) to
    v_mul_f16): IEEE, one rounding to nearest even, f16 denormals kept (the HIP kernel default MODE:
    float_denorm_mode_16_64 = 3, float_round_mode_16_64 = 0); NaN/.sat/.relu are then fixed on the
-   bits. bf16 and .ftz take the exact software path. */
+   bits. bf16 add, sub and mul go through f32, bf16 fma through f64 (ptx2hip_bf16_fma_f64); .ftz
+   takes the exact software path. */
 __device__ inline uint16_t ptx2hip_h_fma(uint16_t a, uint16_t b, uint16_t c, bool bf, bool ftz,
                                          bool sat, bool relu) {
-  if (bf || ftz) return ptx2hip_h_fma_exact(a, b, c, bf, ftz, sat, relu);
+  if (bf && !relu &&
+      ((__builtin_constant_p(b) && b == 0x3f80u) || (__builtin_constant_p(c) && c == 0x8000u))) {
+    /* bf16 add/sub (b = 1.0) and mul (c = -0) in f32, then rounded to bf16 on the bits (v_add_f32 /
+       v_mul_f32, NaN by one select): a product of two bf16 values is exact in f32 and a sum is
+       rounded once to 24 bits, and rounding to 24 then to 8 bits is one correct rounding for a sum
+       or product (24 >= 2 * 8 + 2); both formats share the exponent range, so subnormal bf16
+       results are exact too (f32 denormals kept: the HIP default). */
+    float x = ptx2hip_f32_from_bits((uint32_t)a << 16),
+          y = ptx2hip_f32_from_bits((uint32_t)b << 16),
+          z = ptx2hip_f32_from_bits((uint32_t)c << 16);
+    return ptx2hip_cvt_h_from_f32(b == 0x3f80u ? x + z : x * y, true, 0, false, false, false);
+  }
+  if (bf) return ptx2hip_bf16_fma_f64(a, b, c, relu);
+  if (ftz) return ptx2hip_h_fma_exact(a, b, c, bf, ftz, sat, relu);
   _Float16 x, y, z;
   memcpy(&x, &a, 2);
   memcpy(&y, &b, 2);
@@ -101,11 +146,31 @@ __device__ inline uint16_t ptx2hip_h_fma(uint16_t a, uint16_t b, uint16_t c, boo
   _Float16 r = __builtin_fmaf16(x, y, z);
   uint16_t u;
   memcpy(&u, &r, 2);
+  if (!sat && !relu) return r != r ? (uint16_t)0x7fffu : u; /* one compare and one select */
   return (uint16_t)ptx2hip_h_fix_f16(u, sat, relu);
 }
 // ptx2hip:end
 
-// ptx2hip:helper ptx2hip_h2_fma requires=ptx2hip_h_fma,ptx2hip_h_fix_f16
+// ptx2hip:helper ptx2hip_h2_canon_nan
+// ptx2hip:amd
+/* Two f16 (bf false) or bf16 (bf true) lanes with every NaN lane replaced by NVIDIA's 0x7fff,
+   without a branch: a lane's magnitude plus 0x3ff (bf16: 0x7f) reaches bit 15 exactly when it is
+   above 0x7c00 (0x7f80), a NaN, and no carry crosses into the other lane (at most 0x7fff + 0x3ff =
+   0x83fe); an arithmetic shift of each 16-bit lane spreads that bit into a lane mask (AMD: v_and,
+   v_add, v_pk_ashrrev_i16, v_bfi). */
+typedef int16_t ptx2hip_i16x2_t __attribute__((vector_size(4)));
+__device__ inline uint32_t ptx2hip_h2_canon_nan(uint32_t u, bool bf) {
+  uint32_t t = (u & 0x7fff7fffu) + (bf ? 0x007f007fu : 0x03ff03ffu);
+  ptx2hip_i16x2_t lanes;
+  memcpy(&lanes, &t, 4);
+  lanes = lanes >> 15;
+  uint32_t nan_mask;
+  memcpy(&nan_mask, &lanes, 4);
+  return (u & ~nan_mask) | (0x7fff7fffu & nan_mask);
+}
+// ptx2hip:end
+
+// ptx2hip:helper ptx2hip_h2_fma requires=ptx2hip_h_fma,ptx2hip_h_fix_f16,ptx2hip_h2_canon_nan
 /* ptx2hip_h_fma on each 16-bit lane of f16x2 / bf16x2 words (low half is lane 0). */
 __device__ inline uint32_t ptx2hip_h2_fma(uint32_t a, uint32_t b, uint32_t c, bool bf, bool ftz,
                                           bool sat, bool relu) {
@@ -116,7 +181,8 @@ __device__ inline uint32_t ptx2hip_h2_fma(uint32_t a, uint32_t b, uint32_t c, bo
 }
 // ptx2hip:amd
 /* AMD: f16x2 without .ftz is one v_pk_fma_f16 (v_pk_add_f16 / v_pk_mul_f16 for add and mul), lane 0
-   in the low half as in PTX; each lane's NaN/.sat/.relu is then fixed on the bits. */
+   in the low half as in PTX; NaN lanes become 0x7fff by one packed mask (ptx2hip_h2_canon_nan),
+   .sat/.relu are fixed on each lane's bits. */
 typedef _Float16 ptx2hip_f16x2_t __attribute__((ext_vector_type(2)));
 __device__ inline uint32_t ptx2hip_h2_fma(uint32_t a, uint32_t b, uint32_t c, bool bf, bool ftz,
                                           bool sat, bool relu) {
@@ -126,14 +192,41 @@ __device__ inline uint32_t ptx2hip_h2_fma(uint32_t a, uint32_t b, uint32_t c, bo
                                 ftz, sat, relu);
     return lo | (hi << 16);
   }
-  ptx2hip_f16x2_t x, y, z;
-  memcpy(&x, &a, 4);
-  memcpy(&y, &b, 4);
-  memcpy(&z, &c, 4);
-  ptx2hip_f16x2_t r = __builtin_elementwise_fma(x, y, z);
-  uint32_t u;
-  memcpy(&u, &r, 4);
+  /* __builtin_bit_cast, not memcpy: after sub's sign flip a memcpy makes clang re-pack bytes. */
+  ptx2hip_f16x2_t r = __builtin_elementwise_fma(__builtin_bit_cast(ptx2hip_f16x2_t, a),
+                                                __builtin_bit_cast(ptx2hip_f16x2_t, b),
+                                                __builtin_bit_cast(ptx2hip_f16x2_t, c));
+  uint32_t u = __builtin_bit_cast(uint32_t, r);
+  if (!sat && !relu) return ptx2hip_h2_canon_nan(u, false);
   return ptx2hip_h_fix_f16(u & 0xffffu, sat, relu) | (ptx2hip_h_fix_f16(u >> 16, sat, relu) << 16);
+}
+// ptx2hip:end
+
+// ptx2hip:helper ptx2hip_h_fma_fast requires=ptx2hip_h_fma
+// ptx2hip:amd
+/* --fast: f16 without .ftz/.sat/.relu is the bare v_fma_f16 (v_add_f16 / v_mul_f16), whose NaN
+   result is AMD's (the quieted input NaN, or 0x7e00) where the H100 gives 0x7fff; every other form
+   is ptx2hip_h_fma. */
+__device__ inline uint16_t ptx2hip_h_fma_fast(uint16_t a, uint16_t b, uint16_t c, bool bf, bool ftz,
+                                              bool sat, bool relu) {
+  if (bf || ftz || sat || relu) return ptx2hip_h_fma(a, b, c, bf, ftz, sat, relu);
+  return __builtin_bit_cast(
+      uint16_t, __builtin_fmaf16(__builtin_bit_cast(_Float16, a), __builtin_bit_cast(_Float16, b),
+                                 __builtin_bit_cast(_Float16, c)));
+}
+// ptx2hip:end
+
+// ptx2hip:helper ptx2hip_h2_fma_fast requires=ptx2hip_h2_fma
+// ptx2hip:amd
+/* --fast: f16x2 without .ftz/.sat/.relu is the bare v_pk_fma_f16 (v_pk_add_f16 / v_pk_mul_f16),
+   NaN lanes as AMD returns them; every other form is ptx2hip_h2_fma. */
+__device__ inline uint32_t ptx2hip_h2_fma_fast(uint32_t a, uint32_t b, uint32_t c, bool bf,
+                                               bool ftz, bool sat, bool relu) {
+  if (bf || ftz || sat || relu) return ptx2hip_h2_fma(a, b, c, bf, ftz, sat, relu);
+  return __builtin_bit_cast(uint32_t,
+                            __builtin_elementwise_fma(__builtin_bit_cast(ptx2hip_f16x2_t, a),
+                                                      __builtin_bit_cast(ptx2hip_f16x2_t, b),
+                                                      __builtin_bit_cast(ptx2hip_f16x2_t, c)));
 }
 // ptx2hip:end
 
@@ -148,8 +241,15 @@ __device__ inline uint16_t ptx2hip_h_negabs(uint16_t a, bool bf, bool ftz, bool 
 }
 // ptx2hip:end
 
-// ptx2hip:helper ptx2hip_h2_negabs requires=ptx2hip_h_negabs
+// ptx2hip:helper ptx2hip_h2_negabs requires=ptx2hip_h_negabs,ptx2hip_h2_canon_nan
 __device__ inline uint32_t ptx2hip_h2_negabs(uint32_t a, bool bf, bool ftz, bool abs) {
+  return ptx2hip_h_negabs((uint16_t)a, bf, ftz, abs) |
+         ((uint32_t)ptx2hip_h_negabs((uint16_t)(a >> 16), bf, ftz, abs) << 16);
+}
+// ptx2hip:amd
+/* AMD: without .ftz, one sign operation on both lanes and ptx2hip_h2_canon_nan. */
+__device__ inline uint32_t ptx2hip_h2_negabs(uint32_t a, bool bf, bool ftz, bool abs) {
+  if (!ftz) return ptx2hip_h2_canon_nan(abs ? (a & 0x7fff7fffu) : (a ^ 0x80008000u), bf);
   return ptx2hip_h_negabs((uint16_t)a, bf, ftz, abs) |
          ((uint32_t)ptx2hip_h_negabs((uint16_t)(a >> 16), bf, ftz, abs) << 16);
 }
@@ -191,6 +291,48 @@ __device__ inline uint32_t ptx2hip_h2_minmax(uint32_t a, uint32_t b, bool bf, bo
          ((uint32_t)ptx2hip_h_minmax((uint16_t)(a >> 16), (uint16_t)(b >> 16), bf, ftz, mx, nan,
                                      xorsign)
           << 16);
+}
+// ptx2hip:amd
+/* AMD: both lanes at once on 16-bit integer lanes, without a branch (about half the instructions
+   of two ptx2hip_h_minmax; the packed f16 min/max instructions are not used: they quiet a
+   signalling NaN instead of ignoring it). ftz flushes subnormal inputs, xorsign takes magnitudes,
+   a NaN lane is replaced by the key that loses (so the other input wins), and lanes where both
+   inputs (or with nan either input) are NaN become 0x7fff. The key x ^ ((x >> 15) & 0x7fff)
+   orders the bits as their values, -0 below +0. */
+typedef int16_t ptx2hip_i16x2_t __attribute__((vector_size(4)));
+__device__ inline uint32_t ptx2hip_h2_minmax(uint32_t a, uint32_t b, bool bf, bool ftz, bool mx,
+                                             bool nan, bool xorsign) {
+  if (nan && xorsign) /* here the lane-wise code is as short */
+    return ptx2hip_h_minmax((uint16_t)a, (uint16_t)b, bf, ftz, mx, nan, xorsign) |
+           ((uint32_t)ptx2hip_h_minmax((uint16_t)(a >> 16), (uint16_t)(b >> 16), bf, ftz, mx, nan,
+                                       xorsign)
+            << 16);
+  const ptx2hip_i16x2_t mag = {0x7fff, 0x7fff}, sign = {(int16_t)0x8000, (int16_t)0x8000};
+  const ptx2hip_i16x2_t em = bf ? ptx2hip_i16x2_t{0x7f80, 0x7f80} : ptx2hip_i16x2_t{0x7c00, 0x7c00};
+  ptx2hip_i16x2_t x, y;
+  memcpy(&x, &a, 4);
+  memcpy(&y, &b, 4);
+  if (ftz) {
+    x &= ~((x & em) == 0) | sign;
+    y &= ~((y & em) == 0) | sign;
+  }
+  ptx2hip_i16x2_t xs = (x ^ y) & sign;
+  if (xorsign) {
+    x &= mag;
+    y &= mag;
+  }
+  ptx2hip_i16x2_t xn = (x & mag) > em, yn = (y & mag) > em;
+  ptx2hip_i16x2_t lose = mx ? sign : mag; /* the key no other value reaches */
+  ptx2hip_i16x2_t kx = ((x ^ ((x >> 15) & mag)) & ~xn) | (lose & xn);
+  ptx2hip_i16x2_t ky = ((y ^ ((y >> 15) & mag)) & ~yn) | (lose & yn);
+  ptx2hip_i16x2_t pick_x = mx ? kx > ky : kx < ky;
+  ptx2hip_i16x2_t r = (x & pick_x) | (y & ~pick_x);
+  if (xorsign) r = (r & mag) | xs;
+  ptx2hip_i16x2_t bad = nan ? (xn | yn) : (xn & yn);
+  r = (r & ~bad) | (mag & bad);
+  uint32_t u;
+  memcpy(&u, &r, 4);
+  return u;
 }
 // ptx2hip:end
 

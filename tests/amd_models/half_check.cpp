@@ -18,7 +18,13 @@ _Float16 ptx2hip_model_fmaf16(_Float16 x, _Float16 y, _Float16 z);
 template <class V> V ptx2hip_model_fma2(V x, V y, V z);
 #define __builtin_fmaf16(x, y, z) ptx2hip_model_fmaf16(x, y, z)
 #define __builtin_elementwise_fma(x, y, z) ptx2hip_model_fma2(x, y, z)
+#ifdef FAST_MODEL
+// The --fast translation: the bare hardware result, so a NaN lane may differ from NVIDIA's 0x7fff
+// (the model gives 0xfe01); every other lane must be exact.
+#include "fast.cuh"
+#else
 #include "amd.cuh"
+#endif
 _Float16 ptx2hip_model_fmaf16(_Float16 x, _Float16 y, _Float16 z) {
   uint16_t a, b, c;
   memcpy(&a, &x, 2); memcpy(&b, &y, 2); memcpy(&c, &z, 2);
@@ -160,13 +166,22 @@ static uint32_t ref_lane(const HalfForm& F, uint32_t a, uint32_t b, uint32_t c) 
   }
   return ref_minmax(a, b, f, F.ftz, op == "max", F.nan, F.xs);
 }
+// Under FAST_MODEL: got and want differ only in lanes where both are NaNs of the format.
+static bool nan_lanes_only(const HalfForm& F, uint32_t got, uint32_t want) {
+  Fmt f = F.bf ? Fmt{7, 8} : Fmt{10, 5};
+  for (int sh = 0; sh < (F.x2 ? 32 : 16); sh += 16) {
+    uint32_t g = (got >> sh) & 0xffffu, w = (want >> sh) & 0xffffu;
+    if (g != w && !(isnan_h(g, f) && isnan_h(w, f))) return false;
+  }
+  return true;
+}
 static uint64_t rng = 0x123456789abcdefull;
 static uint32_t rnd() { rng ^= rng << 13; rng ^= rng >> 7; rng ^= rng << 17; return (uint32_t)rng; }
 int main() {
   const uint16_t EF[] = {0x0000,0x8000,0x0001,0x8001,0x03ff,0x83ff,0x0400,0x8400,0x3c00,0xbc00,0x3bff,0x3bfe,0x0401,0x3be0,0x0410,0x7bff,0xfbff,0x7c00,0xfc00,0x7e00,0xfd55,0x3d56,0x4200,0x1000};
   const uint16_t EB[] = {0x0000,0x8000,0x0001,0x8001,0x007f,0x807f,0x0080,0x8080,0x3f80,0xbf80,0x3f7f,0x7f7f,0xff7f,0x7f80,0xff80,0x7fc0,0xffaa,0x0081,0x3f7e,0x3f7c,0x0082,0x7f00,0x0100,0x4000};
   const int NE = 24;
-  long fails = 0, total = 0;
+  long fails = 0, total = 0, nan_payload = 0;
   for (const HalfForm& F : HALF_FORMS) {
     const uint16_t* E = F.bf ? EB : EF;
     long n = F.nsrc == 1 ? 65536 : 200000, bad = 0;
@@ -179,14 +194,33 @@ int main() {
         else lo = (rnd() & 7) == 0 ? E[rnd() % NE] : (rnd() & 0xffffu);
         s[k] = F.x2 ? (lo | (hi << 16)) : lo;
       }
+      if (F.nsrc == 3 && i < n && (i & 1)) {
+        /* c within two ulps of -(a * b): cancellation, and ties decided by the low bits of a sum */
+        Fmt f = F.bf ? Fmt{7, 8} : Fmt{10, 5};
+        uint32_t c = 0;
+        for (int sh = 0; sh < (F.x2 ? 32 : 16); sh += 16) {
+          uint32_t p = ref_fma((s[0] >> sh) & 0xffffu, (s[1] >> sh) & 0xffffu, 0x8000u, f, false, false, false);
+          c |= (((p ^ 0x8000u) + (rnd() % 5) - 2) & 0xffffu) << sh;
+        }
+        s[2] = c;
+      }
       uint32_t got = F.fn(s[0], s[1], s[2]);
       uint32_t want = ref_lane(F, s[0] & 0xffff, s[1] & 0xffff, s[2] & 0xffff);
       if (F.x2) want |= ref_lane(F, s[0] >> 16, s[1] >> 16, s[2] >> 16) << 16;
       ++total;
+#ifdef FAST_MODEL
+      if (got != want && nan_lanes_only(F, got, want)) {
+        ++nan_payload;
+        continue;
+      }
+#endif
       if (got != want && bad++ < 3) printf("%s a=%08x b=%08x c=%08x helper=%08x reference=%08x\n", F.name, s[0], s[1], s[2], got, want);
     }
     fails += bad;
   }
+#ifdef FAST_MODEL
+  printf("--fast: %ld of %ld vectors differ from the exact result, all only in NaN lanes\n", nan_payload, total);
+#endif
   printf("half host check: %ld vectors over %zu forms, %ld mismatches\n", total, sizeof HALF_FORMS / sizeof HALF_FORMS[0], fails);
   return fails != 0;
 }

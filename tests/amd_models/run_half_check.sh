@@ -10,9 +10,11 @@ trap 'rm -rf "$w"' EXIT
 python3 "$here/../gpu_half/gen.py" "$w" >/dev/null
 "$bin" translate --emit replace --target portable --out-dir "$w/port" "$w/forms.cuh" >/dev/null
 "$bin" translate --emit replace --target amd --out-dir "$w/amd" "$w/forms.cuh" >/dev/null
+"$bin" translate --emit replace --target amd --fast --out-dir "$w/fast" "$w/forms.cuh" >/dev/null
 if grep -q 'asm(' "$w/port/forms.cuh" "$w/amd/forms.cuh"; then echo "untranslated half form"; exit 1; fi
 cp "$w/port/forms.cuh" "$w/port.cuh"
 cp "$w/amd/forms.cuh" "$w/amd.cuh"
+cp "$w/fast/forms.cuh" "$w/fast.cuh"
 if command -v clang-19 >/dev/null; then
   (echo '#include <hip/hip_runtime.h>'; cat "$w/amd/forms.cuh"
    sed 's/^static uint32_t W_\([0-9]*\)(/__device__ uint32_t W_\1(/' "$w/table.inc" | grep '^__device__'
@@ -31,6 +33,7 @@ g++ -std=c++17 -O1 -ffp-contract=off -I"$w" "$here/half_check.cpp" -o "$w/check"
 gxx=$!
 if command -v clang-19 >/dev/null; then
   clang-19 -x c++ -std=c++17 -O1 -ffp-contract=off -DAMD_MODEL -I"$w" "$here/half_check.cpp" -lstdc++ -lm -o "$w/check_amd"
+  clang-19 -x c++ -std=c++17 -O1 -ffp-contract=off -DAMD_MODEL -DFAST_MODEL -I"$w" "$here/half_check.cpp" -lstdc++ -lm -o "$w/check_fast"
 fi
 wait $gxx
 if command -v clang-19 >/dev/null; then
@@ -43,4 +46,5 @@ fi
 echo "portable:"; "$w/check"
 if command -v clang-19 >/dev/null; then
   echo "amd (hardware f16 fma modelled):"; "$w/check_amd"
+  echo "amd --fast (hardware f16 fma modelled, its NaN results not NVIDIA's):"; "$w/check_fast"
 fi

@@ -130,23 +130,16 @@ fn families(rules: &RuleSet) -> Vec<String> {
 const AMD_NOT_MODELLED: &[(&str, &str)] =
     &[
         ("integer_arith", "the amd templates use HIP vector types (__builtin_bit_cast to 2-byte vectors) that tests/amd_models.h does not model"),
-        ("float", "the amd templates call __builtin_amdgcn_rcpf (v_rcp_f32, a hardware approximation with no exact host model)"),
         ("memory", "the amd templates differ only in the hint mapping (__builtin_nontemporal_load, L1-bypassing __hip_atomic_load) and in address-space casts (LDS, private) that g++ cannot model; the values loaded and stored are the portable templates' (crates/ptx2hip-verify/tests/memory_forms.rs checks the amd translations compile for gfx90a, gfx942 and gfx1100)"),
     ];
 
 /// Families whose `--target amd` code reaches helpers written with clang's `_Float16` vectors and
-/// `__builtin_elementwise_fma` (the half family's, also called by the half-precision atomics): their
-/// AMD replay is compiled with clang (`$CLANGXX`, default `clang++-19`) instead of `$CXX`.
+/// `__builtin_elementwise_fma` (the half family's, also called by the half-precision atomics):
+/// their AMD replay is compiled with clang (`$CLANGXX`, default `clang++-19`) instead of `$CXX`.
 const AMD_NEEDS_CLANG: &[&str] = &["atomic", "half"];
 
-/// Rules whose `--target amd` code the host models cannot replay bit for bit, with the reason; the
-/// other rules of their family are replayed.
-const AMD_RULES_NOT_MODELLED: &[(&str, &str)] = &[
-    ("H001", "v_add_f16 / v_pk_add_f16 through _Float16 arithmetic, which clang evaluates on the host in f32 and rounds twice (tests/models_half.rs replays it against an exact reference)"),
-    ("H002", "v_sub_f16 / v_pk_add_f16 through _Float16 arithmetic, which clang evaluates on the host in f32 and rounds twice (tests/models_half.rs replays it against an exact reference)"),
-    ("H003", "v_mul_f16 / v_pk_mul_f16 through _Float16 arithmetic, which clang evaluates on the host in f32 and rounds twice (tests/models_half.rs replays it against an exact reference)"),
-    ("H004", "v_fma_f16 / v_pk_fma_f16 through _Float16 arithmetic, which clang evaluates on the host in f32 and rounds twice (tests/models_half.rs replays it against an exact reference)"),
-];
+/// Host models a family's AMD replay needs besides tests/amd_models.h.
+const AMD_EXTRA_MODELS: &[(&str, &str)] = &[("half", "tests/amd_models/half_fma.h")];
 
 /// Families whose `--target amd` replay covers only the forms on global (and generic) buffers: the
 /// `.shared` forms' AMD code differs from theirs only in the LDS address-space cast of
@@ -154,15 +147,14 @@ const AMD_RULES_NOT_MODELLED: &[(&str, &str)] = &[
 /// replay, and their AMD code compiles in atomic_sync_forms_compile.rs).
 const AMD_GLOBAL_ONLY: &[&str] = &["atomic"];
 
+/// Rules whose `--target amd` code is a hardware approximation with no exact host model (v_rcp_f32,
+/// v_rsq_f32, v_exp_f32, v_log_f32): their forms are left out of the family's AMD replay, the
+/// family's other forms are replayed (their approximation bounds are the portable replay's).
+const AMD_APPROXIMATIONS: &[(&str, &[&str])] =
+    &[("float", &["F030", "F033", "F035", "F036", "F040"])];
+
 fn clangxx() -> String {
     std::env::var("CLANGXX").unwrap_or_else(|_| "clang++-19".to_string())
-}
-
-/// Whether the host models replay the form's `--target amd` code (AMD_RULES_NOT_MODELLED).
-fn amd_modelled(f: &CanonicalForm) -> bool {
-    !AMD_RULES_NOT_MODELLED
-        .iter()
-        .any(|(rule, _)| f.rule == *rule)
 }
 
 fn check_family(family: &str) {
@@ -184,20 +176,22 @@ fn check_family(family: &str) {
         let root = ptx2hip_verify::repo_root();
         let mut models = String::new();
         models.push_str(&std::fs::read_to_string(root.join("tests/amd_models.h")).unwrap());
+        for (_, path) in AMD_EXTRA_MODELS.iter().filter(|(f, _)| *f == family) {
+            models.push_str(&std::fs::read_to_string(root.join(path)).unwrap());
+        }
         let compiler = if AMD_NEEDS_CLANG.contains(&family) {
             clangxx()
         } else {
             cxx()
         };
-        for (rule, why) in AMD_RULES_NOT_MODELLED {
-            if forms.iter().any(|f| f.rule == *rule) {
-                eprintln!("{rule}: --target amd NOT replayed: {why}");
-            }
-        }
-        let keep: fn(&CanonicalForm) -> bool = if AMD_GLOBAL_ONLY.contains(&family) {
-            |f| f.mem_space == MemSpace::Global && amd_modelled(f)
-        } else {
-            amd_modelled
+        let approximations: &[&str] = AMD_APPROXIMATIONS
+            .iter()
+            .find(|(f, _)| *f == family)
+            .map_or(&[], |(_, rules)| rules);
+        let global_only = AMD_GLOBAL_ONLY.contains(&family);
+        let keep = |f: &CanonicalForm| {
+            (!global_only || f.mem_space == MemSpace::Global)
+                && !approximations.contains(&f.rule.as_str())
         };
         let amd_inputs: Vec<(Vec<u8>, usize)> = forms
             .iter()

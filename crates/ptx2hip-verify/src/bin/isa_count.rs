@@ -1,6 +1,6 @@
 //! AMD instruction-count benchmark (issue: "AMD output is as good as a careful human would write").
 //!
-//! `cargo run --release -p ptx2hip-verify --bin isa_count -- [--out DIR] [--all-forms] [--rule CODE]... [--clang CLANG]`
+//! `cargo run --release -p ptx2hip-verify --bin isa_count -- [--out DIR] [--all-forms] [--rule CODE]... [--arch gfx942|gfx1100] [--clang CLANG]`
 //!
 //! For every rule (its first canonical form, or every form with `--all-forms`) the canonical asm
 //! statement from `ptx2hip_verify::forms` is translated twice, with `--target amd` and with
@@ -9,7 +9,8 @@
 //! arguments and returns its outputs (a struct for several; nothing for a store). All functions of a
 //! target go in one file (`DIR/amd.hip`, `DIR/portable.hip`, helpers from the rule table once at the
 //! top), compiled with
-//! `clang-19 -x hip -std=c++17 --offload-arch=gfx942 --cuda-device-only -nogpulib -O2 -S`.
+//! `clang-19 -x hip -std=c++17 --offload-arch=gfx942 --cuda-device-only -nogpulib -O2 -S`
+//! (`--arch gfx1100`: for gfx1100, wave32, instead).
 //!
 //! Count: the machine instructions between a function's label and its `.Lfunc_endN` label, minus
 //! the `s_setpc_b64` return(s) and the `s_waitcnt vmcnt(0) expcnt(0) lgkmcnt(0)` that the calling
@@ -43,11 +44,10 @@ use std::process::Command;
 use ptx2hip::lower::{self, RuleSet, Target};
 use ptx2hip_verify::forms::{rule_forms, CanonicalForm, Input, Output};
 
-const FLAGS: [&str; 8] = [
+const FLAGS: [&str; 7] = [
     "-x",
     "hip",
     "-std=c++17",
-    "--offload-arch=gfx942",
     "--cuda-device-only",
     "-nogpulib",
     "-O2",
@@ -250,11 +250,10 @@ fn source(entries: &[Entry], rules: &RuleSet, target: Target) -> String {
 /// Device-library bitcode linked into each file, as the HIP driver links it for gfx940 (the Debian
 /// rocm-device-libs have no gfx942 ISA-version file; gfx940's is the same ISA family). Without it,
 /// HIP functions such as `__clz` are calls to `__ockl_*` and would count as one tail call.
-const DEVICE_LIBS: [&str; 9] = [
+/// gfx1100 (wave32) replaces the ISA-version and wave-size files (`arch_libs`).
+const DEVICE_LIBS: [&str; 7] = [
     "ocml",
     "ockl",
-    "oclc_isa_version_940",
-    "oclc_wavefrontsize64_on",
     "oclc_daz_opt_off",
     "oclc_unsafe_math_off",
     "oclc_finite_only_off",
@@ -262,10 +261,26 @@ const DEVICE_LIBS: [&str; 9] = [
     "oclc_abi_version_500",
 ];
 
-pub(crate) fn compile(clang: &str, devlibs: &Path, src: &Path, asm: &Path) -> Result<(), String> {
+/// The ISA-version and wave-size libraries of a processor (Debian ships no gfx1100 ISA-version
+/// file; gfx1030's is the closest, as `warp.rs` uses).
+fn arch_libs(arch: &str) -> [&'static str; 2] {
+    if arch.starts_with("gfx11") {
+        ["oclc_isa_version_1030", "oclc_wavefrontsize64_off"]
+    } else {
+        ["oclc_isa_version_940", "oclc_wavefrontsize64_on"]
+    }
+}
+
+pub(crate) fn compile(
+    clang: &str,
+    arch: &str,
+    devlibs: &Path,
+    src: &Path,
+    asm: &Path,
+) -> Result<(), String> {
     let mut cmd = Command::new(clang);
-    cmd.args(FLAGS);
-    for lib in DEVICE_LIBS {
+    cmd.args(FLAGS).arg(format!("--offload-arch={arch}"));
+    for lib in DEVICE_LIBS.into_iter().chain(arch_libs(arch)) {
         let bc = devlibs.join(format!("{lib}.bc"));
         if !bc.exists() {
             return Err(format!(
@@ -346,6 +361,7 @@ fn main() {
         arg(&args, "--devlibs")
             .unwrap_or_else(|| "/usr/lib/x86_64-linux-gnu/amdgcn/bitcode".into()),
     );
+    let arch = arg(&args, "--arch").unwrap_or_else(|| "gfx942".into());
     let all_forms = args.iter().any(|a| a == "--all-forms");
     let wanted: Vec<&String> = args
         .windows(2)
@@ -452,9 +468,14 @@ fn main() {
     let handles: Vec<_> = jobs
         .iter()
         .map(|(_, src, asm)| {
-            let (clang, devlibs, src, asm) =
-                (clang.clone(), devlibs.clone(), src.clone(), asm.clone());
-            std::thread::spawn(move || compile(&clang, &devlibs, &src, &asm))
+            let (clang, arch, devlibs, src, asm) = (
+                clang.clone(),
+                arch.clone(),
+                devlibs.clone(),
+                src.clone(),
+                asm.clone(),
+            );
+            std::thread::spawn(move || compile(&clang, &arch, &devlibs, &src, &asm))
         })
         .collect();
     for (h, (_, _, asm)) in handles.into_iter().zip(&jobs) {
