@@ -265,23 +265,37 @@ def fingerprint(text):
 # a snippet is extracted, so one function's lines serve both sides; every other `#if` stays.
 AMD_MACROS = {"USE_ROCM", "__HIP_PLATFORM_AMD__", "__HIP_PLATFORM_HCC__", "GGML_USE_HIP",
               "__HIPCC__", "__HIP__", "MSCCLPP_DEVICE_HIP", "__HIP_DEVICE_COMPILE__",
-              "USE_ROCM_KERNEL", "HIP_PLATFORM", "__HIP_PLATFORM_AMD"}  # fmt: skip
-NVIDIA_MACROS = {"MSCCLPP_DEVICE_CUDA", "__CUDACC__", "MSCCLPP_CUDA", "GGML_USE_CUDA"}
+              "USE_ROCM_KERNEL", "HIP_PLATFORM", "__HIP_PLATFORM_AMD", "USE_AMD_ROCM"}  # fmt: skip
+NVIDIA_MACROS = {"MSCCLPP_DEVICE_CUDA", "MSCCLPP_CUDA", "GGML_USE_CUDA"}
+
+
+class Undecided(Exception):
+    pass
 
 
 def decide(condition, amd):
-    """The value of a preprocessor condition over AMD_MACROS/NVIDIA_MACROS only, else None."""
-    names = set(re.findall(r"[A-Za-z_]\w*", condition)) - {"defined"}
-    if not names or not names <= AMD_MACROS | NVIDIA_MACROS:
-        return None
+    """The value of a preprocessor condition if AMD_MACROS/NVIDIA_MACROS decide it (as C's `&&`
+    and `||` short-circuit: `defined(USE_ROCM) && defined(__gfx942__)` is false on the NVIDIA
+    side), else None."""
     defined = AMD_MACROS if amd else NVIDIA_MACROS
+
+    def known(name):
+        if name not in AMD_MACROS | NVIDIA_MACROS:
+            raise Undecided(name)
+        return name in defined
+
     expr = re.sub(r"defined\s*\(\s*(\w+)\s*\)|defined\s+(\w+)",
-                  lambda m: "1" if (m.group(1) or m.group(2)) in defined else "0", condition)
-    expr = re.sub(r"[A-Za-z_]\w*", lambda m: "1" if m.group(0) in defined else "0", expr)
-    expr = expr.replace("||", " or ").replace("&&", " and ").replace("!", " not ")
-    if not re.fullmatch(r"[\s01()a-z]*", expr):
+                  lambda m: f"D({(m.group(1) or m.group(2))!r})", condition)
+    expr = re.sub(r"(?<!['\w])([A-Za-z_]\w*)(?!['\w])",
+                  lambda m: m.group(0) if m.group(0) == "D" else f"V({m.group(0)!r})", expr)
+    expr = expr.replace("||", " or ").replace("&&", " and ")
+    expr = re.sub(r"!(?!=)", " not ", expr)
+    if not re.fullmatch(r"[\s\w'()<>=!]*", expr):
         return None
-    return bool(eval(expr))  # only 0, 1, and, or, not, parentheses remain
+    try:
+        return bool(eval(expr, {"D": known, "V": lambda n: int(known(n))}))
+    except (Undecided, SyntaxError, NameError, TypeError):
+        return None
 
 
 def resolve_arms(text, amd):
@@ -306,12 +320,17 @@ def resolve_arms(text, amd):
             raise ManifestError(f"unbalanced #{d} in a snippet")
         elif d == "elif":
             top = stack[-1]
-            if top[0]:
+            if top[0] and top[2]:
+                top[1] = False
+            elif top[0]:
                 v = decide(cond, amd)
                 if v is None:
-                    raise ManifestError(f"#elif {cond} after a decided #if: extract the arms separately")
-                top[1] = v and not top[2]
-                top[2] |= v
+                    # The decided arms before it were not taken: this arm opens an `#if` of its own.
+                    top[0] = False
+                    if all(e[1] for e in stack[:-1] if e[0]):
+                        out.append(re.sub(r"#\s*elif", "#if", line, count=1))
+                else:
+                    top[1] = top[2] = v
             elif active:
                 out.append(line)
         elif d == "else":
@@ -516,8 +535,14 @@ def ptx_text(sources, pair):
     return re.sub(r"\s+", " ", body).rstrip(";")[:60].replace("|", "\\|")
 
 
+def side_macros(side_name):
+    """The build macros of one side, defined for the `#if`s left to the compiler."""
+    names = AMD_MACROS if side_name == "amd" else NVIDIA_MACROS
+    return "".join(f"#ifndef {n}\n#define {n} 1\n#endif\n" for n in sorted(names))
+
+
 def build_side(pairs, sources, side_name):
-    text = HEADER
+    text = HEADER + side_macros(side_name)
     for p in pairs:
         text += wrapper(p, getattr(p, side_name), sources)
     return text
@@ -627,7 +652,7 @@ def main():
         reg = regs.get(p.index, "")
         # A statement left as written carries its reason (`// ptx2hip: U0nn ...`); one in an arm
         # that the AMD compilation does not take is not compiled and does not matter.
-        left = re.findall(r"// ptx2hip: (U\d+[^\n]*)", reg)
+        left = re.findall(r"ptx2hip: (U\d+[^\n]*?)(?: \*/)?$", reg, re.M)
         if left:
             failures.append((p.id, "ptx2hip leaves it as written: " + left[0]))
         else:
