@@ -184,12 +184,11 @@ def parse_pair(raw, k, forks):
         raise ManifestError(f"amd_repo {amd_repo} has no commit in [forks]")
     ptx = parse_location(repo, raw["ptx"])
     nvidia_main = parse_location(repo, raw["nvidia"])
-    if not (
-        ptx.path == nvidia_main.path
-        and nvidia_main.first <= ptx.first
-        and ptx.last <= nvidia_main.last
+    nvidia_all = [nvidia_main] + [parse_location(repo, d) for d in raw.get("nvidia_deps", [])]
+    if not any(
+        ptx.path == loc.path and loc.first <= ptx.first and ptx.last <= loc.last for loc in nvidia_all
     ):
-        raise ManifestError("the ptx line lies outside the nvidia lines")
+        raise ManifestError("the ptx line lies outside the nvidia lines and their deps")
 
     def side(prefix, r, main):
         return Side(
