@@ -528,12 +528,16 @@ def markdown(rows, failures, archs, commits_note):
 
 
 def ptx_text(sources, pair):
-    """The statement's PTX string (for the table): the quoted text from its first line on."""
+    """The statement's PTX string (for the table): the first quoted text from its line on, marked
+    when an `#if` before it chooses between several templates."""
     lines = sources.lines(pair.ptx.repo, pair.ptx.path)
-    text = " ".join(lines[pair.ptx.first - 1 : min(pair.ptx.first + 2, len(lines))])
+    window = lines[pair.ptx.first - 1 : min(pair.ptx.first + 3, len(lines))]
+    text = " ".join(window)
     m = re.search(r'"([^"]*)', text)
     body = (m.group(1) if m else text.strip()).replace("\\n", "").replace("\\t", " ").strip()
-    return re.sub(r"\s+", " ", body).rstrip(";")[:60].replace("|", "\\|")
+    body = re.sub(r"\s+", " ", body).rstrip(";")[:60].replace("|", "\\|")
+    before_string = text[: m.start()] if m else ""
+    return body + (" (one #if arm)" if re.search(r"#\s*if", before_string) else "")
 
 
 def side_macros(side_name):
