@@ -14,13 +14,16 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-import run  # noqa: E402
+import amdgpu  # noqa: E402
+import manifest  # noqa: E402
+import report  # noqa: E402
+import snippets  # noqa: E402
 
 
 class Manifest(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
-        cls.pairs, cls.forks = run.load_manifest(HERE / "manifest.toml")
+        cls.pairs, cls.forks = manifest.load_manifest(HERE / "manifest.toml")
 
     def test_holds_at_least_100_pairs_with_unique_ids(self):
         ids = [p.id for p in self.pairs]
@@ -29,8 +32,8 @@ class Manifest(unittest.TestCase):
 
     def test_every_category_and_verdict_is_known(self):
         for p in self.pairs:
-            self.assertIn(p.category, run.CATEGORIES, p.id)
-            self.assertIn(p.verdict, run.VERDICTS, p.id)
+            self.assertIn(p.category, manifest.CATEGORIES, p.id)
+            self.assertIn(p.verdict, manifest.VERDICTS, p.id)
 
     def test_every_reason_is_one_line(self):
         for p in self.pairs:
@@ -41,7 +44,7 @@ class Manifest(unittest.TestCase):
             self.assertRegex(commit, r"^[0-9a-f]{40}$", repo)
 
     def test_every_pair_has_a_recorded_fingerprint(self):
-        recorded = run.read_fingerprints(HERE / "fingerprints.tsv")
+        recorded = manifest.read_fingerprints(HERE / "fingerprints.tsv")
         for p in self.pairs:
             self.assertIn(p.id, recorded, p.id)
             for sha in recorded[p.id]:
@@ -61,21 +64,21 @@ class Manifest(unittest.TestCase):
         with tempfile.TemporaryDirectory() as d:
             path = Path(d) / "manifest.toml"
             path.write_text("[[pair]]\n" + bad)
-            with self.assertRaisesRegex(run.ManifestError, r"pair x: category 'magic'"):
-                run.load_manifest(path)
+            with self.assertRaisesRegex(manifest.ManifestError, r"pair x: category 'magic'"):
+                manifest.load_manifest(path)
 
 
 class BuildConditions(unittest.TestCase):
     def test_amd_macros_are_defined_only_on_the_amd_side(self):
-        self.assertTrue(run.decide("defined(USE_ROCM)", amd=True))
-        self.assertFalse(run.decide("defined(USE_ROCM)", amd=False))
-        self.assertTrue(run.decide("!defined(MSCCLPP_DEVICE_CUDA)", amd=True))
-        self.assertTrue(run.decide("defined(__HIP_PLATFORM_AMD__) && (__HIP_PLATFORM_AMD__ == 1)", amd=True))
+        self.assertTrue(snippets.decide("defined(USE_ROCM)", amd=True))
+        self.assertFalse(snippets.decide("defined(USE_ROCM)", amd=False))
+        self.assertTrue(snippets.decide("!defined(MSCCLPP_DEVICE_CUDA)", amd=True))
+        self.assertTrue(snippets.decide("defined(__HIP_PLATFORM_AMD__) && (__HIP_PLATFORM_AMD__ == 1)", amd=True))
 
     def test_other_names_leave_a_condition_to_the_compiler_unless_short_circuited(self):
-        self.assertIsNone(run.decide("__CUDA_ARCH__ >= 800", amd=False))
-        self.assertIsNone(run.decide("defined(MSCCLPP_DEVICE_HIP) && defined(__gfx942__)", amd=True))
-        self.assertFalse(run.decide("defined(MSCCLPP_DEVICE_HIP) && defined(__gfx942__)", amd=False))
+        self.assertIsNone(snippets.decide("__CUDA_ARCH__ >= 800", amd=False))
+        self.assertIsNone(snippets.decide("defined(MSCCLPP_DEVICE_HIP) && defined(__gfx942__)", amd=True))
+        self.assertFalse(snippets.decide("defined(MSCCLPP_DEVICE_HIP) && defined(__gfx942__)", amd=False))
 
     def test_arms_are_chosen_per_side_and_undecided_ifs_kept(self):
         text = "\n".join([
@@ -92,18 +95,18 @@ class BuildConditions(unittest.TestCase):
             "z",
         ])  # fmt: skip
         self.assertEqual(
-            run.resolve_arms(text, amd=False).split("\n"),
+            snippets.resolve_arms(text, amd=False).split("\n"),
             ["a", "#if __CUDA_ARCH__ >= 800", "nv800", "#else", "nvold", "#endif", "z"],
         )
-        self.assertEqual(run.resolve_arms(text, amd=True).split("\n"), ["a", "amd", "z"])
+        self.assertEqual(snippets.resolve_arms(text, amd=True).split("\n"), ["a", "amd", "z"])
 
     def test_an_undecided_elif_after_a_decided_if_opens_its_own_if(self):
         text = "#if defined(USE_ROCM)\namd\n#elif __CUDA_ARCH__ >= 700\nnew\n#else\nold\n#endif"
         self.assertEqual(
-            run.resolve_arms(text, amd=False).split("\n"),
+            snippets.resolve_arms(text, amd=False).split("\n"),
             ["#if __CUDA_ARCH__ >= 700", "new", "#else", "old", "#endif"],
         )
-        self.assertEqual(run.resolve_arms(text, amd=True), "amd")
+        self.assertEqual(snippets.resolve_arms(text, amd=True), "amd")
 
 
 class Counting(unittest.TestCase):
@@ -125,12 +128,12 @@ p2h_f3:                                 ; @p2h_f3
     def test_counts_like_isa_count(self):
         # The calling convention's first wait and the return are not counted; a later wait is;
         # labels, directives and comments are not instructions; calls are reported.
-        self.assertEqual(run.count(self.ASM), {3: (4, ["__ockl_foo"])})
+        self.assertEqual(amdgpu.count(self.ASM), {3: (4, ["__ockl_foo"])})
 
     def test_a_ratio_treats_an_empty_function_as_one_instruction(self):
-        self.assertEqual(run.ratio(0, 0), 1.0)
-        self.assertEqual(run.ratio(4, 0), 4.0)
-        self.assertEqual(run.ratio(3, 2), 1.5)
+        self.assertEqual(report.ratio(0, 0), 1.0)
+        self.assertEqual(report.ratio(4, 0), 4.0)
+        self.assertEqual(report.ratio(3, 2), 1.5)
 
 
 if __name__ == "__main__":
