@@ -25,7 +25,7 @@ COMMON_LIBS = [
 
 def clang_command(clang, devlibs, arch, src, asm):
     cmd = [clang, "-x", "hip", "-std=c++17", f"--offload-arch={arch}", "--cuda-device-only",
-           "-nogpulib", "-O3", "-S", "-w"]  # fmt: skip
+           "-nogpulib", "-O3", "-S", "-w"]
     for lib in COMMON_LIBS + ARCHS[arch]:
         cmd += ["-Xclang", "-mlink-builtin-bitcode", "-Xclang", str(Path(devlibs) / f"{lib}.bc")]
     return cmd + [str(src), "-o", str(asm)]

@@ -103,7 +103,7 @@ def parse_pair(raw, k, forks):
         "id", "repo", "amd_repo", "category", "verdict", "reason", "ptx", "nvidia", "amd",
         "nvidia_deps", "amd_deps", "scope", "prelude", "params", "returns", "before", "after",
         "nvidia_before", "nvidia_after", "amd_before", "amd_after",
-    }  # fmt: skip
+    }
     unknown = set(raw) - known
     if unknown:
         raise ManifestError(f"unknown keys {sorted(unknown)}")

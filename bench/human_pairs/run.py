@@ -101,7 +101,7 @@ def translate(ptx2hip, src, workdir):
         [ptx2hip, "translate", "--target", "amd", "--emit", "replace", "--isolated",
          "--out-dir", str(outdir), str(src)],
         capture_output=True, text=True, cwd=src.parent,
-    )  # fmt: skip
+    )
     if r.returncode not in (0, 1):
         raise RuntimeError(f"ptx2hip translate failed:\n{r.stderr}")
     produced = [p for p in outdir.rglob(src.name)]
@@ -197,7 +197,7 @@ def measure(pairs, sources, nvidia_text, archs, clang, devlibs, workdir):
     amd_text = build_side(pairs, sources, "amd")
     rows = {p.index: {"id": p.id, "category": p.category, "verdict": p.verdict, "reason": p.reason,
                       "ptx_text": ptx_text(sources, p), "ptx2hip": {}, "human": {}, "ratio": {}, "calls": []}
-            for p in pairs}  # fmt: skip
+            for p in pairs}
     bad = {}
     (workdir / "pairs").mkdir(exist_ok=True)
     for arch in archs:
@@ -234,7 +234,7 @@ def write_results(rows, failures, archs, note, workdir):
     for r in rows:
         tsv.append(f"{r['id']}\t{r['category']}\t{r['verdict']}\t"
                    + "\t".join(f"{r['ptx2hip'][a]}\t{r['human'][a]}\t{r['ratio'][a]:.3f}" for a in archs)
-                   + f"\t{' '.join(r['calls'])}\t{r['reason']}")  # fmt: skip
+                   + f"\t{' '.join(r['calls'])}\t{r['reason']}")
     (workdir / "results.tsv").write_text("\n".join(tsv) + "\n")
     md = markdown(rows, failures, archs, note)
     (workdir / "table.md").write_text(md)
@@ -255,7 +255,7 @@ def main():
     ap.add_argument("--only", action="append", help="measure only these pair ids")
     ap.add_argument("--record-fingerprints", action="store_true",
                     help="write fingerprints.tsv from the snippets as they are now (after checking them by hand)")
-    args = ap.parse_args()  # fmt: skip
+    args = ap.parse_args()
     archs = args.arch or ["gfx942", "gfx1100"]
 
     try:

@@ -51,12 +51,18 @@ class Sources:
 # Macros that mark an AMD build (defined on the human side, undefined on the NVIDIA side) and those
 # that mark an NVIDIA build (the reverse). `#if`s whose conditions use only these are decided when
 # a snippet is extracted, so one function's lines serve both sides; every other `#if` stays.
-AMD_MACROS = {"USE_ROCM", "__HIP_PLATFORM_AMD__", "__HIP_PLATFORM_HCC__", "GGML_USE_HIP",
-              "__HIPCC__", "__HIP__", "MSCCLPP_DEVICE_HIP", "__HIP_DEVICE_COMPILE__",
-              "USE_ROCM_KERNEL", "HIP_PLATFORM", "__HIP_PLATFORM_AMD", "USE_AMD_ROCM"}  # fmt: skip
-
-
-NVIDIA_MACROS = {"MSCCLPP_DEVICE_CUDA", "MSCCLPP_CUDA", "GGML_USE_CUDA"}
+AMD_MACROS = {
+    "USE_ROCM",  # PyTorch extensions: vllm, FBGEMM, exllamav2
+    "USE_AMD_ROCM",  # faiss
+    "MSCCLPP_DEVICE_HIP",  # mscclpp
+    "GGML_USE_HIP",  # llama.cpp
+    "__HIP_PLATFORM_AMD__",  # the HIP headers' own
+    "__HIP_PLATFORM_HCC__",  # its name before ROCm 4
+    "__HIPCC__",  # the HIP compiler's own
+    "__HIP__",
+    "__HIP_DEVICE_COMPILE__",
+}
+NVIDIA_MACROS = {"MSCCLPP_DEVICE_CUDA", "GGML_USE_CUDA"}
 
 
 class Undecided(Exception):

@@ -93,7 +93,7 @@ class BuildConditions(unittest.TestCase):
             "amd",
             "#endif",
             "z",
-        ])  # fmt: skip
+        ])
         self.assertEqual(
             snippets.resolve_arms(text, amd=False).split("\n"),
             ["a", "#if __CUDA_ARCH__ >= 800", "nv800", "#else", "nvold", "#endif", "z"],
