@@ -3,7 +3,8 @@
 
 Usage:
     python3 bench/human_pairs/run.py --ptx2hip target/release/ptx2hip --repos /work/repos \
-        [--mirrors /work/.mirror] [--out DIR] [--only ID]... [--record-fingerprints]
+        [--mirrors /work/.mirror] [--out DIR] [--only ID]... [--define NAME=VALUE]...
+        [--record-fingerprints]
 
 Each pair of `manifest.toml` names two places in public repositories, never their text: an inline
 PTX statement (the NVIDIA side, with the lines around it that belong to the same job) and the code
@@ -94,12 +95,13 @@ def build_side(pairs, sources, side_name):
     return text
 
 
-def translate(ptx2hip, src, workdir):
-    """`ptx2hip translate --target amd --emit replace` of one file; the translated text."""
+def translate(ptx2hip, src, workdir, defines):
+    """`ptx2hip translate --target amd --emit replace` of one file (with `-D` for each of
+    `defines`); the translated text."""
     outdir = workdir / "translated"
     r = subprocess.run(
         [ptx2hip, "translate", "--target", "amd", "--emit", "replace", "--isolated",
-         "--out-dir", str(outdir), str(src)],
+         "--out-dir", str(outdir)] + [f"-D{d}" for d in defines] + [str(src)],
         capture_output=True, text=True, cwd=src.parent,
     )
     if r.returncode not in (0, 1):
@@ -171,12 +173,12 @@ def readable_pairs(pairs, sources, forks, commits, recorded, record):
     return usable, failures, fresh
 
 
-def translated_pairs(ptx2hip, pairs, sources, workdir):
+def translated_pairs(ptx2hip, defines, pairs, sources, workdir):
     """Translate the NVIDIA side; the pairs ptx2hip translated, the NVIDIA file holding only them,
     and the pairs it left as written with ptx2hip's reason."""
     src = workdir / "nvidia.cu"
     src.write_text(build_side(pairs, sources, "nvidia"))
-    translated = translate(ptx2hip, src, workdir)
+    translated = translate(ptx2hip, src, workdir, defines)
     (workdir / "nvidia_translated.hip").write_text(translated)
     regs = regions(translated)
     measured, failures = [], []
@@ -253,6 +255,8 @@ def main():
     ap.add_argument("--arch", action="append", choices=sorted(ARCHS), help="default: gfx942 and gfx1100")
     ap.add_argument("--out", default=None, help="work directory (default: a temporary one)")
     ap.add_argument("--only", action="append", help="measure only these pair ids")
+    ap.add_argument("--define", action="append", default=[], metavar="NAME[=VALUE]",
+                    help="passed to ptx2hip translate as -D (as its U011 advice says, e.g. __CUDA_ARCH__=900)")
     ap.add_argument("--record-fingerprints", action="store_true",
                     help="write fingerprints.tsv from the snippets as they are now (after checking them by hand)")
     args = ap.parse_args()
@@ -263,6 +267,9 @@ def main():
     except ManifestError as e:
         sys.exit(f"manifest: {e}")
     if args.only:
+        unknown = sorted(set(args.only) - {p.id for p in pairs})
+        if unknown:
+            sys.exit(f"--only: no pair {', '.join(unknown)} in the manifest")
         pairs = [p for p in pairs if p.id in args.only]
     sources = Sources(args.repos, args.mirrors, forks)
     commits_file = Path(args.commits) if args.commits else None
@@ -282,12 +289,14 @@ def main():
 
     workdir = Path(args.out) if args.out else Path(tempfile.mkdtemp(prefix="human-pairs-"))
     workdir.mkdir(parents=True, exist_ok=True)
-    measured, nvidia_text, left = translated_pairs(os.path.abspath(args.ptx2hip), usable, sources, workdir)
+    measured, nvidia_text, left = translated_pairs(os.path.abspath(args.ptx2hip), args.define, usable, sources, workdir)
     rows, broken = measure(measured, sources, nvidia_text, archs, args.clang, args.devlibs, workdir)
     failures += left + broken
 
     used = sorted({p.nvidia.main.repo for p in measured} | {p.amd.main.repo for p in measured})
     note = "Commits: " + ", ".join(f"{r}@{(forks.get(r) or commits.get(r, '?'))[:10]}" for r in used) + "."
+    if args.define:
+        note += " ptx2hip run with " + " ".join(f"`-D{d}`" for d in args.define) + "."
     print(write_results(rows, failures, archs, note, workdir))
     print(f"work directory: {workdir}", file=sys.stderr)
     for label, stats in summary_rows(rows, archs):

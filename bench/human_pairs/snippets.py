@@ -156,6 +156,9 @@ def ptx_text(sources, pair):
     text = " ".join(window)
     m = re.search(r'"([^"]*)', text)
     body = (m.group(1) if m else text.strip()).replace("\\n", "").replace("\\t", " ").strip()
+    macro = re.search(r"\basm\s*(?:volatile\s*)?\(\s*([A-Za-z_]\w*)\s*\"", text)
+    if macro:  # a template that starts with a macro: `asm(LD_NC_V1 " {%0}, [%1];" ...)`
+        body = f"{macro.group(1)} {body}"
     body = re.sub(r"\s+", " ", body).rstrip(";")[:60].replace("|", "\\|")
     before_string = text[: m.start()] if m else ""
     return body + (" (one #if arm)" if re.search(r"#\s*if", before_string) else "")
