@@ -23,16 +23,16 @@ COMMON_LIBS = [
 ]
 
 
-def clang_command(clang, devlibs, arch, src, asm):
+def clang_command(clang, devlibs, arch, src, asm, includes=()):
     cmd = [clang, "-x", "hip", "-std=c++17", f"--offload-arch={arch}", "--cuda-device-only",
-           "-nogpulib", "-O3", "-S", "-w"]
+           "-nogpulib", "-O3", "-S", "-w"] + [f"-I{d}" for d in includes]
     for lib in COMMON_LIBS + ARCHS[arch]:
         cmd += ["-Xclang", "-mlink-builtin-bitcode", "-Xclang", str(Path(devlibs) / f"{lib}.bc")]
     return cmd + [str(src), "-o", str(asm)]
 
 
-def compile_file(clang, devlibs, arch, src, asm):
-    r = subprocess.run(clang_command(clang, devlibs, arch, src, asm), capture_output=True, text=True)
+def compile_file(clang, devlibs, arch, src, asm, includes=()):
+    r = subprocess.run(clang_command(clang, devlibs, arch, src, asm, includes), capture_output=True, text=True)
     return r.returncode == 0, r.stderr
 
 

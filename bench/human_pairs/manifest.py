@@ -77,13 +77,25 @@ class Pair:
     returns: str
     nvidia: Side
     amd: Side
+    amd_headers: list  # headers of a [headers] directory the human side includes
     index: int = 0
 
 
+@dataclass
+class Manifest:
+    pairs: list
+    forks: dict  # owner/name -> pinned commit of a repository outside the census
+    headers: dict  # owner/name (a fork) -> header directory the human side compiles against
+
+
 def load_manifest(path):
-    """The pairs of a manifest, every field checked; raises ManifestError with the pair's id."""
+    """The manifest, every field checked; raises ManifestError naming the pair."""
     data = tomllib.loads(Path(path).read_text())
     forks = data.get("forks", {})
+    headers = data.get("headers", {})
+    for repo in headers:
+        if repo not in forks:
+            raise ManifestError(f"[headers] {repo} has no commit in [forks]")
     pairs = []
     seen = set()
     for k, raw in enumerate(data.get("pair", [])):
@@ -95,14 +107,16 @@ def load_manifest(path):
         if pid in seen:
             raise ManifestError(f"pair {pid}: duplicate id")
         seen.add(pid)
-    return pairs, forks
+        if pairs[-1].amd_headers and not headers:
+            raise ManifestError(f"pair {pid}: amd_headers without a [headers] directory")
+    return Manifest(pairs, forks, headers)
 
 
 def parse_pair(raw, k, forks):
     known = {
         "id", "repo", "amd_repo", "category", "verdict", "reason", "ptx", "nvidia", "amd",
         "nvidia_deps", "amd_deps", "scope", "prelude", "params", "returns", "before", "after",
-        "nvidia_before", "nvidia_after", "amd_before", "amd_after",
+        "nvidia_before", "nvidia_after", "amd_before", "amd_after", "amd_headers",
     }
     unknown = set(raw) - known
     if unknown:
@@ -153,6 +167,7 @@ def parse_pair(raw, k, forks):
         returns=raw.get("returns", "void"),
         nvidia=side("nvidia", repo, nvidia_main),
         amd=side("amd", amd_repo, parse_location(amd_repo, raw["amd"])),
+        amd_headers=list(raw.get("amd_headers", [])),
         index=k,
     )
 

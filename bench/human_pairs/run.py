@@ -89,7 +89,11 @@ def side_macros(side_name):
 
 
 def build_side(pairs, sources, side_name):
-    text = HEADER + side_macros(side_name)
+    text = HEADER
+    if side_name == "amd":
+        headers = sorted({h for p in pairs for h in p.amd_headers})
+        text += "".join(f"#include <{h}>\n" for h in headers)
+    text += side_macros(side_name)
     for p in pairs:
         text += wrapper(p, getattr(p, side_name), sources)
     return text
@@ -110,13 +114,13 @@ def translate(ptx2hip, src, workdir, defines):
     return produced[0].read_text() if produced else src.read_text()
 
 
-def compile_side(clang, devlibs, arch, text, pairs, workdir, name):
+def compile_side(clang, devlibs, arch, text, pairs, workdir, name, includes=()):
     """Compile one side's file; if it fails, find the pairs that break it (each alone) and
     compile the rest. Returns (asm text, {index: error})."""
     src = workdir / f"{name}.hip"
     asm = workdir / f"{name}.{arch}.s"
     src.write_text(text)
-    ok, err = compile_file(clang, devlibs, arch, src, asm)
+    ok, err = compile_file(clang, devlibs, arch, src, asm, includes)
     if ok:
         return asm.read_text(), {}
     broken = {}
@@ -127,13 +131,13 @@ def compile_side(clang, devlibs, arch, text, pairs, workdir, name):
             continue
         one = workdir / f"{name}.{arch}.one.hip"
         one.write_text(head + regs[p.index] + "\n")
-        ok1, err1 = compile_file(clang, devlibs, arch, one, workdir / f"{name}.{arch}.one.s")
+        ok1, err1 = compile_file(clang, devlibs, arch, one, workdir / f"{name}.{arch}.one.s", includes)
         if not ok1:
             first = [l for l in err1.splitlines() if "error" in l][:2]
             broken[p.index] = "; ".join(l.split("error: ", 1)[-1] for l in first) or err1[:200]
     kept = head + "".join(regs[i] + "\n" for i in sorted(regs) if i not in broken)
     src.write_text(kept)
-    ok, err = compile_file(clang, devlibs, arch, src, asm)
+    ok, err = compile_file(clang, devlibs, arch, src, asm, includes)
     if not ok:
         raise RuntimeError(f"{name} for {arch} fails even without the broken pairs:\n{err[:2000]}")
     return asm.read_text(), broken
@@ -194,8 +198,9 @@ def translated_pairs(ptx2hip, defines, pairs, sources, workdir):
     return measured, text, failures
 
 
-def measure(pairs, sources, nvidia_text, archs, clang, devlibs, workdir):
-    """Per pair the counts on each processor; the pairs that did not compile with clang's reason."""
+def measure(pairs, sources, nvidia_text, archs, clang, devlibs, workdir, includes):
+    """Per pair the counts on each processor; the pairs that did not compile with clang's reason.
+    `includes`: header directories of the human side (the manifest's [headers])."""
     amd_text = build_side(pairs, sources, "amd")
     rows = {p.index: {"id": p.id, "category": p.category, "verdict": p.verdict, "reason": p.reason,
                       "ptx_text": ptx_text(sources, p), "ptx2hip": {}, "human": {}, "ratio": {}, "calls": []}
@@ -204,7 +209,7 @@ def measure(pairs, sources, nvidia_text, archs, clang, devlibs, workdir):
     (workdir / "pairs").mkdir(exist_ok=True)
     for arch in archs:
         nv_asm, nv_broken = compile_side(clang, devlibs, arch, nvidia_text, pairs, workdir, "ptx2hip")
-        amd_asm, amd_broken = compile_side(clang, devlibs, arch, amd_text, pairs, workdir, "human")
+        amd_asm, amd_broken = compile_side(clang, devlibs, arch, amd_text, pairs, workdir, "human", includes)
         for i, e in nv_broken.items():
             bad.setdefault(i, f"ptx2hip side does not compile for {arch}: {e}")
         for i, e in amd_broken.items():
@@ -263,9 +268,10 @@ def main():
     archs = args.arch or ["gfx942", "gfx1100"]
 
     try:
-        pairs, forks = load_manifest(args.manifest)
+        manifest = load_manifest(args.manifest)
     except ManifestError as e:
         sys.exit(f"manifest: {e}")
+    pairs, forks = manifest.pairs, manifest.forks
     if args.only:
         unknown = sorted(set(args.only) - {p.id for p in pairs})
         if unknown:
@@ -290,7 +296,11 @@ def main():
     workdir = Path(args.out) if args.out else Path(tempfile.mkdtemp(prefix="human-pairs-"))
     workdir.mkdir(parents=True, exist_ok=True)
     measured, nvidia_text, left = translated_pairs(os.path.abspath(args.ptx2hip), args.define, usable, sources, workdir)
-    rows, broken = measure(measured, sources, nvidia_text, archs, args.clang, args.devlibs, workdir)
+    try:
+        includes = sources.export_headers(manifest.headers, workdir / "include")
+    except ManifestError as e:
+        sys.exit(f"[headers]: {e}")
+    rows, broken = measure(measured, sources, nvidia_text, archs, args.clang, args.devlibs, workdir, includes)
     failures += left + broken
 
     used = sorted({p.nvidia.main.repo for p in measured} | {p.amd.main.repo for p in measured})

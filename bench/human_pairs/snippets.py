@@ -41,6 +41,23 @@ class Sources:
             raise ManifestError(f"{f} missing")
         return f.read_text(errors="replace").split("\n")
 
+    def export_headers(self, headers, into):
+        """Each [headers] directory of a fork, as of its pinned commit, written under `into`;
+        the include directories."""
+        dirs = []
+        for repo, directory in sorted(headers.items()):
+            dest = into / repo.replace("/", "+")
+            dest.mkdir(parents=True, exist_ok=True)
+            git = self.mirrors / repo.replace("/", "+") / "repo"
+            archive = subprocess.run(
+                ["git", "--git-dir", str(git), "archive", self.forks[repo], directory], capture_output=True
+            )
+            if archive.returncode != 0:
+                raise ManifestError(f"{repo}: {archive.stderr.decode().strip()}")
+            subprocess.run(["tar", "-x", "-C", str(dest)], input=archive.stdout, check=True)
+            dirs.append(dest / directory)
+        return dirs
+
     def snippet(self, loc):
         lines = self.lines(loc.repo, loc.path)
         if loc.last > len(lines):

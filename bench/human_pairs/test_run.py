@@ -23,7 +23,8 @@ import snippets  # noqa: E402
 class Manifest(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
-        cls.pairs, cls.forks = manifest.load_manifest(HERE / "manifest.toml")
+        m = manifest.load_manifest(HERE / "manifest.toml")
+        cls.pairs, cls.forks = m.pairs, m.forks
 
     def test_holds_at_least_100_pairs_with_unique_ids(self):
         ids = [p.id for p in self.pairs]
