@@ -17,6 +17,7 @@ sys.path.insert(0, str(HERE))
 import amdgpu  # noqa: E402
 import manifest  # noqa: E402
 import report  # noqa: E402
+import run  # noqa: E402
 import snippets  # noqa: E402
 
 
@@ -108,6 +109,17 @@ class BuildConditions(unittest.TestCase):
             ["#if __CUDA_ARCH__ >= 700", "new", "#else", "old", "#endif"],
         )
         self.assertEqual(snippets.resolve_arms(text, amd=True), "amd")
+
+
+class Harness(unittest.TestCase):
+    def test_ptx2hip_diagnostics_are_charged_to_the_pair_whose_region_holds_the_line(self):
+        text = "head\n// p2h-pair 4 begin: a\nx\n// p2h-pair 4 end\n// p2h-pair 7 begin: b\ny\n// p2h-pair 7 end\n"
+        owner = run.pair_of_line(text)
+        self.assertEqual((owner.get(1), owner[3], owner.get(4), owner[6]), (None, 4, None, 7))
+
+    def test_a_dependency_of_macro_definitions_only_is_written_once_per_file(self):
+        self.assertTrue(run.macro_only("#if X >= 350\n// nc\n#define A \"a\"\n#else\n#define A \"b\"\n#endif\n"))
+        self.assertFalse(run.macro_only("#define A 1\nstruct S { int a; };\n"))
 
 
 class Counting(unittest.TestCase):
