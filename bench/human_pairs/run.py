@@ -33,8 +33,8 @@ wrapper does not compile is listed with the reason.
 
 import argparse
 import os
-import subprocess
 import re
+import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -99,6 +99,8 @@ def side_macros(side_name):
 
 
 def build_side(pairs, sources, side_name):
+    """One side's file ("nvidia" or "amd"): the common header, the side's build macros, the
+    macro-only dependencies once, then every pair's namespace."""
     text = HEADER
     if side_name == "amd":
         headers = sorted({h for p in pairs for h in p.amd_headers})
