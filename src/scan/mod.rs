@@ -874,7 +874,7 @@ fn fill_c_strings(src: &[u8], statements: &mut [AsmStatement]) {
 fn fill_visible_types(
     src: &[u8],
     survey: &Survey,
-    tokens: &mut Option<Vec<tokens::Token>>,
+    tokens: &mut Option<Vec<tokens::Span>>,
     statements: &mut [AsmStatement],
 ) {
     let conditionals: Vec<Range<usize>> = survey
@@ -912,15 +912,15 @@ fn fill_visible_types(
                 }
                 let tokens = tokens.get_or_insert_with(|| code_tokens(src, survey));
                 let before = tokens.partition_point(|t| t.at < at);
-                operand_type::declared(tokens, before, name, &conditionals)
+                operand_type::declared(src, tokens, before, name, &conditionals)
             });
         }
     }
 }
 
 /// The tokens of `src` outside preprocessor lines.
-fn code_tokens(src: &[u8], survey: &Survey) -> Vec<tokens::Token> {
-    let all = tokens::lex(src, 0..src.len(), tokens::Source::File, &[]);
+fn code_tokens(src: &[u8], survey: &Survey) -> Vec<tokens::Span> {
+    let all = tokens::spans(src, 0..src.len(), &[]);
     let mut directives = survey.directives.iter().peekable();
     all.into_iter()
         .filter(|t| {

@@ -12,7 +12,7 @@
 
 use std::ops::Range;
 
-use super::tokens::{Kind, Token};
+use super::tokens::{Kind, Span};
 
 /// The built-in variables and the type nvcc gives them.
 const BUILTINS: [(&str, &str); 13] = [
@@ -166,13 +166,14 @@ fn type_name(written: &str) -> Option<String> {
     Some(name)
 }
 
-/// The type of the declaration of `name` nearest before token `before` in the scopes that
-/// enclose it, as written, when that declaration is `TYPE NAME` followed by `;`, `=`, `,`, `)`,
+/// The type of the declaration of `name` nearest before token `before` (of `tokens`, the code
+/// tokens of `src`) in the scopes that enclose it, as written, when that declaration is `TYPE NAME` followed by `;`, `=`, `,`, `)`,
 /// `{` or `:`. `None` when the nearest declaration is of another shape, none is found (within
 /// [`SEARCH_LIMIT`] tokens), or a preprocessor conditional (`conditionals`: their byte ranges, in
 /// file order) lies between it and the statement.
 pub fn declared(
-    tokens: &[Token],
+    src: &[u8],
+    tokens: &[Span],
     before: usize,
     name: &str,
     conditionals: &[Range<usize>],
@@ -187,7 +188,7 @@ pub fn declared(
     while i > stop {
         i -= 1;
         let t = &tokens[i];
-        match (t.kind, t.text.as_slice()) {
+        match (t.kind, t.text(src)) {
             (Kind::Other, b"}") => skipped += 1,
             (Kind::Other, b"{") if skipped > 0 => skipped -= 1,
             (Kind::Other, b"{") => entered_at = Some(i),
@@ -199,7 +200,7 @@ pub fn declared(
                     // `const`, `noexcept`, `-> T`, `::`.
                     tokens[i + 1..b].iter().all(|t| {
                         matches!(t.kind, Kind::Ident | Kind::Colon)
-                            || matches!(t.text.as_slice(), b"-" | b">" | b"&")
+                            || matches!(t.text(src), b"-" | b">" | b"&")
                     })
                 });
                 if !heads_scope {
@@ -209,13 +210,13 @@ pub fn declared(
             (Kind::Ident, text) if skipped == 0 && text == name.as_bytes() => {
                 let next = tokens.get(i + 1)?;
                 let declares = matches!(
-                    (next.kind, next.text.as_slice()),
+                    (next.kind, next.text(src)),
                     (Kind::Other, b";" | b"=" | b"{")
                         | (Kind::Comma | Kind::RParen | Kind::Colon, _)
                 ) || next.kind == Kind::LBracket;
                 let typed = i > 0
                     && matches!(
-                        (tokens[i - 1].kind, tokens[i - 1].text.as_slice()),
+                        (tokens[i - 1].kind, tokens[i - 1].text(src)),
                         (Kind::Ident, _) | (Kind::Other, b"*" | b"&")
                     );
                 if !(declares && typed) {
@@ -228,7 +229,7 @@ pub fn declared(
                 if next.kind == Kind::LBracket || conditional_between {
                     return None;
                 }
-                return type_before(tokens, i);
+                return type_before(src, tokens, i);
             }
             _ => {}
         }
@@ -238,12 +239,12 @@ pub fn declared(
 
 /// The type written right before the declarator at token `name`: identifiers, `*` and `&`,
 /// back to the token that ends the previous statement or parameter.
-fn type_before(tokens: &[Token], name: usize) -> Option<String> {
+fn type_before(src: &[u8], tokens: &[Span], name: usize) -> Option<String> {
     let mut start = name;
     while start > 0 {
         let t = &tokens[start - 1];
-        let part = t.kind == Kind::Ident
-            || (t.kind == Kind::Other && matches!(t.text.as_slice(), b"*" | b"&"));
+        let part =
+            t.kind == Kind::Ident || (t.kind == Kind::Other && matches!(t.text(src), b"*" | b"&"));
         if !part {
             break;
         }
@@ -251,19 +252,19 @@ fn type_before(tokens: &[Token], name: usize) -> Option<String> {
     }
     if tokens[start..name]
         .iter()
-        .any(|t| STATEMENT_WORDS.contains(&String::from_utf8_lossy(&t.text).as_ref()))
+        .any(|t| STATEMENT_WORDS.contains(&String::from_utf8_lossy(t.text(src)).as_ref()))
     {
         return None;
     }
     let written: Vec<String> = tokens[start..name]
         .iter()
-        .filter(|t| t.text != b"&")
-        .map(|t| String::from_utf8_lossy(&t.text).into_owned())
+        .filter(|t| t.text(src) != b"&")
+        .map(|t| String::from_utf8_lossy(t.text(src)).into_owned())
         .collect();
     type_name(&written.join(" "))
 }
 
-fn matching_open(tokens: &[Token], close: usize) -> Option<usize> {
+fn matching_open(tokens: &[Span], close: usize) -> Option<usize> {
     let mut depth = 0usize;
     let mut i = close + 1;
     while i > 0 {
@@ -285,7 +286,7 @@ fn matching_open(tokens: &[Token], close: usize) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::scan::tokens::{lex, Source};
+    use crate::scan::tokens::spans;
 
     #[test]
     fn built_in_variables_and_whole_casts_show_their_type() {
@@ -317,7 +318,7 @@ mod tests {
     }
 
     fn declared_in(src: &str, name: &str) -> Option<String> {
-        let tokens = lex(src.as_bytes(), 0..src.len(), Source::File, &[]);
+        let tokens = spans(src.as_bytes(), 0..src.len(), &[]);
         let at = src.find("asm").unwrap();
         let before = tokens.iter().position(|t| t.at >= at).unwrap();
         let mut conditionals: Vec<Range<usize>> = src
@@ -326,7 +327,7 @@ mod tests {
             .map(|(i, _)| i..i + 3)
             .collect();
         conditionals.sort_by_key(|r| r.start);
-        declared(&tokens, before, name, &conditionals)
+        declared(src.as_bytes(), &tokens, before, name, &conditionals)
     }
 
     #[test]
