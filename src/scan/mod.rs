@@ -874,7 +874,7 @@ fn fill_c_strings(src: &[u8], statements: &mut [AsmStatement]) {
 fn fill_visible_types(
     src: &[u8],
     survey: &Survey,
-    tokens: &mut Option<Vec<tokens::Span>>,
+    tokens: &mut Option<operand_type::CodeTokens>,
     statements: &mut [AsmStatement],
 ) {
     let conditionals: Vec<Range<usize>> = survey
@@ -910,8 +910,10 @@ fn fill_visible_types(
                 if in_macro || !identifier {
                     return None;
                 }
-                let tokens = tokens.get_or_insert_with(|| code_tokens(src, survey));
-                let before = tokens.partition_point(|t| t.at < at);
+                let tokens = tokens.get_or_insert_with(|| {
+                    operand_type::CodeTokens::new(src, code_tokens(src, survey))
+                });
+                let before = tokens.spans.partition_point(|t| t.at < at);
                 operand_type::declared(src, tokens, before, name, &conditionals)
             });
         }

@@ -166,34 +166,71 @@ fn type_name(written: &str) -> Option<String> {
     Some(name)
 }
 
-/// The type of the declaration of `name` nearest before token `before` (of `tokens`, the code
-/// tokens of `src`) in the scopes that enclose it, as written, when that declaration is `TYPE NAME` followed by `;`, `=`, `,`, `)`,
-/// `{` or `:`. `None` when the nearest declaration is of another shape, none is found (within
-/// [`SEARCH_LIMIT`] tokens), or a preprocessor conditional (`conditionals`: their byte ranges, in
-/// file order) lies between it and the statement.
+/// The code tokens of a file, with the token that opens each `}` and each `)`: what the search
+/// for a declaration steps over in one move, so that a file of many statements after long
+/// function bodies costs the tokens of the scopes around each statement, not all of them.
+pub struct CodeTokens {
+    pub spans: Vec<Span>,
+    /// For a `}`: its `{` (braces counted alone); for a `)`: its `(` (parentheses counted alone);
+    /// [`NO_OPENER`] for other tokens and for a closer without an opener.
+    opener: Vec<usize>,
+}
+
+const NO_OPENER: usize = usize::MAX;
+
+impl CodeTokens {
+    pub fn new(src: &[u8], spans: Vec<Span>) -> Self {
+        let mut opener = vec![NO_OPENER; spans.len()];
+        let (mut braces, mut parens) = (Vec::new(), Vec::new());
+        for (i, t) in spans.iter().enumerate() {
+            match (t.kind, t.text(src)) {
+                (Kind::Other, b"{") => braces.push(i),
+                (Kind::Other, b"}") => opener[i] = braces.pop().unwrap_or(NO_OPENER),
+                (Kind::LParen, _) => parens.push(i),
+                (Kind::RParen, _) => opener[i] = parens.pop().unwrap_or(NO_OPENER),
+                _ => {}
+            }
+        }
+        CodeTokens { spans, opener }
+    }
+
+    fn opener(&self, closer: usize) -> Option<usize> {
+        Some(self.opener[closer]).filter(|&o| o != NO_OPENER)
+    }
+}
+
+/// The type of the declaration of `name` nearest before token `before` (of `code`, the code
+/// tokens of `src`) in the scopes that enclose it, as written, when that declaration is
+/// `TYPE NAME` followed by `;`, `=`, `,`, `)`, `{` or `:`. `None` when the nearest declaration is
+/// of another shape, none is found (within [`SEARCH_LIMIT`] tokens), or a preprocessor
+/// conditional (`conditionals`: their byte ranges, in file order) lies between it and the
+/// statement.
 pub fn declared(
     src: &[u8],
-    tokens: &[Span],
+    code: &CodeTokens,
     before: usize,
     name: &str,
     conditionals: &[Range<usize>],
 ) -> Option<String> {
+    let tokens = &code.spans[..];
     let statement_at = tokens.get(before).map_or(usize::MAX, |t| t.at);
     let mut i = before.min(tokens.len());
-    // Braces of blocks that have ended before the statement (not in scope), and the brace of
-    // the scope entered last, with the parentheses after which it opened.
-    let mut skipped = 0usize;
+    // The brace of the scope entered last, with the parentheses after which it opened.
     let mut entered_at: Option<usize> = None;
     let stop = before.saturating_sub(SEARCH_LIMIT);
     while i > stop {
         i -= 1;
         let t = &tokens[i];
         match (t.kind, t.text(src)) {
-            (Kind::Other, b"}") => skipped += 1,
-            (Kind::Other, b"{") if skipped > 0 => skipped -= 1,
+            // A block that has ended before the statement is not in scope: step over it (a
+            // brace that opens none leaves nothing in scope within the search).
+            (Kind::Other, b"}") => match code.opener(i) {
+                Some(open) if open >= stop => i = open,
+                _ => return None,
+            },
             (Kind::Other, b"{") => entered_at = Some(i),
-            (Kind::RParen, _) if skipped == 0 => {
-                let open = matching_open(tokens, i)?;
+            (Kind::RParen, _) => {
+                let open = code.opener(i)?;
                 // A parameter list (or `for`/`if` header) of the scope just entered is in scope;
                 // any other parentheses (another function's parameters) are not.
                 let heads_scope = entered_at.is_some_and(|b| {
@@ -207,7 +244,7 @@ pub fn declared(
                     i = open;
                 }
             }
-            (Kind::Ident, text) if skipped == 0 && text == name.as_bytes() => {
+            (Kind::Ident, text) if text == name.as_bytes() => {
                 let next = tokens.get(i + 1)?;
                 let declares = matches!(
                     (next.kind, next.text(src)),
@@ -264,25 +301,6 @@ fn type_before(src: &[u8], tokens: &[Span], name: usize) -> Option<String> {
     type_name(&written.join(" "))
 }
 
-fn matching_open(tokens: &[Span], close: usize) -> Option<usize> {
-    let mut depth = 0usize;
-    let mut i = close + 1;
-    while i > 0 {
-        i -= 1;
-        match tokens[i].kind {
-            Kind::RParen => depth += 1,
-            Kind::LParen => {
-                depth -= 1;
-                if depth == 0 {
-                    return Some(i);
-                }
-            }
-            _ => {}
-        }
-    }
-    None
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -327,7 +345,8 @@ mod tests {
             .map(|(i, _)| i..i + 3)
             .collect();
         conditionals.sort_by_key(|r| r.start);
-        declared(src.as_bytes(), &tokens, before, name, &conditionals)
+        let code = CodeTokens::new(src.as_bytes(), tokens);
+        declared(src.as_bytes(), &code, before, name, &conditionals)
     }
 
     #[test]
@@ -342,6 +361,17 @@ mod tests {
         // Shadowing: the inner declaration.
         let src = "void f() { double x; { float x; asm(\"\"); } }";
         assert_eq!(declared_in(src, "x").as_deref(), Some("float"));
+    }
+
+    #[test]
+    fn closed_blocks_and_other_parentheses_are_stepped_over_whole() {
+        // Nested closed blocks (with a same-named declaration inside) between the parameter and
+        // the statement.
+        let src = "void f(__half h) { { float h; { double h; } } if (g(h)) { int h; } asm(\"\"); }";
+        assert_eq!(declared_in(src, "h").as_deref(), Some("__half"));
+        // A `}` that closes no block: nothing before it is known to be in scope.
+        let src = "double x; } void f() { asm(\"\"); }";
+        assert_eq!(declared_in(src, "x"), None);
     }
 
     #[test]
