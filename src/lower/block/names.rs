@@ -20,6 +20,11 @@ pub fn is_simple_expr(e: &str) -> bool {
 pub(super) fn sanitize(s: &str) -> String {
     let mut out = String::new();
     for c in s.chars() {
+        // No `__` is ever pushed, so past 24 bytes the first 24 are the answer whatever follows
+        // (an expression can be long; the name keeps its start).
+        if out.len() > 24 {
+            break;
+        }
         if c.is_ascii_alphanumeric() {
             out.push(c);
         } else if !out.ends_with('_') && !out.is_empty() {
