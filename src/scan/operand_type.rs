@@ -171,31 +171,45 @@ fn type_name(written: &str) -> Option<String> {
 /// function bodies costs the tokens of the scopes around each statement, not all of them.
 pub struct CodeTokens {
     pub spans: Vec<Span>,
-    /// For a `}`: its `{` (braces counted alone); for a `)`: its `(` (parentheses counted alone);
-    /// [`NO_OPENER`] for other tokens and for a closer without an opener.
-    opener: Vec<usize>,
+    /// What the search looks at in each token, found once.
+    shapes: Vec<Shape>,
 }
 
-const NO_OPENER: usize = usize::MAX;
+#[derive(Clone, Copy)]
+enum Shape {
+    /// A `{`.
+    Open,
+    /// A `}`, with the `{` that opens it (braces counted alone), `None` when none does.
+    CloseBrace(Option<u32>),
+    /// A `)`, with the `(` that opens it (parentheses counted alone), `None` when none does.
+    CloseParen(Option<u32>),
+    Ident,
+    Other,
+}
 
 impl CodeTokens {
     pub fn new(src: &[u8], spans: Vec<Span>) -> Self {
-        let mut opener = vec![NO_OPENER; spans.len()];
+        let mut shapes = Vec::with_capacity(spans.len());
         let (mut braces, mut parens) = (Vec::new(), Vec::new());
+        // Token indices fit in `u32` (a file of more than 4 G tokens is not read whole).
+        let index = |i: usize| u32::try_from(i).ok();
         for (i, t) in spans.iter().enumerate() {
-            match (t.kind, t.text(src)) {
-                (Kind::Other, b"{") => braces.push(i),
-                (Kind::Other, b"}") => opener[i] = braces.pop().unwrap_or(NO_OPENER),
-                (Kind::LParen, _) => parens.push(i),
-                (Kind::RParen, _) => opener[i] = parens.pop().unwrap_or(NO_OPENER),
-                _ => {}
-            }
+            shapes.push(match (t.kind, t.text(src)) {
+                (Kind::Other, b"{") => {
+                    braces.push(i);
+                    Shape::Open
+                }
+                (Kind::Other, b"}") => Shape::CloseBrace(braces.pop().and_then(index)),
+                (Kind::LParen, _) => {
+                    parens.push(i);
+                    Shape::Other
+                }
+                (Kind::RParen, _) => Shape::CloseParen(parens.pop().and_then(index)),
+                (Kind::Ident, _) => Shape::Ident,
+                _ => Shape::Other,
+            });
         }
-        CodeTokens { spans, opener }
-    }
-
-    fn opener(&self, closer: usize) -> Option<usize> {
-        Some(self.opener[closer]).filter(|&o| o != NO_OPENER)
+        CodeTokens { spans, shapes }
     }
 }
 
@@ -220,17 +234,16 @@ pub fn declared(
     let stop = before.saturating_sub(SEARCH_LIMIT);
     while i > stop {
         i -= 1;
-        let t = &tokens[i];
-        match (t.kind, t.text(src)) {
+        match code.shapes[i] {
             // A block that has ended before the statement is not in scope: step over it (a
             // brace that opens none leaves nothing in scope within the search).
-            (Kind::Other, b"}") => match code.opener(i) {
-                Some(open) if open >= stop => i = open,
+            Shape::CloseBrace(open) => match open {
+                Some(open) if open as usize >= stop => i = open as usize,
                 _ => return None,
             },
-            (Kind::Other, b"{") => entered_at = Some(i),
-            (Kind::RParen, _) => {
-                let open = code.opener(i)?;
+            Shape::Open => entered_at = Some(i),
+            Shape::CloseParen(open) => {
+                let open = open? as usize;
                 // A parameter list (or `for`/`if` header) of the scope just entered is in scope;
                 // any other parentheses (another function's parameters) are not.
                 let heads_scope = entered_at.is_some_and(|b| {
@@ -244,7 +257,8 @@ pub fn declared(
                     i = open;
                 }
             }
-            (Kind::Ident, text) if text == name.as_bytes() => {
+            Shape::Ident if tokens[i].text(src) == name.as_bytes() => {
+                let t = &tokens[i];
                 let next = tokens.get(i + 1)?;
                 let declares = matches!(
                     (next.kind, next.text(src)),
@@ -268,7 +282,7 @@ pub fn declared(
                 }
                 return type_before(src, tokens, i);
             }
-            _ => {}
+            Shape::Ident | Shape::Other => {}
         }
     }
     None
