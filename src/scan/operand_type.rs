@@ -257,11 +257,7 @@ pub fn declared(
                     i = open;
                 }
             }
-            // The length first: most names differ in it, and it needs no look at the bytes.
-            Shape::Ident
-                if tokens[i].end - tokens[i].at == name.len()
-                    && tokens[i].text(src) == name.as_bytes() =>
-            {
+            Shape::Ident if tokens[i].text(src) == name.as_bytes() => {
                 let t = &tokens[i];
                 let next = tokens.get(i + 1)?;
                 let declares = matches!(
