@@ -45,9 +45,21 @@ pub struct Suppression {
 
 const MARKER: &[u8] = b"ptx2hip:";
 
+/// Whether the marker appears anywhere in `source`, in any case: every file is asked, and almost
+/// none has one, so the answer comes from its colons without a lowercased copy of the file.
+fn has_marker(source: &[u8]) -> bool {
+    let name = &MARKER[..MARKER.len() - 1];
+    memchr::memchr_iter(b':', source).any(|colon| {
+        colon >= name.len() && source[colon - name.len()..colon].eq_ignore_ascii_case(name)
+    })
+}
+
 /// Every suppression comment of a file, in file order, malformed ones included (to be
 /// reported). The marker and `ignore` are read in any case, as ruff reads `# NOQA`.
 pub fn find(source: &[u8]) -> Vec<Suppression> {
+    if !has_marker(source) {
+        return Vec::new();
+    }
     let text = crate::scan::with_compiler_lines(source);
     let source = &text[..];
     let lower = source.to_ascii_lowercase();
@@ -234,6 +246,14 @@ impl Ledger {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_marker_is_found_in_any_case_and_not_without_its_colon() {
+        assert!(has_marker(b"// PTX2HIP: ignore"));
+        assert!(has_marker(b"x // Ptx2Hip:ignore[U001]"));
+        assert!(!has_marker(b"// ptx2hip ignore: U001"));
+        assert!(!has_marker(b"tx2hip: ::"));
+    }
 
     fn codes(list: &[&str]) -> Names {
         Names::Codes(list.iter().map(|s| s.to_string()).collect())

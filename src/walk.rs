@@ -20,6 +20,9 @@ use std::sync::Mutex;
 /// system (`src/../lib/k.cu` lies in `lib`): how baselines and configurations name places, so
 /// that the same tree checked out elsewhere or reached from another directory reads the same.
 pub fn lexically_absolute(path: &Path) -> PathBuf {
+    if is_plain_absolute(path) {
+        return path.to_path_buf();
+    }
     let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
     let mut out = PathBuf::new();
     for c in absolute.components() {
@@ -32,6 +35,18 @@ pub fn lexically_absolute(path: &Path) -> PathBuf {
         }
     }
     out
+}
+
+/// Whether `path` is already what [`lexically_absolute`] makes of it: absolute, every component
+/// a name (no `.`, `..`, doubled or trailing `/`). What the walk hands over under absolute roots,
+/// for every file, so the common case costs no copy through the components.
+fn is_plain_absolute(path: &Path) -> bool {
+    let bytes = path.as_os_str().as_encoded_bytes();
+    cfg!(unix)
+        && bytes.first() == Some(&b'/')
+        && bytes[1..]
+            .split(|&b| b == b'/')
+            .all(|part| !matches!(part, b"" | b"." | b".."))
 }
 
 /// Extensions processed by default when walking directories.
@@ -297,6 +312,19 @@ pub fn has_extension<S: AsRef<str>>(path: &Path, extensions: &[S]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[cfg(unix)]
+    #[test]
+    fn a_plain_absolute_path_is_its_own_lexical_form_and_others_are_resolved() {
+        let same = |p: &str| lexically_absolute(Path::new(p)).into_os_string();
+        assert_eq!(same("/a/b.cu"), "/a/b.cu");
+        assert_eq!(same("/a/./b/../c.cu"), "/a/c.cu");
+        assert_eq!(same("/a//b/"), "/a/b");
+        assert_eq!(same("/a/.."), "/");
+        assert_eq!(same("/"), "/");
+        let cwd = std::env::current_dir().unwrap();
+        assert_eq!(lexically_absolute(Path::new("x/../y.cu")), cwd.join("y.cu"));
+    }
 
     #[cfg(unix)]
     #[test]

@@ -98,25 +98,26 @@ impl RuleSet {
     /// Helper names with every transitive requirement, in a definition order that compiles
     /// (requirements first).
     pub fn helper_closure<'a>(&self, names: impl IntoIterator<Item = &'a String>) -> Vec<String> {
-        let mut needed = HashSet::new();
-        let mut stack: Vec<String> = names.into_iter().cloned().collect();
+        // Names borrowed from the arguments and the table: each statement's lowering asks.
+        let mut needed: HashSet<&str> = HashSet::new();
+        let mut stack: Vec<&str> = names.into_iter().map(String::as_str).collect();
         while let Some(n) = stack.pop() {
-            if needed.insert(n.clone()) {
-                if let Some(h) = self.helpers.get(&n) {
-                    stack.extend(h.requires.iter().cloned());
+            if needed.insert(n) {
+                if let Some(h) = self.helpers.get(n) {
+                    stack.extend(h.requires.iter().map(String::as_str));
                 }
             }
         }
         let mut ordered = Vec::new();
         let mut placed = HashSet::new();
-        fn place(
-            set: &RuleSet,
-            n: &str,
-            needed: &HashSet<String>,
-            placed: &mut HashSet<String>,
+        fn place<'s>(
+            set: &'s RuleSet,
+            n: &'s str,
+            needed: &HashSet<&str>,
+            placed: &mut HashSet<&'s str>,
             out: &mut Vec<String>,
         ) {
-            if !needed.contains(n) || !placed.insert(n.to_string()) {
+            if !needed.contains(n) || !placed.insert(n) {
                 return;
             }
             if let Some(h) = set.helpers.get(n) {
@@ -126,7 +127,7 @@ impl RuleSet {
             }
             out.push(n.to_string());
         }
-        let mut known: Vec<&Helper> = needed.iter().filter_map(|n| self.helpers.get(n)).collect();
+        let mut known: Vec<&Helper> = needed.iter().filter_map(|n| self.helpers.get(*n)).collect();
         known.sort_by_key(|h| h.rank);
         for h in known {
             place(self, &h.name, &needed, &mut placed, &mut ordered);

@@ -16,7 +16,7 @@
 use std::collections::HashMap;
 use std::ops::Range;
 
-use super::tokens::{self, Kind, Source, Token};
+use super::tokens::{self, Kind, Span};
 
 /// A function the file defines.
 #[derive(Debug, Clone)]
@@ -101,7 +101,7 @@ impl Functions {
         let mut mentions: Vec<(usize, Option<usize>)> = Vec::new();
         for (i, t) in toks.iter().enumerate() {
             let in_function = stack.iter().rev().find_map(|s| s.function);
-            match t.text.as_slice() {
+            match t.text(source) {
                 b"{" => {
                     let scope = if in_function.is_some() {
                         Scope::inner(in_function)
@@ -109,6 +109,7 @@ impl Functions {
                         let anonymous = stack.iter().any(|s| s.anonymous);
                         let namespace = stack.iter().all(|s| s.namespace);
                         classify(
+                            source,
                             &toks,
                             decl_start,
                             i,
@@ -132,7 +133,7 @@ impl Functions {
                     if let (Some(f), true) = (scope.function, scope.opens_body) {
                         out.functions[f].body.end = t.at + 1;
                         out.functions[f].entry_called =
-                            starts_with_call(&toks[scope.open + 1..i], entry_call);
+                            starts_with_call(source, &toks[scope.open + 1..i], entry_call);
                     }
                     decl_start = i + 1;
                 }
@@ -149,14 +150,14 @@ impl Functions {
             out.callers.entry(f.name.clone()).or_default();
         }
         for (i, function) in mentions {
-            let name = String::from_utf8_lossy(&toks[i].text);
+            let name = String::from_utf8_lossy(toks[i].text(source));
             if let Some(entry) = out.callers.get_mut(name.as_ref()) {
                 if let Some(f) = function {
                     entry.0.push(f);
                 }
                 let called = toks
                     .get(i + 1)
-                    .is_some_and(|t| t.kind == Kind::LParen || t.text == b"<");
+                    .is_some_and(|t| t.kind == Kind::LParen || t.text(source) == b"<");
                 if !called && entry.1.is_none() {
                     entry.1 = Some(toks[i].at);
                 }
@@ -251,7 +252,8 @@ impl Scope {
 /// (`toks[decl_start..brace]`): a namespace, a linkage block, a function body (recorded in
 /// `functions`), or anything else (a class, an initialiser, an enum).
 fn classify(
-    toks: &[Token],
+    source: &[u8],
+    toks: &[Span],
     decl_start: usize,
     brace: usize,
     in_anonymous: bool,
@@ -264,30 +266,33 @@ fn classify(
         at,
         ..Scope::inner(None)
     };
-    let words = |w: &[u8]| decl.iter().any(|t| t.kind == Kind::Ident && t.text == w);
+    let words = |w: &[u8]| {
+        decl.iter()
+            .any(|t| t.kind == Kind::Ident && t.text(source) == w)
+    };
     if words(b"namespace") {
-        let anonymous = decl.last().is_some_and(|t| t.text == b"namespace");
+        let anonymous = decl.last().is_some_and(|t| t.text(source) == b"namespace");
         return Scope {
             namespace: true,
             anonymous,
             ..other
         };
     }
-    if matches!(decl, [e, s] if e.text == b"extern" && s.kind == Kind::Str) {
+    if matches!(decl, [e, s] if e.text(source) == b"extern" && s.kind == Kind::Str) {
         return Scope {
             namespace: true,
             ..other
         };
     }
-    let Some(name) = function_name(decl) else {
+    let Some(name) = function_name(source, decl) else {
         return other;
     };
     functions.push(Function {
-        name: String::from_utf8_lossy(&decl[name].text).into_owned(),
+        name: String::from_utf8_lossy(decl[name].text(source)).into_owned(),
         body: at..at,
-        kernel: decl[..name].iter().any(|t| t.text == b"__global__"),
+        kernel: decl[..name].iter().any(|t| t.text(source) == b"__global__"),
         internal: in_anonymous
-            || (at_namespace_scope && decl[..name].iter().any(|t| t.text == b"static")),
+            || (at_namespace_scope && decl[..name].iter().any(|t| t.text(source) == b"static")),
         entry_called: false,
     });
     Scope {
@@ -299,11 +304,11 @@ fn classify(
 
 /// The index in `decl` of the name of the function whose body follows `decl`: `name ( ... )`
 /// then only qualifiers (`const`, `noexcept`, `&`).
-fn function_name(decl: &[Token]) -> Option<usize> {
+fn function_name(source: &[u8], decl: &[Span]) -> Option<usize> {
     let mut end = decl.len();
     while end > 0
         && (matches!(
-            decl[end - 1].text.as_slice(),
+            decl[end - 1].text(source),
             b"const" | b"volatile" | b"noexcept" | b"override" | b"final" | b"&" | b"mutable"
         ))
     {
@@ -331,19 +336,19 @@ fn function_name(decl: &[Token]) -> Option<usize> {
         return None;
     }
     let name = &decl[k - 1];
-    (name.kind == Kind::Ident && !NOT_A_NAME.contains(&name.text.as_slice())).then_some(k - 1)
+    (name.kind == Kind::Ident && !NOT_A_NAME.contains(&name.text(source))).then_some(k - 1)
 }
 
 /// Whether a body (its tokens inside the braces) starts with `call();`.
-fn starts_with_call(body: &[Token], call: &str) -> bool {
+fn starts_with_call(source: &[u8], body: &[Span], call: &str) -> bool {
     let want: [&[u8]; 4] = [call.as_bytes(), b"(", b")", b";"];
-    body.len() >= 4 && body.iter().zip(want).all(|(t, w)| t.text == w)
+    body.len() >= 4 && body.iter().zip(want).all(|(t, w)| t.text(source) == w)
 }
 
 /// The file's tokens outside preprocessor directive lines (a `#` first on its line, through its
 /// `\` continuations).
-fn code_tokens(source: &[u8]) -> Vec<Token> {
-    let toks = tokens::lex(source, 0..source.len(), Source::File, &[]);
+fn code_tokens(source: &[u8]) -> Vec<Span> {
+    let toks = tokens::spans(source, 0..source.len(), &[]);
     let mut out = Vec::with_capacity(toks.len());
     let mut directive_end = 0;
     for t in toks {

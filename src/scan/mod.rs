@@ -960,7 +960,7 @@ fn fill_c_strings(src: &[u8], statements: &mut [AsmStatement]) {
 fn fill_visible_types(
     src: &[u8],
     survey: &Survey,
-    tokens: &mut Option<Vec<tokens::Token>>,
+    tokens: &mut Option<operand_type::CodeTokens>,
     statements: &mut [AsmStatement],
 ) {
     let conditionals: Vec<Range<usize>> = survey
@@ -996,17 +996,19 @@ fn fill_visible_types(
                 if in_macro || !identifier {
                     return None;
                 }
-                let tokens = tokens.get_or_insert_with(|| code_tokens(src, survey));
-                let before = tokens.partition_point(|t| t.at < at);
-                operand_type::declared(tokens, before, name, &conditionals)
+                let tokens = tokens.get_or_insert_with(|| {
+                    operand_type::CodeTokens::new(src, code_tokens(src, survey))
+                });
+                let before = tokens.spans.partition_point(|t| t.at < at);
+                operand_type::declared(src, tokens, before, name, &conditionals)
             });
         }
     }
 }
 
 /// The tokens of `src` outside preprocessor lines.
-fn code_tokens(src: &[u8], survey: &Survey) -> Vec<tokens::Token> {
-    let all = tokens::lex(src, 0..src.len(), tokens::Source::File, &[]);
+fn code_tokens(src: &[u8], survey: &Survey) -> Vec<tokens::Span> {
+    let all = tokens::spans(src, 0..src.len(), &[]);
     let mut directives = survey.directives.iter().peekable();
     all.into_iter()
         .filter(|t| {

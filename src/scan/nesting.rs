@@ -221,6 +221,15 @@ impl<'a> Lexer<'a> {
         let src = self.src;
         let i = self.pos;
         let b = src[i];
+        if matches!(b, b' ' | b'\t') {
+            // A run of blanks changes nothing (at a line's start or after it): one step. It ends
+            // before a newline, so never past the end of a `#define` body being read.
+            self.pos += 1 + src[i + 1..]
+                .iter()
+                .take_while(|c| matches!(c, b' ' | b'\t'))
+                .count();
+            return;
+        }
         if self.line_start {
             match b {
                 b' ' | b'\t' | b'\r' | 0x0b | 0x0c => {
@@ -318,11 +327,13 @@ impl<'a> Lexer<'a> {
             }
             b';' => {
                 let depth = self.open.len();
-                let (ended, open): (Vec<_>, Vec<_>) =
-                    self.pending.iter().partition(|&&(_, d)| d == depth);
-                self.declarations
-                    .extend(ended.into_iter().map(|(start, _)| start..i + 1));
-                self.pending = open;
+                if !self.pending.is_empty() {
+                    let (ended, open): (Vec<_>, Vec<_>) =
+                        self.pending.iter().partition(|&&(_, d)| d == depth);
+                    self.declarations
+                        .extend(ended.into_iter().map(|(start, _)| start..i + 1));
+                    self.pending = open;
+                }
                 self.last_name = None;
                 self.boundary = (i + 1, depth);
                 i + 1

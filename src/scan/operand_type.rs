@@ -12,7 +12,7 @@
 
 use std::ops::Range;
 
-use super::tokens::{Kind, Token};
+use super::tokens::{Kind, Span};
 
 /// The built-in variables and the type nvcc gives them.
 const BUILTINS: [(&str, &str); 13] = [
@@ -166,56 +166,108 @@ fn type_name(written: &str) -> Option<String> {
     Some(name)
 }
 
-/// The type of the declaration of `name` nearest before token `before` in the scopes that
-/// enclose it, as written, when that declaration is `TYPE NAME` followed by `;`, `=`, `,`, `)`,
-/// `{` or `:`. `None` when the nearest declaration is of another shape, none is found (within
-/// [`SEARCH_LIMIT`] tokens), or a preprocessor conditional (`conditionals`: their byte ranges, in
-/// file order) lies between it and the statement.
+/// The code tokens of a file, with the token that opens each `}` and each `)`: what the search
+/// for a declaration steps over in one move, so that a file of many statements after long
+/// function bodies costs the tokens of the scopes around each statement, not all of them.
+pub struct CodeTokens {
+    pub spans: Vec<Span>,
+    /// What the search looks at in each token, found once.
+    shapes: Vec<Shape>,
+}
+
+#[derive(Clone, Copy)]
+enum Shape {
+    /// A `{`.
+    Open,
+    /// A `}`, with the `{` that opens it (braces counted alone), `None` when none does.
+    CloseBrace(Option<u32>),
+    /// A `)`, with the `(` that opens it (parentheses counted alone), `None` when none does.
+    CloseParen(Option<u32>),
+    Ident,
+    Other,
+}
+
+impl CodeTokens {
+    pub fn new(src: &[u8], spans: Vec<Span>) -> Self {
+        let mut shapes = Vec::with_capacity(spans.len());
+        let (mut braces, mut parens) = (Vec::new(), Vec::new());
+        // Token indices fit in `u32` (a file of more than 4 G tokens is not read whole).
+        let index = |i: usize| u32::try_from(i).ok();
+        for (i, t) in spans.iter().enumerate() {
+            shapes.push(match (t.kind, t.text(src)) {
+                (Kind::Other, b"{") => {
+                    braces.push(i);
+                    Shape::Open
+                }
+                (Kind::Other, b"}") => Shape::CloseBrace(braces.pop().and_then(index)),
+                (Kind::LParen, _) => {
+                    parens.push(i);
+                    Shape::Other
+                }
+                (Kind::RParen, _) => Shape::CloseParen(parens.pop().and_then(index)),
+                (Kind::Ident, _) => Shape::Ident,
+                _ => Shape::Other,
+            });
+        }
+        CodeTokens { spans, shapes }
+    }
+}
+
+/// The type of the declaration of `name` nearest before token `before` (of `code`, the code
+/// tokens of `src`) in the scopes that enclose it, as written, when that declaration is
+/// `TYPE NAME` followed by `;`, `=`, `,`, `)`, `{` or `:`. `None` when the nearest declaration is
+/// of another shape, none is found (within [`SEARCH_LIMIT`] tokens), or a preprocessor
+/// conditional (`conditionals`: their byte ranges, in file order) lies between it and the
+/// statement.
 pub fn declared(
-    tokens: &[Token],
+    src: &[u8],
+    code: &CodeTokens,
     before: usize,
     name: &str,
     conditionals: &[Range<usize>],
 ) -> Option<String> {
+    let tokens = &code.spans[..];
     let statement_at = tokens.get(before).map_or(usize::MAX, |t| t.at);
     let mut i = before.min(tokens.len());
-    // Braces of blocks that have ended before the statement (not in scope), and the brace of
-    // the scope entered last, with the parentheses after which it opened.
-    let mut skipped = 0usize;
+    // The brace of the scope entered last, with the parentheses after which it opened.
     let mut entered_at: Option<usize> = None;
     let stop = before.saturating_sub(SEARCH_LIMIT);
     while i > stop {
         i -= 1;
-        let t = &tokens[i];
-        match (t.kind, t.text.as_slice()) {
-            (Kind::Other, b"}") => skipped += 1,
-            (Kind::Other, b"{") if skipped > 0 => skipped -= 1,
-            (Kind::Other, b"{") => entered_at = Some(i),
-            (Kind::RParen, _) if skipped == 0 => {
-                let open = matching_open(tokens, i)?;
+        match code.shapes[i] {
+            // A block that has ended before the statement is not in scope: step over it (a
+            // brace that opens none leaves nothing in scope within the search).
+            Shape::CloseBrace(open) => match open {
+                Some(open) if open as usize >= stop => i = open as usize,
+                _ => return None,
+            },
+            Shape::Open => entered_at = Some(i),
+            Shape::CloseParen(open) => {
+                let open = open? as usize;
                 // A parameter list (or `for`/`if` header) of the scope just entered is in scope;
                 // any other parentheses (another function's parameters) are not.
                 let heads_scope = entered_at.is_some_and(|b| {
                     // `const`, `noexcept`, `-> T`, `::`.
                     tokens[i + 1..b].iter().all(|t| {
                         matches!(t.kind, Kind::Ident | Kind::Colon)
-                            || matches!(t.text.as_slice(), b"-" | b">" | b"&")
+                            || matches!(t.text(src), b"-" | b">" | b"&")
                     })
                 });
                 if !heads_scope {
                     i = open;
                 }
             }
-            (Kind::Ident, text) if skipped == 0 && text == name.as_bytes() => {
+            Shape::Ident if tokens[i].text(src) == name.as_bytes() => {
+                let t = &tokens[i];
                 let next = tokens.get(i + 1)?;
                 let declares = matches!(
-                    (next.kind, next.text.as_slice()),
+                    (next.kind, next.text(src)),
                     (Kind::Other, b";" | b"=" | b"{")
                         | (Kind::Comma | Kind::RParen | Kind::Colon, _)
                 ) || next.kind == Kind::LBracket;
                 let typed = i > 0
                     && matches!(
-                        (tokens[i - 1].kind, tokens[i - 1].text.as_slice()),
+                        (tokens[i - 1].kind, tokens[i - 1].text(src)),
                         (Kind::Ident, _) | (Kind::Other, b"*" | b"&")
                     );
                 if !(declares && typed) {
@@ -228,9 +280,9 @@ pub fn declared(
                 if next.kind == Kind::LBracket || conditional_between {
                     return None;
                 }
-                return type_before(tokens, i);
+                return type_before(src, tokens, i);
             }
-            _ => {}
+            Shape::Ident | Shape::Other => {}
         }
     }
     None
@@ -238,12 +290,12 @@ pub fn declared(
 
 /// The type written right before the declarator at token `name`: identifiers, `*` and `&`,
 /// back to the token that ends the previous statement or parameter.
-fn type_before(tokens: &[Token], name: usize) -> Option<String> {
+fn type_before(src: &[u8], tokens: &[Span], name: usize) -> Option<String> {
     let mut start = name;
     while start > 0 {
         let t = &tokens[start - 1];
-        let part = t.kind == Kind::Ident
-            || (t.kind == Kind::Other && matches!(t.text.as_slice(), b"*" | b"&"));
+        let part =
+            t.kind == Kind::Ident || (t.kind == Kind::Other && matches!(t.text(src), b"*" | b"&"));
         if !part {
             break;
         }
@@ -251,41 +303,22 @@ fn type_before(tokens: &[Token], name: usize) -> Option<String> {
     }
     if tokens[start..name]
         .iter()
-        .any(|t| STATEMENT_WORDS.contains(&String::from_utf8_lossy(&t.text).as_ref()))
+        .any(|t| STATEMENT_WORDS.contains(&String::from_utf8_lossy(t.text(src)).as_ref()))
     {
         return None;
     }
     let written: Vec<String> = tokens[start..name]
         .iter()
-        .filter(|t| t.text != b"&")
-        .map(|t| String::from_utf8_lossy(&t.text).into_owned())
+        .filter(|t| t.text(src) != b"&")
+        .map(|t| String::from_utf8_lossy(t.text(src)).into_owned())
         .collect();
     type_name(&written.join(" "))
-}
-
-fn matching_open(tokens: &[Token], close: usize) -> Option<usize> {
-    let mut depth = 0usize;
-    let mut i = close + 1;
-    while i > 0 {
-        i -= 1;
-        match tokens[i].kind {
-            Kind::RParen => depth += 1,
-            Kind::LParen => {
-                depth -= 1;
-                if depth == 0 {
-                    return Some(i);
-                }
-            }
-            _ => {}
-        }
-    }
-    None
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::scan::tokens::{lex, Source};
+    use crate::scan::tokens::spans;
 
     #[test]
     fn built_in_variables_and_whole_casts_show_their_type() {
@@ -317,7 +350,7 @@ mod tests {
     }
 
     fn declared_in(src: &str, name: &str) -> Option<String> {
-        let tokens = lex(src.as_bytes(), 0..src.len(), Source::File, &[]);
+        let tokens = spans(src.as_bytes(), 0..src.len(), &[]);
         let at = src.find("asm").unwrap();
         let before = tokens.iter().position(|t| t.at >= at).unwrap();
         let mut conditionals: Vec<Range<usize>> = src
@@ -326,7 +359,8 @@ mod tests {
             .map(|(i, _)| i..i + 3)
             .collect();
         conditionals.sort_by_key(|r| r.start);
-        declared(&tokens, before, name, &conditionals)
+        let code = CodeTokens::new(src.as_bytes(), tokens);
+        declared(src.as_bytes(), &code, before, name, &conditionals)
     }
 
     #[test]
@@ -341,6 +375,17 @@ mod tests {
         // Shadowing: the inner declaration.
         let src = "void f() { double x; { float x; asm(\"\"); } }";
         assert_eq!(declared_in(src, "x").as_deref(), Some("float"));
+    }
+
+    #[test]
+    fn closed_blocks_and_other_parentheses_are_stepped_over_whole() {
+        // Nested closed blocks (with a same-named declaration inside) between the parameter and
+        // the statement.
+        let src = "void f(__half h) { { float h; { double h; } } if (g(h)) { int h; } asm(\"\"); }";
+        assert_eq!(declared_in(src, "h").as_deref(), Some("__half"));
+        // A `}` that closes no block: nothing before it is known to be in scope.
+        let src = "double x; } void f() { asm(\"\"); }";
+        assert_eq!(declared_in(src, "x"), None);
     }
 
     #[test]

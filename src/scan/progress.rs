@@ -23,7 +23,7 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use super::tokens::{self, Kind, Source, Token};
+use super::tokens::{self, Kind, Span};
 use super::{AsmStatement, Template};
 
 /// What an asm statement does to an mbarrier.
@@ -183,13 +183,13 @@ pub fn wave64_splits(source: &[u8], parties: &[Party]) -> Vec<Wave64Split> {
     if !parties.iter().any(|p| p.role == Role::CountedSync) {
         return Vec::new();
     }
-    let toks = tokens::lex(source, 0..source.len(), Source::File, &[]);
+    let toks = tokens::spans(source, 0..source.len(), &[]);
     let mut found = Vec::new();
     for (i, t) in toks.iter().enumerate() {
-        if !(t.kind == Kind::Ident && t.text == b"if") {
+        if !(t.kind == Kind::Ident && t.text(source) == b"if") {
             continue;
         }
-        let Some(split) = if_split(&toks, i) else {
+        let Some(split) = if_split(source, &toks, i) else {
             continue;
         };
         let condition: String = String::from_utf8_lossy(&source[split.condition.clone()])
@@ -234,13 +234,13 @@ pub fn same_wave_waits(source: &[u8], parties: &[Party]) -> Vec<SameWaveWait> {
     {
         return Vec::new();
     }
-    let toks = tokens::lex(source, 0..source.len(), Source::File, &[]);
+    let toks = tokens::spans(source, 0..source.len(), &[]);
     let mut found = Vec::new();
     for (i, t) in toks.iter().enumerate() {
-        if !(t.kind == Kind::Ident && t.text == b"if") {
+        if !(t.kind == Kind::Ident && t.text(source) == b"if") {
             continue;
         }
-        let Some(split) = if_split(&toks, i) else {
+        let Some(split) = if_split(source, &toks, i) else {
             continue;
         };
         let condition: String = String::from_utf8_lossy(&source[split.condition.clone()])
@@ -285,65 +285,65 @@ struct IfSplit {
 
 /// The `if` at token `at` when it has a parenthesised condition, a branch and an `else` branch
 /// (each a `{ }` block or one statement up to its `;`).
-fn if_split(toks: &[Token], at: usize) -> Option<IfSplit> {
+fn if_split(src: &[u8], toks: &[Span], at: usize) -> Option<IfSplit> {
     let open = at + 1;
     if toks.get(open)?.kind != Kind::LParen {
         return None;
     }
-    let close = matching(toks, open)?;
-    let (then, after_then) = branch(toks, close + 1)?;
+    let close = matching(src, toks, open)?;
+    let (then, after_then) = branch(src, toks, close + 1)?;
     let else_at = after_then;
-    if !(toks.get(else_at)?.kind == Kind::Ident && toks[else_at].text == b"else") {
+    if !(toks.get(else_at)?.kind == Kind::Ident && toks[else_at].text(src) == b"else") {
         return None;
     }
-    let (otherwise, _) = branch(toks, else_at + 1)?;
+    let (otherwise, _) = branch(src, toks, else_at + 1)?;
     Some(IfSplit {
-        condition: toks[open].end()..toks[close].at,
+        condition: toks[open].end..toks[close].at,
         then,
         otherwise,
     })
 }
 
 /// The bytes of the branch starting at token `at` and the index of the token after it.
-fn branch(toks: &[Token], at: usize) -> Option<(Range<usize>, usize)> {
-    let after = statement_end(toks, at)?;
-    Some((toks.get(at)?.at..toks[after - 1].end(), after))
+fn branch(src: &[u8], toks: &[Span], at: usize) -> Option<(Range<usize>, usize)> {
+    let after = statement_end(src, toks, at)?;
+    Some((toks.get(at)?.at..toks[after - 1].end, after))
 }
 
 /// The index of the token after the statement starting at token `at`: a `{ }` block, a
 /// compound statement (`if`/`else` chains, `for`, `while`, `switch`, `do`), or tokens up to a `;`
 /// outside brackets.
-fn statement_end(toks: &[Token], at: usize) -> Option<usize> {
+fn statement_end(src: &[u8], toks: &[Span], at: usize) -> Option<usize> {
     let first = toks.get(at)?;
     let keyword = |k: usize, word: &[u8]| {
         toks.get(k)
-            .is_some_and(|t| t.kind == Kind::Ident && t.text == word)
+            .is_some_and(|t| t.kind == Kind::Ident && t.text(src) == word)
     };
-    match first.text.as_slice() {
-        b"{" => Some(matching(toks, at)? + 1),
+    match first.text(src) {
+        b"{" => Some(matching(src, toks, at)? + 1),
         b"if" | b"for" | b"while" | b"switch" if first.kind == Kind::Ident => {
             if toks.get(at + 1)?.kind != Kind::LParen {
                 return None;
             }
-            let body = matching(toks, at + 1)? + 1;
-            let end = statement_end(toks, body)?;
-            if first.text == b"if" && keyword(end, b"else") {
-                statement_end(toks, end + 1)
+            let body = matching(src, toks, at + 1)? + 1;
+            let end = statement_end(src, toks, body)?;
+            if first.text(src) == b"if" && keyword(end, b"else") {
+                statement_end(src, toks, end + 1)
             } else {
                 Some(end)
             }
         }
         b"do" if first.kind == Kind::Ident => {
-            let end = statement_end(toks, at + 1)?;
+            let end = statement_end(src, toks, at + 1)?;
             // `while ( … ) ;`
             keyword(end, b"while").then_some(())?;
-            let close = matching(toks, end + 1)?;
+            let close = matching(src, toks, end + 1)?;
             Some(close + 2)
         }
         _ => {
             let mut depth = 0i32;
             for (k, t) in toks.iter().enumerate().skip(at) {
-                match t.text.as_slice() {
+                match t.text(src) {
                     b"(" | b"{" | b"[" => depth += 1,
                     b")" | b"}" | b"]" => depth -= 1,
                     b";" if depth == 0 => return Some(k + 1),
@@ -359,10 +359,10 @@ fn statement_end(toks: &[Token], at: usize) -> Option<usize> {
 }
 
 /// The index of the bracket that closes the one at `open` (`(`, `{` or `[`).
-fn matching(toks: &[Token], open: usize) -> Option<usize> {
+fn matching(src: &[u8], toks: &[Span], open: usize) -> Option<usize> {
     let mut depth = 0i32;
     for (k, t) in toks.iter().enumerate().skip(open) {
-        match t.text.as_slice() {
+        match t.text(src) {
             b"(" | b"{" | b"[" => depth += 1,
             b")" | b"}" | b"]" => {
                 depth -= 1;

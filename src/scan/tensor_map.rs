@@ -11,7 +11,7 @@
 
 use std::ops::Range;
 
-use super::tokens::{lex, Kind, Source};
+use super::tokens::{spans, Kind};
 
 /// The driver's tiled encoder.
 pub const DRIVER: &str = "cuTensorMapEncodeTiled";
@@ -48,18 +48,18 @@ pub fn find(source: &[u8], skip: &[Range<usize>]) -> EncoderUses {
     if !may_use_encoder(source) {
         return uses;
     }
-    let tokens = lex(source, 0..source.len(), Source::File, skip);
+    let tokens = spans(source, 0..source.len(), skip);
     // Whether token k is the argument of the selection macro `name` (`name ( token )`).
     let selected_by = |k: usize, name: &str| {
         k >= 2
-            && tokens[k - 2].text == name.as_bytes()
+            && tokens[k - 2].text(source) == name.as_bytes()
             && tokens[k - 1].kind == Kind::LParen
             && tokens.get(k + 1).is_some_and(|n| n.kind == Kind::RParen)
     };
     for (k, t) in tokens.iter().enumerate() {
         let called = tokens.get(k + 1).is_some_and(|n| n.kind == Kind::LParen);
-        let span = t.at..t.end();
-        match (t.kind, t.text.as_slice()) {
+        let span = t.at..t.end;
+        match (t.kind, t.text(source)) {
             // The NVIDIA side of a guarded rewrite keeps the driver's encoder.
             (Kind::Ident, name) if name == DRIVER.as_bytes() && selected_by(k, NV_ONLY) => {}
             (Kind::Ident, name) if name == DRIVER.as_bytes() && called => uses.calls.push(span),

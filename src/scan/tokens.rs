@@ -55,128 +55,194 @@ pub enum Source {
 /// The preprocessing tokens of `text[range]`, skipping blanks, comments, continuations and the
 /// `blank` ranges.
 pub fn lex(text: &[u8], range: Range<usize>, source: Source, blank: &[Range<usize>]) -> Vec<Token> {
-    let mut out = Vec::new();
-    let end = range.end.min(text.len());
-    let mut i = range.start.min(end);
-    let mut space = true;
-    while i < end {
-        if let Some(r) = blank.iter().find(|r| r.contains(&i)) {
-            i = r.end.max(i + 1);
-            space = true;
-            continue;
+    Spans::new(text, range, blank)
+        .map(|span| {
+            let (at, exact) = match source {
+                Source::File => (span.at, true),
+                Source::Elsewhere(at) => (at, false),
+            };
+            Token {
+                kind: span.kind,
+                text: text[span.at..span.end].to_vec(),
+                at,
+                exact,
+                space_before: span.space_before,
+                site: None,
+            }
+        })
+        .collect()
+}
+
+/// A token of a text that stays at hand: its kind and where its bytes are, without a copy of
+/// them. What the readers of a whole file (declarations, function bodies) work on, so that a file
+/// costs no allocation per token.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Span {
+    pub kind: Kind,
+    /// Offset of the token's first byte.
+    pub at: usize,
+    /// Offset after its last byte.
+    pub end: usize,
+    /// Blanks (or the start of the text) come before it.
+    pub space_before: bool,
+}
+
+impl Span {
+    /// The token's bytes in the text it was read from.
+    pub fn text<'t>(&self, text: &'t [u8]) -> &'t [u8] {
+        &text[self.at..self.end]
+    }
+}
+
+/// The preprocessing tokens of `text[range]` as [`Span`]s, skipping what [`lex`] skips.
+pub fn spans(text: &[u8], range: Range<usize>, blank: &[Range<usize>]) -> Vec<Span> {
+    Spans::new(text, range, blank).collect()
+}
+
+/// The lexer: one token per step.
+struct Spans<'t> {
+    text: &'t [u8],
+    i: usize,
+    end: usize,
+    blank: &'t [Range<usize>],
+    space: bool,
+}
+
+impl<'t> Spans<'t> {
+    fn new(text: &'t [u8], range: Range<usize>, blank: &'t [Range<usize>]) -> Self {
+        let end = range.end.min(text.len());
+        Spans {
+            text,
+            i: range.start.min(end),
+            end,
+            blank,
+            space: true,
         }
-        let b = text[i];
-        let start = i;
-        let kind = match b {
-            b' ' | b'\t' | b'\r' | b'\n' | b'\x0b' | b'\x0c' => {
-                i += 1;
-                space = true;
+    }
+}
+
+impl Iterator for Spans<'_> {
+    type Item = Span;
+
+    fn next(&mut self) -> Option<Span> {
+        let (text, end) = (self.text, self.end);
+        while self.i < end {
+            let mut i = self.i;
+            if let Some(r) = self.blank.iter().find(|r| r.contains(&i)) {
+                self.i = r.end.max(i + 1);
+                self.space = true;
                 continue;
             }
-            b'\\' if matches!(text.get(i + 1), Some(b'\n' | b'\r')) => {
-                i += if text.get(i + 1) == Some(&b'\r') {
-                    3
-                } else {
-                    2
-                };
-                space = true;
-                continue;
-            }
-            b'/' if text.get(i + 1) == Some(&b'/') => {
-                i = memchr::memchr(b'\n', &text[i..end]).map_or(end, |p| i + p);
-                space = true;
-                continue;
-            }
-            b'/' if text.get(i + 1) == Some(&b'*') => {
-                i = memchr::memmem::find(&text[i + 2..end], b"*/").map_or(end, |p| i + p + 4);
-                space = true;
-                continue;
-            }
-            b'"' => {
-                i = literal_end(text, i, end);
-                Kind::Str
-            }
-            b'\'' => {
-                i = quoted(text, i, end, b'\'');
-                Kind::Other
-            }
-            b'#' if text.get(i + 1) == Some(&b'#') => {
-                i += 2;
-                Kind::HashHash
-            }
-            b'#' => {
-                i += 1;
-                Kind::Hash
-            }
-            b'(' => {
-                i += 1;
-                Kind::LParen
-            }
-            b')' => {
-                i += 1;
-                Kind::RParen
-            }
-            b',' => {
-                i += 1;
-                Kind::Comma
-            }
-            b':' => {
-                i += 1;
-                Kind::Colon
-            }
-            b'[' => {
-                i += 1;
-                Kind::LBracket
-            }
-            b']' => {
-                i += 1;
-                Kind::RBracket
-            }
-            _ if b.is_ascii_alphabetic() || b == b'_' => {
-                i += text[i..end]
-                    .iter()
-                    .take_while(|c| c.is_ascii_alphanumeric() || **c == b'_')
-                    .count();
-                let word = &text[start..i];
-                if text.get(i) == Some(&b'"')
-                    && matches!(
-                        word,
-                        b"u8" | b"u" | b"U" | b"L" | b"R" | b"u8R" | b"uR" | b"UR" | b"LR"
-                    )
-                {
+            let b = text[i];
+            let start = i;
+            let kind = match b {
+                b' ' | b'\t' | b'\r' | b'\n' | b'\x0b' | b'\x0c' => {
+                    self.i = i + 1;
+                    self.space = true;
+                    continue;
+                }
+                b'\\' if matches!(text.get(i + 1), Some(b'\n' | b'\r')) => {
+                    self.i = i + if text.get(i + 1) == Some(&b'\r') {
+                        3
+                    } else {
+                        2
+                    };
+                    self.space = true;
+                    continue;
+                }
+                b'/' if text.get(i + 1) == Some(&b'/') => {
+                    self.i = memchr::memchr(b'\n', &text[i..end]).map_or(end, |p| i + p);
+                    self.space = true;
+                    continue;
+                }
+                b'/' if text.get(i + 1) == Some(&b'*') => {
+                    self.i =
+                        memchr::memmem::find(&text[i + 2..end], b"*/").map_or(end, |p| i + p + 4);
+                    self.space = true;
+                    continue;
+                }
+                b'"' => {
                     i = literal_end(text, i, end);
                     Kind::Str
-                } else {
-                    Kind::Ident
                 }
-            }
-            _ if b.is_ascii_digit() => {
-                i += 1 + text[i + 1..end]
-                    .iter()
-                    .take_while(|c| c.is_ascii_alphanumeric() || matches!(c, b'.' | b'_'))
-                    .count();
-                Kind::Other
-            }
-            _ => {
-                i += 1;
-                Kind::Other
-            }
-        };
-        let (at, exact) = match source {
-            Source::File => (start, true),
-            Source::Elsewhere(at) => (at, false),
-        };
-        out.push(Token {
-            kind,
-            text: text[start..i].to_vec(),
-            at,
-            exact,
-            space_before: space,
-            site: None,
-        });
-        space = false;
+                b'\'' => {
+                    i = quoted(text, i, end, b'\'');
+                    Kind::Other
+                }
+                b'#' if text.get(i + 1) == Some(&b'#') => {
+                    i += 2;
+                    Kind::HashHash
+                }
+                b'#' => {
+                    i += 1;
+                    Kind::Hash
+                }
+                b'(' => {
+                    i += 1;
+                    Kind::LParen
+                }
+                b')' => {
+                    i += 1;
+                    Kind::RParen
+                }
+                b',' => {
+                    i += 1;
+                    Kind::Comma
+                }
+                b':' => {
+                    i += 1;
+                    Kind::Colon
+                }
+                b'[' => {
+                    i += 1;
+                    Kind::LBracket
+                }
+                b']' => {
+                    i += 1;
+                    Kind::RBracket
+                }
+                _ if b.is_ascii_alphabetic() || b == b'_' => {
+                    i += text[i..end]
+                        .iter()
+                        .take_while(|c| c.is_ascii_alphanumeric() || **c == b'_')
+                        .count();
+                    let word = &text[start..i];
+                    if text.get(i) == Some(&b'"')
+                        && matches!(
+                            word,
+                            b"u8" | b"u" | b"U" | b"L" | b"R" | b"u8R" | b"uR" | b"UR" | b"LR"
+                        )
+                    {
+                        i = literal_end(text, i, end);
+                        Kind::Str
+                    } else {
+                        Kind::Ident
+                    }
+                }
+                _ if b.is_ascii_digit() => {
+                    i += 1 + text[i + 1..end]
+                        .iter()
+                        .take_while(|c| c.is_ascii_alphanumeric() || matches!(c, b'.' | b'_'))
+                        .count();
+                    Kind::Other
+                }
+                _ => {
+                    i += 1;
+                    Kind::Other
+                }
+            };
+            let space_before = self.space;
+            self.space = false;
+            self.i = i;
+            return Some(Span {
+                kind,
+                at: start,
+                end: i,
+                space_before,
+            });
+        }
+        None
     }
-    out
 }
 
 /// The end of the string literal whose `"` is at `quote` (raw when its prefix ends in `R`).

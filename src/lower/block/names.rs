@@ -18,15 +18,23 @@ pub fn is_simple_expr(e: &str) -> bool {
 }
 
 pub(super) fn sanitize(s: &str) -> String {
-    let mut out = String::new();
+    let mut out = String::with_capacity(s.len().min(25));
     for c in s.chars() {
+        // No `__` is ever pushed, so past 24 bytes the first 24 are the answer whatever follows
+        // (an expression can be long; the name keeps its start).
+        if out.len() > 24 {
+            break;
+        }
         if c.is_ascii_alphanumeric() {
             out.push(c);
         } else if !out.ends_with('_') && !out.is_empty() {
             out.push('_');
         }
     }
-    out.trim_end_matches('_').chars().take(24).collect()
+    // ASCII only: bytes are characters.
+    let kept = out.trim_end_matches('_').len().min(24);
+    out.truncate(kept);
+    out
 }
 
 pub(super) fn operand_local_name(name: Option<&str>, expr: &str, index: usize) -> String {
@@ -41,7 +49,10 @@ pub(super) fn operand_local_name(name: Option<&str>, expr: &str, index: usize) -
                 s
             }
         });
-    format!("p2h_{base}")
+    let mut local = String::with_capacity(4 + base.len());
+    local.push_str("p2h_");
+    local.push_str(&base);
+    local
 }
 
 /// The local names a block has declared. A name asked for again gets the next free `_N` suffix;
