@@ -56,20 +56,7 @@ pub enum Source {
 /// `blank` ranges.
 pub fn lex(text: &[u8], range: Range<usize>, source: Source, blank: &[Range<usize>]) -> Vec<Token> {
     Spans::new(text, range, blank)
-        .map(|span| {
-            let (at, exact) = match source {
-                Source::File => (span.at, true),
-                Source::Elsewhere(at) => (at, false),
-            };
-            Token {
-                kind: span.kind,
-                text: text[span.at..span.end].to_vec(),
-                at,
-                exact,
-                space_before: span.space_before,
-                site: None,
-            }
-        })
+        .map(|span| span.to_token(text, source))
         .collect()
 }
 
@@ -91,6 +78,23 @@ impl Span {
     /// The token's bytes in the text it was read from.
     pub fn text<'t>(&self, text: &'t [u8]) -> &'t [u8] {
         &text[self.at..self.end]
+    }
+
+    /// The token with its own copy of its bytes, for readers that rewrite token lists (the macro
+    /// expander, the readers of a macro's uses).
+    pub fn to_token(&self, text: &[u8], source: Source) -> Token {
+        let (at, exact) = match source {
+            Source::File => (self.at, true),
+            Source::Elsewhere(at) => (at, false),
+        };
+        Token {
+            kind: self.kind,
+            text: self.text(text).to_vec(),
+            at,
+            exact,
+            space_before: self.space_before,
+            site: None,
+        }
     }
 }
 

@@ -195,7 +195,12 @@ impl File<'_> {
             reach: &reach,
             code: self
                 .code
-                .get_or_init(|| super::code_tokens(self.src, self.survey)),
+                .get_or_init(|| {
+                    super::code_tokens(self.src, self.survey)
+                        .iter()
+                        .map(|span| span.to_token(self.src, Source::File))
+                        .collect()
+                }),
             expander: &expander,
         };
         let found = finder.uses(define)?;
