@@ -3,10 +3,9 @@
 // ptx2hip:helper ptx2hip_cp_async
 // cp.async done synchronously: n (4, 8 or 16) bytes to dst, the first src_size of them from src
 // and the rest zeros. No source byte at or past src_size is read. PTX requires both addresses
-// aligned to n, so the bytes are assembled in registers and stored with one n-byte store: a full
-// copy is one vector load and store, a zero fill one store of zeros. A partial source is read in
-// whole 4-byte words, then the word src_size cuts in a 2- and a 1-byte piece (each aligned to its
-// size: what precedes it is a multiple of 4, then 2).
+// aligned to n, so the destination is written with one n-byte store: a full copy is one vector
+// load and store; a zero fill (src_size 0, the usual out-of-bounds tile) or a partial source, read
+// byte by byte, is assembled in registers first.
 __device__ inline void ptx2hip_cp_async(void* dst, const void* src, uint32_t n, uint32_t src_size) {
   if (src_size >= n) {
     if (n == 16) *(uint4*)dst = *(const uint4*)src;
@@ -14,21 +13,18 @@ __device__ inline void ptx2hip_cp_async(void* dst, const void* src, uint32_t n, 
     else *(uint32_t*)dst = *(const uint32_t*)src;
     return;
   }
-  const uint32_t* s = (const uint32_t*)src;
-  const uint32_t whole = src_size / 4, have = src_size % 4;
-  uint32_t w[4] = {0, 0, 0, 0};
-  for (uint32_t k = 0; k < n / 4; ++k)
-    if (k < whole) w[k] = s[k];
-  if (have != 0) {
-    const unsigned char* p = (const unsigned char*)(s + whole);
-    uint32_t cut = (have & 2) ? *(const uint16_t*)p : 0u;
-    if (have & 1) cut |= (uint32_t)p[have & 2] << (8 * (have & 2));
-    for (uint32_t k = 0; k < n / 4; ++k)
-      if (k == whole) w[k] = cut;
+  const unsigned char* s = (const unsigned char*)src;
+  uint64_t lo = 0, hi = 0;
+  for (uint32_t i = 0; i < src_size; ++i) {
+    const uint64_t b = (uint64_t)s[i] << (8 * (i & 7));
+    if (i < 8) lo |= b;
+    else hi |= b;
   }
-  if (n == 16) *(uint4*)dst = make_uint4(w[0], w[1], w[2], w[3]);
-  else if (n == 8) *(uint2*)dst = make_uint2(w[0], w[1]);
-  else *(uint32_t*)dst = w[0];
+  if (n == 16)
+    *(uint4*)dst =
+        make_uint4((uint32_t)lo, (uint32_t)(lo >> 32), (uint32_t)hi, (uint32_t)(hi >> 32));
+  else if (n == 8) *(uint2*)dst = make_uint2((uint32_t)lo, (uint32_t)(lo >> 32));
+  else *(uint32_t*)dst = (uint32_t)lo;
 }
 // ptx2hip:end
 
