@@ -182,12 +182,7 @@ __device__ inline W ptx2hip_load_relaxed_sys(const void* p) {
 template <typename T>
 __device__ inline T ptx2hip_load_volatile(const T* p) {
   T r;
-  if constexpr (sizeof(T) == 16) {
-    // .b128: one access of the whole value, a C++ volatile load (AMD has no 16-byte atomic load).
-    typedef uint32_t W __attribute__((ext_vector_type(4)));
-    W w = *(const volatile W*)p;
-    __builtin_memcpy(&r, &w, sizeof r);
-  } else if constexpr (sizeof(T) == 8) {
+  if constexpr (sizeof(T) == 8) {
     uint64_t w = ptx2hip_load_relaxed_sys<uint64_t>(p);
     __builtin_memcpy(&r, &w, sizeof r);
   } else if constexpr (sizeof(T) == 4) {
@@ -250,13 +245,7 @@ __device__ inline void ptx2hip_store_relaxed_sys(void* p, W w) {
 }
 template <typename T>
 __device__ inline void ptx2hip_store_volatile(T* p, T v) {
-  if constexpr (sizeof(T) == 16) {
-    // .b128: one access of the whole value, a C++ volatile store (no 16-byte atomic store).
-    typedef uint32_t W __attribute__((ext_vector_type(4)));
-    W w;
-    __builtin_memcpy(&w, &v, sizeof v);
-    *(volatile W*)p = w;
-  } else if constexpr (sizeof(T) == 8) {
+  if constexpr (sizeof(T) == 8) {
     uint64_t w;
     __builtin_memcpy(&w, &v, sizeof v);
     ptx2hip_store_relaxed_sys(p, w);
