@@ -288,6 +288,53 @@ __device__ inline void ptx2hip_store_volatile(ptx2hip_vec<T, N>* p, ptx2hip_vec<
 }
 // ptx2hip:end
 
+// ptx2hip:helper ptx2hip_load_volatile_lds requires=ptx2hip_vec,ptx2hip_load_volatile
+// ptx2hip:amd
+// ld.volatile.shared: ptx2hip_load_volatile, except that a 16-byte vector of elements of at most
+// 4 bytes is one C++ volatile 16-byte LDS load (ds_read_b128, then a wait, as a HIP port writes
+// it). LDS has no cache to bypass and an LDS access does not split an aligned 4-byte bank word,
+// so each element is read whole; volatile keeps it from being dropped, merged or reordered with
+// other volatile accesses. 8-byte elements keep their 8-byte atomic loads.
+template <typename T>
+__device__ inline T ptx2hip_load_volatile_lds(const T* p) {
+  return ptx2hip_load_volatile(p);
+}
+template <typename T, int N>
+__device__ inline ptx2hip_vec<T, N> ptx2hip_load_volatile_lds(const ptx2hip_vec<T, N>* p) {
+  if constexpr (sizeof(T) <= 4 && sizeof(ptx2hip_vec<T, N>) == 16) {
+    typedef uint32_t W __attribute__((ext_vector_type(4)));
+    const W w = *(const volatile __attribute__((address_space(3))) W*)p;
+    ptx2hip_vec<T, N> r;
+    __builtin_memcpy(&r, &w, sizeof r);
+    return r;
+  } else {
+    return ptx2hip_load_volatile(p);
+  }
+}
+// ptx2hip:end
+
+// ptx2hip:helper ptx2hip_store_volatile_lds requires=ptx2hip_vec,ptx2hip_store_volatile
+// ptx2hip:amd
+// st.volatile.shared: ptx2hip_store_volatile, except that a 16-byte vector of elements of at
+// most 4 bytes is one C++ volatile 16-byte LDS store (ds_write_b128), for the reasons of
+// ptx2hip_load_volatile_lds.
+template <typename T>
+__device__ inline void ptx2hip_store_volatile_lds(T* p, T v) {
+  ptx2hip_store_volatile(p, v);
+}
+template <typename T, int N>
+__device__ inline void ptx2hip_store_volatile_lds(ptx2hip_vec<T, N>* p, ptx2hip_vec<T, N> v) {
+  if constexpr (sizeof(T) <= 4 && sizeof(ptx2hip_vec<T, N>) == 16) {
+    typedef uint32_t W __attribute__((ext_vector_type(4)));
+    W w;
+    __builtin_memcpy(&w, &v, sizeof w);
+    *(volatile __attribute__((address_space(3))) W*)p = w;
+  } else {
+    ptx2hip_store_volatile(p, v);
+  }
+}
+// ptx2hip:end
+
 // ptx2hip:helper ptx2hip_load_nt
 // A load with a streaming hint (.cs, .lu, .L1::evict_first, .L1::no_allocate): a plain load.
 template <typename T>
