@@ -104,7 +104,15 @@ fn body<'a>(asm: &'a str, name: &str) -> Vec<&'a str> {
 
 fn compile(src: &Path, arch: &str) -> String {
     let out = Command::new("clang-19")
-        .args(["-x", "hip", "-std=c++17", "--cuda-device-only", "-nogpulib", "-O2", "-S"])
+        .args([
+            "-x",
+            "hip",
+            "-std=c++17",
+            "--cuda-device-only",
+            "-nogpulib",
+            "-O2",
+            "-S",
+        ])
         .arg(format!("--offload-arch={arch}"))
         .arg(src)
         .args(["-o", "-"])
@@ -148,7 +156,9 @@ fn volatile_loads_overlap_shared_ones_stay_lds_and_zero_fill_stores_once() {
 
         let shared = body(&asm, "shared_volatile_v4");
         assert!(
-            shared.iter().any(|l| l.starts_with("ds_read") || l.starts_with("ds_load"))
+            shared
+                .iter()
+                .any(|l| l.starts_with("ds_read") || l.starts_with("ds_load"))
                 && !shared.iter().any(|l| l.starts_with("flat_")),
             "{arch}: ld.volatile.shared is not an LDS load:\n{}",
             shared.join("\n")
