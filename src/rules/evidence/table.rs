@@ -6,7 +6,7 @@
 
 use super::{Evidence, Recording, WarpEvidence};
 
-const ATOMIC: Recording = Recording { file: "atomic.bin.gz", gpu: "NVIDIA H100 80GB HBM3", driver: "580.159.04", nvcc: "Cuda compilation tools, release 13.0, V13.0.88", date: "2026-11-24" };
+const ATOMIC: Recording = Recording { file: "atomic.bin.gz", gpu: "NVIDIA H200", driver: "580.159.04", nvcc: "Cuda compilation tools, release 13.0, V13.0.88", date: "2026-11-28" };
 const BITS: Recording = Recording { file: "bits.bin.gz", gpu: "NVIDIA H100 80GB HBM3", driver: "580.159.04", nvcc: "Cuda compilation tools, release 13.0, V13.0.88", date: "2026-11-22" };
 const COMPARE: Recording = Recording { file: "compare.bin.gz", gpu: "NVIDIA H100 80GB HBM3", driver: "580.159.04", nvcc: "Cuda compilation tools, release 13.0, V13.0.88", date: "2026-11-22" };
 const CONVERT: Recording = Recording { file: "convert.bin.gz", gpu: "NVIDIA H100 80GB HBM3", driver: "580.159.04", nvcc: "Cuda compilation tools, release 13.0, V13.0.88", date: "2026-11-22" };
@@ -16,7 +16,7 @@ const HALF: Recording = Recording { file: "half.bin.gz", gpu: "NVIDIA H100 80GB 
 const INTEGER: Recording = Recording { file: "integer.bin.gz", gpu: "NVIDIA H100 80GB HBM3", driver: "580.159.04", nvcc: "Cuda compilation tools, release 13.0, V13.0.88", date: "2026-11-22" };
 const INTEGER_ARITH: Recording = Recording { file: "integer_arith.bin.gz", gpu: "NVIDIA H100 80GB HBM3", driver: "580.159.04", nvcc: "Cuda compilation tools, release 13.0, V13.0.88", date: "2026-11-22" };
 const MEMORY: Recording = Recording { file: "memory.bin.gz", gpu: "NVIDIA H100 80GB HBM3", driver: "580.159.04", nvcc: "Cuda compilation tools, release 13.0, V13.0.88", date: "2026-11-24" };
-const MOVE: Recording = Recording { file: "move.bin.gz", gpu: "NVIDIA H100 80GB HBM3", driver: "580.159.04", nvcc: "Cuda compilation tools, release 13.0, V13.0.88", date: "2026-11-22" };
+const MOVE: Recording = Recording { file: "move.bin.gz", gpu: "NVIDIA H200", driver: "580.159.04", nvcc: "Cuda compilation tools, release 13.0, V13.0.88", date: "2026-11-28" };
 const VIDEO: Recording = Recording { file: "video.bin.gz", gpu: "NVIDIA H100 80GB HBM3", driver: "580.159.04", nvcc: "Cuda compilation tools, release 13.0, V13.0.88", date: "2026-11-22" };
 const WARP: Recording = Recording { file: "warp/warp.bin.gz", gpu: "NVIDIA H100 80GB HBM3", driver: "580.159.04", nvcc: "Cuda compilation tools, release 13.0, V13.0.88 Build cuda_13.0.r13.0/compiler.36424714_0", date: "2026-11-24" };
 const FRAGMENT: Recording = Recording { file: "fragment/fragment.bin.gz", gpu: "NVIDIA H100 80GB HBM3", driver: "580.159.04", nvcc: "Cuda compilation tools, release 13.0, V13.0.88 Build cuda_13.0.r13.0/compiler.36424714_0", date: "2026-11-27" };
@@ -44,6 +44,16 @@ pub(super) const TABLE: &[Evidence] = &[
     Evidence { rule: "A023", forms: 40, vectors: 403063, recording: &ATOMIC },
     Evidence { rule: "A024", forms: 56, vectors: 876708, recording: &ATOMIC },
     Evidence { rule: "A025", forms: 40, vectors: 563460, recording: &ATOMIC },
+    Evidence { rule: "A027", forms: 8, vectors: 112572, recording: &ATOMIC },
+    Evidence { rule: "A028", forms: 8, vectors: 112756, recording: &ATOMIC },
+    Evidence { rule: "A029", forms: 4, vectors: 56382, recording: &ATOMIC },
+    Evidence { rule: "A030", forms: 8, vectors: 112572, recording: &ATOMIC },
+    Evidence { rule: "A031", forms: 8, vectors: 112756, recording: &ATOMIC },
+    Evidence { rule: "A032", forms: 4, vectors: 56382, recording: &ATOMIC },
+    Evidence { rule: "A033", forms: 28, vectors: 555275, recording: &ATOMIC },
+    Evidence { rule: "A034", forms: 28, vectors: 558312, recording: &ATOMIC },
+    Evidence { rule: "A036", forms: 2, vectors: 28086, recording: &ATOMIC },
+    Evidence { rule: "A037", forms: 2, vectors: 28192, recording: &ATOMIC },
     Evidence { rule: "B001", forms: 2, vectors: 20071, recording: &BITS },
     Evidence { rule: "B002", forms: 2, vectors: 20050, recording: &BITS },
     Evidence { rule: "B003", forms: 2, vectors: 20050, recording: &BITS },
@@ -201,6 +211,8 @@ pub(super) const TABLE: &[Evidence] = &[
     Evidence { rule: "R107", forms: 1, vectors: 14083, recording: &MOVE },
     Evidence { rule: "R108", forms: 1, vectors: 65536, recording: &MOVE },
     Evidence { rule: "R109", forms: 1, vectors: 12595, recording: &MOVE },
+    Evidence { rule: "R110", forms: 1, vectors: 10147, recording: &MOVE },
+    Evidence { rule: "R111", forms: 1, vectors: 20711, recording: &MOVE },
     Evidence { rule: "V001", forms: 16, vectors: 275344, recording: &VIDEO },
     Evidence { rule: "V002", forms: 48, vectors: 676176, recording: &VIDEO },
     Evidence { rule: "V003", forms: 16, vectors: 275344, recording: &VIDEO },
