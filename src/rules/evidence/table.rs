@@ -6,7 +6,7 @@
 
 use super::{Evidence, Recording, WarpEvidence};
 
-const ATOMIC: Recording = Recording { file: "atomic.bin.gz", gpu: "NVIDIA H200", driver: "580.159.04", nvcc: "Cuda compilation tools, release 13.0, V13.0.88", date: "2026-11-28" };
+const ATOMIC: Recording = Recording { file: "atomic.bin.gz", gpu: "NVIDIA H100 80GB HBM3", driver: "580.159.04", nvcc: "Cuda compilation tools, release 13.0, V13.0.88", date: "2026-11-24" };
 const BITS: Recording = Recording { file: "bits.bin.gz", gpu: "NVIDIA H100 80GB HBM3", driver: "580.159.04", nvcc: "Cuda compilation tools, release 13.0, V13.0.88", date: "2026-11-22" };
 const COMPARE: Recording = Recording { file: "compare.bin.gz", gpu: "NVIDIA H100 80GB HBM3", driver: "580.159.04", nvcc: "Cuda compilation tools, release 13.0, V13.0.88", date: "2026-11-22" };
 const CONVERT: Recording = Recording { file: "convert.bin.gz", gpu: "NVIDIA H100 80GB HBM3", driver: "580.159.04", nvcc: "Cuda compilation tools, release 13.0, V13.0.88", date: "2026-11-22" };
@@ -16,7 +16,7 @@ const HALF: Recording = Recording { file: "half.bin.gz", gpu: "NVIDIA H100 80GB 
 const INTEGER: Recording = Recording { file: "integer.bin.gz", gpu: "NVIDIA H100 80GB HBM3", driver: "580.159.04", nvcc: "Cuda compilation tools, release 13.0, V13.0.88", date: "2026-11-22" };
 const INTEGER_ARITH: Recording = Recording { file: "integer_arith.bin.gz", gpu: "NVIDIA H100 80GB HBM3", driver: "580.159.04", nvcc: "Cuda compilation tools, release 13.0, V13.0.88", date: "2026-11-22" };
 const MEMORY: Recording = Recording { file: "memory.bin.gz", gpu: "NVIDIA H100 80GB HBM3", driver: "580.159.04", nvcc: "Cuda compilation tools, release 13.0, V13.0.88", date: "2026-11-24" };
-const MOVE: Recording = Recording { file: "move.bin.gz", gpu: "NVIDIA H200", driver: "580.159.04", nvcc: "Cuda compilation tools, release 13.0, V13.0.88", date: "2026-11-28" };
+const MOVE: Recording = Recording { file: "move.bin.gz", gpu: "NVIDIA H100 80GB HBM3", driver: "580.159.04", nvcc: "Cuda compilation tools, release 13.0, V13.0.88", date: "2026-11-22" };
 const VIDEO: Recording = Recording { file: "video.bin.gz", gpu: "NVIDIA H100 80GB HBM3", driver: "580.159.04", nvcc: "Cuda compilation tools, release 13.0, V13.0.88", date: "2026-11-22" };
 const WARP: Recording = Recording { file: "warp/warp.bin.gz", gpu: "NVIDIA H100 80GB HBM3", driver: "580.159.04", nvcc: "Cuda compilation tools, release 13.0, V13.0.88 Build cuda_13.0.r13.0/compiler.36424714_0", date: "2026-11-24" };
 const FRAGMENT: Recording = Recording { file: "fragment/fragment.bin.gz", gpu: "NVIDIA H100 80GB HBM3", driver: "580.159.04", nvcc: "Cuda compilation tools, release 13.0, V13.0.88 Build cuda_13.0.r13.0/compiler.36424714_0", date: "2026-11-27" };
