@@ -359,11 +359,28 @@ __device__ inline void ptx2hip_amd_fence_after() {
 // ptx2hip:end
 
 // ptx2hip:helper ptx2hip_amd_cas
-// AMD: atom.cas as one scoped compare-exchange; returns the old value.
+// AMD: atom.cas as one scoped compare-exchange; returns the old value. 16 bits: on the aligned
+// 32-bit word that holds the halfword (AMD has no 16-bit compare-and-swap), as ptx2hip_cas16:
+// a halfword that differs from cmp is a failed compare, a load with the failure order (no
+// compare-and-swap issued); the word's compare-and-swap is retried only while the other halfword
+// changes, so the halfword operation happens once.
 template <int ORDER, int FAIL, int SCOPE, class T>
 __device__ inline T ptx2hip_amd_cas(T* p, T cmp, T val) {
-  __hip_atomic_compare_exchange_strong(p, &cmp, val, ORDER, FAIL, SCOPE);
-  return cmp;
+  if constexpr (sizeof(T) == 2) {
+    const uintptr_t a = (uintptr_t)p;
+    uint32_t* w = (uint32_t*)(a & ~(uintptr_t)3);
+    const unsigned sh = (unsigned)(a & 2) * 8;
+    uint32_t old = __hip_atomic_load(w, FAIL, SCOPE);
+    while (true) {
+      const T cur = (T)(old >> sh);
+      if (cur != cmp) return cur;
+      const uint32_t next = (old & ~(0xffffu << sh)) | ((uint32_t)(uint16_t)val << sh);
+      if (__hip_atomic_compare_exchange_strong(w, &old, next, ORDER, FAIL, SCOPE)) return cur;
+    }
+  } else {
+    __hip_atomic_compare_exchange_strong(p, &cmp, val, ORDER, FAIL, SCOPE);
+    return cmp;
+  }
 }
 // ptx2hip:end
 

@@ -165,27 +165,58 @@ __device__ inline ptx2hip_vec<T, N> ptx2hip_load_volatile(const ptx2hip_vec<T, N
   return r;
 }
 // ptx2hip:amd
-// ld.volatile / ld.cv: a volatile load, one access of the whole value (AMD: it bypasses the
-// non-coherent caches, glc / sc0 sc1, and is kept in order with other volatile accesses).
+// ld.volatile / ld.cv (PTX: "the same memory synchronization semantics as ld.relaxed.sys", always
+// performed, not reordered with volatile accesses to the same location): a relaxed system-scope
+// atomic load, which the AMDGPU memory model makes one load with the cache-bypass bits of system
+// scope (gfx90a glc, gfx942 sc0 sc1, gfx11 glc) and no wait, so independent loads issue back to
+// back, and which stays an LDS instruction on a .shared window address (ds_read_b32/b64). Its
+// atomicity gives same-location order (coherence); LLVM never deletes an ordered load; the
+// compiler barrier before it keeps two loads of one location from being merged. A C++ volatile
+// load would wait for its result before every later access (s_waitcnt vmcnt(0)): LLVM orders
+// volatile accesses to all locations, PTX only to the same one.
+template <typename W>
+__device__ inline W ptx2hip_load_relaxed_sys(const void* p) {
+  asm volatile("" ::: "memory");
+  return __hip_atomic_load((W*)p, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_SYSTEM);
+}
 template <typename T>
 __device__ inline T ptx2hip_load_volatile(const T* p) {
   T r;
-  if constexpr (sizeof(T) == 16) {
-    typedef uint32_t W __attribute__((ext_vector_type(4)));
-    W w = *(const volatile W*)p;
-    __builtin_memcpy(&r, &w, sizeof r);
-  } else if constexpr (sizeof(T) == 8) {
-    uint64_t w = *(const volatile uint64_t*)p;
+  if constexpr (sizeof(T) == 8) {
+    uint64_t w = ptx2hip_load_relaxed_sys<uint64_t>(p);
     __builtin_memcpy(&r, &w, sizeof r);
   } else if constexpr (sizeof(T) == 4) {
-    uint32_t w = *(const volatile uint32_t*)p;
+    uint32_t w = ptx2hip_load_relaxed_sys<uint32_t>(p);
     __builtin_memcpy(&r, &w, sizeof r);
   } else if constexpr (sizeof(T) == 2) {
-    uint16_t w = *(const volatile uint16_t*)p;
+    uint16_t w = ptx2hip_load_relaxed_sys<uint16_t>(p);
     __builtin_memcpy(&r, &w, sizeof r);
   } else {
-    uint8_t w = *(const volatile uint8_t*)p;
+    uint8_t w = ptx2hip_load_relaxed_sys<uint8_t>(p);
     __builtin_memcpy(&r, &w, sizeof r);
+  }
+  return r;
+}
+// A vector: PTX gives it no atomicity beyond its elements, so a 16-byte vector is two 8-byte
+// relaxed loads (each element, at most 8 bytes and naturally aligned, lies in one of them); a
+// smaller one is one load.
+template <typename T, int N>
+__device__ inline ptx2hip_vec<T, N> ptx2hip_load_volatile(const ptx2hip_vec<T, N>* p) {
+  ptx2hip_vec<T, N> r;
+  if constexpr (sizeof r == 16) {
+    const uint64_t lo = ptx2hip_load_relaxed_sys<uint64_t>(p);
+    const uint64_t hi = ptx2hip_load_relaxed_sys<uint64_t>((const uint64_t*)p + 1);
+    __builtin_memcpy(&r, &lo, 8);
+    __builtin_memcpy((char*)&r + 8, &hi, 8);
+  } else if constexpr (sizeof r == 8) {
+    const uint64_t w = ptx2hip_load_relaxed_sys<uint64_t>(p);
+    __builtin_memcpy(&r, &w, 8);
+  } else if constexpr (sizeof r == 4) {
+    const uint32_t w = ptx2hip_load_relaxed_sys<uint32_t>(p);
+    __builtin_memcpy(&r, &w, 4);
+  } else {
+    const uint16_t w = ptx2hip_load_relaxed_sys<uint16_t>(p);
+    __builtin_memcpy(&r, &w, 2);
   }
   return r;
 }
@@ -203,31 +234,103 @@ __device__ inline void ptx2hip_store_volatile(ptx2hip_vec<T, N>* p, ptx2hip_vec<
   for (int i = 0; i < N; ++i) ((volatile T*)p->v)[i] = v.v[i];
 }
 // ptx2hip:amd
-// st.volatile: a volatile store, one access of the whole value (AMD: written through to memory
-// and kept in order with other volatile accesses).
+// st.volatile (the synchronization of st.relaxed.sys): a relaxed system-scope atomic store, one
+// store with system scope's cache bits and no wait after it (a C++ volatile store waits for
+// completion before the next access); LDS stores stay ds_write. Same-location order from its
+// atomicity, no merging past the compiler barrier, as for ptx2hip_load_volatile.
+template <typename W>
+__device__ inline void ptx2hip_store_relaxed_sys(void* p, W w) {
+  asm volatile("" ::: "memory");
+  __hip_atomic_store((W*)p, w, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_SYSTEM);
+}
 template <typename T>
 __device__ inline void ptx2hip_store_volatile(T* p, T v) {
-  if constexpr (sizeof(T) == 16) {
-    typedef uint32_t W __attribute__((ext_vector_type(4)));
-    W w;
-    __builtin_memcpy(&w, &v, sizeof v);
-    *(volatile W*)p = w;
-  } else if constexpr (sizeof(T) == 8) {
+  if constexpr (sizeof(T) == 8) {
     uint64_t w;
     __builtin_memcpy(&w, &v, sizeof v);
-    *(volatile uint64_t*)p = w;
+    ptx2hip_store_relaxed_sys(p, w);
   } else if constexpr (sizeof(T) == 4) {
     uint32_t w;
     __builtin_memcpy(&w, &v, sizeof v);
-    *(volatile uint32_t*)p = w;
+    ptx2hip_store_relaxed_sys(p, w);
   } else if constexpr (sizeof(T) == 2) {
     uint16_t w;
     __builtin_memcpy(&w, &v, sizeof v);
-    *(volatile uint16_t*)p = w;
+    ptx2hip_store_relaxed_sys(p, w);
   } else {
     uint8_t w;
     __builtin_memcpy(&w, &v, sizeof v);
-    *(volatile uint8_t*)p = w;
+    ptx2hip_store_relaxed_sys(p, w);
+  }
+}
+// A vector: two 8-byte relaxed stores for 16 bytes (element atomicity, as for loads), else one.
+template <typename T, int N>
+__device__ inline void ptx2hip_store_volatile(ptx2hip_vec<T, N>* p, ptx2hip_vec<T, N> v) {
+  if constexpr (sizeof v == 16) {
+    uint64_t lo, hi;
+    __builtin_memcpy(&lo, &v, 8);
+    __builtin_memcpy(&hi, (const char*)&v + 8, 8);
+    ptx2hip_store_relaxed_sys(p, lo);
+    ptx2hip_store_relaxed_sys((uint64_t*)p + 1, hi);
+  } else if constexpr (sizeof v == 8) {
+    uint64_t w;
+    __builtin_memcpy(&w, &v, 8);
+    ptx2hip_store_relaxed_sys(p, w);
+  } else if constexpr (sizeof v == 4) {
+    uint32_t w;
+    __builtin_memcpy(&w, &v, 4);
+    ptx2hip_store_relaxed_sys(p, w);
+  } else {
+    uint16_t w;
+    __builtin_memcpy(&w, &v, 2);
+    ptx2hip_store_relaxed_sys(p, w);
+  }
+}
+// ptx2hip:end
+
+// ptx2hip:helper ptx2hip_load_volatile_lds requires=ptx2hip_vec,ptx2hip_load_volatile
+// ptx2hip:amd
+// ld.volatile.shared: ptx2hip_load_volatile, except that a 16-byte vector of elements of at most
+// 4 bytes is one C++ volatile 16-byte LDS load (ds_read_b128, then a wait, as a HIP port writes
+// it). LDS has no cache to bypass and an LDS access does not split an aligned 4-byte bank word,
+// so each element is read whole; volatile keeps it from being dropped, merged or reordered with
+// other volatile accesses. 8-byte elements keep their 8-byte atomic loads.
+template <typename T>
+__device__ inline T ptx2hip_load_volatile_lds(const T* p) {
+  return ptx2hip_load_volatile(p);
+}
+template <typename T, int N>
+__device__ inline ptx2hip_vec<T, N> ptx2hip_load_volatile_lds(const ptx2hip_vec<T, N>* p) {
+  if constexpr (sizeof(T) <= 4 && sizeof(ptx2hip_vec<T, N>) == 16) {
+    typedef uint32_t W __attribute__((ext_vector_type(4)));
+    const W w = *(const volatile __attribute__((address_space(3))) W*)p;
+    ptx2hip_vec<T, N> r;
+    __builtin_memcpy(&r, &w, sizeof r);
+    return r;
+  } else {
+    return ptx2hip_load_volatile(p);
+  }
+}
+// ptx2hip:end
+
+// ptx2hip:helper ptx2hip_store_volatile_lds requires=ptx2hip_vec,ptx2hip_store_volatile
+// ptx2hip:amd
+// st.volatile.shared: ptx2hip_store_volatile, except that a 16-byte vector of elements of at
+// most 4 bytes is one C++ volatile 16-byte LDS store (ds_write_b128), for the reasons of
+// ptx2hip_load_volatile_lds.
+template <typename T>
+__device__ inline void ptx2hip_store_volatile_lds(T* p, T v) {
+  ptx2hip_store_volatile(p, v);
+}
+template <typename T, int N>
+__device__ inline void ptx2hip_store_volatile_lds(ptx2hip_vec<T, N>* p, ptx2hip_vec<T, N> v) {
+  if constexpr (sizeof(T) <= 4 && sizeof(ptx2hip_vec<T, N>) == 16) {
+    typedef uint32_t W __attribute__((ext_vector_type(4)));
+    W w;
+    __builtin_memcpy(&w, &v, sizeof w);
+    *(volatile __attribute__((address_space(3))) W*)p = w;
+  } else {
+    ptx2hip_store_volatile(p, v);
   }
 }
 // ptx2hip:end

@@ -2,8 +2,10 @@
 
 // ptx2hip:helper ptx2hip_cp_async
 // cp.async done synchronously: n (4, 8 or 16) bytes to dst, the first src_size of them from src
-// and the rest zeros. No source byte at or past src_size is read. A full copy is one vector load
-// and store.
+// and the rest zeros. No source byte at or past src_size is read. PTX requires both addresses
+// aligned to n, so the destination is written with one n-byte store: a full copy is one vector
+// load and store; a zero fill (src_size 0, the usual out-of-bounds tile) or a partial source, read
+// byte by byte, is assembled in registers first.
 __device__ inline void ptx2hip_cp_async(void* dst, const void* src, uint32_t n, uint32_t src_size) {
   if (src_size >= n) {
     if (n == 16) *(uint4*)dst = *(const uint4*)src;
@@ -11,9 +13,18 @@ __device__ inline void ptx2hip_cp_async(void* dst, const void* src, uint32_t n, 
     else *(uint32_t*)dst = *(const uint32_t*)src;
     return;
   }
-  unsigned char* d = (unsigned char*)dst;
   const unsigned char* s = (const unsigned char*)src;
-  for (uint32_t i = 0; i < n; ++i) d[i] = i < src_size ? s[i] : (unsigned char)0;
+  uint64_t lo = 0, hi = 0;
+  for (uint32_t i = 0; i < src_size; ++i) {
+    const uint64_t b = (uint64_t)s[i] << (8 * (i & 7));
+    if (i < 8) lo |= b;
+    else hi |= b;
+  }
+  if (n == 16)
+    *(uint4*)dst =
+        make_uint4((uint32_t)lo, (uint32_t)(lo >> 32), (uint32_t)hi, (uint32_t)(hi >> 32));
+  else if (n == 8) *(uint2*)dst = make_uint2((uint32_t)lo, (uint32_t)(lo >> 32));
+  else *(uint32_t*)dst = (uint32_t)lo;
 }
 // ptx2hip:end
 

@@ -258,6 +258,11 @@ pub fn is_value_representative(rule: &Rule, bindings: &ptx2hip::rules::Bindings)
 fn immediate_values(rule: &Rule, name: &str) -> Option<Vec<u64>> {
     match (rule.opcode.as_str(), name) {
         ("lop3", "lut") => Some((0..256).collect()),
+        // cp.async's cp-size (its rules' `immediates`).
+        ("cp", "n") => rule
+            .immediates
+            .get("n")
+            .map(|v| v.iter().map(|&x| x as u64).collect()),
         _ => None,
     }
 }

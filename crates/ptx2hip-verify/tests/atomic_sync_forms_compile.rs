@@ -32,6 +32,10 @@ fn form_functions(rules: &RuleSet, target: Target) -> (String, usize) {
             "atomic" | "sync" | "async" | "cluster" | "tensor_copy" | "bulk"
         )
     }) {
+        // A rule with no portable translation (ld.mmio) is compiled for AMD only.
+        if target == Target::Portable && rule.portable_unsupported.is_some() {
+            continue;
+        }
         // Every order, scope, space and operation with the rule's first type, and every type with
         // the value-checked orders and scopes: each template path once, at a fraction of the
         // (several thousand) forms.

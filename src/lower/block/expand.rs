@@ -113,6 +113,7 @@ impl<'a> Lowerer<'a> {
         let chosen = fast.unwrap_or_else(|| rule.template(self.target, bindings));
         let template = chosen.code.text();
         for (spec, op) in specs.iter().zip(&ins.operands) {
+            let op = unbraced(spec, bindings, op);
             let writes = spec.role == Role::Destination;
             match &spec.kind {
                 OperandKind::Pair(second, t1, t2) => {
@@ -499,7 +500,25 @@ pub(super) fn operands_fit(rule: &Rule, bindings: &Bindings, operands: &[ptx::Op
         && specs
             .iter()
             .zip(operands)
-            .all(|(s, o)| operand_fits(rule, s, bindings, o))
+            .all(|(s, o)| operand_fits(rule, s, bindings, unbraced(s, bindings, o)))
+}
+
+/// A one-element vector `{x}` where the rule takes a scalar (or a slot-sized vector of one
+/// element) is that element: ptxas reads `ld.shared.u32 {%0}, [%1];` as `ld.shared.u32 %0, [%1];`.
+/// Other operands, fragments and tensor coordinates included, are returned as written.
+fn unbraced<'a>(spec: &OperandSpec, bindings: &Bindings, op: &'a ptx::Operand) -> &'a ptx::Operand {
+    let scalar_kind = match &spec.kind {
+        OperandKind::Scalar(_) => true,
+        OperandKind::SlotVector(slot, _) => slot_width(slot, bindings) == 1,
+        _ => false,
+    };
+    match op {
+        ptx::Operand::Vector(elems) if scalar_kind => match elems.as_slice() {
+            [only] if address::is_scalar_operand(only) => only,
+            _ => op,
+        },
+        _ => op,
+    }
 }
 
 /// Whether one operand has the shape its spec takes.
@@ -658,6 +677,18 @@ mod tests {
             ld,
             &v2,
             &operands("ld.global.v2.u32 %0, [%2];")
+        ));
+        // A braced single register is the scalar (nccl, xformers: `ld.shared.u32 {%0}, [%1];`);
+        // two registers are not.
+        assert!(operands_fit(
+            ld,
+            &scalar,
+            &operands("ld.global.u32 {%0}, [%1];")
+        ));
+        assert!(!operands_fit(
+            ld,
+            &scalar,
+            &operands("ld.global.u32 {%0, %1}, [%2];")
         ));
     }
 }
