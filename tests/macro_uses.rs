@@ -18,6 +18,7 @@ fn translated(src: &str, mode: EmitMode, target: Target) -> String {
         provenance: false,
         tensor_model: Default::default(),
         fast: false,
+        evidence: Default::default(),
     };
     let out = pipeline::process(src.as_bytes(), &rules, options);
     let bytes = out.rewritten.expect("rewritten").bytes;
@@ -224,6 +225,7 @@ fn markers_of_uses_and_definitions_read_the_same_on_the_next_run() {
             provenance: true,
             tensor_model: Default::default(),
             fast: false,
+            evidence: Default::default(),
         };
         let run = |bytes: &[u8]| {
             pipeline::process_file(bytes, None, &rules, options, &scan_options).rewritten
