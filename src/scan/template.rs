@@ -241,8 +241,11 @@ impl Expander<'_> {
         while i < tokens.len() {
             let t = &tokens[i];
             i += 1;
-            let def = match self.lookup(&t.text) {
-                Lookup::Found(def) if t.kind == Kind::Ident && !active.contains(&t.text) => def,
+            // Only names are macros: a literal or punctuation is not looked up (the lookup would
+            // read the included headers for it).
+            let found = (t.kind == Kind::Ident).then(|| self.lookup(&t.text));
+            let def = match found {
+                Some(Lookup::Found(def)) if !active.contains(&t.text) => def,
                 _ => {
                     out.push(t.clone());
                     continue;

@@ -82,7 +82,7 @@ impl Span {
 
     /// The token with its own copy of its bytes, for readers that rewrite token lists (the macro
     /// expander, the readers of a macro's uses).
-    pub fn to_token(&self, text: &[u8], source: Source) -> Token {
+    pub fn to_token(self, text: &[u8], source: Source) -> Token {
         let (at, exact) = match source {
             Source::File => (self.at, true),
             Source::Elsewhere(at) => (at, false),

@@ -193,14 +193,12 @@ impl File<'_> {
             src: self.src,
             survey: self.survey,
             reach: &reach,
-            code: self
-                .code
-                .get_or_init(|| {
-                    super::code_tokens(self.src, self.survey)
-                        .iter()
-                        .map(|span| span.to_token(self.src, Source::File))
-                        .collect()
-                }),
+            code: self.code.get_or_init(|| {
+                super::code_tokens(self.src, self.survey)
+                    .iter()
+                    .map(|span| span.to_token(self.src, Source::File))
+                    .collect()
+            }),
             expander: &expander,
         };
         let found = finder.uses(define)?;
