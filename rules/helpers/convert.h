@@ -332,12 +332,12 @@ __device__ inline uint32_t ptx2hip_cvt_h2_from_f32(float a, float b, bool bf, in
 /* AMD: f16x2 round-to-nearest is two v_cvt_f16_f32, a NaN input replaced by 0x7fff by one select
    each (v_cmp_o_f32 on the input), and the two halves packed as a vector of two _Float16
    (v_pack_b32_f16 or v_perm_b32: a bit copy, 0x7fff is a quiet NaN). */
-typedef _Float16 ptx2hip_f16x2_t __attribute__((vector_size(4)));
+typedef _Float16 ptx2hip_f16_pair_t __attribute__((vector_size(4)));
 __device__ inline uint32_t ptx2hip_cvt_h2_from_f32(float a, float b, bool bf, int mode, bool relu,
                                                    bool sat) {
   if (!bf && mode == 0 && !relu && !sat) {
     const _Float16 nan = __builtin_bit_cast(_Float16, (uint16_t)0x7fffu);
-    ptx2hip_f16x2_t h = {b == b ? (_Float16)b : nan, a == a ? (_Float16)a : nan};
+    ptx2hip_f16_pair_t h = {b == b ? (_Float16)b : nan, a == a ? (_Float16)a : nan};
     return __builtin_bit_cast(uint32_t, h);
   }
   return ((uint32_t)ptx2hip_cvt_h_from_f32(a, bf, mode, relu, sat, false) << 16) |
