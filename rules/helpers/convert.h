@@ -336,7 +336,7 @@ __device__ inline uint16_t ptx2hip_cvt_h_from_f32(float x, bool bf, int mode, bo
 }
 // ptx2hip:end
 
-// ptx2hip:helper ptx2hip_cvt_h2_from_f32 requires=ptx2hip_cvt_h_from_f32
+// ptx2hip:helper ptx2hip_cvt_h2_from_f32 requires=ptx2hip_cvt_h_from_f32,ptx2hip_h2_canon_nan
 /* cvt.{rn,rz}{.relu}{.satfinite}.{f16x2,bf16x2}.f32 d, a, b: a -> high half, b -> low half. */
 __device__ inline uint32_t ptx2hip_cvt_h2_from_f32(float a, float b, bool bf, int mode, bool relu,
                                                    bool sat) {
@@ -344,16 +344,15 @@ __device__ inline uint32_t ptx2hip_cvt_h2_from_f32(float a, float b, bool bf, in
          ptx2hip_cvt_h_from_f32(b, bf, mode, relu, sat, false);
 }
 // ptx2hip:amd
-/* AMD: f16x2 round-to-nearest is two v_cvt_f16_f32, a NaN input replaced by 0x7fff by one select
-   each (v_cmp_o_f32 on the input), and the two halves packed as a vector of two _Float16
-   (v_pack_b32_f16 or v_perm_b32: a bit copy, 0x7fff is a quiet NaN). */
+/* AMD: f16x2 round-to-nearest is two v_cvt_f16_f32 (a NaN stays a NaN) packed as a pair of
+   _Float16 (gfx11: v_pack_b32_f16, a bit copy; gfx9: the high half by SDWA), then one packed NaN
+   fix. */
 typedef _Float16 ptx2hip_f16_pair_t __attribute__((vector_size(4)));
 __device__ inline uint32_t ptx2hip_cvt_h2_from_f32(float a, float b, bool bf, int mode, bool relu,
                                                    bool sat) {
   if (!bf && mode == 0 && !relu && !sat) {
-    const _Float16 nan = __builtin_bit_cast(_Float16, (uint16_t)0x7fffu);
-    ptx2hip_f16_pair_t h = {b == b ? (_Float16)b : nan, a == a ? (_Float16)a : nan};
-    return __builtin_bit_cast(uint32_t, h);
+    ptx2hip_f16_pair_t h = {(_Float16)b, (_Float16)a};
+    return ptx2hip_h2_canon_nan(__builtin_bit_cast(uint32_t, h), false);
   }
   return ((uint32_t)ptx2hip_cvt_h_from_f32(a, bf, mode, relu, sat, false) << 16) |
          ptx2hip_cvt_h_from_f32(b, bf, mode, relu, sat, false);

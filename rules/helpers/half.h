@@ -145,10 +145,24 @@ __device__ inline uint16_t ptx2hip_h_fma(uint16_t a, uint16_t b, uint16_t c, boo
     return ptx2hip_cvt_h_from_f32(b == 0x3f80u ? x + z : x * y, true, 0, false, false, false);
   }
   if (bf) return ptx2hip_bf16_fma_f64(a, b, c, relu);
-  if (ftz) {
-    a = (a & 0x7c00u) == 0u ? (uint16_t)(a & 0x8000u) : a;
-    b = (b & 0x7c00u) == 0u ? (uint16_t)(b & 0x8000u) : b;
-    c = (c & 0x7c00u) == 0u ? (uint16_t)(c & 0x8000u) : c;
+  if (ftz) { /* own locals: the other forms keep the caller's operands as they are */
+    uint16_t fa = (a & 0x7c00u) == 0u ? (uint16_t)(a & 0x8000u) : a;
+    uint16_t fb = (b & 0x7c00u) == 0u ? (uint16_t)(b & 0x8000u) : b;
+    uint16_t fc = (c & 0x7c00u) == 0u ? (uint16_t)(c & 0x8000u) : c;
+    _Float16 x, y, z;
+    memcpy(&x, &fa, 2);
+    memcpy(&y, &fb, 2);
+    memcpy(&z, &fc, 2);
+    _Float16 r = __builtin_fmaf16(x, y, z);
+    uint16_t u;
+    memcpy(&u, &r, 2);
+    bool tiny = (u & 0x7fffu) < 0x0400u;
+    if (!(__builtin_constant_p(b) && b == 0x3c00u) && (u & 0x7fffu) == 0x0400u) {
+      double exact = (double)x * (double)y + (double)z;
+      tiny = __builtin_fabs(exact) < 0x1.ffep-15; /* 2^-14 - 2^-26 */
+    }
+    if (tiny) u &= 0x8000u;
+    return (uint16_t)ptx2hip_h_fix_f16(u, sat, relu);
   }
   _Float16 x, y, z;
   memcpy(&x, &a, 2);
@@ -157,14 +171,6 @@ __device__ inline uint16_t ptx2hip_h_fma(uint16_t a, uint16_t b, uint16_t c, boo
   _Float16 r = __builtin_fmaf16(x, y, z);
   uint16_t u;
   memcpy(&u, &r, 2);
-  if (ftz) {
-    bool tiny = (u & 0x7fffu) < 0x0400u;
-    if (!(__builtin_constant_p(b) && b == 0x3c00u) && (u & 0x7fffu) == 0x0400u) {
-      double exact = (double)x * (double)y + (double)z;
-      tiny = __builtin_fabs(exact) < 0x1.ffep-15; /* 2^-14 - 2^-26 */
-    }
-    if (tiny) u &= 0x8000u;
-  }
   if (!sat && !relu) return r != r ? (uint16_t)0x7fffu : u; /* one compare and one select */
   return (uint16_t)ptx2hip_h_fix_f16(u, sat, relu);
 }
