@@ -106,13 +106,12 @@ __device__ inline uint32_t ptx2hip_bfe_u32(uint32_t a, uint32_t b, uint32_t c) {
   return (uint32_t)ptx2hip_bfe_bits(a, 32u, b & 0xffu, c & 0xffu, false);
 }
 // ptx2hip:amd
-// bfe.u32: v_bfe_u32 when pos, len < 32 (it masks both to 5 bits), exact shifts otherwise.
+// bfe.u32: v_bfe_u32 reads pos and len modulo 32, which is exact for pos, len < 32 (the field's
+// bits above bit 31 are 0 anyway); len >= 32 keeps every bit from pos up (a shift, which also reads
+// pos modulo 32), pos >= 32 gives 0. Branch-free; constant pos/len fold to one instruction.
 __device__ inline uint32_t ptx2hip_bfe_u32(uint32_t a, uint32_t b, uint32_t c) {
-  uint32_t pos = b & 0xffu, len = c & 0xffu;
-  // Only for pos/len known at compile time: with runtime values the guard costs more than it saves.
-  if (__builtin_constant_p(pos) && __builtin_constant_p(len) && pos < 32u && len < 32u)
-    return __builtin_amdgcn_ubfe(a, pos, len);
-  return (uint32_t)ptx2hip_bfe_bits(a, 32u, pos, len, false);
+  uint32_t field = (c & 0xe0u) == 0u ? __builtin_amdgcn_ubfe(a, b, c) : a >> (b & 31u);
+  return (b & 0xe0u) == 0u ? field : 0u;
 }
 // ptx2hip:end
 
@@ -122,14 +121,13 @@ __device__ inline int32_t ptx2hip_bfe_s32(int32_t a, uint32_t b, uint32_t c) {
   return (int32_t)(uint32_t)ptx2hip_bfe_bits((uint32_t)a, 32u, b & 0xffu, c & 0xffu, true);
 }
 // ptx2hip:amd
-// bfe.s32: v_bfe_i32 when the field lies inside the word (1 <= len <= 31, pos + len <= 32; v_bfe_i32
-// reads len & 31, so len = 32 must not reach it), exact shifts otherwise.
+// bfe.s32 with pos clamped to 31 (pos >= 32 replicates bit 31, as a >> 31 does): a field that
+// reaches bit 31 (pos + len >= 32) is the arithmetic shift a >> pos; otherwise it lies inside the
+// word with len < 32, where v_bfe_i32 is exact (len = 0 gives 0). Branch-free.
 __device__ inline int32_t ptx2hip_bfe_s32(int32_t a, uint32_t b, uint32_t c) {
   uint32_t pos = b & 0xffu, len = c & 0xffu;
-  // Only for pos/len known at compile time: with runtime values the guard costs more than it saves.
-  if (__builtin_constant_p(pos) && __builtin_constant_p(len) && len - 1u < 31u && pos + len <= 32u)
-    return __builtin_amdgcn_sbfe(a, pos, len);
-  return (int32_t)(uint32_t)ptx2hip_bfe_bits((uint32_t)a, 32u, pos, len, true);
+  if (pos > 31u) pos = 31u;
+  return pos + len >= 32u ? a >> pos : __builtin_amdgcn_sbfe(a, pos, len);
 }
 // ptx2hip:end
 
@@ -138,12 +136,30 @@ __device__ inline int32_t ptx2hip_bfe_s32(int32_t a, uint32_t b, uint32_t c) {
 __device__ inline uint64_t ptx2hip_bfe_u64(uint64_t a, uint32_t b, uint32_t c) {
   return ptx2hip_bfe_bits(a, 64u, b, c, false);
 }
+// ptx2hip:amd
+// bfe.u64: the field a >> pos keeps its low len bits by a shift left then right by 64 - len
+// (len >= 64: by 0); len = 0 and pos >= 64 give 0. Branch-free.
+__device__ inline uint64_t ptx2hip_bfe_u64(uint64_t a, uint32_t b, uint32_t c) {
+  uint32_t drop = 64u - (c < 64u ? c : 64u);
+  uint64_t field = (a >> (b & 63u)) << (drop & 63u) >> (drop & 63u);
+  return b < 64u && c != 0u ? field : 0u;
+}
 // ptx2hip:end
 
 // ptx2hip:helper ptx2hip_bfe_s64 requires=ptx2hip_bfe_bits
 // bfe.s64: pos and len use all 32 bits (sm_90 hardware; the PTX text says & 0xff).
 __device__ inline int64_t ptx2hip_bfe_s64(int64_t a, uint32_t b, uint32_t c) {
   return (int64_t)ptx2hip_bfe_bits((uint64_t)a, 64u, b, c, true);
+}
+// ptx2hip:amd
+// bfe.s64 with pos clamped to 63 and len to 64: a field that reaches bit 63 (pos + len >= 64) is
+// the arithmetic shift a >> pos; otherwise a shift left moves its top bit to bit 63 and an
+// arithmetic shift right by 64 - len sign-extends it. len = 0 gives 0. Branch-free.
+__device__ inline int64_t ptx2hip_bfe_s64(int64_t a, uint32_t b, uint32_t c) {
+  uint32_t pos = b < 63u ? b : 63u, len = c < 64u ? c : 64u;
+  uint32_t up = pos + len >= 64u ? 0u : 64u - pos - len;
+  int64_t field = (int64_t)((uint64_t)a << up) >> ((up + pos) & 63u);
+  return len != 0u ? field : 0;
 }
 // ptx2hip:end
 
@@ -155,6 +171,16 @@ __device__ inline uint32_t ptx2hip_bfi_b32(uint32_t a, uint32_t b, uint32_t pos_
   if (len == 0u || pos >= 32u) return b;
   uint32_t m = (len >= 32u ? 0xffffffffu : (1u << len) - 1u) << pos;
   return ((a << pos) & m) | (b & ~m);
+}
+// ptx2hip:amd
+// bfi.b32: the mask is v_bfm_b32 ((1 << len) - 1) << pos for pos, len < 32 (v_bfm reads both
+// modulo 32), every bit from pos up for len >= 32, none for pos >= 32; then one v_bfi_b32 (bitwise
+// select). Branch-free.
+__device__ inline uint32_t ptx2hip_bfi_b32(uint32_t a, uint32_t b, uint32_t pos, uint32_t len) {
+  uint32_t shift = pos & 31u;
+  uint32_t m = (len & 0xe0u) == 0u ? ((1u << (len & 31u)) - 1u) << shift : 0xffffffffu << shift;
+  if ((pos & 0xe0u) != 0u) m = 0u;
+  return (m & (a << shift)) | (~m & b);
 }
 // ptx2hip:end
 
@@ -187,22 +213,34 @@ __device__ inline uint32_t ptx2hip_prmt(uint32_t a, uint32_t b, uint32_t c) {
   return ptx2hip_prmt_generic(a, b, c);
 }
 // ptx2hip:amd
-// prmt.b32 (generic mode) as one v_perm_b32 when the selector is known at compile time and needs
-// no even-byte sign replication (v_perm codes: 0..7 pick a byte of {b, a}, 8 + k/2 the sign of odd
-// byte k, 12 gives 0x00; even-byte signs have no code). Otherwise the generic code, which is
-// shorter than translating a runtime selector.
+// prmt.b32 (generic mode). A constant selector without even-byte sign replication is one
+// v_perm_b32 (its codes: 0..7 pick a byte of {b, a}, 8 + k/2 the sign of odd byte k, 12 gives 0x00;
+// even-byte signs have no code). Otherwise, branch-free: the four nibbles of c spread to bytes
+// (v_perm, v_lshl_or), v_perm picks the four bytes by their low 3 bits, and the bytes whose nibble
+// has bit 3 take their own sign: v_perm sign codes 8..11 read bit 7 of bytes 1, 3, 5, 7 of
+// {x << 8, x}, which are bytes 1, 3, 0, 2 of x, so selector 0x090b080a replicates the sign of each
+// byte of x in place; the same on the spread selector shifted left by 4 (bit 3 of a nibble at bit
+// 7 of its byte) gives the byte mask that chooses (v_bfi_b32).
 __device__ inline uint32_t ptx2hip_prmt(uint32_t a, uint32_t b, uint32_t c) {
-  uint32_t sel = 0u;
-  bool even_sign = false;
-  for (uint32_t i = 0u; i < 4u; ++i) {
-    uint32_t n = (c >> (4u * i)) & 0xfu, s = 0x0cu;
-    if (n < 8u) s = n;
-    else if (n & 1u) s = 8u + ((n & 7u) >> 1);
-    else even_sign = true;
-    sel |= s << (8u * i);
+  if (__builtin_constant_p(c)) {
+    uint32_t sel = 0u;
+    bool even_sign = false;
+    for (uint32_t i = 0u; i < 4u; ++i) {
+      uint32_t n = (c >> (4u * i)) & 0xfu, s = 0x0cu;
+      if (n < 8u) s = n;
+      else if (n & 1u) s = 8u + ((n & 7u) >> 1);
+      else even_sign = true;
+      sel |= s << (8u * i);
+    }
+    if (!even_sign) return __builtin_amdgcn_perm(b, a, sel);
   }
-  if (__builtin_constant_p(sel) && !even_sign) return __builtin_amdgcn_perm(b, a, sel);
-  return ptx2hip_prmt_generic(a, b, c);
+  const uint32_t own_sign = 0x090b080au;
+  uint32_t halves = __builtin_amdgcn_perm(0u, c, 0x0c010c00u); /* byte 1 of c to byte 2 */
+  uint32_t nibbles = halves | (halves << 4); /* nibble i in the low half of byte i */
+  uint32_t picked = __builtin_amdgcn_perm(b, a, nibbles & 0x07070707u);
+  uint32_t signs = __builtin_amdgcn_perm(picked << 8, picked, own_sign);
+  uint32_t replicate = __builtin_amdgcn_perm(nibbles << 12, nibbles << 4, own_sign);
+  return (replicate & signs) | (~replicate & picked);
 }
 // ptx2hip:end
 

@@ -293,31 +293,46 @@ __device__ inline uint16_t ptx2hip_cvt_h_from_f32(float x, bool bf, int mode, bo
 }
 // ptx2hip:amd
 /* f32 -> f16 (bf false) or bf16 (bf true) bits: mode 0..3, NaN -> 0x7fff, .relu, .satfinite, .ftz.
-   AMD, round to nearest: f16 is v_cvt_f16_f32 (the default MODE rounds to nearest even and keeps
-   f16 denormals), bf16 an integer add of 0x7fff plus the kept lsb (gfx90a/gfx942/gfx1100 have no
-   f32 -> bf16 instruction); .satfinite turns an infinite result into the largest finite value,
-   .relu a negative input into +0, and a NaN gives 0x7fff, each by one select, no branch. */
+   AMD, no branch: bf16 on the bits (gfx90a/gfx942/gfx1100 have no f32 -> bf16 instruction; both
+   formats share the exponent range, so subnormals and overflow need nothing else): to nearest even
+   by the integer add of 0x7fff plus the kept lsb, toward zero by truncation, away from zero (down
+   for negatives, up for positives) by the add of 0xffff. f16 is v_cvt_f16_f32 (the default MODE
+   rounds to nearest even and keeps f16 denormals); a directed mode compares that result, widened
+   exactly, with the input and steps one encoding (an integer step of the magnitude bits crosses
+   binades, the subnormal range, zero and infinity correctly) when it lies past the input in the
+   mode's direction. Then .satfinite turns an infinite result into the largest finite value, .relu a
+   negative input into +0, and a NaN gives 0x7fff, each by one select. */
 __device__ inline uint16_t ptx2hip_cvt_h_from_f32(float x, bool bf, int mode, bool relu, bool sat,
                                                   bool ftz) {
   uint32_t u = ptx2hip_bits_from_f32(x);
   if (ftz && bf && (u & 0x7f800000u) == 0) u &= 0x80000000u; /* f16: .ftz flushes nothing (H100) */
-  if (mode == 0) {
-    uint32_t r;
-    if (bf) {
-      r = (u + 0x7fffu + ((u >> 16) & 1u)) >> 16; /* ties to even on the bits */
-    } else {
-      _Float16 h = (_Float16)ptx2hip_f32_from_bits(u);
-      uint16_t hb;
-      memcpy(&hb, &h, 2);
-      r = hb;
+  uint32_t r;
+  if (bf) {
+    bool neg = (u >> 31) != 0u;
+    uint32_t add = mode == 0                                   ? 0x7fffu + ((u >> 16) & 1u)
+                   : (mode == 2 && neg) || (mode == 3 && !neg) ? 0xffffu
+                                                               : 0u;
+    r = (u + add) >> 16;
+  } else {
+    float f = ptx2hip_f32_from_bits(u);
+    _Float16 h = (_Float16)f;
+    uint16_t hb;
+    memcpy(&hb, &h, 2);
+    r = hb;
+    if (mode != 0) {
+      float back = (float)h; /* exact */
+      bool neg = (hb & 0x8000u) != 0u;
+      bool past = mode == 1   ? __builtin_fabsf(back) > __builtin_fabsf(f)
+                  : mode == 2 ? back > f
+                              : back < f;
+      bool toward_zero = mode == 1 || (mode == 2) != neg;
+      if (past) r = toward_zero ? r - 1u : r + 1u;
     }
-    uint32_t inf = bf ? 0x7f80u : 0x7c00u;
-    if (sat && (r & 0x7fffu) == inf) r = (r & 0x8000u) | (inf - 1u); /* overflow: max finite */
-    if (relu && (u >> 31)) r = 0u; /* -0 included */
-    return (u & 0x7fffffffu) > 0x7f800000u ? (uint16_t)0x7fffu : (uint16_t)r;
   }
-  return (uint16_t)ptx2hip_fp_convert(u, 23, 8, false, bf ? 7 : 10, bf ? 8 : 5,
-                                      bf ? 0x7f7fu : 0x7bffu, 0x7fffu, mode, relu, sat);
+  uint32_t inf = bf ? 0x7f80u : 0x7c00u;
+  if (sat && (r & 0x7fffu) == inf) r = (r & 0x8000u) | (inf - 1u); /* overflow: max finite */
+  if (relu && (u >> 31)) r = 0u; /* -0 included */
+  return (u & 0x7fffffffu) > 0x7f800000u ? (uint16_t)0x7fffu : (uint16_t)r;
 }
 // ptx2hip:end
 
@@ -329,15 +344,15 @@ __device__ inline uint32_t ptx2hip_cvt_h2_from_f32(float a, float b, bool bf, in
          ptx2hip_cvt_h_from_f32(b, bf, mode, relu, sat, false);
 }
 // ptx2hip:amd
-/* AMD: f16x2 round-to-nearest is two v_cvt_f16_f32 (a NaN stays a NaN) and one packed NaN fix. */
+/* AMD: f16x2 round-to-nearest is two v_cvt_f16_f32 (a NaN stays a NaN) packed as a pair of
+   _Float16 (gfx11: v_pack_b32_f16, a bit copy; gfx9: the high half by SDWA), then one packed NaN
+   fix. */
+typedef _Float16 ptx2hip_f16_pair_t __attribute__((vector_size(4)));
 __device__ inline uint32_t ptx2hip_cvt_h2_from_f32(float a, float b, bool bf, int mode, bool relu,
                                                    bool sat) {
   if (!bf && mode == 0 && !relu && !sat) {
-    _Float16 ha = (_Float16)a, hb = (_Float16)b;
-    uint16_t ua, ub;
-    memcpy(&ua, &ha, 2);
-    memcpy(&ub, &hb, 2);
-    return ptx2hip_h2_canon_nan(((uint32_t)ua << 16) | ub, false);
+    ptx2hip_f16_pair_t h = {(_Float16)b, (_Float16)a};
+    return ptx2hip_h2_canon_nan(__builtin_bit_cast(uint32_t, h), false);
   }
   return ((uint32_t)ptx2hip_cvt_h_from_f32(a, bf, mode, relu, sat, false) << 16) |
          ptx2hip_cvt_h_from_f32(b, bf, mode, relu, sat, false);

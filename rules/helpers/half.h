@@ -121,8 +121,15 @@ __device__ inline uint16_t ptx2hip_h_fma(uint16_t a, uint16_t b, uint16_t c, boo
 /* AMD: f16 without .ftz is v_fma_f16 (add = fma(a, 1, b) folds to v_add_f16, mul = fma(a, b, -0) to
    v_mul_f16): IEEE, one rounding to nearest even, f16 denormals kept (the HIP kernel default MODE:
    float_denorm_mode_16_64 = 3, float_round_mode_16_64 = 0); NaN/.sat/.relu are then fixed on the
-   bits. bf16 add, sub and mul go through f32, bf16 fma through f64 (ptx2hip_bf16_fma_f64); .ftz
-   takes the exact software path. */
+   bits. bf16 add, sub and mul go through f32, bf16 fma through f64 (ptx2hip_bf16_fma_f64).
+   .ftz (f16 only) by selects around the same instruction: subnormal inputs become zeros of their
+   sign, and a result below the smallest normal 2^-14 a zero of its sign. sm_90 flushes when the
+   exact result rounded to 11 bits with an unbounded exponent is below 2^-14, i.e. when its
+   magnitude is below T = 2^-14 - 2^-26; the hardware rounds to the subnormal grid instead, which
+   differs only for magnitudes in [2^-14 - 2^-25, T), rounded up to 2^-14 by the hardware: for a
+   result of magnitude 2^-14 the exact value decides, computed in f64 (a product of two f16 is
+   exact there, and a sum of it and an f16 near 2^-14 needs at most 34 significant bits: exact).
+   add and sub (b = 1.0) skip that test: a sum of f16 values below 2^-13 is exact in f16. */
 __device__ inline uint16_t ptx2hip_h_fma(uint16_t a, uint16_t b, uint16_t c, bool bf, bool ftz,
                                          bool sat, bool relu) {
   if (bf && !relu &&
@@ -138,7 +145,25 @@ __device__ inline uint16_t ptx2hip_h_fma(uint16_t a, uint16_t b, uint16_t c, boo
     return ptx2hip_cvt_h_from_f32(b == 0x3f80u ? x + z : x * y, true, 0, false, false, false);
   }
   if (bf) return ptx2hip_bf16_fma_f64(a, b, c, relu);
-  if (ftz) return ptx2hip_h_fma_exact(a, b, c, bf, ftz, sat, relu);
+  if (ftz) { /* own locals: the other forms keep the caller's operands as they are */
+    uint16_t fa = (a & 0x7c00u) == 0u ? (uint16_t)(a & 0x8000u) : a;
+    uint16_t fb = (b & 0x7c00u) == 0u ? (uint16_t)(b & 0x8000u) : b;
+    uint16_t fc = (c & 0x7c00u) == 0u ? (uint16_t)(c & 0x8000u) : c;
+    _Float16 x, y, z;
+    memcpy(&x, &fa, 2);
+    memcpy(&y, &fb, 2);
+    memcpy(&z, &fc, 2);
+    _Float16 r = __builtin_fmaf16(x, y, z);
+    uint16_t u;
+    memcpy(&u, &r, 2);
+    bool tiny = (u & 0x7fffu) < 0x0400u;
+    if (!(__builtin_constant_p(b) && b == 0x3c00u) && (u & 0x7fffu) == 0x0400u) {
+      double exact = (double)x * (double)y + (double)z;
+      tiny = __builtin_fabs(exact) < 0x1.ffep-15; /* 2^-14 - 2^-26 */
+    }
+    if (tiny) u &= 0x8000u;
+    return (uint16_t)ptx2hip_h_fix_f16(u, sat, relu);
+  }
   _Float16 x, y, z;
   memcpy(&x, &a, 2);
   memcpy(&y, &b, 2);
@@ -186,7 +211,7 @@ __device__ inline uint32_t ptx2hip_h2_fma(uint32_t a, uint32_t b, uint32_t c, bo
 typedef _Float16 ptx2hip_f16x2_t __attribute__((ext_vector_type(2)));
 __device__ inline uint32_t ptx2hip_h2_fma(uint32_t a, uint32_t b, uint32_t c, bool bf, bool ftz,
                                           bool sat, bool relu) {
-  if (bf || ftz) {
+  if (bf || ftz) { /* .ftz: the f16 code on each lane */
     uint32_t lo = ptx2hip_h_fma((uint16_t)a, (uint16_t)b, (uint16_t)c, bf, ftz, sat, relu);
     uint32_t hi = ptx2hip_h_fma((uint16_t)(a >> 16), (uint16_t)(b >> 16), (uint16_t)(c >> 16), bf,
                                 ftz, sat, relu);
