@@ -38,30 +38,14 @@ const STATEMENTS: [(&str, &str, &str); 17] = [
 /// checks.
 fn program(rules: &RuleSet, target: Target) -> String {
     let mut src = String::from("#include \"async_model.h\"\n");
-    let mut funcs = String::new();
-    let mut helpers: Vec<String> = Vec::new();
-    for (name, ptx, cons) in STATEMENTS {
-        funcs.push_str(&common::statement_function(
-            rules,
-            target,
-            name,
-            ptx,
-            cons,
-            &mut helpers,
-        ));
-    }
-    src.push_str(&rules.helper_definitions(helpers.iter(), target));
-    src.push_str(&funcs);
+    src.push_str(&common::statement_functions(rules, target, &STATEMENTS));
     src.push_str("#include \"async_check.cpp\"\n");
     src
 }
 
 #[test]
 fn mbarrier_translations_follow_the_ptx_state_machine_on_the_host() {
-    let Some(cxx) = ["g++", "clang++-19", "clang++"]
-        .into_iter()
-        .find(|c| common::installed(c))
-    else {
+    let Some(cxx) = common::host_cxx() else {
         return common::skip("a host C++ compiler", "the mbarrier host model");
     };
     let rules = RuleSet::embedded().expect("rule table loads");

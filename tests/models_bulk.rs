@@ -110,10 +110,7 @@ fn program(rules: &RuleSet, target: Target) -> (String, usize) {
 
 #[test]
 fn bulk_translations_follow_the_ptx_isa_on_the_host() {
-    let Some(cxx) = ["g++", "clang++-19", "clang++"]
-        .into_iter()
-        .find(|c| common::installed(c))
-    else {
+    let Some(cxx) = common::host_cxx() else {
         return common::skip("a host C++ compiler", "the bulk host model");
     };
     let rules = RuleSet::embedded().expect("rule table loads");

@@ -26,30 +26,14 @@ fn program(rules: &RuleSet, target: Target) -> String {
         src.push_str("#define PTX2HIP_MODEL_AMD\n");
     }
     src.push_str("#include \"named_barrier_model.h\"\n");
-    let mut funcs = String::new();
-    let mut helpers: Vec<String> = Vec::new();
-    for (name, ptx, cons) in STATEMENTS {
-        funcs.push_str(&common::statement_function(
-            rules,
-            target,
-            name,
-            ptx,
-            cons,
-            &mut helpers,
-        ));
-    }
-    src.push_str(&rules.helper_definitions(helpers.iter(), target));
-    src.push_str(&funcs);
+    src.push_str(&common::statement_functions(rules, target, &STATEMENTS));
     src.push_str("#include \"named_barrier_check.cpp\"\n");
     src
 }
 
 #[test]
 fn counted_barrier_translations_follow_the_ptx_description_on_the_host() {
-    let Some(cxx) = ["g++", "clang++-19", "clang++"]
-        .into_iter()
-        .find(|c| common::installed(c))
-    else {
+    let Some(cxx) = common::host_cxx() else {
         return common::skip("a host C++ compiler", "the counted-barrier host model");
     };
     let rules = RuleSet::embedded().expect("rule table loads");

@@ -101,10 +101,7 @@ fn program(rules: &RuleSet) -> String {
 
 #[test]
 fn tensor_copies_lay_boxes_out_as_the_hardware_does_on_the_host() {
-    let Some(cxx) = ["g++", "clang++-19", "clang++"]
-        .into_iter()
-        .find(|c| common::installed(c))
-    else {
+    let Some(cxx) = common::host_cxx() else {
         return common::skip("a host C++ compiler", "the TMA host model");
     };
     let rules = RuleSet::embedded().expect("rule table loads");

@@ -97,6 +97,37 @@ pub fn host_program_words(
         .collect()
 }
 
+/// The host C++ compiler the model checks use: the first of g++ and clang installed.
+pub fn host_cxx() -> Option<&'static str> {
+    ["g++", "clang++-19", "clang++"]
+        .into_iter()
+        .find(|c| installed(c))
+}
+
+/// The helper definitions, then one [`statement_function`] per `(name, ptx, constraints)` of
+/// `statements`, translated for `target`.
+pub fn statement_functions(
+    rules: &ptx2hip::lower::RuleSet,
+    target: ptx2hip::lower::Target,
+    statements: &[(&str, &str, &str)],
+) -> String {
+    let mut funcs = String::new();
+    let mut helpers: Vec<String> = Vec::new();
+    for (name, ptx, constraints) in statements {
+        funcs.push_str(&statement_function(
+            rules,
+            target,
+            name,
+            ptx,
+            constraints,
+            &mut helpers,
+        ));
+    }
+    let mut src = rules.helper_definitions(helpers.iter(), target);
+    src.push_str(&funcs);
+    src
+}
+
 /// `static void NAME(T op0, T& op1, ...) { translation }`: the asm statement `ptx` with its
 /// `constraints` translated for `target`, as a host function a C++ check calls (outputs by
 /// reference; `"l"` operands 64-bit, the others 32-bit). Its helpers are added to `helpers`.
