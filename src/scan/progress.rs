@@ -183,18 +183,8 @@ pub fn wave64_splits(source: &[u8], parties: &[Party]) -> Vec<Wave64Split> {
     if !parties.iter().any(|p| p.role == Role::CountedSync) {
         return Vec::new();
     }
-    let toks = tokens::spans(source, 0..source.len(), &[]);
     let mut found = Vec::new();
-    for (i, t) in toks.iter().enumerate() {
-        if !(t.kind == Kind::Ident && t.text(source) == b"if") {
-            continue;
-        }
-        let Some(split) = if_split(source, &toks, i) else {
-            continue;
-        };
-        let condition: String = String::from_utf8_lossy(&source[split.condition.clone()])
-            .split_whitespace()
-            .collect();
+    for (if_at, split, condition) in if_splits(source) {
         if !splits_a_wave64(&condition) {
             continue;
         }
@@ -215,7 +205,7 @@ pub fn wave64_splits(source: &[u8], parties: &[Party]) -> Vec<Wave64Split> {
                     found.push(Wave64Split {
                         sync: s.clone(),
                         other_line: o.line,
-                        if_line: line_of(source, t.at),
+                        if_line: line_of(source, if_at),
                         condition: condition.clone(),
                     });
                 }
@@ -234,18 +224,8 @@ pub fn same_wave_waits(source: &[u8], parties: &[Party]) -> Vec<SameWaveWait> {
     {
         return Vec::new();
     }
-    let toks = tokens::spans(source, 0..source.len(), &[]);
     let mut found = Vec::new();
-    for (i, t) in toks.iter().enumerate() {
-        if !(t.kind == Kind::Ident && t.text(source) == b"if") {
-            continue;
-        }
-        let Some(split) = if_split(source, &toks, i) else {
-            continue;
-        };
-        let condition: String = String::from_utf8_lossy(&source[split.condition.clone()])
-            .split_whitespace()
-            .collect();
+    for (if_at, split, condition) in if_splits(source) {
         if !LANE_SPLIT.is_match(&condition) {
             continue;
         }
@@ -265,7 +245,7 @@ pub fn same_wave_waits(source: &[u8], parties: &[Party]) -> Vec<SameWaveWait> {
                     found.push(SameWaveWait {
                         wait: w.clone(),
                         arrive_line: a.line,
-                        if_line: line_of(source, t.at),
+                        if_line: line_of(source, if_at),
                         condition: condition.clone(),
                     });
                 }
@@ -274,6 +254,23 @@ pub fn same_wave_waits(source: &[u8], parties: &[Party]) -> Vec<SameWaveWait> {
     }
     found.sort_by_key(|f| f.wait.span.start);
     found
+}
+
+/// Every `if` with an `else` in `source`: the offset of its `if`, its parts, and its condition
+/// without blanks (what the lane and warp patterns match).
+fn if_splits(source: &[u8]) -> Vec<(usize, IfSplit, String)> {
+    let toks = tokens::spans(source, 0..source.len(), &[]);
+    toks.iter()
+        .enumerate()
+        .filter(|(_, t)| t.kind == Kind::Ident && t.text(source) == b"if")
+        .filter_map(|(i, t)| {
+            let split = if_split(source, &toks, i)?;
+            let condition = String::from_utf8_lossy(&source[split.condition.clone()])
+                .split_whitespace()
+                .collect();
+            Some((t.at, split, condition))
+        })
+        .collect()
 }
 
 /// An `if` with an `else`: the bytes of its condition and of its two branches.
