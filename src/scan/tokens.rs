@@ -177,33 +177,17 @@ impl Iterator for Spans<'_> {
                     i += 2;
                     Kind::HashHash
                 }
-                b'#' => {
+                b'#' | b'(' | b')' | b',' | b':' | b'[' | b']' => {
                     i += 1;
-                    Kind::Hash
-                }
-                b'(' => {
-                    i += 1;
-                    Kind::LParen
-                }
-                b')' => {
-                    i += 1;
-                    Kind::RParen
-                }
-                b',' => {
-                    i += 1;
-                    Kind::Comma
-                }
-                b':' => {
-                    i += 1;
-                    Kind::Colon
-                }
-                b'[' => {
-                    i += 1;
-                    Kind::LBracket
-                }
-                b']' => {
-                    i += 1;
-                    Kind::RBracket
+                    match b {
+                        b'#' => Kind::Hash,
+                        b'(' => Kind::LParen,
+                        b')' => Kind::RParen,
+                        b',' => Kind::Comma,
+                        b':' => Kind::Colon,
+                        b'[' => Kind::LBracket,
+                        _ => Kind::RBracket,
+                    }
                 }
                 _ if b.is_ascii_alphabetic() || b == b'_' => {
                     i += text[i..end]
