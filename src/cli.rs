@@ -58,6 +58,8 @@ enum Command {
         /// Keep the original asm for NVIDIA (`guarded`) or substitute the translation (`replace`).
         #[arg(long, value_enum, default_value_t = EmitArg::Guarded)]
         emit: EmitArg,
+        /// What the translations may use: `amd`, HIP for AMD GPUs; `portable`, C++ that nvcc and
+        /// hipcc both compile.
         #[arg(long, value_enum, default_value_t = TargetArg::Amd)]
         target: TargetArg,
         /// Name files in the diff relative to DIR (default: the root of the git repository
@@ -89,6 +91,8 @@ enum Command {
         input: Input,
         #[command(flatten)]
         lint: check::LintArgs,
+        /// What the translations may use: `amd`, HIP for AMD GPUs; `portable`, C++ that nvcc and
+        /// hipcc both compile.
         #[arg(long, value_enum, default_value_t = TargetArg::Amd)]
         target: TargetArg,
     },
@@ -167,9 +171,15 @@ enum EmitArg {
     Replace,
 }
 
+/// What a translation may use, and so where it compiles.
 #[derive(Clone, Copy, ValueEnum)]
 enum TargetArg {
+    /// HIP for AMD GPUs: HIP functions and AMD builtins (`__builtin_amdgcn_*`) where they are
+    /// exact; compiles with hipcc/clang for AMD GPUs (gfx90a, gfx942 and gfx1100 are checked).
     Amd,
+    /// C++ and the API common to CUDA and HIP only: compiles with nvcc and with hipcc alike. The
+    /// forms that need AMD builtins to be exact (warp shuffles and votes, `mma`, `wgmma`) are
+    /// left as written (U004).
     Portable,
 }
 
@@ -455,15 +465,11 @@ fn explain(
         outln!(out, "{} ({}) — {}\n", rule.code, rule.name, rule.summary);
         outln!(out, "{}", rule.doc.trim());
         outln!(out, "\n{}", tier_note(rule));
-        outln!(
-            out,
-            "\nforms: {}",
-            rule.forms()
-                .iter()
-                .map(|(f, _)| f.as_str())
-                .collect::<Vec<_>>()
-                .join(", ")
-        );
+        // One form a line: a rule of a hundred forms stays readable and greppable.
+        outln!(out, "\nforms:");
+        for (form, _) in rule.forms() {
+            outln!(out, "  {form}");
+        }
         return explain_statement(
             out,
             &rule.example.ptx,

@@ -432,6 +432,52 @@ fn explain_accepts_a_rule_code() {
         .starts_with("I001 (integer-add)"));
 }
 
+/// `explain CODE` lists a rule's forms one per line, and `explain OPCODE` the forms of each of its
+/// rules (issue 24: they were joined on one line), so that `grep` finds a form.
+#[test]
+fn explain_lists_forms_one_per_line() {
+    let stdout = |arg: &str| {
+        let out = ptx2hip().args(["explain", arg]).assert().code(0);
+        String::from_utf8(out.get_output().stdout.clone()).unwrap()
+    };
+    let text = stdout("I001");
+    let (_, forms) = text.split_once("\nforms:\n").expect("a forms section");
+    let forms: Vec<&str> = forms
+        .lines()
+        .take_while(|l| l.starts_with("  "))
+        .map(str::trim)
+        .collect();
+    assert!(
+        forms.contains(&"add.s32") && forms.contains(&"add.u64"),
+        "{text}"
+    );
+    assert!(forms.iter().all(|f| !f.contains(',')), "{forms:?}");
+    let text = stdout("add");
+    assert!(
+        text.contains("    forms:\n      add.f32\n      add.rn.f32\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains(" more (`ptx2hip explain F003` lists them)"),
+        "{text}"
+    );
+}
+
+/// `--help` says what each target means and where its code compiles.
+#[test]
+fn target_help_says_what_each_target_compiles_with() {
+    for command in ["check", "translate"] {
+        let out = ptx2hip().args([command, "--help"]).assert().code(0);
+        let help = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+        assert!(help.contains("- amd:      HIP for AMD GPUs"), "{help}");
+        assert!(
+            help.contains("compiles with nvcc and with hipcc alike"),
+            "{help}"
+        );
+        assert!(help.contains("left as written (U004)"), "{help}");
+    }
+}
+
 #[test]
 fn explain_resolves_a_renamed_rule_code_to_its_new_code() {
     let out = ptx2hip()

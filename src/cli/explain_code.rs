@@ -189,18 +189,18 @@ fn opcode(out: &mut Output, form: &str, rules: &RuleSet) -> ExitCode {
             );
             for (r, forms) in &family {
                 outln!(out, "\n  {} ({}): {}", r.code, r.name, r.summary);
-                let shown: Vec<&str> = forms.iter().take(SHOWN_FORMS).map(String::as_str).collect();
+                outln!(out, "    forms:");
+                for form in forms.iter().take(SHOWN_FORMS) {
+                    outln!(out, "      {form}");
+                }
                 let more = forms.len().saturating_sub(SHOWN_FORMS);
-                outln!(
-                    out,
-                    "    forms: {}{}",
-                    shown.join(", "),
-                    if more > 0 {
-                        format!(", and {more} more")
-                    } else {
-                        String::new()
-                    }
-                );
+                if more > 0 {
+                    outln!(
+                        out,
+                        "      and {more} more (`ptx2hip explain {}` lists them)",
+                        r.code
+                    );
+                }
             }
         }
         FormAnswer::ControlFlow => {
