@@ -1,6 +1,7 @@
 //! `check` as a CI lint: finding codes in every format, SARIF valid against the SARIF 2.1.0
 //! schema, GitHub annotations, configuration discovery, inline suppressions, baselines,
-//! `--fail-on`, `--quiet`, `--statistics`, standard input, exclusions and `explain CODE`.
+//! `--fail-on`, `--exit-zero`, `--output-file`, `--quiet`, `--statistics`, standard input,
+//! exclusions and `explain CODE`.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -803,6 +804,59 @@ mod exit_and_output {
         write(dir.path(), "clean.cu", "int x;\n");
         let (code, out, err) = check(dir.path(), &["-q"]);
         assert_eq!((code, out.as_str(), err.as_str()), (0, "", ""));
+    }
+
+    #[test]
+    fn exit_zero_reports_the_findings_and_passes_but_errors_still_exit_2() {
+        let dir = tree();
+        let (code, out, _) = check(dir.path(), &["--exit-zero"]);
+        assert_eq!(code, 0);
+        assert!(out.contains("error[U001]"), "{out}");
+        let (code, _, _) = check(dir.path(), &["--exit-zero", "missing.cu"]);
+        assert_eq!(code, 2);
+    }
+
+    #[test]
+    fn output_file_holds_the_report_that_stdout_would() {
+        let dir = tree();
+        let (_, printed, _) = check(dir.path(), &["--format", "json"]);
+        let (code, out, err) = check(dir.path(), &["--format", "json", "-o", "lint.json"]);
+        assert_eq!((code, out.as_str(), err.as_str()), (1, "", ""));
+        assert_eq!(
+            fs::read_to_string(dir.path().join("lint.json")).unwrap(),
+            printed
+        );
+        let (code, out, _) = check(dir.path(), &["--output-file", "lint.txt", "src"]);
+        assert_eq!((code, out.as_str()), (1, ""));
+        let text = fs::read_to_string(dir.path().join("lint.txt")).unwrap();
+        assert!(
+            text.contains("error[U001]") && text.contains("2 non-portable"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn output_file_never_replaces_an_input_or_writes_through_a_link() {
+        let dir = tree();
+        let source = fs::read_to_string(dir.path().join("src/k.cu")).unwrap();
+        let (code, _, err) = check(dir.path(), &["src", "-o", "src/k.cu"]);
+        assert_eq!(code, 2);
+        assert!(
+            err.contains("src/k.cu: is one of the files this run reads"),
+            "{err}"
+        );
+        assert_eq!(
+            fs::read_to_string(dir.path().join("src/k.cu")).unwrap(),
+            source
+        );
+        std::os::unix::fs::symlink("src/k.cu", dir.path().join("link.txt")).unwrap();
+        let (code, _, err) = check(dir.path(), &["src", "-o", "link.txt"]);
+        assert_eq!(code, 2);
+        assert!(err.contains("link.txt: is a symbolic link"), "{err}");
+        assert_eq!(
+            fs::read_to_string(dir.path().join("src/k.cu")).unwrap(),
+            source
+        );
     }
 
     #[test]

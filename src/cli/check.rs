@@ -47,6 +47,18 @@ pub struct LintArgs {
     /// exclusions and recorded in baselines.
     #[arg(long, value_name = "PATH")]
     stdin_filename: Option<PathBuf>,
+    /// Exit 0 even when there are findings (they are still reported); errors still exit 2.
+    #[arg(long)]
+    exit_zero: bool,
+    /// Write the report to FILE instead of stdout (replaced whole once complete; never through a
+    /// link, never over an input); messages stay on stderr.
+    #[arg(
+        long,
+        short = 'o',
+        value_name = "FILE",
+        conflicts_with = "write_baseline"
+    )]
+    output_file: Option<PathBuf>,
 }
 
 #[derive(Clone, Copy, PartialEq, ValueEnum)]
@@ -173,7 +185,16 @@ fn check(
         })
         .collect();
     progress.finish();
-    let mut out = Output::stdout();
+    let mut out = match &args.output_file {
+        Some(path) => {
+            let inputs = sources.iter().filter_map(|s| match s {
+                Source::File(p) => Some(p.clone()),
+                Source::Stdin { .. } => None,
+            });
+            Output::file(path, inputs.chain(args.baseline.clone()).collect())
+        }
+        None => Output::stdout(),
+    };
     let mut totals = Totals::default();
     let mut all = Vec::new();
     let mut recorded = record;
@@ -246,10 +267,11 @@ fn check(
             ));
         }
     }
-    let fails = all.iter().any(|d| match args.fail_on {
-        FailOn::Any => true,
-        FailOn::Unsupported => d.code.level() == Level::Error,
-    });
+    let fails = !args.exit_zero
+        && all.iter().any(|d| match args.fail_on {
+            FailOn::Any => true,
+            FailOn::Unsupported => d.code.level() == Level::Error,
+        });
     conclude(
         out,
         errors,
