@@ -8,22 +8,29 @@
 //! ```toml
 //! exclude = ["third_party/", "*.generated.cu"]   # gitignore syntax, relative to this file
 //! extensions = ["cu", "cuh"]                     # replaces the default extensions
-//! ignore = ["T001"]                              # finding codes `check` never reports
+//! select = ["U", "T003"]                        # finding codes `check` reports (default: all
+//!                                                # but L001); prefixes select every code below
+//! ignore = ["T001"]                              # finding codes `check` does not report
 //! defines = ["USE_TENSOR_CORES", "CUDA_VERSION=12040"]
 //! amd-defines = ["GGML_USE_HIP"]
 //! nvidia-only-macros = ["NEW_MMA_AVAILABLE"]
+//!
+//! [per-file-ignores]                             # patterns as `exclude`'s: codes not reported
+//! "tests/" = ["U001"]                            # in the files they match
 //! ```
+//!
+//! [`select`] says how `select`, `ignore` and `per-file-ignores` combine with the command line's.
 //!
 //! A key ptx2hip does not know is an error naming the file and the key: a misspelt `exclude`
 //! must not silently lint `third_party/`.
 
 pub mod resolve;
+pub mod select;
 
 use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
-use crate::codes::Code;
 use crate::lower::TensorModel;
 use crate::rules::evidence::Floor;
 use crate::scan::cuda_arch::CudaArch;
@@ -35,7 +42,9 @@ pub const FILE_NAME: &str = "ptx2hip.toml";
 const KEYS: &[&str] = &[
     "exclude",
     "extensions",
+    "select",
     "ignore",
+    "per-file-ignores",
     "defines",
     "amd-defines",
     "nvidia-only-macros",
@@ -59,8 +68,11 @@ pub struct Config {
     /// Extensions processed when walking directories, replacing the default ones; `--ext`
     /// replaces these in turn.
     pub extensions: Option<Vec<String>>,
-    /// Finding codes `check` does not report.
-    pub ignore: Vec<Code>,
+    /// The finding codes `check` reports (`select` and `ignore`).
+    pub selection: select::Selection,
+    /// Patterns of paths, relative to [`Config::root`], with the codes not reported in the files
+    /// they match.
+    pub per_file_ignores: Vec<select::PerFileIgnore>,
     /// Macros defined in every compilation, as `-D NAME[=VALUE]` defines them: they feed the
     /// scanner's `-D` defines, which decide the `#if`s around and inside asm statements.
     pub defines: Vec<Define>,
@@ -90,8 +102,11 @@ struct Raw {
     #[serde(default)]
     exclude: Vec<String>,
     extensions: Option<Vec<String>>,
+    select: Option<Vec<String>>,
     #[serde(default)]
     ignore: Vec<String>,
+    #[serde(default)]
+    per_file_ignores: std::collections::BTreeMap<String, Vec<String>>,
     #[serde(default)]
     defines: Vec<String>,
     #[serde(default)]
@@ -151,15 +166,26 @@ impl Config {
                 .extensions
                 .map(|e| e.iter().map(|x| extension(x)).collect())
                 .transpose()?,
-            ignore: raw
-                .ignore
-                .iter()
-                .map(|c| {
-                    Code::parse(c).ok_or_else(|| {
-                        format!("`ignore`: unknown finding code `{c}` (`ptx2hip explain CODE` lists them)")
-                    })
+            selection: select::Selection {
+                select: raw
+                    .select
+                    .as_ref()
+                    .map(|s| select::parse_list(s.iter().map(String::as_str)))
+                    .transpose()
+                    .map_err(|e| format!("`select`: {e}"))?,
+                extend_select: Vec::new(),
+                ignore: select::parse_list(raw.ignore.iter().map(String::as_str))
+                    .map_err(|e| format!("`ignore`: {e}"))?,
+            },
+            per_file_ignores: raw
+                .per_file_ignores
+                .into_iter()
+                .map(|(pattern, codes)| {
+                    let codes = select::parse_list(codes.iter().map(String::as_str))
+                        .map_err(|e| format!("`per-file-ignores`: `{pattern}`: {e}"))?;
+                    Ok((pattern, codes))
                 })
-                .collect::<Result<_, _>>()?,
+                .collect::<Result<_, String>>()?,
             defines: defines("defines", &raw.defines)?,
             amd_defines: defines("amd-defines", &raw.amd_defines)?,
             nvidia_only_macros: defines("nvidia-only-macros", &raw.nvidia_only_macros)?,
@@ -243,6 +269,7 @@ mod tests {
             r#"
             exclude = ["third_party/", "*.gen.cu"]
             extensions = ["cu", ".cuh"]
+            select = ["U", "t"]
             ignore = ["T001", "u003"]
             defines = ["NDEBUG", "CUDA_VERSION=12040", "EMPTY="]
             amd-defines = ["GGML_USE_HIP"]
@@ -250,6 +277,8 @@ mod tests {
             cuda-arch = "sm_80"
             tensor-model = "sm_80"
             evidence = "hardware"
+            [per-file-ignores]
+            "tests/" = ["U001", "T"]
             "#,
         )
         .unwrap();
@@ -260,7 +289,12 @@ mod tests {
             .contains("hardware or any"));
         assert_eq!(c.exclude, ["third_party/", "*.gen.cu"]);
         assert_eq!(c.extensions, Some(vec!["cu".into(), "cuh".into()]));
-        assert_eq!(c.ignore, [Code::Translatable, Code::DeclinedForm]);
+        let shown = |s: &[select::Selector]| s.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert_eq!(shown(c.selection.select.as_deref().unwrap()), ["U", "T"]);
+        assert_eq!(shown(&c.selection.ignore), ["T001", "U003"]);
+        assert_eq!(c.per_file_ignores.len(), 1);
+        assert_eq!(c.per_file_ignores[0].0, "tests/");
+        assert_eq!(shown(&c.per_file_ignores[0].1), ["U001", "T"]);
         assert_eq!(
             c.defines,
             [
@@ -296,7 +330,11 @@ mod tests {
     #[test]
     fn unknown_codes_bad_macro_names_and_bad_extensions_are_errors() {
         let e = Config::parse("ignore = [\"X999\"]").unwrap_err();
-        assert!(e.contains("unknown finding code `X999`"), "{e}");
+        assert!(e.contains("`ignore`: `X999` is not a finding code"), "{e}");
+        let e = Config::parse("select = [\"U9\"]").unwrap_err();
+        assert!(e.contains("`select`: `U9` is not a finding code"), "{e}");
+        let e = Config::parse("[per-file-ignores]\n\"a/\" = [\"Z\"]").unwrap_err();
+        assert!(e.contains("`per-file-ignores`: `a/`: `Z`"), "{e}");
         let e = Config::parse("defines = [\"1ABC\"]").unwrap_err();
         assert!(e.contains("`defines`: `1ABC`"), "{e}");
         let e = Config::parse("amd-defines = [\"=1\"]").unwrap_err();

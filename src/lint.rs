@@ -1,8 +1,9 @@
-//! The lint of one file: which of its findings `check` reports, once the configuration's
-//! `ignore` list, the inline suppressions and the baseline have had their say, in that order.
+//! The lint of one file: which of its findings `check` reports, once the codes selected for the
+//! file (`select`, `ignore` and per-file ignores: [`crate::config::select`]), the inline
+//! suppressions and the baseline have had their say, in that order.
 //!
-//! A finding whose code the configuration ignores does not exist for the lint (a suppression
-//! naming it is unused). A suppressed finding is not reported and not recorded in a baseline
+//! A finding whose code is not selected does not exist for the lint (a suppression naming it is
+//! unused). A suppressed finding is not reported and not recorded in a baseline
 //! written meanwhile: the comment already accounts for it. A finding the baseline holds is
 //! recorded again in a new baseline but not reported.
 
@@ -18,7 +19,7 @@ use crate::suppress::{self, Ledger};
 /// What decides which findings are reported.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Settings<'a> {
-    /// Codes never reported.
+    /// Codes never reported (those the selection leaves out).
     pub ignore: &'a [Code],
     /// Report suppression comments that silence nothing (`L001`).
     pub report_unused_suppressions: bool,

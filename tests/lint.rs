@@ -1,7 +1,7 @@
 //! `check` as a CI lint: finding codes in every format, SARIF valid against the SARIF 2.1.0
-//! schema, GitHub annotations, configuration discovery, inline suppressions, baselines,
-//! `--fail-on`, `--exit-zero`, `--output-file`, `--quiet`, `--statistics`, standard input,
-//! exclusions and `explain CODE`.
+//! schema, GitHub annotations, configuration discovery, code selection (`--select`, `--ignore`,
+//! per-file ignores), inline suppressions, baselines, `--fail-on`, `--exit-zero`,
+//! `--output-file`, `--quiet`, `--statistics`, standard input, exclusions and `explain CODE`.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -577,6 +577,177 @@ mod exclusions {
         assert_eq!(
             files(dir.path(), &["-g", "!*.cuh", "-g", "!third_party/"]),
             ["src/k.cu"]
+        );
+    }
+}
+
+mod selection {
+    use super::*;
+
+    /// The codes `check ARGS` reports in `dir`, as `file:CODE`, in order.
+    fn reported(dir: &Path, args: &[&str]) -> Vec<String> {
+        let (code, out, err) = check(dir, &[&["--format", "concise", "-q"], args].concat());
+        assert!(code < 2, "{err}");
+        out.lines()
+            .map(|l| {
+                let (file, rest) = l.split_once(':').unwrap();
+                let code = rest.split(' ').nth(1).unwrap();
+                format!("{file}:{code}")
+            })
+            .collect()
+    }
+
+    /// `src/k.cu` and `tests/t.cu`, each with a T001 and a U001 finding.
+    fn two_files() -> tempfile::TempDir {
+        let dir = tree();
+        write(dir.path(), "tests/t.cu", &kernel(&format!("{ADD}{FROB}")));
+        dir
+    }
+
+    #[test]
+    fn select_and_ignore_take_codes_prefixes_and_comma_lists() {
+        let dir = two_files();
+        assert_eq!(
+            reported(dir.path(), &["--select", "U"]),
+            ["src/k.cu:U001", "tests/t.cu:U001"]
+        );
+        assert_eq!(
+            reported(dir.path(), &["--select", "u00,T002", "--select", "E"]),
+            ["src/k.cu:U001", "tests/t.cu:U001"],
+            "comma lists and repeats add up; any case"
+        );
+        assert_eq!(
+            reported(dir.path(), &["--ignore", "T"]),
+            ["src/k.cu:U001", "tests/t.cu:U001"]
+        );
+        assert!(reported(dir.path(), &["--select", "ALL", "--ignore", "T,U"]).is_empty());
+    }
+
+    #[test]
+    fn the_most_specific_code_decides_and_an_ignore_wins_a_tie() {
+        let dir = two_files();
+        assert_eq!(
+            reported(dir.path(), &["--ignore", "U", "--extend-select", "U001"]),
+            [
+                "src/k.cu:T001",
+                "src/k.cu:U001",
+                "tests/t.cu:T001",
+                "tests/t.cu:U001"
+            ]
+        );
+        assert_eq!(
+            reported(dir.path(), &["--select", "U001", "--ignore", "U001"]),
+            [] as [&str; 0]
+        );
+    }
+
+    #[test]
+    fn per_file_ignores_silence_codes_in_the_files_their_pattern_matches() {
+        let dir = two_files();
+        assert_eq!(
+            reported(dir.path(), &["--per-file-ignores", "tests/:U,T001"]),
+            ["src/k.cu:T001", "src/k.cu:U001"]
+        );
+        assert_eq!(
+            reported(
+                dir.path(),
+                &[
+                    "--per-file-ignores",
+                    "*.cu:T",
+                    "--per-file-ignores",
+                    "/src:U001"
+                ]
+            ),
+            ["tests/t.cu:U001"]
+        );
+    }
+
+    #[test]
+    fn the_configuration_selects_and_the_command_line_changes_it() {
+        let dir = two_files();
+        write(
+            dir.path(),
+            "ptx2hip.toml",
+            "select = [\"U\", \"T\"]\nignore = [\"T001\"]\n[per-file-ignores]\n\"tests/\" = [\"U001\"]\n",
+        );
+        assert_eq!(reported(dir.path(), &[]), ["src/k.cu:U001"]);
+        assert_eq!(
+            reported(dir.path(), &["--extend-select", "T001"]),
+            ["src/k.cu:T001", "src/k.cu:U001", "tests/t.cu:T001"],
+            "per-file ignores hold whatever is selected"
+        );
+        assert_eq!(
+            reported(dir.path(), &["--select", "T001"]),
+            ["src/k.cu:T001", "tests/t.cu:T001"],
+            "--select replaces `select` and `ignore`"
+        );
+        assert!(reported(dir.path(), &["--ignore", "U"]).is_empty());
+        assert_eq!(
+            reported(
+                dir.path(),
+                &["--isolated", "--per-file-ignores", "src/k.cu:ALL"]
+            ),
+            ["tests/t.cu:T001", "tests/t.cu:U001"]
+        );
+    }
+
+    #[test]
+    fn unused_suppressions_are_reported_when_selected() {
+        let dir = tempfile::tempdir().unwrap();
+        let body = format!("  // ptx2hip: ignore[U001] stale\n{ADD}");
+        write(dir.path(), "k.cu", &kernel(&body));
+        let with_l001 = ["k.cu:T001", "k.cu:L001"];
+        assert_eq!(reported(dir.path(), &[]), ["k.cu:T001"]);
+        assert_eq!(
+            reported(dir.path(), &["--extend-select", "L001"]),
+            with_l001
+        );
+        assert_eq!(reported(dir.path(), &["--select", "ALL"]), with_l001);
+        assert_eq!(
+            reported(dir.path(), &["--report-unused-suppressions"]),
+            with_l001
+        );
+        assert_eq!(
+            reported(
+                dir.path(),
+                &["--report-unused-suppressions", "--ignore", "L001"]
+            ),
+            ["k.cu:T001"],
+            "the flag is `--extend-select L001`: an ignore as specific wins"
+        );
+    }
+
+    #[test]
+    fn a_code_that_selects_nothing_is_an_error_on_the_command_line_and_in_the_file() {
+        let dir = two_files();
+        for args in [
+            &["--select", "U9"][..],
+            &["--ignore", "T001,X001"],
+            &["--per-file-ignores", "tests/:I001"],
+        ] {
+            let (code, out, err) = check(dir.path(), args);
+            assert_eq!((code, out.as_str()), (2, ""), "{args:?}");
+            assert!(err.contains("is not a finding code"), "{err}");
+            assert!(
+                err.contains("T001-T003, U001-U"),
+                "the codes are listed: {err}"
+            );
+        }
+        let (code, _, err) = check(dir.path(), &["--per-file-ignores", "tests/"]);
+        assert_eq!(code, 2);
+        assert!(err.contains("`tests/` is not PATTERN:CODES"), "{err}");
+        write(
+            dir.path(),
+            "ptx2hip.toml",
+            "[per-file-ignores]\n\"tests/\" = [\"D012\"]\n",
+        );
+        let (code, out, err) = check(dir.path(), &[]);
+        assert_eq!((code, out.as_str()), (2, ""));
+        assert!(
+            err.contains(
+                "ptx2hip.toml: `per-file-ignores`: `tests/`: `D012` is not a finding code"
+            ),
+            "{err}"
         );
     }
 }

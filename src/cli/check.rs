@@ -14,6 +14,7 @@ use super::progress::Progress;
 use super::{conclude, display_path, Input};
 use crate::baseline::Baseline;
 use crate::codes::{Code, Level};
+use crate::config::select::{self, PerFileIgnores, Selection, Selector};
 use crate::lint::{self, Linted, Settings};
 use crate::lower::RuleSet;
 use crate::pipeline::{self, Options};
@@ -40,9 +41,28 @@ pub struct LintArgs {
     /// Record every finding in FILE as a baseline, and exit 0.
     #[arg(long, value_name = "FILE")]
     write_baseline: Option<PathBuf>,
-    /// Report `ptx2hip: ignore[...]` comments that silence nothing (code L001).
+    /// Report `ptx2hip: ignore[...]` comments that silence nothing (code L001; as
+    /// `--extend-select L001`).
     #[arg(long)]
     report_unused_suppressions: bool,
+    /// Report only these finding codes (comma separated or repeated): a code (`U001`), a prefix
+    /// of codes (`U` every U code, `U01` U010-U019) or `ALL`; replaces `select` of ptx2hip.toml
+    /// [default: every code but L001].
+    #[arg(long, value_name = "CODES", value_delimiter = ',', value_parser = Selector::parse)]
+    select: Option<Vec<Selector>>,
+    /// Report these finding codes (or prefixes) besides the selected ones.
+    #[arg(long, value_name = "CODES", value_delimiter = ',', value_parser = Selector::parse)]
+    extend_select: Vec<Selector>,
+    /// Do not report these finding codes (or prefixes; adds to `ignore` of ptx2hip.toml). The
+    /// most specific code or prefix decides: `--select U --ignore U003` reports every U code but
+    /// U003; between a selected and an ignored code, the ignore wins.
+    #[arg(long, value_name = "CODES", value_delimiter = ',', value_parser = Selector::parse)]
+    ignore: Vec<Selector>,
+    /// Do not report CODES in the files PATTERN matches (`--per-file-ignores 'tests/:U001,T'`;
+    /// PATTERN as `--exclude`'s; repeat for several patterns; adds to `per-file-ignores` of
+    /// ptx2hip.toml).
+    #[arg(long, value_name = "PATTERN:CODES", value_parser = select::per_file_ignore)]
+    per_file_ignores: Vec<select::PerFileIgnore>,
     /// The path of the source read from standard input (`-`): how it is shown, matched against
     /// exclusions and recorded in baselines.
     #[arg(long, value_name = "PATH")]
@@ -95,6 +115,33 @@ struct Prepared {
     /// Errors finding the files (the run goes on; the exit code will be 2).
     errors: Vec<String>,
     baseline: Option<Baseline>,
+    codes: CommandLineCodes,
+}
+
+/// The codes the command line selects and ignores, applied after each file's configuration's.
+struct CommandLineCodes {
+    selection: Selection,
+    /// `--per-file-ignores`, relative to the working directory.
+    per_file_ignores: PerFileIgnores,
+}
+
+impl CommandLineCodes {
+    fn new(args: &LintArgs) -> Result<CommandLineCodes, String> {
+        let cwd = std::env::current_dir().map_err(|e| format!("the working directory: {e}"))?;
+        let mut extend_select = args.extend_select.clone();
+        if args.report_unused_suppressions {
+            extend_select.extend(Selector::parse(Code::UnusedSuppression.as_str()));
+        }
+        Ok(CommandLineCodes {
+            selection: Selection {
+                select: args.select.clone(),
+                extend_select,
+                ignore: args.ignore.clone(),
+            },
+            per_file_ignores: PerFileIgnores::new(&cwd, &args.per_file_ignores)
+                .map_err(|e| format!("--per-file-ignores: {e}"))?,
+        })
+    }
 }
 
 pub fn run(input: &Input, args: &LintArgs, rules: &RuleSet, options: Options) -> ExitCode {
@@ -114,6 +161,7 @@ fn prepare(input: &Input, args: &LintArgs) -> Result<Prepared, String> {
     // The working directory's configuration (or --config's) must be readable to start at all.
     input.selection.working_directory_config()?;
     let baseline = args.baseline.as_deref().map(Baseline::read).transpose()?;
+    let codes = CommandLineCodes::new(args)?;
     let stdin = input.paths.iter().any(|p| p == Path::new("-"));
     if !stdin {
         if args.stdin_filename.is_some() {
@@ -124,6 +172,7 @@ fn prepare(input: &Input, args: &LintArgs) -> Result<Prepared, String> {
             sources: files.into_iter().map(|f| Source::File(f.path)).collect(),
             errors,
             baseline,
+            codes,
         });
     }
     if input.paths.len() > 1 {
@@ -146,6 +195,7 @@ fn prepare(input: &Input, args: &LintArgs) -> Result<Prepared, String> {
         sources,
         errors: Vec::new(),
         baseline,
+        codes,
     })
 }
 
@@ -160,12 +210,13 @@ fn check(
         sources,
         mut errors,
         baseline,
+        codes,
     } = run;
     let record = args.write_baseline.as_deref().map(Baseline::new);
-    // `ignore` is each file's configuration's.
+    // The codes reported are each file's.
     let settings = Settings {
         ignore: &[],
-        report_unused_suppressions: args.report_unused_suppressions,
+        report_unused_suppressions: false,
         baseline: baseline.as_ref(),
         record: record.as_ref(),
     };
@@ -179,7 +230,15 @@ fn check(
     let reports: Vec<Result<FileReport, Unread>> = sources
         .par_iter()
         .map(|source| {
-            let report = FileReport::of(source, input, rules, options, &settings, args, &memo);
+            let report = FileReport::of(
+                source,
+                input,
+                rules,
+                options,
+                &settings,
+                (args, &codes),
+                &memo,
+            );
             progress.inc();
             report
         })
@@ -447,7 +506,7 @@ impl FileReport {
         rules: &RuleSet,
         options: Options,
         settings: &Settings,
-        args: &LintArgs,
+        (args, codes): (&LintArgs, &CommandLineCodes),
         memo: &pipeline::Memo,
     ) -> Result<FileReport, Unread> {
         let path = match source {
@@ -462,8 +521,18 @@ impl FileReport {
                 })
             }
         };
+        let reported = select::reported(&[&config.config.selection, &codes.selection], |code| {
+            config.per_file_ignores.ignores(path, code)
+                || codes.per_file_ignores.ignores(path, code)
+        });
+        let ignore: Vec<Code> = Code::ALL
+            .iter()
+            .copied()
+            .filter(|c| !reported.contains(c))
+            .collect();
         let settings = &Settings {
-            ignore: &config.config.ignore,
+            ignore: &ignore,
+            report_unused_suppressions: reported.contains(&Code::UnusedSuppression),
             ..*settings
         };
         let scan_options = &input.scan_options(&config.config);

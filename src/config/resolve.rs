@@ -18,15 +18,17 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
+use super::select::PerFileIgnores;
 use super::{Config, Source, FILE_NAME};
 use crate::filter::Filter;
 use crate::walk::lexically_absolute;
 
-/// One configuration and its compiled `exclude` patterns.
+/// One configuration and its compiled `exclude` and `per-file-ignores` patterns.
 #[derive(Debug)]
 pub struct Resolved {
     pub config: Config,
     exclude: Filter,
+    pub per_file_ignores: PerFileIgnores,
 }
 
 impl Resolved {
@@ -42,7 +44,13 @@ impl Resolved {
             &config.root,
         )
         .map_err(|e| format!("{shown}{e}"))?;
-        Ok(Arc::new(Resolved { config, exclude }))
+        let per_file_ignores = PerFileIgnores::new(&config.root, &config.per_file_ignores)
+            .map_err(|e| format!("{shown}{e}"))?;
+        Ok(Arc::new(Resolved {
+            config,
+            exclude,
+            per_file_ignores,
+        }))
     }
 }
 
@@ -172,7 +180,12 @@ mod tests {
 
     fn ignored(configs: &Configs, path: &Path) -> Vec<String> {
         let c = configs.of(path).unwrap();
-        c.config.ignore.iter().map(|c| c.to_string()).collect()
+        c.config
+            .selection
+            .ignore
+            .iter()
+            .map(|c| c.to_string())
+            .collect()
     }
 
     #[test]
