@@ -39,7 +39,8 @@ pub struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Translate every inline asm statement; print a unified diff (or write files).
+    /// Translate every inline asm statement; print a unified diff (or write files; for `-`, print
+    /// the translated standard input).
     Translate {
         #[command(flatten)]
         input: Input,
@@ -84,6 +85,10 @@ enum Command {
         /// headers installed apart from the tree).
         #[arg(long, value_name = "NAME", requires = "helpers")]
         include_as: Option<String>,
+        /// The path of the source read from standard input (`-`): its configuration, whether it
+        /// is excluded, where its local headers are, and its name in messages.
+        #[arg(long, value_name = "PATH")]
+        stdin_filename: Option<PathBuf>,
     },
     /// Lint: report every non-portable asm statement (exit 0: none, 1: findings, 2: error).
     Check {
@@ -125,8 +130,8 @@ enum Command {
 
 #[derive(clap::Args)]
 struct Input {
-    /// Files or directories (directories are walked honouring .gitignore); for `check`, `-`
-    /// reads standard input.
+    /// Files or directories (directories are walked honouring .gitignore); for `check` and
+    /// `translate`, `-` reads standard input (`translate -` prints the translated source).
     #[arg(default_value = ".")]
     paths: Vec<PathBuf>,
     /// File extensions to process when walking directories (comma separated or repeated;
@@ -231,6 +236,7 @@ pub fn run(cli: Cli) -> ExitCode {
             statistics,
             helpers,
             include_as,
+            stdin_filename,
         } => {
             let options = Options {
                 target: target.into(),
@@ -256,6 +262,7 @@ pub fn run(cli: Cli) -> ExitCode {
                     path,
                     include_as: include_as.as_deref(),
                 }),
+                stdin_filename.as_deref(),
                 statistics,
             )
         }

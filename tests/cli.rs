@@ -836,3 +836,118 @@ fn a_file_with_old_mac_line_endings_is_read_translated_and_kept_in_its_endings()
         "a second run changes nothing"
     );
 }
+
+/// `translate -`: an editor's filter. Standard input in, the translated file whole on stdout,
+/// messages on stderr.
+mod translate_stdin {
+    use super::*;
+
+    /// Runs `translate - ARGS` in `dir` with `input`: exit code, stdout, stderr.
+    fn translate(dir: &Path, args: &[&str], input: &[u8]) -> (i32, Vec<u8>, String) {
+        let o = ptx2hip()
+            .current_dir(dir)
+            .args(["translate", "-"])
+            .args(args)
+            .write_stdin(input)
+            .output()
+            .unwrap();
+        let code = o.status.code().unwrap_or(-1);
+        (code, o.stdout, String::from_utf8(o.stderr).unwrap())
+    }
+
+    #[test]
+    fn it_prints_what_in_place_writes_and_the_notes_on_stderr() {
+        let dir = tempfile::tempdir().unwrap();
+        let source = format!("{ADD}{UNKNOWN}");
+        let (code, out, err) = translate(dir.path(), &[], source.as_bytes());
+        assert_eq!(code, 0, "{err}");
+        let file = write(dir.path(), "k.cu", source.as_bytes());
+        ptx2hip()
+            .args(["translate", "--in-place"])
+            .arg(&file)
+            .assert()
+            .code(0);
+        assert_eq!(out, fs::read(&file).unwrap());
+        assert!(
+            err.contains("-:7:3: not translated: unknown instruction `frobnicate`"),
+            "{err}"
+        );
+        assert!(
+            err.contains("1 of 1 file changed, 1 statement translated, 1 left"),
+            "{err}"
+        );
+        let (code, again, _) = translate(dir.path(), &[], &out);
+        assert_eq!(
+            (code, again),
+            (0, out),
+            "a second translation changes nothing"
+        );
+    }
+
+    #[test]
+    fn the_stdin_filename_chooses_the_configuration_and_names_the_file() {
+        let dir = tempfile::tempdir().unwrap();
+        write(
+            dir.path(),
+            "vendor/ptx2hip.toml",
+            b"exclude = [\"*.cuh\"]\n",
+        );
+        let source = format!("{ADD}{UNKNOWN}");
+        let (code, out, err) = translate(
+            dir.path(),
+            &["--stdin-filename", "vendor/k.cuh"],
+            source.as_bytes(),
+        );
+        assert_eq!((code, out.as_slice()), (0, source.as_bytes()), "excluded");
+        assert!(
+            err.contains("vendor/k.cuh is excluded: printed as it is"),
+            "{err}"
+        );
+        let (code, out, err) = translate(
+            dir.path(),
+            &["--stdin-filename", "src/k.cu", "--emit", "replace"],
+            source.as_bytes(),
+        );
+        assert_eq!(code, 0);
+        assert!(!String::from_utf8(out).unwrap().contains("add.s32"));
+        assert!(err.contains("src/k.cu:7:3: not translated"), "{err}");
+    }
+
+    #[test]
+    fn bad_input_is_printed_as_it_is_never_a_panic() {
+        let dir = tempfile::tempdir().unwrap();
+        let utf16 = b"\xff\xfea\x00s\x00m\x00".to_vec();
+        let invalid = b"int x; /* \xc3\x28 */ asm(\"frob\xff;\");\n".to_vec();
+        let unterminated = b"__device__ void f() { asm(\"add.s32 %0, %1;\" : \"=r\"(x".to_vec();
+        for input in [Vec::new(), b"\0\0\0".to_vec(), utf16, invalid, unterminated] {
+            let (code, out, err) = translate(dir.path(), &[], &input);
+            assert!(code == 0 || code == 2, "{code}: {err}");
+            assert!(!err.contains("panicked"), "{err}");
+            assert_eq!(out, input, "{err}");
+        }
+    }
+
+    #[test]
+    fn it_is_alone_and_writes_nowhere_else() {
+        let dir = tempfile::tempdir().unwrap();
+        write(dir.path(), "k.cu", ADD.as_bytes());
+        for (args, why) in [
+            (&["k.cu"][..], "must be the only path"),
+            (&["--in-place"], "not with --in-place"),
+            (&["--out-dir", "out"], "not with --in-place, --out-dir"),
+            (&["--helpers", "h.h"], "--helpers"),
+        ] {
+            let (code, out, err) = translate(dir.path(), args, ADD.as_bytes());
+            assert_eq!((code, out.as_slice()), (2, &b""[..]), "{args:?}");
+            assert!(err.contains(why), "{err}");
+        }
+        assert!(!dir.path().join("out").exists() && !dir.path().join("h.h").exists());
+        let o = ptx2hip()
+            .current_dir(dir.path())
+            .args(["translate", "k.cu", "--stdin-filename", "x.cu"])
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(2));
+        assert!(String::from_utf8_lossy(&o.stderr).contains("--stdin-filename needs `-`"));
+    }
+}

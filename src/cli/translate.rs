@@ -1,5 +1,6 @@
 //! `ptx2hip translate`: a unified diff on stdout, the sources rewritten in place, or translated
-//! copies under an output directory.
+//! copies under an output directory; for `-`, the translated standard input on stdout (an
+//! editor's filter).
 //!
 //! Each file goes read → translate → write on its own, in parallel, so memory holds a few files
 //! at a time rather than the tree, and a file rewritten in place is written right after its own
@@ -48,15 +49,34 @@ pub struct Helpers<'a> {
 }
 
 /// Translates every input (with `helpers`, into files that include that shared header, written
-/// first); ends with the summary line on stderr.
+/// first); ends with the summary line on stderr. The path `-` is standard input, named
+/// `stdin_filename`.
 pub fn run(
     input: &Input,
     rules: &RuleSet,
     options: Options,
     mode: &Mode,
     helpers: Option<Helpers>,
+    stdin_filename: Option<&Path>,
     statistics: bool,
 ) -> ExitCode {
+    if input.paths.iter().any(|p| p == Path::new("-")) {
+        let refused = if input.paths.len() > 1 {
+            Some("`-` (standard input) must be the only path")
+        } else if !matches!(mode, Mode::Diff { root: None }) || helpers.is_some() {
+            Some("`-` (standard input) is translated to stdout: not with --in-place, --out-dir, --diff-root or --helpers")
+        } else {
+            None
+        };
+        return match refused {
+            Some(why) => conclude(Output::stdout(), vec![why.into()], ExitCode::SUCCESS),
+            None => from_stdin(input, rules, options, stdin_filename, statistics),
+        };
+    }
+    if stdin_filename.is_some() {
+        let why = "--stdin-filename needs `-` (standard input) as the path";
+        return conclude(Output::stdout(), vec![why.into()], ExitCode::SUCCESS);
+    }
     let (mut files, mut errors) = input.files();
     let emit_mode = options.emit.unwrap_or(emit::EmitMode::Guarded);
     let opened = helpers.map(|h| {
@@ -348,21 +368,7 @@ fn translate_file(
         return done;
     }
     done.summary.add(&outcome, scan_options.macros.cuda_arch);
-    for d in &outcome.diagnostics {
-        if d.code == Code::OtherArchArm {
-            done.notes += &format!("{path}:{}:{}: {}\n", d.line, d.column, d.message);
-        } else {
-            done.notes += &report::render_file_diagnostic(&path, d);
-        }
-    }
-    for f in &outcome.findings {
-        if let Err(u) = &f.outcome {
-            done.notes += &format!(
-                "{path}:{}:{}: not translated: {}\n",
-                f.line, f.column, u.message
-            );
-        }
-    }
+    done.notes = notes(&path, &outcome);
     let rewritten = outcome.rewritten.as_ref();
     if target.header.is_some() {
         done.needs = emit::needs_of(rewritten.map_or(source, |r| &r.bytes)).filter(|n| n.shared);
@@ -398,6 +404,94 @@ fn translate_file(
     }
     done.error = written.err();
     done
+}
+
+/// What stderr says of a file's translation: its file-level problems and the statements left as
+/// written.
+fn notes(path: &str, outcome: &pipeline::FileOutcome) -> String {
+    let mut notes = String::new();
+    for d in &outcome.diagnostics {
+        if d.code == Code::OtherArchArm {
+            notes += &format!("{path}:{}:{}: {}\n", d.line, d.column, d.message);
+        } else {
+            notes += &report::render_file_diagnostic(path, d);
+        }
+    }
+    for f in &outcome.findings {
+        if let Err(u) = &f.outcome {
+            notes += &format!(
+                "{path}:{}:{}: not translated: {}\n",
+                f.line, f.column, u.message
+            );
+        }
+    }
+    notes
+}
+
+/// `translate -`: standard input translated on stdout, whole (the input as it is where nothing
+/// changes, the file is excluded or cannot be translated: an editor replacing its buffer with
+/// the output loses nothing); what is left as written, and the summary, on stderr. `name`
+/// (`--stdin-filename`) chooses the configuration and the exclusions, finds local headers, and
+/// names the file in messages.
+fn from_stdin(
+    input: &Input,
+    rules: &RuleSet,
+    options: Options,
+    name: Option<&Path>,
+    statistics: bool,
+) -> ExitCode {
+    let mut out = Output::stdout();
+    let mut source = Vec::new();
+    if let Err(e) = io::Read::read_to_end(&mut io::stdin(), &mut source) {
+        return conclude(out, vec![format!("standard input: {e}")], ExitCode::SUCCESS);
+    }
+    let path = name.unwrap_or(Path::new("-"));
+    let shown = display_path(path);
+    let config = match input.selection.keeps(path) {
+        Ok(true) => input.selection.config_of(path),
+        Ok(false) => {
+            warn(format_args!(
+                "ptx2hip: note: {shown} is excluded: printed as it is"
+            ));
+            out.write(&source);
+            return conclude(out, Vec::new(), ExitCode::SUCCESS);
+        }
+        Err(e) => Err(e),
+    };
+    let config = match config {
+        Ok(c) => c,
+        Err(e) => {
+            out.write(&source);
+            return conclude(out, vec![e], ExitCode::SUCCESS);
+        }
+    };
+    let scan_options = input.scan_options(&config.config);
+    let options = input.options_for(&config.config, options);
+    let located = name.filter(|n| *n != Path::new("-"));
+    let outcome = pipeline::process_file_with(
+        &source,
+        located,
+        rules,
+        options,
+        &scan_options,
+        None,
+        Placement::Inline,
+    );
+    let mut summary = Summary::default();
+    summary.add(&outcome, scan_options.macros.cuda_arch);
+    let mut errors = Vec::new();
+    match (&outcome.refused, &outcome.rewritten) {
+        (Some(why), _) => {
+            summary.not_written(&outcome);
+            errors.push(format!("{shown}: {why}"));
+            out.write(&source);
+        }
+        (None, Some(rewritten)) => out.write(&rewritten.bytes),
+        (None, None) => out.write(&source),
+    }
+    warn_text(&notes(&shown, &outcome));
+    warn_text(&summary.render(statistics));
+    conclude(out, errors, ExitCode::SUCCESS)
 }
 
 /// How the file `file` will include the shared header: from where it is written (its resolved
