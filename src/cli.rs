@@ -35,6 +35,17 @@ use output::{outln, warn, Output};
 pub struct Cli {
     #[command(subcommand)]
     command: Command,
+    /// Colour the human report of `check` and the diff of `translate`: `auto` on a terminal
+    /// (not with NO_COLOR set; always with CLICOLOR_FORCE set), `always`, or `never`.
+    #[arg(long, global = true, value_name = "WHEN", value_enum, default_value_t = ColorArg::Auto)]
+    color: ColorArg,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum ColorArg {
+    Auto,
+    Always,
+    Never,
 }
 
 #[derive(Subcommand)]
@@ -223,6 +234,11 @@ pub fn run(cli: Cli) -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    anstream::ColorChoice::write_global(match cli.color {
+        ColorArg::Auto => anstream::ColorChoice::Auto,
+        ColorArg::Always => anstream::ColorChoice::Always,
+        ColorArg::Never => anstream::ColorChoice::Never,
+    });
     match cli.command {
         Command::Translate {
             input,

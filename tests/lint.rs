@@ -1,7 +1,8 @@
 //! `check` as a CI lint: finding codes in every format, SARIF valid against the SARIF 2.1.0
 //! schema, GitHub annotations, configuration discovery, code selection (`--select`, `--ignore`,
 //! per-file ignores), inline suppressions, baselines, `--fail-on`, `--exit-zero`,
-//! `--output-file`, `--quiet`, `--statistics`, standard input, exclusions and `explain CODE`.
+//! `--output-file`, `--quiet`, `--statistics`, colour, standard input, exclusions and `explain
+//! CODE`.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -1054,6 +1055,103 @@ mod exit_and_output {
         let (code, _, err) = check(dir.path(), &["--statistics", "--format", "sarif"]);
         assert_eq!(code, 2);
         assert!(err.contains("--statistics"), "{err}");
+    }
+}
+
+mod colour {
+    use super::*;
+
+    /// `check ARGS` in `dir` with the environment `env` (the colour variables otherwise unset):
+    /// stdout.
+    fn check_with(dir: &Path, env: &[(&str, &str)], args: &[&str]) -> String {
+        let mut c = ptx2hip(dir);
+        for var in ["NO_COLOR", "CLICOLOR_FORCE", "CLICOLOR"] {
+            c.env_remove(var);
+        }
+        let o = c
+            .envs(env.iter().copied())
+            .arg("check")
+            .args(args)
+            .output()
+            .unwrap();
+        String::from_utf8(o.stdout).unwrap()
+    }
+
+    /// `text` without its ANSI escape sequences.
+    fn plain(text: &str) -> String {
+        let mut out = String::new();
+        let mut escape = false;
+        for c in text.chars() {
+            match c {
+                '\x1b' => escape = true,
+                'm' if escape => escape = false,
+                _ if escape => {}
+                _ => out.push(c),
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn a_pipe_gets_no_colour_unless_forced_and_no_color_wins() {
+        let dir = tree();
+        let piped = check_with(dir.path(), &[], &[]);
+        assert!(
+            !piped.contains('\x1b') && piped.contains("error[U001]"),
+            "{piped}"
+        );
+        let forced = check_with(dir.path(), &[("CLICOLOR_FORCE", "1")], &[]);
+        assert!(forced.contains("\x1b[1m\x1b[91merror[U001]"), "{forced}");
+        assert_eq!(plain(&forced), piped, "colour changes no character");
+        let both = [("CLICOLOR_FORCE", "1"), ("NO_COLOR", "1")];
+        assert_eq!(check_with(dir.path(), &both, &[]), piped);
+    }
+
+    #[test]
+    fn color_always_and_never_override_the_environment() {
+        let dir = tree();
+        let piped = check_with(dir.path(), &[], &[]);
+        let always = check_with(dir.path(), &[("NO_COLOR", "1")], &["--color", "always"]);
+        assert!(always.contains('\x1b'));
+        assert_eq!(plain(&always), piped);
+        let never = [("CLICOLOR_FORCE", "1")];
+        assert_eq!(check_with(dir.path(), &never, &["--color", "never"]), piped);
+    }
+
+    #[test]
+    fn the_output_file_and_the_machine_formats_are_never_coloured() {
+        let dir = tree();
+        check_with(dir.path(), &[], &["--color", "always", "-o", "report.txt"]);
+        let report = fs::read_to_string(dir.path().join("report.txt")).unwrap();
+        assert_eq!(report, check_with(dir.path(), &[], &[]));
+        for format in ["json", "concise", "github", "sarif"] {
+            let out = check_with(dir.path(), &[], &["--color", "always", "--format", format]);
+            assert!(!out.contains('\x1b'), "{format}: {out}");
+        }
+    }
+
+    #[test]
+    fn the_translate_diff_is_coloured_as_git_colours_it() {
+        let dir = tree();
+        let diff = |args: &[&str]| {
+            let o = ptx2hip(dir.path())
+                .arg("translate")
+                .args(args)
+                .output()
+                .unwrap();
+            String::from_utf8(o.stdout).unwrap()
+        };
+        let piped = diff(&[]);
+        let coloured = diff(&["--color", "always"]);
+        assert_eq!(plain(&coloured), piped);
+        assert!(
+            coloured.starts_with("\x1b[1m--- a/src/k.cu\x1b[0m\n"),
+            "{coloured}"
+        );
+        assert!(
+            coloured.contains("\n\x1b[32m+#if defined(__HIP_PLATFORM_AMD__)"),
+            "{coloured}"
+        );
     }
 }
 

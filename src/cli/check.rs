@@ -18,7 +18,7 @@ use crate::config::select::{self, PerFileIgnores, Selection, Selector};
 use crate::lint::{self, Linted, Settings};
 use crate::lower::RuleSet;
 use crate::pipeline::{self, Options};
-use crate::report::{self, Diagnostic, Statistics};
+use crate::report::{self, Diagnostic, Paint, Statistics};
 
 #[derive(clap::Args)]
 pub struct LintArgs {
@@ -118,6 +118,15 @@ struct Prepared {
     codes: CommandLineCodes,
 }
 
+/// What the command line asks of each file's lint.
+#[derive(Clone, Copy)]
+struct Asked<'a> {
+    args: &'a LintArgs,
+    codes: &'a CommandLineCodes,
+    /// Whether the human report is coloured (never in an `--output-file`).
+    paint: Paint,
+}
+
 /// The codes the command line selects and ignores, applied after each file's configuration's.
 struct CommandLineCodes {
     selection: Selection,
@@ -213,6 +222,13 @@ fn check(
         codes,
     } = run;
     let record = args.write_baseline.as_deref().map(Baseline::new);
+    let asked = Asked {
+        args,
+        codes: &codes,
+        paint: Paint {
+            colour: args.output_file.is_none() && super::output::colour_stdout(),
+        },
+    };
     // The codes reported are each file's.
     let settings = Settings {
         ignore: &[],
@@ -230,15 +246,7 @@ fn check(
     let reports: Vec<Result<FileReport, Unread>> = sources
         .par_iter()
         .map(|source| {
-            let report = FileReport::of(
-                source,
-                input,
-                rules,
-                options,
-                &settings,
-                (args, &codes),
-                &memo,
-            );
+            let report = FileReport::of(source, input, rules, options, &settings, &asked, &memo);
             progress.inc();
             report
         })
@@ -506,9 +514,10 @@ impl FileReport {
         rules: &RuleSet,
         options: Options,
         settings: &Settings,
-        (args, codes): (&LintArgs, &CommandLineCodes),
+        asked: &Asked,
         memo: &pipeline::Memo,
     ) -> Result<FileReport, Unread> {
+        let Asked { args, codes, paint } = *asked;
         let path = match source {
             Source::File(path) | Source::Stdin { path, .. } => path,
         };
@@ -570,11 +579,11 @@ impl FileReport {
                 (CheckFormat::Human, Some(i)) => {
                     let newlines = newlines.get_or_insert_with(|| report::Newlines::new(bytes));
                     let finding = &outcome.findings[*i];
-                    text += &report::render_finding_in(&shown, bytes, newlines, finding);
+                    text += &report::render_finding_in(&shown, bytes, newlines, finding, paint);
                     text.push_str("\n\n");
                 }
                 (CheckFormat::Human, None) => {
-                    text += &report::render_diagnostic(d);
+                    text += &report::render_diagnostic(d, paint);
                     text.push('\n');
                 }
                 (CheckFormat::Concise, _) => {

@@ -99,6 +99,13 @@ macro_rules! outln {
 }
 pub(crate) use outln;
 
+/// Whether the report on stdout is coloured: `--color always` or `never` says so (set once as
+/// anstream's global choice), `auto` (the default) colours a terminal unless `NO_COLOR` is set
+/// or `TERM` is `dumb`, and colours anything when `CLICOLOR_FORCE` is set (`NO_COLOR` wins).
+pub fn colour_stdout() -> bool {
+    anstream::AutoStream::choice(&io::stdout()) != anstream::ColorChoice::Never
+}
+
 /// One line on stderr; a failure to write it is ignored.
 pub fn warn(args: fmt::Arguments) {
     let _ = writeln!(io::stderr().lock(), "{args}");

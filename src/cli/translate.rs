@@ -118,6 +118,9 @@ pub fn run(
         _ => None,
     };
     let mut out = Output::stdout();
+    let paint = report::Paint {
+        colour: super::output::colour_stdout(),
+    };
     if let Some(h) = &mut header {
         // The header first: a run stopped before it is written has rewritten no file.
         let target = Target {
@@ -139,7 +142,7 @@ pub fn run(
             errors.push(e);
             return conclude(out, errors, ExitCode::SUCCESS);
         }
-        out.write(&diff);
+        out.write(&paint.diff(&diff));
         if h.by_relative_path() {
             note_includes_out_of_the_tree(h, &files, &input.paths, out_dir.as_ref());
         }
@@ -165,7 +168,7 @@ pub fn run(
     let mut used = Needs::default();
     for d in done {
         warn_text(&d.notes);
-        out.write(&d.diff);
+        out.write(&paint.diff(&d.diff));
         errors.extend(d.error);
         summary.merge(d.summary);
         if let Some(n) = &d.needs {

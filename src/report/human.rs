@@ -1,8 +1,8 @@
 //! Human-readable diagnostics in the style of rustc and Ruff.
 
-use annotate_snippets::{AnnotationKind, Level, Renderer, Snippet};
+use annotate_snippets::{AnnotationKind, Level, Snippet};
 
-use super::{one_line, Diagnostic};
+use super::{one_line, Diagnostic, Paint};
 use crate::pipeline::{FileDiagnostic, Finding};
 
 /// A diagnostic with the source line of the problem and a caret under it.
@@ -11,7 +11,7 @@ use crate::pipeline::{FileDiagnostic, Finding};
 /// JSON's does; invalid UTF-8 is shown as U+FFFD through an offset map instead of a lossy copy
 /// that would shift every later offset; the caret covers the whole character its byte is part of.
 pub fn render_finding(path: &str, source: &[u8], f: &Finding) -> String {
-    render_finding_in(path, source, &Newlines::new(source), f)
+    render_finding_in(path, source, &Newlines::new(source), f, Paint::default())
 }
 
 /// Where a file's `\n`s are, found once per file: a finding then finds its line in logarithmic
@@ -36,8 +36,14 @@ const LONGEST_SHOWN: usize = 240;
 const SHOWN_BEFORE: usize = 100;
 const ELLIPSIS: &str = "...";
 
-/// [`render_finding`] with the file's newlines found beforehand.
-pub fn render_finding_in(path: &str, source: &[u8], newlines: &Newlines, f: &Finding) -> String {
+/// [`render_finding`] with the file's newlines found beforehand, coloured or not.
+pub fn render_finding_in(
+    path: &str,
+    source: &[u8],
+    newlines: &Newlines,
+    f: &Finding,
+    paint: Paint,
+) -> String {
     let start = f.span.start.min(source.len());
     let (level, focus) = match &f.outcome {
         Ok(_) => (Level::WARNING, start),
@@ -88,12 +94,13 @@ pub fn render_finding_in(path: &str, source: &[u8], newlines: &Newlines, f: &Fin
                         .label(label.as_str()),
                 ),
         )];
-    let rendered = Renderer::plain().render(report).to_string();
+    let rendered = paint.renderer().render(report).to_string();
     // The location line is ours: annotate-snippets would count the column in characters.
     let (head, body) = rendered.split_once('\n').unwrap_or((&rendered, ""));
     let margin = " ".repeat(line.to_string().len());
     let column = focus - line_start + 1;
-    format!("{head}\n{margin}--> {path}:{line}:{column}\n{body}")
+    let arrow = paint.arrow();
+    format!("{head}\n{margin}{arrow} {path}:{line}:{column}\n{body}")
 }
 
 /// A UTF-8 continuation byte (never the first byte of a character).
@@ -161,12 +168,12 @@ pub fn render_file_diagnostic(path: &str, d: &FileDiagnostic) -> String {
 
 /// A finding that is not about a statement's translation (an unreadable asm keyword or file, an
 /// unused suppression): its header and location.
-pub fn render_diagnostic(d: &Diagnostic) -> String {
+pub fn render_diagnostic(d: &Diagnostic, paint: Paint) -> String {
     format!(
-        "{}[{}]: {}\n --> {}:{}:{}\n",
-        d.code.level().as_str(),
-        d.code,
-        d.message,
+        "{}{}\n {} {}:{}:{}\n",
+        paint.level(d.code.level(), d.code.as_str()),
+        paint.title(&format!(": {}", d.message)),
+        paint.arrow(),
         d.file,
         d.focus.line,
         d.focus.column

@@ -7,6 +7,7 @@ mod github;
 pub mod html;
 mod human;
 mod json;
+mod paint;
 mod sarif;
 mod statistics;
 
@@ -17,6 +18,7 @@ pub use human::{
     render_diagnostic, render_file_diagnostic, render_finding, render_finding_in, summary, Newlines,
 };
 pub use json::{diagnostic_json, JsonFinding};
+pub use paint::Paint;
 pub use sarif::sarif;
 pub use statistics::Statistics;
 
