@@ -1291,14 +1291,48 @@ mod documentation {
         assert!(readme.contains(&extensions), "README lacks `{extensions}`");
     }
 
+    /// The hooks of `.pre-commit-hooks.yaml`, each as its `key: value` lines.
+    fn hooks(manifest: &str) -> Vec<std::collections::BTreeMap<&str, &str>> {
+        manifest
+            .split("\n- ")
+            .skip(1)
+            .map(|hook| {
+                hook.lines()
+                    .filter_map(|l| l.trim().split_once(": "))
+                    .collect()
+            })
+            .collect()
+    }
+
     #[test]
     fn the_pre_commit_manifest_runs_check_on_cuda_sources() {
         let manifest = repo_file(".pre-commit-hooks.yaml");
-        assert!(manifest.contains("- id: ptx2hip-check"));
-        assert!(manifest.contains("entry: ptx2hip check"));
-        assert!(manifest.contains("language: rust"));
-        for ext in ptx2hip::walk::DEFAULT_EXTENSIONS {
-            assert!(manifest.contains(ext), "the hook's `files` lacks .{ext}");
+        let hooks = hooks(&manifest);
+        let ids: Vec<&str> = hooks.iter().map(|h| h["id"]).collect();
+        assert_eq!(
+            ids,
+            [
+                "ptx2hip-check",
+                "ptx2hip-check-unsupported",
+                "ptx2hip-check-system"
+            ]
+        );
+        for hook in &hooks {
+            assert!(hook["entry"].starts_with("ptx2hip check"), "{hook:?}");
+            for ext in ptx2hip::walk::DEFAULT_EXTENSIONS {
+                assert!(
+                    hook["files"].contains(ext),
+                    "{}: `files` lacks .{ext}",
+                    hook["id"]
+                );
+            }
         }
+        assert_eq!(hooks[0]["language"], "rust", "built from source");
+        let system = &hooks[2];
+        assert_eq!(system["language"], "system", "the installed binary");
+        assert_eq!(
+            (system["entry"], system["files"]),
+            (hooks[0]["entry"], hooks[0]["files"])
+        );
     }
 }
