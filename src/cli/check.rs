@@ -46,8 +46,8 @@ pub struct LintArgs {
     #[arg(long)]
     report_unused_suppressions: bool,
     /// Report only these finding codes (comma separated or repeated): a code (`U001`), a prefix
-    /// of codes (`U` every U code, `U01` U010-U019) or `ALL`; replaces `select` of ptx2hip.toml
-    /// [default: every code but L001].
+    /// of codes (`U` every U code, `U01` U010-U019) or `ALL`; replaces what ptx2hip.toml selects
+    /// and ignores [default: every code but L001].
     #[arg(long, value_name = "CODES", value_delimiter = ',', value_parser = Selector::parse)]
     select: Option<Vec<Selector>>,
     /// Report these finding codes (or prefixes) besides the selected ones.
@@ -55,7 +55,7 @@ pub struct LintArgs {
     extend_select: Vec<Selector>,
     /// Do not report these finding codes (or prefixes; adds to `ignore` of ptx2hip.toml). The
     /// most specific code or prefix decides: `--select U --ignore U003` reports every U code but
-    /// U003; between a selected and an ignored code, the ignore wins.
+    /// U003; a code selected and ignored as specifically is ignored.
     #[arg(long, value_name = "CODES", value_delimiter = ',', value_parser = Selector::parse)]
     ignore: Vec<Selector>,
     /// Do not report CODES in the files PATTERN matches (`--per-file-ignores 'tests/:U001,T'`;
