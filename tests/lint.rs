@@ -693,6 +693,20 @@ mod selection {
     }
 
     #[test]
+    fn a_nested_configurations_patterns_are_relative_to_its_directory() {
+        let dir = two_files();
+        write(
+            dir.path(),
+            "tests/ptx2hip.toml",
+            "[per-file-ignores]\n\"/t.cu\" = [\"U001\"]\n\"/src/\" = [\"ALL\"]\n",
+        );
+        assert_eq!(
+            reported(dir.path(), &[]),
+            ["src/k.cu:T001", "src/k.cu:U001", "tests/t.cu:T001"]
+        );
+    }
+
+    #[test]
     fn unused_suppressions_are_reported_when_selected() {
         let dir = tempfile::tempdir().unwrap();
         let body = format!("  // ptx2hip: ignore[U001] stale\n{ADD}");
