@@ -455,6 +455,7 @@ fn explain(
         outln!(out, "{} ({}) — {}\n", rule.code, rule.name, rule.summary);
         outln!(out, "{}", rule.doc.trim());
         outln!(out, "\n{}", tier_note(rule));
+        outln!(out, "page: {}", crate::pages::rule_page(&rule.code));
         outln!(
             out,
             "\nforms: {}",
