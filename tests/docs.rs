@@ -245,7 +245,10 @@ fn rule_and_code_pages_are_the_tables() {
         }
     }
     for folder in pages::folders() {
-        for entry in std::fs::read_dir(root().join(&folder)).into_iter().flatten() {
+        for entry in std::fs::read_dir(root().join(&folder))
+            .into_iter()
+            .flatten()
+        {
             let path = folder.join(entry.unwrap().file_name());
             if pages.contains_key(&path) {
                 continue;

@@ -966,7 +966,10 @@ mod documentation {
         }
         let extensions = ptx2hip::walk::DEFAULT_EXTENSIONS.join(", ");
         let cli = repo_file("docs/CLI.md");
-        assert!(cli.contains(&extensions), "docs/CLI.md lacks `{extensions}`");
+        assert!(
+            cli.contains(&extensions),
+            "docs/CLI.md lacks `{extensions}`"
+        );
     }
 
     #[test]

@@ -369,7 +369,10 @@ pub fn page(entries: &[Entry], rules: &RuleSet, arches: &[CudaArch]) -> String {
             text(&r.summary),
             text(r.doc.trim()),
             text(&evidence),
-            page_link(&crate::pages::rule_page(&r.code), &crate::pages::rule_page(&r.code))
+            page_link(
+                &crate::pages::rule_page(&r.code),
+                &crate::pages::rule_page(&r.code)
+            )
         );
     }
     let _ = write!(h, "<script>{SCRIPT}</script>\n</body></html>\n");
@@ -406,8 +409,14 @@ mod tests {
         assert!(!html.contains("</pre><script>\""), "unescaped source text");
         assert!(html.contains("a&lt;b&gt;.cu"));
         assert!(html.contains("id=\"rule-I001\""));
-        assert!(html.contains("href=\"docs/rules/I001.md\""), "the rule's page");
-        assert!(html.contains("href=\"docs/codes/U001.md\""), "the finding's page");
+        assert!(
+            html.contains("href=\"docs/rules/I001.md\""),
+            "the rule's page"
+        );
+        assert!(
+            html.contains("href=\"docs/codes/U001.md\""),
+            "the finding's page"
+        );
         assert!(html.contains("left as written: U001"));
         assert!(
             !html.contains("http://") && !html.contains("https://"),

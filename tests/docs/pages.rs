@@ -25,7 +25,11 @@ pub fn all(rules: &RuleSet) -> BTreeMap<PathBuf, String> {
             rule_page(rule, rules),
         );
         // A former code another rule now has is that rule's page.
-        if let Some(old) = rule.formerly.as_ref().filter(|old| rules.rule(old).is_none()) {
+        if let Some(old) = rule
+            .formerly
+            .as_ref()
+            .filter(|old| rules.rule(old).is_none())
+        {
             pages.insert(
                 PathBuf::from(ptx2hip::pages::rule_page(old)),
                 format!(
@@ -37,7 +41,10 @@ pub fn all(rules: &RuleSet) -> BTreeMap<PathBuf, String> {
     }
     pages.insert(rules_dir().join("README.md"), rule_index(rules));
     for &code in Code::ALL {
-        pages.insert(PathBuf::from(ptx2hip::pages::code_page(code)), code_page(code));
+        pages.insert(
+            PathBuf::from(ptx2hip::pages::code_page(code)),
+            code_page(code),
+        );
     }
     pages.insert(codes_dir().join("README.md"), code_index());
     pages
@@ -57,7 +64,10 @@ fn codes_dir() -> PathBuf {
 }
 
 fn rule_page(rule: &Rule, rules: &RuleSet) -> String {
-    let mut s = format!("{HEADER}# {} `{}`\n\n{}\n\n", rule.code, rule.name, rule.summary);
+    let mut s = format!(
+        "{HEADER}# {} `{}`\n\n{}\n\n",
+        rule.code, rule.name, rule.summary
+    );
     s += &format!("- **Family:** {}\n", rule.family);
     if let Some(old) = &rule.formerly {
         s += &format!("- **Formerly:** {old}\n");
@@ -262,8 +272,14 @@ fn merge_at(lines: Vec<Vec<Vec<String>>>, place: usize) -> Vec<Vec<Vec<String>>>
 
 #[test]
 fn compact_merges_forms_that_differ_in_one_place() {
-    let forms: Vec<String> = ["ld.global.b32", "ld.shared.b32", "ld.global.b64", "ld.shared.b64", "ld.b32"]
-        .map(String::from)
-        .to_vec();
+    let forms: Vec<String> = [
+        "ld.global.b32",
+        "ld.shared.b32",
+        "ld.global.b64",
+        "ld.shared.b64",
+        "ld.b32",
+    ]
+    .map(String::from)
+    .to_vec();
     assert_eq!(compact(&forms), ["ld.{global,shared}.{b32,b64}", "ld.b32"]);
 }
