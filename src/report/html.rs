@@ -417,7 +417,7 @@ mod tests {
             html.contains("href=\"docs/codes/U001.md\""),
             "the finding's page"
         );
-        assert!(html.contains("left as written: U001"));
+        assert!(html.contains("left as written: <a href=\"docs/codes/U001.md\""));
         assert!(
             !html.contains("http://") && !html.contains("https://"),
             "nothing loaded"
