@@ -107,10 +107,7 @@ fn evidence(rule: &Rule) -> String {
     let facts: Vec<String> = detail
         .iter()
         .filter(|(k, _)| !matches!(k.as_str(), "level" | "status"))
-        .map(|(k, v)| match v {
-            Value::String(t) => format!("{k}: {}", t.trim()),
-            other => format!("{k}: {other}"),
-        })
+        .map(|(k, v)| format!("{k}: {}", plain(v)))
         .collect();
     if facts.is_empty() {
         format!("`{level}`")
@@ -119,15 +116,39 @@ fn evidence(rule: &Rule) -> String {
     }
 }
 
-fn tier(rule: &Rule) -> String {
-    match &rule.fast {
-        Some(fast) => format!(
-            "exact; with `--fast` (`--target amd`, inexact): {}",
-            fast.deviation.trim()
-        ),
-        None if rule.approximate => "approximate by design (the PTX form is `.approx`)".into(),
-        None => "exact".into(),
+/// A JSON value as prose: strings without quotes, lists joined by commas.
+fn plain(v: &Value) -> String {
+    match v {
+        Value::String(t) => t.trim().to_string(),
+        Value::Array(items) => items.iter().map(plain).collect::<Vec<_>>().join(", "),
+        other => other.to_string(),
     }
+}
+
+/// Exact or approximate (with the bound the golden check holds it to), the tensor model it
+/// follows, and its `--fast` alternative, as `explain` states them.
+fn tier(rule: &Rule) -> String {
+    let mut tier = if rule.approximate {
+        let mut bound: Vec<String> = Vec::new();
+        bound.extend(rule.max_ulp.map(|u| format!("{u} ulp")));
+        bound.extend(rule.abs_tol.map(|t| format!("or {t} absolute")));
+        format!("approximate by design, within {}", bound.join(" "))
+    } else {
+        "exact".to_string()
+    };
+    let follows_model = rule
+        .templates(Target::Amd)
+        .any(|t| t.code.text().contains(ptx2hip::rules::TENSOR_MODEL));
+    if follows_model {
+        tier += ", bit-exact with the tensor cores of `--tensor-model` (sm_90 by default; docs/TENSOR_MODEL.md)";
+    }
+    if let Some(fast) = &rule.fast {
+        tier += &format!(
+            "; with `--fast` (`--target amd`, inexact): {}",
+            fast.deviation.trim()
+        );
+    }
+    tier
 }
 
 /// What `target` emits for the rule's example, as `explain` shows it.
