@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The table of BENCHMARKS.md "Speed against grep" (issue 23): `ptx2hip check` against grep and
+# The table of BENCHMARKS.md "Tool speed": `ptx2hip check` against grep and
 # rg, wall and CPU, on the two sets of trees the issue names, each in one run with its references
 # (bench/real_tree.sh does the timing).
 # Usage: bench/check_speed.sh [-n RUNS] [--count] [REPOS]

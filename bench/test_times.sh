@@ -2,7 +2,7 @@
 # Where `cargo test --workspace` spends its time: builds every test binary, then runs each one as
 # cargo would (from its package's directory, one after the other) and prints a Markdown table of
 # wall-clock and CPU seconds (user + system, compilers the tests start included), with the load
-# average when each finished. Results: BENCHMARKS.md ("Test suite").
+# average when each finished. Results: BENCHMARKS.md ("Test-suite time and product size").
 # Usage: bench/test_times.sh [cargo test arguments...]
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)

@@ -488,6 +488,7 @@ fn explain(
         outln!(out, "{} ({}) — {}\n", rule.code, rule.name, rule.summary);
         outln!(out, "{}", rule.doc.trim());
         outln!(out, "\n{}", tier_note(rule));
+        outln!(out, "page: {}", crate::pages::rule_page(&rule.code));
         // One form a line: a rule of a hundred forms stays readable and greppable.
         outln!(out, "\nforms:");
         for (form, _) in rule.forms() {

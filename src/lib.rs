@@ -13,6 +13,7 @@ pub mod emit;
 pub mod filter;
 pub mod lint;
 pub mod lower;
+pub mod pages;
 pub mod pipeline;
 pub mod ptx;
 pub mod report;

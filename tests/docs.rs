@@ -1,8 +1,12 @@
 //! Numbers in the documentation are the rule table's: README's rule and form counts and the
 //! per-family evidence table of docs/VECTORS.md are generated from `ptx2hip rules --format json`
 //! (and the sizes of the vector files). Each generated part sits between
-//! `<!-- begin NAME: ... -->` and `<!-- end NAME -->`; when the table changes, this test fails
-//! until `PTX2HIP_UPDATE_DOCS=1 cargo test --test docs` rewrites them.
+//! `<!-- begin NAME: ... -->` and `<!-- end NAME -->`. The page of every rule and finding code
+//! (docs/rules/, docs/codes/) is generated whole ([`pages`]). When the table changes, this test
+//! fails until `PTX2HIP_UPDATE_DOCS=1 cargo test --test docs` rewrites them.
+
+#[path = "docs/pages.rs"]
+mod pages;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -217,6 +221,49 @@ fn vectors_table_is_the_evidence() {
         &root().join("docs/VECTORS.md"),
         "evidence",
         &vectors_table(&rules()),
+    );
+}
+
+/// Every page of docs/rules/ and docs/codes/ is what the table says, none is missing and none is
+/// left over (a page of a rule that no longer exists).
+#[test]
+fn rule_and_code_pages_are_the_tables() {
+    let rules = ptx2hip::lower::RuleSet::embedded().unwrap();
+    let pages = pages::all(&rules);
+    let update = std::env::var_os("PTX2HIP_UPDATE_DOCS").is_some();
+    let mut wrong = Vec::new();
+    for (path, text) in &pages {
+        let file = root().join(path);
+        if std::fs::read_to_string(&file).ok().as_deref() == Some(text.as_str()) {
+            continue;
+        }
+        if update {
+            std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+            std::fs::write(&file, text).unwrap();
+        } else {
+            wrong.push(format!("{} is stale or missing", path.display()));
+        }
+    }
+    for folder in pages::folders() {
+        for entry in std::fs::read_dir(root().join(&folder))
+            .into_iter()
+            .flatten()
+        {
+            let path = folder.join(entry.unwrap().file_name());
+            if pages.contains_key(&path) {
+                continue;
+            }
+            if update {
+                std::fs::remove_file(root().join(&path)).unwrap();
+            } else {
+                wrong.push(format!("{} is no page of the table", path.display()));
+            }
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "{}\nrewrite them with `PTX2HIP_UPDATE_DOCS=1 cargo test --test docs`",
+        wrong.join("\n")
     );
 }
 

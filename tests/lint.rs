@@ -1295,14 +1295,18 @@ mod documentation {
     }
 
     #[test]
-    fn the_readme_lists_every_finding_code_and_the_default_extensions() {
-        let readme = repo_file("README.md");
+    fn the_guides_list_every_finding_code_and_the_default_extensions() {
+        let lint = repo_file("docs/LINT.md");
         for code in ptx2hip::codes::Code::ALL {
             let row = format!("| `{code}` | `{}` |", code.name());
-            assert!(readme.contains(&row), "README lacks the row of {code}");
+            assert!(lint.contains(&row), "docs/LINT.md lacks the row of {code}");
         }
         let extensions = ptx2hip::walk::DEFAULT_EXTENSIONS.join(", ");
-        assert!(readme.contains(&extensions), "README lacks `{extensions}`");
+        let cli = repo_file("docs/CLI.md");
+        assert!(
+            cli.contains(&extensions),
+            "docs/CLI.md lacks `{extensions}`"
+        );
     }
 
     /// The hooks of `.pre-commit-hooks.yaml`, each as its `key: value` lines.

@@ -384,7 +384,7 @@ fn a_header_whose_helper_was_edited_by_hand_is_not_regenerated() {
     assert_eq!(read(&c), PRMT);
 }
 
-/// Issue 19 item 2: README promises that a hand-edited inline block is left alone.
+/// Issue 19 item 2: docs/CLI.md promises that a hand-edited inline block is left alone.
 #[test]
 fn a_helper_edited_by_hand_in_an_inline_block_is_kept() {
     let dir = tempfile::tempdir().unwrap();

@@ -85,7 +85,7 @@ pub struct LintArgs {
 enum CheckFormat {
     /// Diagnostics with the source line and a caret, and a summary.
     Human,
-    /// A JSON array of findings (schema in the README).
+    /// A JSON array of findings (schema in docs/CLI.md).
     Json,
     /// One line per finding: `file:line:column: CODE message`.
     Concise,

@@ -24,6 +24,7 @@ pub fn explain(out: &mut Output, arg: &str, rules: &RuleSet) -> Option<ExitCode>
             code.level().as_str()
         );
         outln!(out, "{}", code.doc());
+        outln!(out, "\npage: {}", crate::pages::code_page(code));
         return Some(ExitCode::SUCCESS);
     }
     if rules.rule(arg).is_some() || rules.renamed_from(arg).is_some() {

@@ -302,10 +302,13 @@ pub fn page(entries: &[Entry], rules: &RuleSet, arches: &[CudaArch]) -> String {
         );
         match &e.left {
             Some((c, why)) => {
+                let code = match Code::parse(c) {
+                    Some(code) => page_link(&crate::pages::code_page(code), c),
+                    None => text(c).to_string(),
+                };
                 let _ = write!(
                     h,
-                    "<span class=\"why\">left as written: {} {}</span>",
-                    text(c),
+                    "<span class=\"why\">left as written: {code} {}</span>",
                     text(why)
                 );
             }
@@ -359,17 +362,30 @@ pub fn page(entries: &[Entry], rules: &RuleSet, arches: &[CudaArch]) -> String {
         let _ = writeln!(
             h,
             "<section class=\"rule\" id=\"rule-{}\"><h3>{} ({}) — {}</h3><pre>{}</pre>\
-<p>evidence:</p><pre>{}</pre></section>",
+<p>evidence:</p><pre>{}</pre><p>page: {}</p></section>",
             attr(&r.code),
             text(&r.code),
             text(&r.name),
             text(&r.summary),
             text(r.doc.trim()),
-            text(&evidence)
+            text(&evidence),
+            page_link(
+                &crate::pages::rule_page(&r.code),
+                &crate::pages::rule_page(&r.code)
+            )
         );
     }
     let _ = write!(h, "<script>{SCRIPT}</script>\n</body></html>\n");
     h
+}
+
+/// A link to a documentation page ([`crate::pages`]), relative to the ptx2hip repository.
+fn page_link(page: &str, label: &str) -> String {
+    format!(
+        "<a href=\"{}\" title=\"in the ptx2hip repository\">{}</a>",
+        attr(page),
+        text(label)
+    )
 }
 
 #[cfg(test)]
@@ -393,7 +409,15 @@ mod tests {
         assert!(!html.contains("</pre><script>\""), "unescaped source text");
         assert!(html.contains("a&lt;b&gt;.cu"));
         assert!(html.contains("id=\"rule-I001\""));
-        assert!(html.contains("left as written: U001"));
+        assert!(
+            html.contains("href=\"docs/rules/I001.md\""),
+            "the rule's page"
+        );
+        assert!(
+            html.contains("href=\"docs/codes/U001.md\""),
+            "the finding's page"
+        );
+        assert!(html.contains("left as written: <a href=\"docs/codes/U001.md\""));
         assert!(
             !html.contains("http://") && !html.contains("https://"),
             "nothing loaded"

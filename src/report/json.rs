@@ -1,4 +1,4 @@
-//! JSON findings (schema documented in the README).
+//! JSON findings (schema documented in docs/CLI.md).
 
 use serde::Serialize;
 
