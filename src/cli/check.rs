@@ -9,13 +9,13 @@ use std::process::ExitCode;
 use clap::ValueEnum;
 use rayon::prelude::*;
 
+use super::cache::{self, Cache};
 use super::output::{outln, warn, Output};
 use super::progress::Progress;
-use super::{conclude, display_path, Input};
+use super::{conclude, display_path, Input, Rules};
 use crate::baseline::Baseline;
 use crate::codes::{Code, Level};
 use crate::lint::{self, Linted, Settings};
-use crate::lower::RuleSet;
 use crate::pipeline::{self, Options};
 use crate::report::{self, Diagnostic, Statistics};
 
@@ -47,6 +47,28 @@ pub struct LintArgs {
     /// exclusions and recorded in baselines.
     #[arg(long, value_name = "PATH")]
     stdin_filename: Option<PathBuf>,
+    /// Neither read nor write the cache of earlier runs' findings.
+    #[arg(long)]
+    no_cache: bool,
+    /// Where the cache of earlier runs' findings is kept [default: `PTX2HIP_CACHE_DIR`, else
+    /// `.ptx2hip_cache` in the current directory].
+    #[arg(long, value_name = "DIR", conflicts_with = "no_cache")]
+    cache_dir: Option<PathBuf>,
+}
+
+impl LintArgs {
+    /// The cache this run reads and writes, unless `--no-cache` (standard input is never cached).
+    fn cache(&self) -> Option<Cache> {
+        if self.no_cache {
+            return None;
+        }
+        let dir = self
+            .cache_dir
+            .clone()
+            .or_else(|| std::env::var_os("PTX2HIP_CACHE_DIR").map(PathBuf::from))
+            .unwrap_or_else(|| PathBuf::from(cache::DEFAULT_DIR));
+        Cache::open(&dir)
+    }
 }
 
 #[derive(Clone, Copy, PartialEq, ValueEnum)]
@@ -85,7 +107,7 @@ struct Prepared {
     baseline: Option<Baseline>,
 }
 
-pub fn run(input: &Input, args: &LintArgs, rules: &RuleSet, options: Options) -> ExitCode {
+pub fn run(input: &Input, args: &LintArgs, rules: &Rules, options: Options) -> ExitCode {
     match prepare(input, args) {
         Ok(prepared) => check(input, args, rules, options, prepared),
         Err(e) => conclude(Output::stdout(), vec![e], ExitCode::SUCCESS),
@@ -140,7 +162,7 @@ fn prepare(input: &Input, args: &LintArgs) -> Result<Prepared, String> {
 fn check(
     input: &Input,
     args: &LintArgs,
-    rules: &RuleSet,
+    rules: &Rules,
     options: Options,
     run: Prepared,
 ) -> ExitCode {
@@ -160,6 +182,11 @@ fn check(
     // Each file is read, checked and its part of the report rendered on its own (rendering
     // snippets costs as much as scanning); only the reports are kept, in walk order.
     let memo = pipeline::Memo::default();
+    let cache = sources
+        .iter()
+        .any(|s| matches!(s, Source::File(_)))
+        .then(|| args.cache())
+        .flatten();
     let progress = Progress::new(
         sources.len() as u64,
         !args.quiet && matches!(args.format, CheckFormat::Human | CheckFormat::Concise),
@@ -167,12 +194,31 @@ fn check(
     let reports: Vec<Result<FileReport, Unread>> = sources
         .par_iter()
         .map(|source| {
-            let report = FileReport::of(source, input, rules, options, &settings, args, &memo);
+            let report = FileReport::of(
+                source,
+                input,
+                rules,
+                options,
+                &settings,
+                args,
+                &memo,
+                cache.as_ref(),
+            );
             progress.inc();
             report
         })
         .collect();
     progress.finish();
+    if let Some(cache) = cache {
+        let checked = sources
+            .iter()
+            .filter_map(|s| match s {
+                Source::File(p) => std::path::absolute(p).ok()?.to_str().map(str::to_owned),
+                Source::Stdin { .. } => None,
+            })
+            .collect();
+        cache.save(&checked);
+    }
     let mut out = Output::stdout();
     let mut totals = Totals::default();
     let mut all = Vec::new();
@@ -418,15 +464,18 @@ struct Unread {
 }
 
 impl FileReport {
-    /// The report of one file, under the settings of its own configuration.
+    /// The report of one file, under the settings of its own configuration: its findings from
+    /// the cache when an earlier run checked the same bytes under the same options.
+    #[allow(clippy::too_many_arguments)]
     fn of(
         source: &Source,
         input: &Input,
-        rules: &RuleSet,
+        rules: &Rules,
         options: Options,
         settings: &Settings,
         args: &LintArgs,
         memo: &pipeline::Memo,
+        cache: Option<&Cache>,
     ) -> Result<FileReport, Unread> {
         let path = match source {
             Source::File(path) | Source::Stdin { path, .. } => path,
@@ -460,15 +509,40 @@ impl FileReport {
         let shown = display_path(path);
         // Standard input named by --stdin-filename finds its local headers beside that path.
         let located = (path.as_path() != Path::new("-")).then_some(path.as_path());
-        let outcome = pipeline::process_file_with(
-            bytes,
-            located,
-            rules,
-            options,
-            scan_options,
-            Some(memo),
-            crate::emit::Placement::Inline,
-        );
+        let outcome = match pipeline::unscanned(bytes) {
+            Some(outcome) => outcome,
+            None => {
+                // Standard input is never cached: it has no file to key the entry by.
+                let key = match source {
+                    Source::File(_) => cache.and_then(|_| {
+                        cache::Key::new(path, bytes, &format!("{options:?}\n{scan_options:?}"))
+                    }),
+                    Source::Stdin { .. } => None,
+                };
+                match cache.zip(key.as_ref()).and_then(|(c, k)| c.get(k)) {
+                    Some(outcome) => outcome,
+                    None => {
+                        let rules = rules.get().map_err(|message| Unread {
+                            message,
+                            report: None,
+                        })?;
+                        let outcome = pipeline::process_file_with(
+                            bytes,
+                            located,
+                            rules,
+                            options,
+                            scan_options,
+                            Some(memo),
+                            crate::emit::Placement::Inline,
+                        );
+                        if let (Some(cache), Some(key)) = (cache, key) {
+                            cache.put(key, &outcome);
+                        }
+                        outcome
+                    }
+                }
+            }
+        };
         // Lines, columns and snippets as the compiler reads the lines (a lone CR ends one).
         let bytes = &crate::scan::with_compiler_lines(bytes)[..];
         let linted = lint::lint(&shown, path, bytes, &outcome, settings);
