@@ -255,3 +255,171 @@ fn is_cache_file(path: &Path) -> bool {
         .and_then(|n| n.to_str())
         .is_some_and(|n| n.starts_with("check-") && n.ends_with(".bin"))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scan::HeaderRead;
+
+    const SETTINGS: &str = "amd sm90";
+
+    fn outcome(message: &str, headers: Vec<HeaderRead>) -> FileOutcome {
+        FileOutcome {
+            diagnostics: vec![FileDiagnostic {
+                code: crate::codes::Code::UnreadableAsm,
+                offset: Some(3),
+                line: 1,
+                column: 4,
+                message: message.into(),
+            }],
+            headers,
+            ..FileOutcome::default()
+        }
+    }
+
+    fn message_of(found: Option<FileOutcome>) -> Option<String> {
+        found.map(|o| o.diagnostics[0].message.clone())
+    }
+
+    /// Stores `outcome` for `file` in a cache in `dir` and saves it, as a run does.
+    fn stored(dir: &Path, file: &Path, bytes: &[u8], outcome: &FileOutcome) {
+        let cache = Cache::open(dir).unwrap();
+        cache.put(Key::new(file, bytes, SETTINGS).unwrap(), outcome);
+        cache.save(&HashSet::new());
+    }
+
+    #[test]
+    fn a_file_checked_again_unchanged_gets_the_stored_findings() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("a.cu");
+        stored(
+            &dir.path().join("cache"),
+            &file,
+            b"asm",
+            &outcome("stored", vec![]),
+        );
+        let cache = Cache::open(&dir.path().join("cache")).unwrap();
+        let key = Key::new(&file, b"asm", SETTINGS).unwrap();
+        assert_eq!(message_of(cache.get(&key)).as_deref(), Some("stored"));
+    }
+
+    #[test]
+    fn other_bytes_or_other_options_are_checked_again() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("a.cu");
+        stored(
+            &dir.path().join("cache"),
+            &file,
+            b"asm",
+            &outcome("stored", vec![]),
+        );
+        let cache = Cache::open(&dir.path().join("cache")).unwrap();
+        assert!(cache
+            .get(&Key::new(&file, b"asm ", SETTINGS).unwrap())
+            .is_none());
+        assert!(cache
+            .get(&Key::new(&file, b"asm", "portable").unwrap())
+            .is_none());
+        let elsewhere = dir.path().join("b.cu");
+        assert!(cache
+            .get(&Key::new(&elsewhere, b"asm", SETTINGS).unwrap())
+            .is_none());
+    }
+
+    #[test]
+    fn a_header_the_scan_read_or_missed_is_part_of_the_key() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("a.cu");
+        let header = dir.path().join("h.h");
+        let absent = dir.path().join("absent.h");
+        std::fs::write(&header, "#define X 1\n").unwrap();
+        let headers = vec![
+            HeaderRead {
+                path: header.clone(),
+                text: Some(b"#define X 1\n".to_vec()),
+            },
+            HeaderRead {
+                path: absent.clone(),
+                text: None,
+            },
+        ];
+        let cache_dir = dir.path().join("cache");
+        stored(&cache_dir, &file, b"asm", &outcome("stored", headers));
+        let key = || Key::new(&file, b"asm", SETTINGS).unwrap();
+        assert!(Cache::open(&cache_dir).unwrap().get(&key()).is_some());
+        std::fs::write(&absent, "#define Y 2\n").unwrap();
+        assert!(Cache::open(&cache_dir).unwrap().get(&key()).is_none());
+        std::fs::remove_file(&absent).unwrap();
+        std::fs::write(&header, "#define X 2\n").unwrap();
+        assert!(Cache::open(&cache_dir).unwrap().get(&key()).is_none());
+    }
+
+    #[test]
+    fn saving_keeps_the_entries_of_files_the_run_did_not_check_and_drops_stale_ones() {
+        let dir = tempfile::tempdir().unwrap();
+        let cache_dir = dir.path().join("cache");
+        let (a, b, c) = (
+            dir.path().join("a.cu"),
+            dir.path().join("b.cu"),
+            dir.path().join("c.cu"),
+        );
+        let cache = Cache::open(&cache_dir).unwrap();
+        for file in [&a, &b, &c] {
+            cache.put(
+                Key::new(file, b"asm", SETTINGS).unwrap(),
+                &outcome("first", vec![]),
+            );
+        }
+        cache.save(&HashSet::new());
+        // A run over `b` and `c` only: `b` changed (checked again), `c` no longer has statements.
+        let cache = Cache::open(&cache_dir).unwrap();
+        cache.put(
+            Key::new(&b, b"asm 2", SETTINGS).unwrap(),
+            &outcome("second", vec![]),
+        );
+        let checked = [&b, &c]
+            .iter()
+            .map(|p| std::path::absolute(p).unwrap().to_str().unwrap().to_owned())
+            .collect();
+        cache.save(&checked);
+        let cache = Cache::open(&cache_dir).unwrap();
+        let get = |file: &Path, bytes: &[u8]| {
+            message_of(cache.get(&Key::new(file, bytes, SETTINGS).unwrap()))
+        };
+        assert_eq!(get(&a, b"asm").as_deref(), Some("first"));
+        assert_eq!(get(&b, b"asm 2").as_deref(), Some("second"));
+        assert_eq!(get(&c, b"asm"), None);
+    }
+
+    #[test]
+    fn a_damaged_cache_file_counts_as_empty() {
+        let dir = tempfile::tempdir().unwrap();
+        let cache_dir = dir.path().join("cache");
+        let file = dir.path().join("a.cu");
+        stored(&cache_dir, &file, b"asm", &outcome("stored", vec![]));
+        for entry in std::fs::read_dir(&cache_dir).unwrap() {
+            let path = entry.unwrap().path();
+            if is_cache_file(&path) {
+                std::fs::write(&path, b"\xff\xff\xff not postcard").unwrap();
+            }
+        }
+        let cache = Cache::open(&cache_dir).unwrap();
+        assert!(cache
+            .get(&Key::new(&file, b"asm", SETTINGS).unwrap())
+            .is_none());
+    }
+
+    #[test]
+    fn the_cache_directory_is_marked_for_git_and_backup_tools() {
+        let dir = tempfile::tempdir().unwrap();
+        let cache_dir = dir.path().join("cache");
+        Cache::open(&cache_dir).unwrap();
+        assert_eq!(
+            std::fs::read_to_string(cache_dir.join(".gitignore")).unwrap(),
+            "# Created by ptx2hip.\n*\n"
+        );
+        assert!(std::fs::read_to_string(cache_dir.join("CACHEDIR.TAG"))
+            .unwrap()
+            .starts_with("Signature: 8a477f597d28d172789f06886806bc55"));
+    }
+}

@@ -251,6 +251,20 @@ fn status_detail(rule: &Rule) -> Value {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_level_is_serialized_as_reports_write_it() {
+        for level in [
+            Level::Hardware,
+            Level::NotValueCheckable,
+            Level::IsaDecomposition,
+            Level::Unrecorded,
+        ] {
+            let json = serde_json::to_string(&level).unwrap();
+            assert_eq!(json, format!("\"{}\"", level.as_str()));
+            assert_eq!(serde_json::from_str::<Level>(&json).unwrap(), level);
+        }
+    }
+
     use super::*;
     use crate::rules::{LoadError, RuleSet, EMBEDDED};
 
