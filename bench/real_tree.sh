@@ -10,6 +10,10 @@
 # clock) and the median CPU time (user + system, from getrusage of the child), with the load
 # average before and after: on a shared machine, compare only figures from one run. `rg` is left
 # out where it is not installed (`apt-get install ripgrep`).
+# A build with `check`'s cache is timed twice: `--no-cache` (every file scanned and lowered, as a
+# first run or CI on a clean clone does) and with a warm cache (a cache directory of its own,
+# filled by the warm-up run: a second run over unchanged files, as in a pre-commit hook or an
+# editor).
 # --count adds each command's instructions, counted once under valgrind (callgrind, every thread,
 # user space only: the kernel's reading of the files is not in it): a figure that other jobs on the
 # machine do not change.
@@ -36,8 +40,16 @@ GREP, RG = "grep -rlE 'asm|__asm'", "rg -l 'asm|__asm'"
 cmds = {GREP: ["grep", "-rlE", "asm|__asm", *dirs]}
 if shutil.which("rg"):
     cmds[RG] = ["rg", "-l", "asm|__asm", *dirs]
-for b in binaries:
-    cmds["ptx2hip check" + (f" ({b})" if len(binaries) > 1 else "")] = [b, "check", *dirs]
+import tempfile
+caches = tempfile.mkdtemp(prefix="ptx2hip-bench-cache-")
+for k, b in enumerate(binaries):
+    name = "ptx2hip check" + (f" ({b})" if len(binaries) > 1 else "")
+    helptext = subprocess.run([b, "check", "--help"], capture_output=True, text=True).stdout
+    if "--no-cache" in helptext:
+        cmds[name + ", no cache"] = [b, "check", "--no-cache", *dirs]
+        cmds[name + ", warm cache"] = [b, "check", "--cache-dir", os.path.join(caches, str(k)), *dirs]
+    else:
+        cmds[name] = [b, "check", *dirs]
 def once(cmd):
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t = time.perf_counter()
@@ -80,4 +92,5 @@ for name, (w, c) in med.items():
     if count:
         row += f" {counted[name] / 1e6:,.0f} ({counted[name] / counted[GREP]:.1f}x grep) |"
     print(row)
+shutil.rmtree(caches, ignore_errors=True)
 PY

@@ -1,5 +1,6 @@
 //! The command-line interface: argument parsing and the four commands.
 
+mod cache;
 mod check;
 mod diff_root;
 pub mod explain_code;
@@ -223,23 +224,42 @@ impl From<EmitArg> for EmitMode {
     }
 }
 
+/// The embedded rule table, loaded when first needed: a `check` whose files all have cached
+/// findings, or none with statements, never loads it.
+#[derive(Default)]
+pub struct Rules {
+    table: std::sync::OnceLock<Result<RuleSet, String>>,
+}
+
+impl Rules {
+    pub fn get(&self) -> Result<&RuleSet, String> {
+        self.table
+            .get_or_init(|| RuleSet::embedded().map_err(|e| e.to_string()))
+            .as_ref()
+            .map_err(|e| format!("ptx2hip: internal error in the rule table: {e}"))
+    }
+}
+
 /// Runs the parsed command line.
 pub fn run(cli: Cli) -> ExitCode {
-    let rules = match RuleSet::embedded() {
-        Ok(r) => r,
-        Err(e) => {
-            warn(format_args!(
-                "ptx2hip: internal error in the rule table: {e}"
-            ));
-            return ExitCode::from(2);
-        }
-    };
     anstream::ColorChoice::write_global(match cli.color {
         ColorArg::Auto => anstream::ColorChoice::Auto,
         ColorArg::Always => anstream::ColorChoice::Always,
         ColorArg::Never => anstream::ColorChoice::Never,
     });
-    match cli.command {
+    run_command(cli.command, &Rules::default()).unwrap_or_else(|failed| failed)
+}
+
+/// The rule table, or the exit code of a run that cannot load it.
+fn table(rules: &Rules) -> Result<&RuleSet, ExitCode> {
+    rules.get().map_err(|e| {
+        warn(format_args!("{e}"));
+        ExitCode::from(2)
+    })
+}
+
+fn run_command(command: Command, rules: &Rules) -> Result<ExitCode, ExitCode> {
+    Ok(match command {
         Command::Translate {
             input,
             in_place,
@@ -271,7 +291,7 @@ pub fn run(cli: Cli) -> ExitCode {
             };
             translate::run(
                 &input,
-                &rules,
+                table(rules)?,
                 options,
                 &mode,
                 helpers.as_deref().map(|path| translate::Helpers {
@@ -289,7 +309,7 @@ pub fn run(cli: Cli) -> ExitCode {
         } => check::run(
             &input,
             &lint,
-            &rules,
+            rules,
             Options {
                 target: target.into(),
                 emit: None,
@@ -304,16 +324,16 @@ pub fn run(cli: Cli) -> ExitCode {
             constraints,
         } => {
             let mut out = Output::stdout();
-            let code = explain(&mut out, &statement, constraints.as_deref(), &rules);
+            let code = explain(&mut out, &statement, constraints.as_deref(), table(rules)?);
             conclude(out, Vec::new(), code)
         }
-        Command::Report { input, output } => report::run(&input, &rules, &output),
+        Command::Report { input, output } => report::run(&input, table(rules)?, &output),
         Command::Rules { format } => {
             let mut out = Output::stdout();
-            list_rules(&mut out, &rules, format);
+            list_rules(&mut out, table(rules)?, format);
             conclude(out, Vec::new(), ExitCode::SUCCESS)
         }
-    }
+    })
 }
 
 /// Parses `--evidence`.

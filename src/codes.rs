@@ -499,6 +499,21 @@ impl fmt::Display for Code {
     }
 }
 
+/// A code is stored as its stable text (`U001`): the `check` cache keeps findings so.
+impl serde::Serialize for Code {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Code {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Code, D::Error> {
+        let text = std::borrow::Cow::<'de, str>::deserialize(deserializer)?;
+        Code::parse(&text)
+            .ok_or_else(|| serde::de::Error::custom(format!("`{text}` is not a finding code")))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -45,7 +45,7 @@ impl Options {
 }
 
 /// What ptx2hip found out about one asm statement.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Finding {
     /// The statement's bytes in the file.
     pub span: Range<usize>,
@@ -63,7 +63,7 @@ pub struct Finding {
     pub evidence: Vec<crate::rules::evidence::BelowHardware>,
 }
 
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct NotTranslated {
     /// The kind of reason.
     pub code: Code,
@@ -108,7 +108,7 @@ impl Finding {
 }
 
 /// A problem with a file or a piece of it that is not a statement's translation.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 pub struct FileDiagnostic {
     pub code: Code,
     pub offset: Option<usize>,
@@ -130,6 +130,9 @@ pub struct FileOutcome {
     /// The `__CUDA_ARCH__` conditions the rewritten file tests as `PTX2HIP_CUDA_ARCH` for
     /// `--cuda-arch` (see [`emit::cuda_arch`]).
     pub arch_conditions: usize,
+    /// The local headers the scan looked for: with the file's bytes and the options, all the
+    /// findings depend on.
+    pub headers: Vec<scan::HeaderRead>,
 }
 
 /// Whether a file's bytes are read: `Err` with the `E002` finding for UTF-16 or binary bytes,
@@ -356,6 +359,19 @@ fn memo_key(stmt: &AsmStatement, settings: lower::Settings) -> String {
     key
 }
 
+/// The outcome of a file that is not scanned ([`readable`]: no `asm` in it, or binary or UTF-16
+/// bytes), known without the rule table; `None` for a file to scan.
+pub fn unscanned(source: &[u8]) -> Option<FileOutcome> {
+    match readable(source) {
+        Ok(true) => None,
+        Ok(false) => Some(FileOutcome::default()),
+        Err(skipped) => Some(FileOutcome {
+            diagnostics: vec![skipped],
+            ..FileOutcome::default()
+        }),
+    }
+}
+
 /// Runs every stage over text without a file (no local headers) and with no declared macros.
 /// Never panics on user input: a file that cannot be handled yields diagnostics and no rewrite.
 pub fn process(source: &[u8], rules: &RuleSet, options: Options) -> FileOutcome {
@@ -395,15 +411,10 @@ pub fn process_file_with(
     placement: emit::Placement,
 ) -> FileOutcome {
     let memo = memo.filter(|_| options.emit.is_none());
-    let mut outcome = FileOutcome::default();
-    match readable(source) {
-        Ok(true) => {}
-        Ok(false) => return outcome,
-        Err(skipped) => {
-            outcome.diagnostics.push(skipped);
-            return outcome;
-        }
+    if let Some(outcome) = unscanned(source) {
+        return outcome;
     }
+    let mut outcome = FileOutcome::default();
     let newline = emit::newline_of(source);
     let lines = emit::Lines::new(source);
     let mut edits = Vec::new();
@@ -423,6 +434,7 @@ pub fn process_file_with(
     let mut functions: Option<scan::kernels::Functions> = None;
     let mut entries: Vec<usize> = Vec::new();
     scan::scan_each(source, path, scan_options, &mut |part| {
+        outcome.headers.extend(part.headers);
         arch_tokens.extend(part.arch_tokens);
         arch_conditions.extend(part.arch_conditions);
         for skipped in part.skipped {

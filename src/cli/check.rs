@@ -9,14 +9,14 @@ use std::process::ExitCode;
 use clap::ValueEnum;
 use rayon::prelude::*;
 
+use super::cache::{self, Cache};
 use super::output::{outln, warn, Output};
 use super::progress::Progress;
-use super::{conclude, display_path, Input};
+use super::{conclude, display_path, Input, Rules};
 use crate::baseline::Baseline;
 use crate::codes::{Code, Level};
 use crate::config::select::{self, PerFileIgnores, Selection, Selector};
 use crate::lint::{self, Linted, Settings};
-use crate::lower::RuleSet;
 use crate::pipeline::{self, Options};
 use crate::report::{self, Diagnostic, Paint, Statistics};
 
@@ -79,6 +79,28 @@ pub struct LintArgs {
         conflicts_with = "write_baseline"
     )]
     output_file: Option<PathBuf>,
+    /// Neither read nor write the cache of earlier runs' findings.
+    #[arg(long)]
+    no_cache: bool,
+    /// Where the cache of earlier runs' findings is kept [default: `PTX2HIP_CACHE_DIR`, else
+    /// `.ptx2hip_cache` in the current directory].
+    #[arg(long, value_name = "DIR", conflicts_with = "no_cache")]
+    cache_dir: Option<PathBuf>,
+}
+
+impl LintArgs {
+    /// The cache this run reads and writes, unless `--no-cache` (standard input is never cached).
+    fn cache(&self) -> Option<Cache> {
+        if self.no_cache {
+            return None;
+        }
+        let dir = self
+            .cache_dir
+            .clone()
+            .or_else(|| std::env::var_os("PTX2HIP_CACHE_DIR").map(PathBuf::from))
+            .unwrap_or_else(|| PathBuf::from(cache::DEFAULT_DIR));
+        Cache::open(&dir)
+    }
 }
 
 #[derive(Clone, Copy, PartialEq, ValueEnum)]
@@ -153,7 +175,7 @@ impl CommandLineCodes {
     }
 }
 
-pub fn run(input: &Input, args: &LintArgs, rules: &RuleSet, options: Options) -> ExitCode {
+pub fn run(input: &Input, args: &LintArgs, rules: &Rules, options: Options) -> ExitCode {
     match prepare(input, args) {
         Ok(prepared) => check(input, args, rules, options, prepared),
         Err(e) => conclude(Output::stdout(), vec![e], ExitCode::SUCCESS),
@@ -211,7 +233,7 @@ fn prepare(input: &Input, args: &LintArgs) -> Result<Prepared, String> {
 fn check(
     input: &Input,
     args: &LintArgs,
-    rules: &RuleSet,
+    rules: &Rules,
     options: Options,
     run: Prepared,
 ) -> ExitCode {
@@ -239,6 +261,11 @@ fn check(
     // Each file is read, checked and its part of the report rendered on its own (rendering
     // snippets costs as much as scanning); only the reports are kept, in walk order.
     let memo = pipeline::Memo::default();
+    let cache = sources
+        .iter()
+        .any(|s| matches!(s, Source::File(_)))
+        .then(|| args.cache())
+        .flatten();
     let progress = Progress::new(
         sources.len() as u64,
         !args.quiet && matches!(args.format, CheckFormat::Human | CheckFormat::Concise),
@@ -246,12 +273,31 @@ fn check(
     let reports: Vec<Result<FileReport, Unread>> = sources
         .par_iter()
         .map(|source| {
-            let report = FileReport::of(source, input, rules, options, &settings, &asked, &memo);
+            let report = FileReport::of(
+                source,
+                input,
+                rules,
+                options,
+                &settings,
+                &asked,
+                &memo,
+                cache.as_ref(),
+            );
             progress.inc();
             report
         })
         .collect();
     progress.finish();
+    if let Some(cache) = cache {
+        let checked = sources
+            .iter()
+            .filter_map(|s| match s {
+                Source::File(p) => std::path::absolute(p).ok()?.to_str().map(str::to_owned),
+                Source::Stdin { .. } => None,
+            })
+            .collect();
+        cache.save(&checked);
+    }
     let mut out = match &args.output_file {
         Some(path) => {
             let inputs = sources.iter().filter_map(|s| match s {
@@ -507,15 +553,18 @@ struct Unread {
 }
 
 impl FileReport {
-    /// The report of one file, under the settings of its own configuration.
+    /// The report of one file, under the settings of its own configuration: its findings from
+    /// the cache when an earlier run checked the same bytes under the same options.
+    #[allow(clippy::too_many_arguments)]
     fn of(
         source: &Source,
         input: &Input,
-        rules: &RuleSet,
+        rules: &Rules,
         options: Options,
         settings: &Settings,
         asked: &Asked,
         memo: &pipeline::Memo,
+        cache: Option<&Cache>,
     ) -> Result<FileReport, Unread> {
         let Asked { args, codes, paint } = *asked;
         let path = match source {
@@ -549,26 +598,51 @@ impl FileReport {
         let read;
         let (path, bytes) = match source {
             Source::File(path) => {
-                read = match std::fs::read(path) {
+                read = match ReadBuffer::read(path) {
                     Ok(r) => r,
                     Err(e) => return Err(unreadable(path, &e, settings, args)),
                 };
-                (path, read.as_slice())
+                (path, read.bytes.as_slice())
             }
             Source::Stdin { path, bytes } => (path, bytes.as_slice()),
         };
         let shown = display_path(path);
         // Standard input named by --stdin-filename finds its local headers beside that path.
         let located = (path.as_path() != Path::new("-")).then_some(path.as_path());
-        let outcome = pipeline::process_file_with(
-            bytes,
-            located,
-            rules,
-            options,
-            scan_options,
-            Some(memo),
-            crate::emit::Placement::Inline,
-        );
+        let outcome = match pipeline::unscanned(bytes) {
+            Some(outcome) => outcome,
+            None => {
+                // Standard input is never cached: it has no file to key the entry by.
+                let key = match source {
+                    Source::File(_) => cache.and_then(|_| {
+                        cache::Key::new(path, bytes, &format!("{options:?}\n{scan_options:?}"))
+                    }),
+                    Source::Stdin { .. } => None,
+                };
+                match cache.zip(key.as_ref()).and_then(|(c, k)| c.get(k)) {
+                    Some(outcome) => outcome,
+                    None => {
+                        let rules = rules.get().map_err(|message| Unread {
+                            message,
+                            report: None,
+                        })?;
+                        let outcome = pipeline::process_file_with(
+                            bytes,
+                            located,
+                            rules,
+                            options,
+                            scan_options,
+                            Some(memo),
+                            crate::emit::Placement::Inline,
+                        );
+                        if let (Some(cache), Some(key)) = (cache, key) {
+                            cache.put(key, &outcome);
+                        }
+                        outcome
+                    }
+                }
+            }
+        };
         // Lines, columns and snippets as the compiler reads the lines (a lone CR ends one).
         let bytes = &crate::scan::with_compiler_lines(bytes)[..];
         let linted = lint::lint(&shown, path, bytes, &outcome, settings);
@@ -598,5 +672,34 @@ impl FileReport {
             }
         }
         Ok(FileReport { text, linted })
+    }
+}
+
+/// A file's bytes in a buffer its worker thread reuses for the next file: a run reads thousands
+/// of files, and a fresh allocation for each large one costs the page faults of new memory.
+struct ReadBuffer {
+    bytes: Vec<u8>,
+}
+
+thread_local! {
+    static SPARE: std::cell::Cell<Vec<u8>> = const { std::cell::Cell::new(Vec::new()) };
+}
+
+impl ReadBuffer {
+    fn read(path: &Path) -> std::io::Result<ReadBuffer> {
+        let mut bytes = SPARE.take();
+        bytes.clear();
+        let mut file = std::fs::File::open(path)?;
+        if let Ok(meta) = file.metadata() {
+            bytes.reserve(usize::try_from(meta.len()).unwrap_or(0));
+        }
+        file.read_to_end(&mut bytes)?;
+        Ok(ReadBuffer { bytes })
+    }
+}
+
+impl Drop for ReadBuffer {
+    fn drop(&mut self) {
+        SPARE.set(std::mem::take(&mut self.bytes));
     }
 }

@@ -130,12 +130,13 @@ pub struct Diagnostic {
 }
 
 /// Locations in one file, found in time linear in the file when asked in file order (the
-/// findings of a file are): newlines are indexed once, and the character count of a line is
-/// carried on from the previous location on the same line. Asking each location from scratch
-/// takes quadratic time when thousands of statements share one long line.
+/// findings of a file are): newlines are indexed once, when the first location is asked (most
+/// files a lint reads have none to find), and the character count of a line is carried on from
+/// the previous location on the same line. Asking each location from scratch takes quadratic
+/// time when thousands of statements share one long line.
 pub struct Locator<'s> {
     source: &'s [u8],
-    newlines: Vec<usize>,
+    newlines: Option<Vec<usize>>,
     /// The last location's offset, its line's start and the characters between them.
     last: (usize, usize, usize),
 }
@@ -144,7 +145,7 @@ impl<'s> Locator<'s> {
     pub fn new(source: &'s [u8]) -> Locator<'s> {
         Locator {
             source,
-            newlines: memchr::memchr_iter(b'\n', source).collect(),
+            newlines: None,
             last: (0, 0, 0),
         }
     }
@@ -153,10 +154,14 @@ impl<'s> Locator<'s> {
     pub fn find(&mut self, from: usize, line: usize, offset: usize) -> Location {
         let offset = offset.min(self.source.len());
         let from = from.min(offset);
-        let before = |p: usize| self.newlines.partition_point(|&n| n < p);
+        let source = self.source;
+        let newlines = self
+            .newlines
+            .get_or_insert_with(|| memchr::memchr_iter(b'\n', source).collect());
+        let before = |p: usize| newlines.partition_point(|&n| n < p);
         let index = before(offset);
         let line = line + index - before(from);
-        let start = index.checked_sub(1).map_or(0, |i| self.newlines[i] + 1);
+        let start = index.checked_sub(1).map_or(0, |i| newlines[i] + 1);
         let (last, last_start, last_chars) = self.last;
         let (counted_from, chars) = if last_start == start && last <= offset {
             (last, last_chars)

@@ -72,7 +72,10 @@ pub fn recorded_per_warp(code: &str) -> Option<&'static WarpEvidence> {
 }
 
 /// How a rule's translations are known to match NVIDIA's behaviour, strongest first.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
+#[serde(rename_all = "kebab-case")]
 pub enum Level {
     /// Golden vectors or recorded warps of the rule's own forms, on NVIDIA hardware.
     Hardware,
@@ -152,11 +155,11 @@ pub fn level(rule: &Rule) -> Level {
 }
 
 /// A rule below hardware evidence that a translation used, as the report shows it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, serde::Deserialize)]
 pub struct BelowHardware {
     pub rule: String,
-    /// [`Level::as_str`].
-    pub level: &'static str,
+    /// Written as [`Level::as_str`] writes it.
+    pub level: Level,
     /// The hardware-verified rules of its ISA decomposition.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub relies_on: Vec<String>,
@@ -171,7 +174,7 @@ impl BelowHardware {
         let level = level(rule);
         (!level.meets_hardware()).then(|| BelowHardware {
             rule: rule.code.clone(),
-            level: level.as_str(),
+            level,
             relies_on: rule
                 .decomposition
                 .as_ref()
@@ -248,6 +251,20 @@ fn status_detail(rule: &Rule) -> Value {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_level_is_serialized_as_reports_write_it() {
+        for level in [
+            Level::Hardware,
+            Level::NotValueCheckable,
+            Level::IsaDecomposition,
+            Level::Unrecorded,
+        ] {
+            let json = serde_json::to_string(&level).unwrap();
+            assert_eq!(json, format!("\"{}\"", level.as_str()));
+            assert_eq!(serde_json::from_str::<Level>(&json).unwrap(), level);
+        }
+    }
+
     use super::*;
     use crate::rules::{LoadError, RuleSet, EMBEDDED};
 

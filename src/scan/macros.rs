@@ -53,6 +53,17 @@ enum Decision {
 struct Included {
     texts: Vec<Vec<u8>>,
     by_name: HashMap<Vec<u8>, Vec<Definition>>,
+    /// Every header looked for, in order, and the index of its text in `texts` when it was read.
+    looked_for: Vec<(PathBuf, Option<usize>)>,
+}
+
+/// A local header a file's scan looked for: what the scan depends on besides the file's bytes
+/// (the `check` cache keeps a file's findings while these are unchanged).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HeaderRead {
+    pub path: PathBuf,
+    /// Its bytes; `None` when it could not be read.
+    pub text: Option<Vec<u8>>,
 }
 
 /// At most this many headers are read for one file, at most this deep.
@@ -114,6 +125,22 @@ impl<'s> Defines<'s> {
                 .and_then(|i| i.texts.get(k))
                 .map_or(&[][..], Vec::as_slice),
         }
+    }
+
+    /// The local headers the scan looked for (read only when a name was missing from the file).
+    pub fn into_headers_read(self) -> Vec<HeaderRead> {
+        let Some(included) = self.included.into_inner() else {
+            return Vec::new();
+        };
+        let mut texts: Vec<Option<Vec<u8>>> = included.texts.into_iter().map(Some).collect();
+        included
+            .looked_for
+            .into_iter()
+            .map(|(path, index)| HeaderRead {
+                path,
+                text: index.and_then(|k| texts.get_mut(k).and_then(Option::take)),
+            })
+            .collect()
     }
 
     /// Whether the file has a directory its includes could be found in.
@@ -263,9 +290,11 @@ fn read_header(
     }
     seen.push(path.clone());
     let Ok(text) = std::fs::read(&path) else {
+        out.looked_for.push((path, None));
         return;
     };
     let index = out.texts.len();
+    out.looked_for.push((path.clone(), Some(index)));
     let s = survey(&text);
     let conditionals = Conditionals::new(&text, &s.directives, envs);
     let mut nested = Vec::new();

@@ -51,6 +51,7 @@ use conditional::{Conditionals, Environments, Reach};
 pub use dialect::Foreign;
 use extract::Missing;
 use macros::Defines;
+pub use macros::HeaderRead;
 use nesting::{Keyword, Survey};
 pub use platform::Macros;
 use position::LineIndex;
@@ -319,6 +320,8 @@ pub struct ScanResult {
     pub arch_tokens: Vec<Range<usize>>,
     /// Offsets of the conditions holding them.
     pub arch_conditions: Vec<usize>,
+    /// The local headers the scan looked for (in the last part of a file handed over in parts).
+    pub headers: Vec<macros::HeaderRead>,
 }
 
 /// Message for a statement among statements whose `;` does not follow it: a rewrite would need
@@ -480,6 +483,8 @@ pub fn scan_each(
         fill_c_strings(source, &mut result.statements);
     }
     fill_visible_types(source, &survey, &mut tokens, &mut result.statements);
+    drop(file);
+    result.headers = defines.into_headers_read();
     each(result);
 }
 

@@ -1,0 +1,425 @@
+//! The result cache of `check`: a file whose bytes, local headers and options are those of an
+//! earlier run gets that run's findings without being scanned or lowered again (as Ruff's cache
+//! does for its lint).
+//!
+//! A run reads every file anyway (the files without `asm` are answered by that read); what the
+//! cache saves is the scanning and lowering of the files with statements, and the loading of the
+//! rule table when every such file is answered. An entry is used only when everything its
+//! findings depend on is unchanged:
+//! - the ptx2hip binary: the cache file's name is a digest of the version and of the executable's
+//!   path, size and modification time, so any rebuild starts a new cache file;
+//! - the file's bytes (an xxh3-128 digest) and its absolute path;
+//! - the options that shape the findings (target, tensor model, `--fast`, evidence floor, the
+//!   declared macros and `--cuda-arch`, after the file's `ptx2hip.toml`), as one digest;
+//! - every local header the scan looked for, by absolute path: the digest of its bytes, or that
+//!   it could not be read.
+//!
+//! The lint itself (ignore lists, suppressions, baselines) and the report run on every run: they
+//! are cheap and depend on more than the file.
+//!
+//! The cache lives in `.ptx2hip_cache/` of the working directory (`--cache-dir`,
+//! `PTX2HIP_CACHE_DIR`), which holds a `.gitignore` of `*` and a `CACHEDIR.TAG`; `--no-cache`
+//! neither reads nor writes it. A cache that cannot be read is ignored, one that cannot be written
+//! is not written: the cache never changes what a run reports, only how long it takes.
+
+use std::collections::{HashMap, HashSet};
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+use serde::{Deserialize, Serialize};
+use xxhash_rust::xxh3::{xxh3_128, xxh3_64};
+
+use crate::pipeline::{FileDiagnostic, FileOutcome, Finding};
+
+/// The directory used when neither `--cache-dir` nor `PTX2HIP_CACHE_DIR` names one.
+pub const DEFAULT_DIR: &str = ".ptx2hip_cache";
+
+/// Cache files of other builds kept beside the current one (a developer switching binaries keeps
+/// the caches of the last few).
+const KEPT_FILES: usize = 4;
+
+/// The findings of the files checked by earlier runs of this binary, and those of this run.
+pub struct Cache {
+    file: PathBuf,
+    stored: HashMap<String, Entry>,
+    fresh: Mutex<Vec<Entry>>,
+    /// The paths of the stored entries this run used.
+    used: Mutex<HashSet<String>>,
+    /// Digests of the headers met in this run, read once however many files include them.
+    headers: Mutex<HashMap<PathBuf, Option<u128>>>,
+}
+
+/// One file's findings and what they depend on.
+#[derive(Serialize, Deserialize)]
+struct Entry {
+    /// The file's absolute path.
+    path: String,
+    digest: u128,
+    settings: u64,
+    /// Absolute paths of the headers the scan looked for, with the digest of their bytes
+    /// (`None`: not readable).
+    headers: Vec<(String, Option<u128>)>,
+    findings: Vec<Finding>,
+    diagnostics: Vec<FileDiagnostic>,
+}
+
+/// What one file's lookup is about.
+pub struct Key {
+    path: String,
+    digest: u128,
+    settings: u64,
+}
+
+impl Key {
+    /// The key of the file at `path` with `bytes`, checked under `settings` (every option that
+    /// shapes its findings, as text); `None` for a path the cache cannot name (not UTF-8).
+    pub fn new(path: &Path, bytes: &[u8], settings: &str) -> Option<Key> {
+        let path = std::path::absolute(path).ok()?.to_str()?.to_owned();
+        Some(Key {
+            path,
+            digest: xxh3_128(bytes),
+            settings: xxh3_64(settings.as_bytes()),
+        })
+    }
+}
+
+impl Cache {
+    /// The cache of this binary in `dir`, or `None` when the binary cannot be identified or the
+    /// directory cannot be made. A cache file that cannot be read or decoded counts as empty.
+    pub fn open(dir: &Path) -> Option<Cache> {
+        let file = dir.join(format!("check-{:016x}.bin", build_stamp()?));
+        prepare_dir(dir).ok()?;
+        let stored = std::fs::read(&file)
+            .ok()
+            .and_then(|bytes| postcard::from_bytes::<Vec<Entry>>(&bytes).ok())
+            .unwrap_or_default()
+            .into_iter()
+            .map(|e| (e.path.clone(), e))
+            .collect();
+        Some(Cache {
+            file,
+            stored,
+            fresh: Mutex::new(Vec::new()),
+            used: Mutex::new(HashSet::new()),
+            headers: Mutex::new(HashMap::new()),
+        })
+    }
+
+    /// The findings stored for `key`, when nothing they depend on has changed.
+    pub fn get(&self, key: &Key) -> Option<FileOutcome> {
+        let entry = self.stored.get(&key.path)?;
+        let same = entry.digest == key.digest
+            && entry.settings == key.settings
+            && entry
+                .headers
+                .iter()
+                .all(|(path, digest)| self.header_digest(Path::new(path)) == *digest);
+        if !same {
+            return None;
+        }
+        if let Ok(mut used) = self.used.lock() {
+            used.insert(key.path.clone());
+        }
+        Some(FileOutcome {
+            findings: entry.findings.clone(),
+            diagnostics: entry.diagnostics.clone(),
+            ..FileOutcome::default()
+        })
+    }
+
+    /// Keeps the findings of a file checked in this run.
+    pub fn put(&self, key: Key, outcome: &FileOutcome) {
+        let mut headers = Vec::with_capacity(outcome.headers.len());
+        for header in &outcome.headers {
+            let Some(path) = std::path::absolute(&header.path)
+                .ok()
+                .and_then(|p| p.to_str().map(str::to_owned))
+            else {
+                // A header the cache cannot name: the file is not cached.
+                return;
+            };
+            headers.push((path, header.text.as_deref().map(xxh3_128)));
+        }
+        let entry = Entry {
+            path: key.path,
+            digest: key.digest,
+            settings: key.settings,
+            headers,
+            findings: outcome.findings.clone(),
+            diagnostics: outcome.diagnostics.clone(),
+        };
+        if let Ok(mut fresh) = self.fresh.lock() {
+            fresh.push(entry);
+        }
+    }
+
+    /// Writes the cache when this run found anything new. It keeps the stored entries this run
+    /// used and those of files the run did not check (`checked` holds the absolute paths of the
+    /// files it did), for runs over other parts of the tree; the entries of files this run
+    /// checked again replace theirs. A failure to write leaves the previous cache file in place.
+    pub fn save(self, checked: &HashSet<String>) {
+        let fresh = self.fresh.into_inner().unwrap_or_default();
+        if fresh.is_empty() {
+            return;
+        }
+        let used = self.used.into_inner().unwrap_or_default();
+        let mut entries: Vec<&Entry> = self
+            .stored
+            .values()
+            .filter(|e| used.contains(&e.path) || !checked.contains(&e.path))
+            .collect();
+        entries.extend(fresh.iter());
+        entries.sort_by(|a, b| a.path.cmp(&b.path));
+        let Ok(bytes) = postcard::to_allocvec(&entries) else {
+            return;
+        };
+        let temporary = self
+            .file
+            .with_extension(format!("tmp{}", std::process::id()));
+        if std::fs::write(&temporary, bytes).is_err()
+            || std::fs::rename(&temporary, &self.file).is_err()
+        {
+            let _ = std::fs::remove_file(&temporary);
+            return;
+        }
+        if let Some(dir) = self.file.parent() {
+            prune(dir, &self.file);
+        }
+    }
+
+    /// The digest of the header at `path` now (`None`: not readable), read once per run.
+    fn header_digest(&self, path: &Path) -> Option<u128> {
+        if let Some(known) = self.headers.lock().ok()?.get(path) {
+            return *known;
+        }
+        let digest = std::fs::read(path).ok().map(|b| xxh3_128(&b));
+        if let Ok(mut headers) = self.headers.lock() {
+            headers.insert(path.to_path_buf(), digest);
+        }
+        digest
+    }
+}
+
+/// A digest of what identifies this binary: its version and the path, size and modification
+/// time of its executable (a rebuild changes the last two).
+fn build_stamp() -> Option<u64> {
+    let exe = std::env::current_exe().ok()?;
+    let meta = std::fs::metadata(&exe).ok()?;
+    let modified = meta
+        .modified()
+        .ok()?
+        .duration_since(std::time::UNIX_EPOCH)
+        .ok()?;
+    let text = format!(
+        "{}\0{}\0{}\0{}",
+        env!("CARGO_PKG_VERSION"),
+        exe.display(),
+        meta.len(),
+        modified.as_nanos()
+    );
+    Some(xxh3_64(text.as_bytes()))
+}
+
+/// Makes the cache directory, marked so that git and backup tools leave it alone.
+fn prepare_dir(dir: &Path) -> std::io::Result<()> {
+    if dir.is_dir() {
+        return Ok(());
+    }
+    std::fs::create_dir_all(dir)?;
+    std::fs::write(dir.join(".gitignore"), "# Created by ptx2hip.\n*\n")?;
+    std::fs::write(
+        dir.join("CACHEDIR.TAG"),
+        "Signature: 8a477f597d28d172789f06886806bc55\n# ptx2hip's check cache: https://bford.info/cachedir/\n",
+    )
+}
+
+/// Removes the cache files of other builds beyond the newest [`KEPT_FILES`].
+fn prune(dir: &Path, current: &Path) {
+    let Ok(listing) = std::fs::read_dir(dir) else {
+        return;
+    };
+    let mut others: Vec<(std::time::SystemTime, PathBuf)> = listing
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p != current && is_cache_file(p))
+        .filter_map(|p| Some((std::fs::metadata(&p).ok()?.modified().ok()?, p)))
+        .collect();
+    others.sort_by(|a, b| b.0.cmp(&a.0));
+    for (_, path) in others.into_iter().skip(KEPT_FILES - 1) {
+        let _ = std::fs::remove_file(path);
+    }
+}
+
+fn is_cache_file(path: &Path) -> bool {
+    path.file_name()
+        .and_then(|n| n.to_str())
+        .is_some_and(|n| n.starts_with("check-") && n.ends_with(".bin"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scan::HeaderRead;
+
+    const SETTINGS: &str = "amd sm90";
+
+    fn outcome(message: &str, headers: Vec<HeaderRead>) -> FileOutcome {
+        FileOutcome {
+            diagnostics: vec![FileDiagnostic {
+                code: crate::codes::Code::UnreadableAsm,
+                offset: Some(3),
+                line: 1,
+                column: 4,
+                message: message.into(),
+            }],
+            headers,
+            ..FileOutcome::default()
+        }
+    }
+
+    fn message_of(found: Option<FileOutcome>) -> Option<String> {
+        found.map(|o| o.diagnostics[0].message.clone())
+    }
+
+    /// Stores `outcome` for `file` in a cache in `dir` and saves it, as a run does.
+    fn stored(dir: &Path, file: &Path, bytes: &[u8], outcome: &FileOutcome) {
+        let cache = Cache::open(dir).unwrap();
+        cache.put(Key::new(file, bytes, SETTINGS).unwrap(), outcome);
+        cache.save(&HashSet::new());
+    }
+
+    #[test]
+    fn a_file_checked_again_unchanged_gets_the_stored_findings() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("a.cu");
+        stored(
+            &dir.path().join("cache"),
+            &file,
+            b"asm",
+            &outcome("stored", vec![]),
+        );
+        let cache = Cache::open(&dir.path().join("cache")).unwrap();
+        let key = Key::new(&file, b"asm", SETTINGS).unwrap();
+        assert_eq!(message_of(cache.get(&key)).as_deref(), Some("stored"));
+    }
+
+    #[test]
+    fn other_bytes_or_other_options_are_checked_again() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("a.cu");
+        stored(
+            &dir.path().join("cache"),
+            &file,
+            b"asm",
+            &outcome("stored", vec![]),
+        );
+        let cache = Cache::open(&dir.path().join("cache")).unwrap();
+        assert!(cache
+            .get(&Key::new(&file, b"asm ", SETTINGS).unwrap())
+            .is_none());
+        assert!(cache
+            .get(&Key::new(&file, b"asm", "portable").unwrap())
+            .is_none());
+        let elsewhere = dir.path().join("b.cu");
+        assert!(cache
+            .get(&Key::new(&elsewhere, b"asm", SETTINGS).unwrap())
+            .is_none());
+    }
+
+    #[test]
+    fn a_header_the_scan_read_or_missed_is_part_of_the_key() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("a.cu");
+        let header = dir.path().join("h.h");
+        let absent = dir.path().join("absent.h");
+        std::fs::write(&header, "#define X 1\n").unwrap();
+        let headers = vec![
+            HeaderRead {
+                path: header.clone(),
+                text: Some(b"#define X 1\n".to_vec()),
+            },
+            HeaderRead {
+                path: absent.clone(),
+                text: None,
+            },
+        ];
+        let cache_dir = dir.path().join("cache");
+        stored(&cache_dir, &file, b"asm", &outcome("stored", headers));
+        let key = || Key::new(&file, b"asm", SETTINGS).unwrap();
+        assert!(Cache::open(&cache_dir).unwrap().get(&key()).is_some());
+        std::fs::write(&absent, "#define Y 2\n").unwrap();
+        assert!(Cache::open(&cache_dir).unwrap().get(&key()).is_none());
+        std::fs::remove_file(&absent).unwrap();
+        std::fs::write(&header, "#define X 2\n").unwrap();
+        assert!(Cache::open(&cache_dir).unwrap().get(&key()).is_none());
+    }
+
+    #[test]
+    fn saving_keeps_the_entries_of_files_the_run_did_not_check_and_drops_stale_ones() {
+        let dir = tempfile::tempdir().unwrap();
+        let cache_dir = dir.path().join("cache");
+        let (a, b, c) = (
+            dir.path().join("a.cu"),
+            dir.path().join("b.cu"),
+            dir.path().join("c.cu"),
+        );
+        let cache = Cache::open(&cache_dir).unwrap();
+        for file in [&a, &b, &c] {
+            cache.put(
+                Key::new(file, b"asm", SETTINGS).unwrap(),
+                &outcome("first", vec![]),
+            );
+        }
+        cache.save(&HashSet::new());
+        // A run over `b` and `c` only: `b` changed (checked again), `c` no longer has statements.
+        let cache = Cache::open(&cache_dir).unwrap();
+        cache.put(
+            Key::new(&b, b"asm 2", SETTINGS).unwrap(),
+            &outcome("second", vec![]),
+        );
+        let checked = [&b, &c]
+            .iter()
+            .map(|p| std::path::absolute(p).unwrap().to_str().unwrap().to_owned())
+            .collect();
+        cache.save(&checked);
+        let cache = Cache::open(&cache_dir).unwrap();
+        let get = |file: &Path, bytes: &[u8]| {
+            message_of(cache.get(&Key::new(file, bytes, SETTINGS).unwrap()))
+        };
+        assert_eq!(get(&a, b"asm").as_deref(), Some("first"));
+        assert_eq!(get(&b, b"asm 2").as_deref(), Some("second"));
+        assert_eq!(get(&c, b"asm"), None);
+    }
+
+    #[test]
+    fn a_damaged_cache_file_counts_as_empty() {
+        let dir = tempfile::tempdir().unwrap();
+        let cache_dir = dir.path().join("cache");
+        let file = dir.path().join("a.cu");
+        stored(&cache_dir, &file, b"asm", &outcome("stored", vec![]));
+        for entry in std::fs::read_dir(&cache_dir).unwrap() {
+            let path = entry.unwrap().path();
+            if is_cache_file(&path) {
+                std::fs::write(&path, b"\xff\xff\xff not postcard").unwrap();
+            }
+        }
+        let cache = Cache::open(&cache_dir).unwrap();
+        assert!(cache
+            .get(&Key::new(&file, b"asm", SETTINGS).unwrap())
+            .is_none());
+    }
+
+    #[test]
+    fn the_cache_directory_is_marked_for_git_and_backup_tools() {
+        let dir = tempfile::tempdir().unwrap();
+        let cache_dir = dir.path().join("cache");
+        Cache::open(&cache_dir).unwrap();
+        assert_eq!(
+            std::fs::read_to_string(cache_dir.join(".gitignore")).unwrap(),
+            "# Created by ptx2hip.\n*\n"
+        );
+        assert!(std::fs::read_to_string(cache_dir.join("CACHEDIR.TAG"))
+            .unwrap()
+            .starts_with("Signature: 8a477f597d28d172789f06886806bc55"));
+    }
+}
