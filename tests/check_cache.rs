@@ -53,6 +53,34 @@ fn a_second_run_reports_what_a_run_without_the_cache_reports() {
 }
 
 #[test]
+fn every_format_and_colouring_reads_the_cache_as_it_would_be_written() {
+    let dir = tempfile::tempdir().unwrap();
+    fs::write(dir.path().join("k.cu"), KERNEL).unwrap();
+    fs::write(
+        dir.path().join("ptx.h"),
+        "#define ADD_PTX \"add.s32 %0, %1, %2;\"\n",
+    )
+    .unwrap();
+    let runs: [&[&str]; 4] = [
+        &["--color", "always"],
+        &["--color", "never"],
+        &["--format", "concise"],
+        &["--format", "json"],
+    ];
+    for _ in 0..2 {
+        for args in runs {
+            let args: Vec<&str> = args.iter().copied().chain(["k.cu"]).collect();
+            let uncached: Vec<&str> = ["--no-cache"].into_iter().chain(args.clone()).collect();
+            assert_eq!(
+                check(dir.path(), &args),
+                check(dir.path(), &uncached),
+                "{args:?}"
+            );
+        }
+    }
+}
+
+#[test]
 fn an_edited_header_or_file_is_checked_again() {
     let dir = tempfile::tempdir().unwrap();
     fs::write(dir.path().join("k.cu"), KERNEL).unwrap();

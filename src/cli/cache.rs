@@ -14,8 +14,10 @@
 //! - every local header the scan looked for, by absolute path: the digest of its bytes, or that
 //!   it could not be read.
 //!
-//! The lint itself (ignore lists, suppressions, baselines) and the report run on every run: they
-//! are cheap and depend on more than the file.
+//! The lint itself (selections, suppressions, baselines) runs on every run: it depends on more
+//! than the file. The human report's rendering of each finding (a snippet of the file with a
+//! caret) is kept beside the findings, for the path and colouring it was rendered with: it costs
+//! as much as all the rest of a warm run.
 //!
 //! The cache lives in `.ptx2hip_cache/` of the working directory (`--cache-dir`,
 //! `PTX2HIP_CACHE_DIR`), which holds a `.gitignore` of `*` and a `CACHEDIR.TAG`; `--no-cache`
@@ -61,6 +63,55 @@ struct Entry {
     headers: Vec<(String, Option<u128>)>,
     findings: Vec<Finding>,
     diagnostics: Vec<FileDiagnostic>,
+    rendered: Rendered,
+}
+
+/// The human report's text of a file's findings, by finding, as rendered for one shown path and
+/// colouring (`for_`, a digest of both); `None` for a finding not rendered yet.
+#[derive(Serialize, Deserialize, Default, Clone)]
+pub struct Rendered {
+    for_: u64,
+    pieces: Vec<Option<String>>,
+}
+
+impl Rendered {
+    /// The digest of what a rendering depends on besides the file and its findings.
+    pub fn key(shown: &str, colour: bool) -> u64 {
+        xxh3_64(format!("{shown}\0{colour}").as_bytes())
+    }
+
+    /// Nothing rendered yet, for `findings` findings rendered under `key`.
+    pub fn empty(key: u64, findings: usize) -> Rendered {
+        Rendered {
+            for_: key,
+            pieces: vec![None; findings],
+        }
+    }
+
+    /// The text of finding `index`, when it was rendered under `key`.
+    pub fn piece(&self, key: u64, index: usize) -> Option<&str> {
+        (self.for_ == key)
+            .then(|| self.pieces.get(index)?.as_deref())
+            .flatten()
+    }
+
+    /// Keeps the text of finding `index` of `findings` rendered under `key` (what was rendered
+    /// under another key is dropped).
+    pub fn keep(&mut self, key: u64, findings: usize, index: usize, text: &str) {
+        if self.for_ != key || self.pieces.len() != findings {
+            *self = Rendered::empty(key, findings);
+        }
+        if let Some(piece) = self.pieces.get_mut(index) {
+            *piece = Some(text.to_owned());
+        }
+    }
+}
+
+/// A file's stored findings, what they depend on and their rendering.
+pub struct Hit {
+    pub outcome: FileOutcome,
+    pub rendered: Rendered,
+    headers: Vec<(String, Option<u128>)>,
 }
 
 /// What one file's lookup is about.
@@ -106,7 +157,7 @@ impl Cache {
     }
 
     /// The findings stored for `key`, when nothing they depend on has changed.
-    pub fn get(&self, key: &Key) -> Option<FileOutcome> {
+    pub fn get(&self, key: &Key) -> Option<Hit> {
         let entry = self.stored.get(&key.path)?;
         let same = entry.digest == key.digest
             && entry.settings == key.settings
@@ -120,15 +171,19 @@ impl Cache {
         if let Ok(mut used) = self.used.lock() {
             used.insert(key.path.clone());
         }
-        Some(FileOutcome {
-            findings: entry.findings.clone(),
-            diagnostics: entry.diagnostics.clone(),
-            ..FileOutcome::default()
+        Some(Hit {
+            outcome: FileOutcome {
+                findings: entry.findings.clone(),
+                diagnostics: entry.diagnostics.clone(),
+                ..FileOutcome::default()
+            },
+            rendered: entry.rendered.clone(),
+            headers: entry.headers.clone(),
         })
     }
 
-    /// Keeps the findings of a file checked in this run.
-    pub fn put(&self, key: Key, outcome: &FileOutcome) {
+    /// Keeps the findings of a file checked in this run, with their rendering.
+    pub fn put(&self, key: Key, outcome: &FileOutcome, rendered: Rendered) {
         let mut headers = Vec::with_capacity(outcome.headers.len());
         for header in &outcome.headers {
             let Some(path) = std::path::absolute(&header.path)
@@ -140,14 +195,31 @@ impl Cache {
             };
             headers.push((path, header.text.as_deref().map(xxh3_128)));
         }
-        let entry = Entry {
+        self.keep(Entry {
             path: key.path,
             digest: key.digest,
             settings: key.settings,
             headers,
             findings: outcome.findings.clone(),
             diagnostics: outcome.diagnostics.clone(),
-        };
+            rendered,
+        });
+    }
+
+    /// Keeps a stored entry with more of its findings rendered.
+    pub fn renew(&self, key: Key, hit: Hit) {
+        self.keep(Entry {
+            path: key.path,
+            digest: key.digest,
+            settings: key.settings,
+            headers: hit.headers,
+            findings: hit.outcome.findings,
+            diagnostics: hit.outcome.diagnostics,
+            rendered: hit.rendered,
+        });
+    }
+
+    fn keep(&self, entry: Entry) {
         if let Ok(mut fresh) = self.fresh.lock() {
             fresh.push(entry);
         }
@@ -155,17 +227,19 @@ impl Cache {
 
     /// Writes the cache when this run found anything new. It keeps the stored entries this run
     /// used and those of files the run did not check (`checked` holds the absolute paths of the
-    /// files it did), for runs over other parts of the tree; the entries of files this run
-    /// checked again replace theirs. A failure to write leaves the previous cache file in place.
+    /// files it did), for runs over other parts of the tree; the entries this run made or
+    /// renewed replace theirs. A failure to write leaves the previous cache file in place.
     pub fn save(self, checked: &HashSet<String>) {
         let fresh = self.fresh.into_inner().unwrap_or_default();
         if fresh.is_empty() {
             return;
         }
         let used = self.used.into_inner().unwrap_or_default();
+        let renewed: HashSet<&str> = fresh.iter().map(|e| e.path.as_str()).collect();
         let mut entries: Vec<&Entry> = self
             .stored
             .values()
+            .filter(|e| !renewed.contains(e.path.as_str()))
             .filter(|e| used.contains(&e.path) || !checked.contains(&e.path))
             .collect();
         entries.extend(fresh.iter());
@@ -277,14 +351,18 @@ mod tests {
         }
     }
 
-    fn message_of(found: Option<FileOutcome>) -> Option<String> {
-        found.map(|o| o.diagnostics[0].message.clone())
+    fn message_of(found: Option<Hit>) -> Option<String> {
+        found.map(|hit| hit.outcome.diagnostics[0].message.clone())
     }
 
     /// Stores `outcome` for `file` in a cache in `dir` and saves it, as a run does.
     fn stored(dir: &Path, file: &Path, bytes: &[u8], outcome: &FileOutcome) {
         let cache = Cache::open(dir).unwrap();
-        cache.put(Key::new(file, bytes, SETTINGS).unwrap(), outcome);
+        cache.put(
+            Key::new(file, bytes, SETTINGS).unwrap(),
+            outcome,
+            Rendered::default(),
+        );
         cache.save(&HashSet::new());
     }
 
@@ -368,6 +446,7 @@ mod tests {
             cache.put(
                 Key::new(file, b"asm", SETTINGS).unwrap(),
                 &outcome("first", vec![]),
+                Rendered::default(),
             );
         }
         cache.save(&HashSet::new());
@@ -376,6 +455,7 @@ mod tests {
         cache.put(
             Key::new(&b, b"asm 2", SETTINGS).unwrap(),
             &outcome("second", vec![]),
+            Rendered::default(),
         );
         let checked = [&b, &c]
             .iter()
@@ -389,6 +469,25 @@ mod tests {
         assert_eq!(get(&a, b"asm").as_deref(), Some("first"));
         assert_eq!(get(&b, b"asm 2").as_deref(), Some("second"));
         assert_eq!(get(&c, b"asm"), None);
+    }
+
+    #[test]
+    fn a_rendering_is_reused_only_for_the_path_and_colouring_it_was_made_for() {
+        let plain = Rendered::key("a.cu", false);
+        let mut rendered = Rendered::empty(plain, 2);
+        rendered.keep(plain, 2, 1, "a.cu:3: warning");
+        assert_eq!(rendered.piece(plain, 1), Some("a.cu:3: warning"));
+        assert_eq!(rendered.piece(plain, 0), None, "not rendered yet");
+        assert_eq!(rendered.piece(Rendered::key("a.cu", true), 1), None);
+        assert_eq!(rendered.piece(Rendered::key("b/a.cu", false), 1), None);
+        let coloured = Rendered::key("a.cu", true);
+        rendered.keep(coloured, 2, 0, "coloured");
+        assert_eq!(
+            rendered.piece(plain, 1),
+            None,
+            "another rendering replaces the first"
+        );
+        assert_eq!(rendered.piece(coloured, 0), Some("coloured"));
     }
 
     #[test]

@@ -609,51 +609,61 @@ impl FileReport {
         let shown = display_path(path);
         // Standard input named by --stdin-filename finds its local headers beside that path.
         let located = (path.as_path() != Path::new("-")).then_some(path.as_path());
-        let outcome = match pipeline::unscanned(bytes) {
-            Some(outcome) => outcome,
+        // Standard input is never cached: it has no file to key the entry by.
+        let unscanned = pipeline::unscanned(bytes);
+        let key = match (&unscanned, source) {
+            (None, Source::File(_)) => cache.and_then(|_| {
+                cache::Key::new(path, bytes, &format!("{options:?}\n{scan_options:?}"))
+            }),
+            _ => None,
+        };
+        let rendering = cache::Rendered::key(&shown, paint.colour);
+        let mut hit = cache.zip(key.as_ref()).and_then(|(c, k)| c.get(k));
+        let stored_rendering = hit.as_mut().map(|h| std::mem::take(&mut h.rendered));
+        let computed;
+        let outcome = match &hit {
+            Some(hit) => &hit.outcome,
             None => {
-                // Standard input is never cached: it has no file to key the entry by.
-                let key = match source {
-                    Source::File(_) => cache.and_then(|_| {
-                        cache::Key::new(path, bytes, &format!("{options:?}\n{scan_options:?}"))
-                    }),
-                    Source::Stdin { .. } => None,
-                };
-                match cache.zip(key.as_ref()).and_then(|(c, k)| c.get(k)) {
+                computed = match unscanned {
                     Some(outcome) => outcome,
-                    None => {
-                        let rules = rules.get().map_err(|message| Unread {
+                    None => pipeline::process_file_with(
+                        bytes,
+                        located,
+                        rules.get().map_err(|message| Unread {
                             message,
                             report: None,
-                        })?;
-                        let outcome = pipeline::process_file_with(
-                            bytes,
-                            located,
-                            rules,
-                            options,
-                            scan_options,
-                            Some(memo),
-                            crate::emit::Placement::Inline,
-                        );
-                        if let (Some(cache), Some(key)) = (cache, key) {
-                            cache.put(key, &outcome);
-                        }
-                        outcome
-                    }
-                }
+                        })?,
+                        options,
+                        scan_options,
+                        Some(memo),
+                        crate::emit::Placement::Inline,
+                    ),
+                };
+                &computed
             }
         };
+        let mut rendered = stored_rendering
+            .unwrap_or_else(|| cache::Rendered::empty(rendering, outcome.findings.len()));
         // Lines, columns and snippets as the compiler reads the lines (a lone CR ends one).
         let bytes = &crate::scan::with_compiler_lines(bytes)[..];
-        let linted = lint::lint(&shown, path, bytes, &outcome, settings);
+        let linted = lint::lint(&shown, path, bytes, outcome, settings);
         let mut text = String::new();
         let mut newlines = None;
+        let mut rendered_now = false;
         for (d, origin) in &linted.reported {
             match (args.format, origin) {
                 (CheckFormat::Human, Some(i)) => {
-                    let newlines = newlines.get_or_insert_with(|| report::Newlines::new(bytes));
-                    let finding = &outcome.findings[*i];
-                    text += &report::render_finding_in(&shown, bytes, newlines, finding, paint);
+                    if let Some(piece) = rendered.piece(rendering, *i) {
+                        text += piece;
+                    } else {
+                        let newlines = newlines.get_or_insert_with(|| report::Newlines::new(bytes));
+                        let finding = &outcome.findings[*i];
+                        let piece =
+                            report::render_finding_in(&shown, bytes, newlines, finding, paint);
+                        rendered.keep(rendering, outcome.findings.len(), *i, &piece);
+                        rendered_now = true;
+                        text += &piece;
+                    }
                     text.push_str("\n\n");
                 }
                 (CheckFormat::Human, None) => {
@@ -669,6 +679,14 @@ impl FileReport {
                     text.push('\n');
                 }
                 (CheckFormat::Json | CheckFormat::Sarif, _) => {}
+            }
+        }
+        if let (Some(cache), Some(key)) = (cache, key) {
+            if hit.is_none() {
+                cache.put(key, outcome, rendered);
+            } else if let (Some(mut hit), true) = (hit, rendered_now) {
+                hit.rendered = rendered;
+                cache.renew(key, hit);
             }
         }
         Ok(FileReport { text, linted })
