@@ -58,7 +58,7 @@ enum Checks {
 }
 
 /// The embedded rule files as `(name relative to rules/, text)`.
-fn embedded_sources() -> impl Iterator<Item = (String, String)> {
+pub(super) fn embedded_sources() -> impl Iterator<Item = (String, String)> {
     super::EMBEDDED
         .iter()
         .map(|(n, s)| (n.to_string(), s.to_string()))

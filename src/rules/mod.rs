@@ -12,9 +12,12 @@
 //! - [`shapes`]: ranges of shape modifiers and fragment widths computed from the shape;
 //! - [`helpers`]: the helper files' markers;
 //! - [`template`], [`call_sites`]: placeholders and the calls templates may make;
-//! - [`evidence`]: the recordings that check each rule (`ptx2hip rules`).
+//! - [`evidence`]: the recordings that check each rule (`ptx2hip rules`);
+//! - `digest`: the table's meaning as text, which rewriting the files for reuse keeps (a test).
 
 pub mod call_sites;
+#[cfg(test)]
+mod digest;
 pub mod evidence;
 mod helpers;
 mod load;
