@@ -7,6 +7,7 @@ use std::collections::{BTreeMap, HashMap};
 use super::call_sites;
 use super::evidence;
 use super::helpers;
+use super::lookups;
 use super::matching::{expand_class, target_index};
 use super::overlap;
 use super::schema::{
@@ -105,6 +106,7 @@ impl RuleSet {
             specials: HashMap::new(),
             by_opcode: HashMap::new(),
         };
+        let mut shared = lookups::Shared::default();
         for (name, text) in files {
             if name.ends_with(".h") {
                 for mut h in helpers::parse(&name, &text).map_err(LoadError::Helper)? {
@@ -125,6 +127,7 @@ impl RuleSet {
                 message: e.to_string(),
             })?;
             expand_ranges(&name, &mut file)?;
+            shared.add(&name, std::mem::take(&mut file.lookup))?;
             for mut rule in file.rules {
                 rule.family = file.family.clone();
                 rule.file = name.clone();
@@ -147,6 +150,12 @@ impl RuleSet {
                 }
                 set.specials.insert(s.name.clone(), s);
             }
+        }
+        for rule in &mut set.rules {
+            shared.resolve(rule)?;
+        }
+        if checks == Checks::Proofs {
+            shared.all_named()?;
         }
         for i in 0..set.rules.len() {
             let specs = operand_specs(&set.rules[i])?;
@@ -260,7 +269,7 @@ fn is_code(code: &str) -> bool {
     b.len() == 4 && b[0].is_ascii_uppercase() && b[1..].iter().all(u8::is_ascii_digit)
 }
 
-fn rule_error(r: &Rule, key: &'static str, message: String) -> LoadError {
+pub(super) fn rule_error(r: &Rule, key: &'static str, message: String) -> LoadError {
     LoadError::Rule {
         file: r.file.clone(),
         rule: r.code.clone(),
@@ -652,10 +661,25 @@ fn validate_rule(set: &RuleSet, r: &Rule) -> Result<(), LoadError> {
 }
 
 /// Each `exclude` condition names a slot of the rule and a value it takes (empty: an optional
-/// slot absent); one that names neither would exclude nothing, silently.
+/// slot absent); one that names neither would exclude nothing, silently, and an entry with no
+/// condition for some slot would exclude every form.
 fn validate_exclude(r: &Rule) -> Result<(), LoadError> {
-    for cond in r.exclude.iter().flatten() {
-        let (name, value) = cond.split_once('=').unwrap_or((cond, ""));
+    for entry in &r.exclude {
+        let empty = match entry {
+            super::Exclude::All(conds) => conds.is_empty(),
+            super::Exclude::Product(slots) => slots.is_empty() || slots.values().any(Vec::is_empty),
+        };
+        if empty {
+            return Err(rule_error(
+                r,
+                "exclude",
+                "an entry without a slot, or a slot without values, would exclude every form"
+                    .into(),
+            ));
+        }
+    }
+    for (name, value) in r.exclude.iter().flat_map(|e| e.conditions()) {
+        let cond = format!("{name}={value}");
         let Some(slot) = r.slots.iter().find(|s| s.name == name) else {
             return Err(rule_error(
                 r,
@@ -1129,7 +1153,21 @@ carrier = "f32"
             "rules/t.toml: rule X001: `exclude`: `T=u32`: slot `T` never takes the value `u32`"
         );
         assert!(error(r#"exclude = [["T="]]"#).contains("never takes the value ``"));
+        assert!(error(r#"exclude = [{ T = [] }]"#).contains("would exclude every form"));
+        assert!(error(r#"exclude = [[]]"#).contains("would exclude every form"));
         assert!(load("{d} = {a};", r#"exclude = [["T=s32"]]"#).is_ok());
+    }
+
+    #[test]
+    fn an_exclude_table_excludes_every_combination_of_its_values() {
+        let text = file("t", "X001", "{d} = {a};", "").replace(
+            r#"slots = [{ name = "T", values = ["s32"] }]"#,
+            r#"slots = [{ name = "sat", values = ["sat"], optional = true }, { name = "T", values = ["s16", "s32", "s64"] }]
+exclude = [{ sat = ["sat"], T = ["s16", "s64"] }]"#,
+        );
+        let rules = RuleSet::from_sources([("t.toml".to_string(), text)]).unwrap();
+        let forms: Vec<String> = rules.rules[0].forms().into_iter().map(|(f, _)| f).collect();
+        assert_eq!(forms, ["abs.s16", "abs.s32", "abs.s64", "abs.sat.s32"]);
     }
 
     #[test]

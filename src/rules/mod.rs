@@ -8,6 +8,7 @@
 //! - [`schema`]: the serde types, as written in the files (rules/README.md documents every key);
 //! - [`load`]: parsing and validation, with a typed [`LoadError`] naming file, rule and key;
 //! - [`matching`]: modifiers to slots, forms;
+//! - [`lookups`]: the table-level lookups rules name;
 //! - [`overlap`]: two rules may claim one form only with different priorities;
 //! - [`shapes`]: ranges of shape modifiers and fragment widths computed from the shape;
 //! - [`helpers`]: the helper files' markers;
@@ -21,6 +22,7 @@ mod digest;
 pub mod evidence;
 mod helpers;
 mod load;
+mod lookups;
 mod matching;
 mod overlap;
 mod schema;
@@ -32,9 +34,9 @@ use std::collections::{HashMap, HashSet};
 pub use load::{LoadError, TENSOR_MODEL};
 pub use matching::expand_class;
 pub use schema::{
-    tensor_rank, vector_width, Bindings, Carry, Case, Decomposition, Example, Fast, Fragment,
-    Helper, Lookup, OperandKind, OperandSpec, Role, Rule, RuleTemplate, Slot, SpecialRegister,
-    TemplateHelpers, TypeRef, UnsupportedForm, When,
+    tensor_rank, vector_width, Bindings, Carry, Case, Decomposition, Example, Exclude, Fast,
+    Fragment, Helper, Lookup, OperandKind, OperandSpec, Role, Rule, RuleTemplate, Slot,
+    SpecialRegister, TemplateHelpers, TypeRef, UnsupportedForm, When,
 };
 
 // The rule files compiled into the binary (`EMBEDDED: &[(name relative to rules/, text)]`),
