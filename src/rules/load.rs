@@ -104,6 +104,7 @@ impl RuleSet {
             helpers: HashMap::new(),
             helper_order: Vec::new(),
             specials: HashMap::new(),
+            switches: HashMap::new(),
             by_opcode: HashMap::new(),
         };
         let mut shared = lookups::Shared::default();
@@ -128,6 +129,7 @@ impl RuleSet {
             })?;
             expand_ranges(&name, &mut file)?;
             shared.add(&name, std::mem::take(&mut file.lookup))?;
+            set.switches.extend(std::mem::take(&mut file.switch));
             for mut rule in file.rules {
                 rule.family = file.family.clone();
                 rule.file = name.clone();
@@ -192,6 +194,7 @@ impl RuleSet {
 
     fn validate(&self) -> Result<(), LoadError> {
         self.validate_codes()?;
+        super::switches::validate(self)?;
         for r in &self.rules {
             validate_rule(self, r)?;
         }

@@ -11,7 +11,7 @@
 //! - [`lookups`]: the table-level lookups rules name;
 //! - [`overlap`]: two rules may claim one form only with different priorities;
 //! - [`shapes`]: ranges of shape modifiers and fragment widths computed from the shape;
-//! - [`helpers`]: the helper files' markers;
+//! - [`helpers`]: the helper files' markers; [`switches`]: helpers generated from cases as data;
 //! - [`template`], [`call_sites`]: placeholders and the calls templates may make;
 //! - [`evidence`]: the recordings that check each rule (`ptx2hip rules`);
 //! - `digest`: the table's meaning as text, which rewriting the files for reuse keeps (a test).
@@ -27,9 +27,10 @@ mod matching;
 mod overlap;
 mod schema;
 pub mod shapes;
+mod switches;
 pub mod template;
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 pub use load::{LoadError, TENSOR_MODEL};
 pub use matching::expand_class;
@@ -55,6 +56,8 @@ pub struct RuleSet {
     /// Helper names in definition order (emission order is dependency order within it).
     pub helper_order: Vec<String>,
     pub specials: HashMap<String, SpecialRegister>,
+    /// The cases of helpers' switches, by helper and label (`[switch.NAME]` of the rule files).
+    switches: HashMap<String, BTreeMap<String, String>>,
     by_opcode: HashMap<String, Vec<usize>>,
 }
 

@@ -32,6 +32,11 @@ pub(super) struct RuleFile {
     /// namespace for all files; those several families share are in `core.toml`).
     #[serde(default)]
     pub lookup: BTreeMap<String, Lookup>,
+    /// The cases of a helper's `switch` as data, by helper and case label
+    /// (`[switch.ptx2hip_lop3]`, `0xea = "c | (b & a)"`): the helper's C++ is generated from
+    /// them and the lowering reads them (see [`super::switches`]).
+    #[serde(default)]
+    pub switch: BTreeMap<String, BTreeMap<String, String>>,
 }
 
 /// How many registers of which PTX type hold one operand of a matrix instruction, for some
