@@ -223,35 +223,35 @@ impl RuleSet {
     }
 
     /// Codes are unique, old codes (`formerly`) name no current rule, and codes map to families
-    /// one-to-one: a family's rules share a letter that no other family uses, so the letter of a
-    /// code shown in a report says which family (and vectors file) it belongs to.
+    /// one-to-one: a family's rules share a prefix (one to three letters) that no other family
+    /// uses, so the prefix of a code shown in a report says which family (and vectors file) it
+    /// belongs to.
     fn validate_codes(&self) -> Result<(), LoadError> {
         let mut codes: HashMap<&str, &str> = HashMap::new();
-        let mut letters: HashMap<char, &str> = HashMap::new();
+        let mut prefixes: HashMap<&str, &str> = HashMap::new();
         for r in &self.rules {
-            if !is_code(&r.code) {
+            let Some(prefix) = code_prefix(&r.code) else {
                 return Err(rule_error(
                     r,
                     "code",
-                    "is not a letter and three digits".into(),
+                    "is not one to three letters and three digits".into(),
                 ));
-            }
+            };
             if let Some(other) = codes.insert(&r.code, &r.name) {
                 return Err(rule_error(r, "code", format!("also used by `{other}`")));
             }
-            let letter = r.code.chars().next().unwrap_or_default();
-            let family = *letters.entry(letter).or_insert(&r.family);
+            let family = *prefixes.entry(prefix).or_insert(&r.family);
             if family != r.family {
                 return Err(rule_error(
                     r,
                     "code",
-                    format!("the letter {letter} belongs to the family `{family}`"),
+                    format!("the prefix {prefix} belongs to the family `{family}`"),
                 ));
             }
         }
         for r in &self.rules {
             let Some(old) = &r.formerly else { continue };
-            if !is_code(old) {
+            if code_prefix(old).is_none() {
                 return Err(rule_error(r, "formerly", format!("`{old}` is not a code")));
             }
             if let Some(other) = codes.insert(old, &r.name) {
@@ -266,10 +266,13 @@ impl RuleSet {
     }
 }
 
-/// A rule code: an upper-case letter and three digits (`I001`).
-fn is_code(code: &str) -> bool {
-    let b = code.as_bytes();
-    b.len() == 4 && b[0].is_ascii_uppercase() && b[1..].iter().all(u8::is_ascii_digit)
+/// The family prefix of a rule code, one to three upper-case letters followed by three digits
+/// (`I` of `I001`, `FP` of `FP001`); `None` for anything else.
+fn code_prefix(code: &str) -> Option<&str> {
+    let digits = code.len().checked_sub(3)?;
+    let (prefix, number) = code.split_at_checked(digits)?;
+    let letters = (1..=3).contains(&prefix.len()) && prefix.bytes().all(|b| b.is_ascii_uppercase());
+    (letters && number.bytes().all(|b| b.is_ascii_digit())).then_some(prefix)
 }
 
 pub(super) fn rule_error(r: &Rule, key: &'static str, message: String) -> LoadError {
@@ -1193,7 +1196,7 @@ exclude = [{ sat = ["sat"], T = ["s16", "s64"] }]"#,
     }
 
     #[test]
-    fn two_families_never_share_a_code_letter() {
+    fn two_families_never_share_a_code_prefix() {
         let two = |second: &str| {
             RuleSet::from_sources([
                 ("a.toml".to_string(), file("a", "X001", "{d} = {a};", "")),
@@ -1207,8 +1210,15 @@ exclude = [{ sat = ["sat"], T = ["s16", "s64"] }]"#,
         assert!(two("Y001").is_ok());
         assert_eq!(
             two("X002").unwrap_err().to_string(),
-            "rules/b.toml: rule X002: `code`: the letter X belongs to the family `a`"
+            "rules/b.toml: rule X002: `code`: the prefix X belongs to the family `a`"
         );
+        // A prefix is one to three letters, the whole run of letters before the number.
+        assert!(two("XY001").is_ok());
+        assert_eq!(
+            two("A0001").unwrap_err().to_string(),
+            "rules/b.toml: rule A0001: `code`: is not one to three letters and three digits"
+        );
+        assert!(two("ABCD001").is_err() && two("x001").is_err());
         let embedded = RuleSet::embedded().unwrap();
         let mut letters: HashMap<char, &str> = HashMap::new();
         for r in &embedded.rules {
