@@ -7,13 +7,13 @@ use std::collections::{BTreeMap, HashMap};
 use super::call_sites;
 use super::evidence;
 use super::helpers;
-use super::lookups;
 use super::matching::{expand_class, target_index};
 use super::overlap;
 use super::schema::{
     parse_operand_spec, tensor_rank, vector_width, OperandKind, Role, Rule, RuleFile, RuleTemplate,
     SpecialRegister, TemplateHelpers, TypeRef,
 };
+use super::shared;
 use super::template::{self, Template};
 use super::RuleSet;
 use crate::lower::code::Expr;
@@ -107,7 +107,7 @@ impl RuleSet {
             switches: HashMap::new(),
             by_opcode: HashMap::new(),
         };
-        let mut shared = lookups::Shared::default();
+        let mut shared = shared::Shared::default();
         for (name, text) in files {
             if name.ends_with(".h") {
                 for mut h in helpers::parse(&name, &text).map_err(LoadError::Helper)? {
@@ -128,7 +128,11 @@ impl RuleSet {
                 message: e.to_string(),
             })?;
             expand_ranges(&name, &mut file)?;
-            shared.add(&name, std::mem::take(&mut file.lookup))?;
+            shared.add(
+                &name,
+                std::mem::take(&mut file.lookup),
+                std::mem::take(&mut file.slot),
+            )?;
             set.switches.extend(std::mem::take(&mut file.switch));
             for mut rule in file.rules {
                 rule.family = file.family.clone();
@@ -753,6 +757,12 @@ fn expand_ranges(file_name: &str, file: &mut RuleFile) -> Result<(), LoadError> 
             out.extend(super::shapes::expand_range(v)?);
         }
         Ok(out)
+    }
+    for (name, slot) in &mut file.slot {
+        slot.values = expanded(&slot.values).map_err(|e| LoadError::Syntax {
+            file: file_name.to_string(),
+            message: format!("[slot] `{name}`: {e}"),
+        })?;
     }
     for rule in &mut file.rules {
         for slot in &mut rule.slots {

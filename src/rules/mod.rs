@@ -8,7 +8,7 @@
 //! - [`schema`]: the serde types, as written in the files (rules/README.md documents every key);
 //! - [`load`]: parsing and validation, with a typed [`LoadError`] naming file, rule and key;
 //! - [`matching`]: modifiers to slots, forms;
-//! - [`lookups`]: the table-level lookups rules name;
+//! - [`shared`]: the table-level lookups and slots rules name;
 //! - [`overlap`]: two rules may claim one form only with different priorities;
 //! - [`shapes`]: ranges of shape modifiers and fragment widths computed from the shape;
 //! - [`helpers`]: the helper files' markers; [`switches`]: helpers generated from cases as data;
@@ -22,11 +22,11 @@ mod digest;
 pub mod evidence;
 mod helpers;
 mod load;
-mod lookups;
 mod matching;
 mod overlap;
 mod schema;
 pub mod shapes;
+mod shared;
 mod switches;
 pub mod template;
 

@@ -32,6 +32,11 @@ pub(super) struct RuleFile {
     /// namespace for all files; those several families share are in `core.toml`).
     #[serde(default)]
     pub lookup: BTreeMap<String, Lookup>,
+    /// Slots any rule of the table may name instead of repeating them (`[slot]`, one namespace
+    /// for all files): `scope = { values = ["cta", "cluster", "gpu", "sys"], optional = true }`
+    /// is the slot `scope` of every rule whose `slots` list the name `"scope"`.
+    #[serde(default)]
+    pub slot: BTreeMap<String, Slot>,
     /// The cases of a helper's `switch` as data, by helper and case label
     /// (`[switch.ptx2hip_lop3]`, `0xea = "c | (b & a)"`): the helper's C++ is generated from
     /// them and the lowering reads them (see [`super::switches`]).
@@ -266,8 +271,10 @@ impl Carry {
     }
 }
 
+/// A slot of a rule: written as a table, or as the name of a table-level slot (`"scope"`, see
+/// [`RuleFile::slot`]), which the loader copies in place.
 #[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(from = "SlotText")]
 pub struct Slot {
     pub name: String,
     /// Accepted modifier values; `@class` entries expand (see [`expand_class`]), and a range
@@ -281,6 +288,52 @@ pub struct Slot {
     /// documentation says what each target does with each hint. A hint slot is optional.
     #[serde(default)]
     pub hint: bool,
+    /// The slot names a table-level one, whose values the loader copies here.
+    #[serde(skip)]
+    pub(super) named: bool,
+}
+
+/// A slot as the files write it: a table, or the name of a table-level one.
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum SlotText {
+    Named(String),
+    Table(SlotTable),
+}
+
+/// `{ name = "T", values = [...], optional = true }`; a table-level slot takes its name from its
+/// key and leaves `name` out.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SlotTable {
+    #[serde(default)]
+    name: String,
+    values: Vec<String>,
+    #[serde(default)]
+    optional: bool,
+    #[serde(default)]
+    hint: bool,
+}
+
+impl From<SlotText> for Slot {
+    fn from(text: SlotText) -> Slot {
+        match text {
+            SlotText::Named(name) => Slot {
+                name,
+                values: Vec::new(),
+                optional: false,
+                hint: false,
+                named: true,
+            },
+            SlotText::Table(t) => Slot {
+                name: t.name,
+                values: t.values,
+                optional: t.optional,
+                hint: t.hint,
+                named: false,
+            },
+        }
+    }
 }
 
 /// Forms a rule does not claim: `["T=u16", "sat=sat"]` excludes every form with both values
