@@ -39,7 +39,7 @@ pub(super) struct RuleFile {
     pub slot: BTreeMap<String, Slot>,
     /// The cases of a helper's `switch` as data, by helper and case label
     /// (`[switch.ptx2hip_lop3]`, `0xea = "c | (b & a)"`): the helper's C++ is generated from
-    /// them and the lowering reads them (see [`super::switches`]).
+    /// them and the lowering reads them (see `rules::switches`).
     #[serde(default)]
     pub switch: BTreeMap<String, BTreeMap<String, String>>,
 }
@@ -188,7 +188,7 @@ pub struct Rule {
     pub exclude: Vec<Exclude>,
     /// Named values chosen by a slot's modifier: `{ op = { slot = "cmp", values = { eq = "==" } } }`
     /// makes `{op}` expand to `==` for `setp.eq`. An absent optional slot looks up the key `""`.
-    /// A lookup may also name one of the table's (`{ op = "cmp_ops" }`, see [`RuleFile::lookup`]).
+    /// A lookup may also name one of the table's (`{ op = "cmp_ops" }`, see `[lookup]` in rules/README.md).
     #[serde(default)]
     pub lookup: BTreeMap<String, Lookup>,
     /// Operands PTX requires to be immediates, by name, with the values it allows:
@@ -272,7 +272,7 @@ impl Carry {
 }
 
 /// A slot of a rule: written as a table, or as the name of a table-level slot (`"scope"`, see
-/// [`RuleFile::slot`]), which the loader copies in place.
+/// `[slot]` in rules/README.md), which the loader copies in place.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(from = "SlotText")]
 pub struct Slot {
