@@ -1,8 +1,9 @@
 //! `lop3` whose truth table is written in the PTX text (`lop3.b32 %0, %1, %2, %3, 0xEA;`): the
 //! call site gets that table's boolean formula (`c | (b & a)`) instead of the 256-case helper.
 //!
-//! The formula is the one the helper's switch holds for that case (`rules/helpers/bits.h`, one
-//! minimal `&`/`|`/`^`/`~` formula per table), so both spellings are the same code; the tests
+//! The formula is the table's data (`[switch.ptx2hip_lop3]` of `rules/bits.toml`, one minimal
+//! `&`/`|`/`^`/`~` formula per table), which the helper's switch is generated from
+//! (`rules::switches`), so both spellings are the same code; the tests
 //! evaluate every one of the 256 against its table. A table given as an `"n"` operand is a C++
 //! constant the translation cannot read, and keeps the helper (whose switch folds there).
 //!
@@ -15,7 +16,7 @@ use super::code::Expr;
 use crate::ptx::{Immediate, Instruction, Operand};
 use crate::rules::{Rule, RuleSet};
 
-/// The helper whose switch holds the formulas.
+/// The helper whose switch the formulas are the cases of.
 const HELPER: &str = "ptx2hip_lop3";
 
 /// The template for `ins` (an instance of `rule`) with its table's formula, where the table is
@@ -44,13 +45,12 @@ pub fn literal_template(
     Some(format!("{{d}} = {};", placeholders(&formula)))
 }
 
-/// The formula of `table` over `a`, `b`, `c`, as the helper's switch spells it.
+/// The formula of `table` over `a`, `b`, `c`: the helper's case for it, from the table's data
+/// (`[switch.ptx2hip_lop3]` of rules/bits.toml, which the helper is generated from).
 pub fn formula(rules: &RuleSet, table: u8) -> Option<String> {
-    let code = &rules.helpers.get(HELPER)?.portable;
-    let case = format!("case 0x{table:02x}u: return ");
-    let start = code.find(&case)? + case.len();
-    let end = start + code[start..].find(';')?;
-    Some(code[start..end].to_string())
+    rules
+        .switch_case(HELPER, &format!("0x{table:02x}"))
+        .map(str::to_string)
 }
 
 /// `formula` with its variables `a`, `b`, `c` as the placeholders `{a}`, `{b}`, `{c}`.

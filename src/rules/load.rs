@@ -13,6 +13,7 @@ use super::schema::{
     parse_operand_spec, tensor_rank, vector_width, OperandKind, Role, Rule, RuleFile, RuleTemplate,
     SpecialRegister, TemplateHelpers, TypeRef,
 };
+use super::shared;
 use super::template::{self, Template};
 use super::RuleSet;
 use crate::lower::code::Expr;
@@ -58,7 +59,7 @@ enum Checks {
 }
 
 /// The embedded rule files as `(name relative to rules/, text)`.
-fn embedded_sources() -> impl Iterator<Item = (String, String)> {
+pub(super) fn embedded_sources() -> impl Iterator<Item = (String, String)> {
     super::EMBEDDED
         .iter()
         .map(|(n, s)| (n.to_string(), s.to_string()))
@@ -103,8 +104,10 @@ impl RuleSet {
             helpers: HashMap::new(),
             helper_order: Vec::new(),
             specials: HashMap::new(),
+            switches: HashMap::new(),
             by_opcode: HashMap::new(),
         };
+        let mut shared = shared::Shared::default();
         for (name, text) in files {
             if name.ends_with(".h") {
                 for mut h in helpers::parse(&name, &text).map_err(LoadError::Helper)? {
@@ -125,6 +128,12 @@ impl RuleSet {
                 message: e.to_string(),
             })?;
             expand_ranges(&name, &mut file)?;
+            shared.add(
+                &name,
+                std::mem::take(&mut file.lookup),
+                std::mem::take(&mut file.slot),
+            )?;
+            set.switches.extend(std::mem::take(&mut file.switch));
             for mut rule in file.rules {
                 rule.family = file.family.clone();
                 rule.file = name.clone();
@@ -147,6 +156,12 @@ impl RuleSet {
                 }
                 set.specials.insert(s.name.clone(), s);
             }
+        }
+        for rule in &mut set.rules {
+            shared.resolve(rule)?;
+        }
+        if checks == Checks::Proofs {
+            shared.all_named()?;
         }
         for i in 0..set.rules.len() {
             let specs = operand_specs(&set.rules[i])?;
@@ -183,6 +198,7 @@ impl RuleSet {
 
     fn validate(&self) -> Result<(), LoadError> {
         self.validate_codes()?;
+        super::switches::validate(self)?;
         for r in &self.rules {
             validate_rule(self, r)?;
         }
@@ -211,35 +227,35 @@ impl RuleSet {
     }
 
     /// Codes are unique, old codes (`formerly`) name no current rule, and codes map to families
-    /// one-to-one: a family's rules share a letter that no other family uses, so the letter of a
-    /// code shown in a report says which family (and vectors file) it belongs to.
+    /// one-to-one: a family's rules share a prefix (one to three letters) that no other family
+    /// uses, so the prefix of a code shown in a report says which family (and vectors file) it
+    /// belongs to.
     fn validate_codes(&self) -> Result<(), LoadError> {
         let mut codes: HashMap<&str, &str> = HashMap::new();
-        let mut letters: HashMap<char, &str> = HashMap::new();
+        let mut prefixes: HashMap<&str, &str> = HashMap::new();
         for r in &self.rules {
-            if !is_code(&r.code) {
+            let Some(prefix) = code_prefix(&r.code) else {
                 return Err(rule_error(
                     r,
                     "code",
-                    "is not a letter and three digits".into(),
+                    "is not one to three letters and three digits".into(),
                 ));
-            }
+            };
             if let Some(other) = codes.insert(&r.code, &r.name) {
                 return Err(rule_error(r, "code", format!("also used by `{other}`")));
             }
-            let letter = r.code.chars().next().unwrap_or_default();
-            let family = *letters.entry(letter).or_insert(&r.family);
+            let family = *prefixes.entry(prefix).or_insert(&r.family);
             if family != r.family {
                 return Err(rule_error(
                     r,
                     "code",
-                    format!("the letter {letter} belongs to the family `{family}`"),
+                    format!("the prefix {prefix} belongs to the family `{family}`"),
                 ));
             }
         }
         for r in &self.rules {
             let Some(old) = &r.formerly else { continue };
-            if !is_code(old) {
+            if code_prefix(old).is_none() {
                 return Err(rule_error(r, "formerly", format!("`{old}` is not a code")));
             }
             if let Some(other) = codes.insert(old, &r.name) {
@@ -254,13 +270,16 @@ impl RuleSet {
     }
 }
 
-/// A rule code: an upper-case letter and three digits (`I001`).
-fn is_code(code: &str) -> bool {
-    let b = code.as_bytes();
-    b.len() == 4 && b[0].is_ascii_uppercase() && b[1..].iter().all(u8::is_ascii_digit)
+/// The family prefix of a rule code, one to three upper-case letters followed by three digits
+/// (`I` of `I001`, `FP` of `FP001`); `None` for anything else.
+fn code_prefix(code: &str) -> Option<&str> {
+    let digits = code.len().checked_sub(3)?;
+    let (prefix, number) = code.split_at_checked(digits)?;
+    let letters = (1..=3).contains(&prefix.len()) && prefix.bytes().all(|b| b.is_ascii_uppercase());
+    (letters && number.bytes().all(|b| b.is_ascii_digit())).then_some(prefix)
 }
 
-fn rule_error(r: &Rule, key: &'static str, message: String) -> LoadError {
+pub(super) fn rule_error(r: &Rule, key: &'static str, message: String) -> LoadError {
     LoadError::Rule {
         file: r.file.clone(),
         rule: r.code.clone(),
@@ -652,10 +671,25 @@ fn validate_rule(set: &RuleSet, r: &Rule) -> Result<(), LoadError> {
 }
 
 /// Each `exclude` condition names a slot of the rule and a value it takes (empty: an optional
-/// slot absent); one that names neither would exclude nothing, silently.
+/// slot absent); one that names neither would exclude nothing, silently, and an entry with no
+/// condition for some slot would exclude every form.
 fn validate_exclude(r: &Rule) -> Result<(), LoadError> {
-    for cond in r.exclude.iter().flatten() {
-        let (name, value) = cond.split_once('=').unwrap_or((cond, ""));
+    for entry in &r.exclude {
+        let empty = match entry {
+            super::Exclude::All(conds) => conds.is_empty(),
+            super::Exclude::Product(slots) => slots.is_empty() || slots.values().any(Vec::is_empty),
+        };
+        if empty {
+            return Err(rule_error(
+                r,
+                "exclude",
+                "an entry without a slot, or a slot without values, would exclude every form"
+                    .into(),
+            ));
+        }
+    }
+    for (name, value) in r.exclude.iter().flat_map(|e| e.conditions()) {
+        let cond = format!("{name}={value}");
         let Some(slot) = r.slots.iter().find(|s| s.name == name) else {
             return Err(rule_error(
                 r,
@@ -723,6 +757,12 @@ fn expand_ranges(file_name: &str, file: &mut RuleFile) -> Result<(), LoadError> 
             out.extend(super::shapes::expand_range(v)?);
         }
         Ok(out)
+    }
+    for (name, slot) in &mut file.slot {
+        slot.values = expanded(&slot.values).map_err(|e| LoadError::Syntax {
+            file: file_name.to_string(),
+            message: format!("[slot] `{name}`: {e}"),
+        })?;
     }
     for rule in &mut file.rules {
         for slot in &mut rule.slots {
@@ -1129,7 +1169,21 @@ carrier = "f32"
             "rules/t.toml: rule X001: `exclude`: `T=u32`: slot `T` never takes the value `u32`"
         );
         assert!(error(r#"exclude = [["T="]]"#).contains("never takes the value ``"));
+        assert!(error(r#"exclude = [{ T = [] }]"#).contains("would exclude every form"));
+        assert!(error(r#"exclude = [[]]"#).contains("would exclude every form"));
         assert!(load("{d} = {a};", r#"exclude = [["T=s32"]]"#).is_ok());
+    }
+
+    #[test]
+    fn an_exclude_table_excludes_every_combination_of_its_values() {
+        let text = file("t", "X001", "{d} = {a};", "").replace(
+            r#"slots = [{ name = "T", values = ["s32"] }]"#,
+            r#"slots = [{ name = "sat", values = ["sat"], optional = true }, { name = "T", values = ["s16", "s32", "s64"] }]
+exclude = [{ sat = ["sat"], T = ["s16", "s64"] }]"#,
+        );
+        let rules = RuleSet::from_sources([("t.toml".to_string(), text)]).unwrap();
+        let forms: Vec<String> = rules.rules[0].forms().into_iter().map(|(f, _)| f).collect();
+        assert_eq!(forms, ["abs.s16", "abs.s32", "abs.s64", "abs.sat.s32"]);
     }
 
     #[test]
@@ -1152,7 +1206,7 @@ carrier = "f32"
     }
 
     #[test]
-    fn two_families_never_share_a_code_letter() {
+    fn two_families_never_share_a_code_prefix() {
         let two = |second: &str| {
             RuleSet::from_sources([
                 ("a.toml".to_string(), file("a", "X001", "{d} = {a};", "")),
@@ -1166,8 +1220,15 @@ carrier = "f32"
         assert!(two("Y001").is_ok());
         assert_eq!(
             two("X002").unwrap_err().to_string(),
-            "rules/b.toml: rule X002: `code`: the letter X belongs to the family `a`"
+            "rules/b.toml: rule X002: `code`: the prefix X belongs to the family `a`"
         );
+        // A prefix is one to three letters, the whole run of letters before the number.
+        assert!(two("XY001").is_ok());
+        assert_eq!(
+            two("A0001").unwrap_err().to_string(),
+            "rules/b.toml: rule A0001: `code`: is not one to three letters and three digits"
+        );
+        assert!(two("ABCD001").is_err() && two("x001").is_err());
         let embedded = RuleSet::embedded().unwrap();
         let mut letters: HashMap<char, &str> = HashMap::new();
         for r in &embedded.rules {

@@ -105,14 +105,18 @@ impl Rule {
     /// Whether an `exclude` entry applies to the form whose slot values `value_of` gives (`None`:
     /// no such slot; `Some(None)`: the optional slot is absent).
     pub(super) fn excludes<'v>(&self, value_of: impl Fn(&str) -> Option<Option<&'v str>>) -> bool {
-        self.exclude.iter().any(|conds| {
-            conds.iter().all(|cond| {
-                let (slot, value) = cond.split_once('=').unwrap_or((cond, ""));
-                match value_of(slot) {
-                    Some(Some(v)) => v == value,
-                    Some(None) => value.is_empty(),
-                    None => false,
-                }
+        self.exclude.iter().any(|entry| {
+            let conds = entry.conditions();
+            conds.iter().all(|&(slot, _)| {
+                let bound = value_of(slot);
+                conds
+                    .iter()
+                    .filter(|&&(s, _)| s == slot)
+                    .any(|&(_, value)| match bound {
+                        Some(Some(v)) => v == value,
+                        Some(None) => value.is_empty(),
+                        None => false,
+                    })
             })
         })
     }

@@ -8,13 +8,17 @@
 //! - [`schema`]: the serde types, as written in the files (rules/README.md documents every key);
 //! - [`load`]: parsing and validation, with a typed [`LoadError`] naming file, rule and key;
 //! - [`matching`]: modifiers to slots, forms;
+//! - [`shared`]: the table-level lookups and slots rules name;
 //! - [`overlap`]: two rules may claim one form only with different priorities;
 //! - [`shapes`]: ranges of shape modifiers and fragment widths computed from the shape;
-//! - [`helpers`]: the helper files' markers;
+//! - [`helpers`]: the helper files' markers; [`switches`]: helpers generated from cases as data;
 //! - [`template`], [`call_sites`]: placeholders and the calls templates may make;
-//! - [`evidence`]: the recordings that check each rule (`ptx2hip rules`).
+//! - [`evidence`]: the recordings that check each rule (`ptx2hip rules`);
+//! - `digest`: the table's meaning as text, which rewriting the files for reuse keeps (a test).
 
 pub mod call_sites;
+#[cfg(test)]
+mod digest;
 pub mod evidence;
 mod helpers;
 mod load;
@@ -22,16 +26,18 @@ mod matching;
 mod overlap;
 mod schema;
 pub mod shapes;
+mod shared;
+mod switches;
 pub mod template;
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 pub use load::{LoadError, TENSOR_MODEL};
 pub use matching::expand_class;
 pub use schema::{
-    tensor_rank, vector_width, Bindings, Carry, Case, Decomposition, Example, Fast, Fragment,
-    Helper, Lookup, OperandKind, OperandSpec, Role, Rule, RuleTemplate, Slot, SpecialRegister,
-    TemplateHelpers, TypeRef, UnsupportedForm, When,
+    tensor_rank, vector_width, Bindings, Carry, Case, Decomposition, Example, Exclude, Fast,
+    Fragment, Helper, Lookup, OperandKind, OperandSpec, Role, Rule, RuleTemplate, Slot,
+    SpecialRegister, TemplateHelpers, TypeRef, UnsupportedForm, When,
 };
 
 // The rule files compiled into the binary (`EMBEDDED: &[(name relative to rules/, text)]`),
@@ -50,6 +56,8 @@ pub struct RuleSet {
     /// Helper names in definition order (emission order is dependency order within it).
     pub helper_order: Vec<String>,
     pub specials: HashMap<String, SpecialRegister>,
+    /// The cases of helpers' switches, by helper and label (`[switch.NAME]` of the rule files).
+    switches: HashMap<String, BTreeMap<String, String>>,
     by_opcode: HashMap<String, Vec<usize>>,
 }
 

@@ -28,6 +28,20 @@ pub(super) struct RuleFile {
     /// operands (`a:frag:shape:A`) of the family's rules.
     #[serde(default, rename = "fragment")]
     pub fragments: Vec<Fragment>,
+    /// Lookups any rule of the table may name instead of repeating them (`[lookup]`, one
+    /// namespace for all files; those several families share are in `core.toml`).
+    #[serde(default)]
+    pub lookup: BTreeMap<String, Lookup>,
+    /// Slots any rule of the table may name instead of repeating them (`[slot]`, one namespace
+    /// for all files): `scope = { values = ["cta", "cluster", "gpu", "sys"], optional = true }`
+    /// is the slot `scope` of every rule whose `slots` list the name `"scope"`.
+    #[serde(default)]
+    pub slot: BTreeMap<String, Slot>,
+    /// The cases of a helper's `switch` as data, by helper and case label
+    /// (`[switch.ptx2hip_lop3]`, `0xea = "c | (b & a)"`): the helper's C++ is generated from
+    /// them and the lowering reads them (see `rules::switches`).
+    #[serde(default)]
+    pub switch: BTreeMap<String, BTreeMap<String, String>>,
 }
 
 /// How many registers of which PTX type hold one operand of a matrix instruction, for some
@@ -169,12 +183,12 @@ pub struct Rule {
     /// A faster, inexact translation for `--fast` (`[rule.fast]`).
     #[serde(default)]
     pub fast: Option<Fast>,
-    /// Forms of the family this rule does not claim, as `slot=value` lists, e.g. `["rnd=rni", "S=u8"]`
-    /// excludes every form with both.
+    /// Forms of the family this rule does not claim (see [`Exclude`]).
     #[serde(default)]
-    pub exclude: Vec<Vec<String>>,
+    pub exclude: Vec<Exclude>,
     /// Named values chosen by a slot's modifier: `{ op = { slot = "cmp", values = { eq = "==" } } }`
     /// makes `{op}` expand to `==` for `setp.eq`. An absent optional slot looks up the key `""`.
+    /// A lookup may also name one of the table's (`{ op = "cmp_ops" }`, see `[lookup]` in rules/README.md).
     #[serde(default)]
     pub lookup: BTreeMap<String, Lookup>,
     /// Operands PTX requires to be immediates, by name, with the values it allows:
@@ -257,8 +271,10 @@ impl Carry {
     }
 }
 
+/// A slot of a rule: written as a table, or as the name of a table-level slot (`"scope"`, see
+/// `[slot]` in rules/README.md), which the loader copies in place.
 #[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(from = "SlotText")]
 pub struct Slot {
     pub name: String,
     /// Accepted modifier values; `@class` entries expand (see [`expand_class`]), and a range
@@ -272,16 +288,127 @@ pub struct Slot {
     /// documentation says what each target does with each hint. A hint slot is optional.
     #[serde(default)]
     pub hint: bool,
+    /// The slot names a table-level one, whose values the loader copies here.
+    #[serde(skip)]
+    pub(super) named: bool,
 }
 
-#[derive(Debug, Clone, Deserialize)]
+/// A slot as the files write it: a table, or the name of a table-level one.
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum SlotText {
+    Named(String),
+    Table(SlotTable),
+}
+
+/// `{ name = "T", values = [...], optional = true }`; a table-level slot takes its name from its
+/// key and leaves `name` out.
+#[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
+struct SlotTable {
+    #[serde(default)]
+    name: String,
+    values: Vec<String>,
+    #[serde(default)]
+    optional: bool,
+    #[serde(default)]
+    hint: bool,
+}
+
+impl From<SlotText> for Slot {
+    fn from(text: SlotText) -> Slot {
+        match text {
+            SlotText::Named(name) => Slot {
+                name,
+                values: Vec::new(),
+                optional: false,
+                hint: false,
+                named: true,
+            },
+            SlotText::Table(t) => Slot {
+                name: t.name,
+                values: t.values,
+                optional: t.optional,
+                hint: t.hint,
+                named: false,
+            },
+        }
+    }
+}
+
+/// Forms a rule does not claim: `["T=u16", "sat=sat"]` excludes every form with both values
+/// (`"sat="`: the optional slot absent), and `{ T = ["u16", "s16"], sat = ["sat"] }` every form
+/// whose slots each take one of the listed values (`""`: absent), i.e. every combination.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(untagged)]
+pub enum Exclude {
+    All(Vec<String>),
+    Product(BTreeMap<String, Vec<String>>),
+}
+
+impl Exclude {
+    /// The `(slot, value)` conditions it is made of (`""`: the optional slot absent); a form is
+    /// excluded when, for each slot named, its value is one of the slot's conditions.
+    pub fn conditions(&self) -> Vec<(&str, &str)> {
+        match self {
+            Exclude::All(conds) => conds
+                .iter()
+                .map(|c| c.split_once('=').unwrap_or((c, "")))
+                .collect(),
+            Exclude::Product(slots) => slots
+                .iter()
+                .flat_map(|(slot, values)| values.iter().map(move |v| (slot.as_str(), v.as_str())))
+                .collect(),
+        }
+    }
+}
+
+/// Named values chosen by a slot's modifier, written as a table, or as the name of a table-level
+/// lookup: `"cmp_ops"` takes its slot and values, `"sign:A"` its values keyed by slot `A`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(from = "LookupText")]
 pub struct Lookup {
     pub slot: String,
     pub values: BTreeMap<String, String>,
+    /// The table-level lookup named, as written (`sign:A`), until the loader copies it here.
+    #[serde(skip)]
+    pub(super) named: Option<String>,
     /// The helpers each value names, by the modifier that selects it (filled by the loader).
     #[serde(skip)]
     pub(super) helpers: BTreeMap<String, Vec<String>>,
+}
+
+/// A lookup as the files write it: a table, or the name of a table-level one.
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum LookupText {
+    Named(String),
+    Table(LookupTable),
+}
+
+/// `{ slot = "cmp", values = { ... } }`; a table-level lookup named with a slot (`"sign:A"`)
+/// may leave its own `slot` out.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct LookupTable {
+    #[serde(default)]
+    slot: String,
+    values: BTreeMap<String, String>,
+}
+
+impl From<LookupText> for Lookup {
+    fn from(text: LookupText) -> Lookup {
+        let (slot, values, named) = match text {
+            LookupText::Named(name) => (String::new(), BTreeMap::new(), Some(name)),
+            LookupText::Table(t) => (t.slot, t.values, None),
+        };
+        Lookup {
+            slot,
+            values,
+            named,
+            helpers: BTreeMap::new(),
+        }
+    }
 }
 
 impl Lookup {

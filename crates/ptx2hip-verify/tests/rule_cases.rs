@@ -101,7 +101,7 @@ fn every_case_in_the_table_holds() {
         }
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
-    assert!(cases > 500, "only {cases} cases ran");
+    assert!(cases > 400, "only {cases} cases ran");
 }
 
 #[test]
