@@ -318,7 +318,7 @@ fn prune(dir: &Path, current: &Path) {
         .filter(|p| p != current && is_cache_file(p))
         .filter_map(|p| Some((std::fs::metadata(&p).ok()?.modified().ok()?, p)))
         .collect();
-    others.sort_by(|a, b| b.0.cmp(&a.0));
+    others.sort_by_key(|other| std::cmp::Reverse(other.0));
     for (_, path) in others.into_iter().skip(KEPT_FILES - 1) {
         let _ = std::fs::remove_file(path);
     }
