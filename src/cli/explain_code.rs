@@ -49,8 +49,12 @@ pub fn explain(out: &mut Output, arg: &str, rules: &RuleSet) -> Option<ExitCode>
 
 /// A letter and three digits, as rule and finding codes are written.
 fn looks_like_code(arg: &str) -> bool {
+    // A family prefix of one to three letters (rules/README.md, "Codes") and three digits.
     let b = arg.as_bytes();
-    b.len() == 4 && b[0].is_ascii_alphabetic() && b[1..].iter().all(u8::is_ascii_digit)
+    let letters = b.iter().take_while(|c| c.is_ascii_alphabetic()).count();
+    (1..=3).contains(&letters)
+        && b.len() == letters + 3
+        && b[letters..].iter().all(u8::is_ascii_digit)
 }
 
 /// An opcode with optional modifiers (`lop3`, `add.s32`, `cp.async.ca.shared.global`): no
@@ -237,7 +241,10 @@ mod tests {
     fn codes_forms_and_statements_are_told_apart() {
         assert!(looks_like_code("X999"));
         assert!(looks_like_code("u001"));
+        assert!(looks_like_code("AB001"), "a family prefix of two letters");
+        assert!(!looks_like_code("ABCD001"));
         assert!(!looks_like_code("lop3"));
+        assert!(!looks_like_code("mad24"));
         assert!(is_form("lop3"));
         assert!(is_form("add.s32"));
         assert!(is_form("ld.global.L2::cache_hint.u32"));
