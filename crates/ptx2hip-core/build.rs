@@ -29,8 +29,9 @@ fn files(rules: &Path, sub: &str, ext: &str) -> Vec<(String, String)> {
 }
 
 fn main() {
+    // The table stays at the repository root, beside the tests and documents that read it.
     let rules =
-        Path::new(&std::env::var("CARGO_MANIFEST_DIR").expect("set by cargo")).join("rules");
+        Path::new(&std::env::var("CARGO_MANIFEST_DIR").expect("set by cargo")).join("../../rules");
     let mut code = String::from("pub const EMBEDDED: &[(&str, &str)] = &[\n");
     for (name, path) in files(&rules, "", ".toml")
         .into_iter()

@@ -1,6 +1,6 @@
 //! The command-line contract: exit codes, output formats, file writing and bad input.
 
-mod common;
+use crate::common;
 
 use std::fs;
 use std::path::Path;

@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use ptx2hip::emit::{HELPERS_BEGIN, HELPERS_END};
+use ptx2hip_core::emit::{HELPERS_BEGIN, HELPERS_END};
 
 /// The UTF-8 byte order mark, which must stay the first bytes of a file.
 const BOM: &[u8] = b"\xEF\xBB\xBF";
@@ -79,7 +79,16 @@ fn snapshot_name(rel: &str, suffix: &str) -> String {
         .unwrap()
         .to_string_lossy()
         .replace('.', "_");
-    format!("{stem}__{suffix}")
+    format!("corpus__{stem}__{suffix}")
+}
+
+/// The snapshots are `tests/snapshots/corpus__<file>__<what>.snap`, whichever test binary this
+/// module is part of (insta would otherwise name them after the module path, beside this file).
+fn snapshot_settings() -> insta::Settings {
+    let mut settings = insta::Settings::clone_current();
+    settings.set_snapshot_path("../snapshots");
+    settings.set_prepend_module_to_snapshot(false);
+    settings
 }
 
 /// Snapshot text: CRLF files are checked to stay CRLF everywhere, then stored with `\n`, with
@@ -154,10 +163,12 @@ fn translations_match_snapshots_and_are_idempotent(mode: &str, target: &str) {
                 "{what}: the byte order mark moved"
             );
         }
-        insta::assert_snapshot!(
-            snapshot_name(rel, &format!("{mode}_{target}")),
-            snapshot_text(&source, translated, &what)
-        );
+        snapshot_settings().bind(|| {
+            insta::assert_snapshot!(
+                snapshot_name(rel, &format!("{mode}_{target}")),
+                snapshot_text(&source, translated, &what)
+            )
+        });
     }
 
     // Idempotence: the translated files, translated again the same way, are unchanged.
@@ -234,7 +245,8 @@ fn check_json_matches_snapshots() {
                 Some("translatable" | "unsupported" | "other-arch-arm")
             ));
         }
-        insta::assert_snapshot!(snapshot_name(&rel, "check_json"), json);
+        snapshot_settings()
+            .bind(|| insta::assert_snapshot!(snapshot_name(&rel, "check_json"), json));
     }
 }
 

@@ -5,10 +5,10 @@
 
 use std::path::Path;
 
-use ptx2hip::emit::EmitMode;
-use ptx2hip::lower::{RuleSet, Target};
-use ptx2hip::pipeline::{self, FileOutcome, Options};
-use ptx2hip::scan;
+use ptx2hip_core::emit::EmitMode;
+use ptx2hip_core::lower::{RuleSet, Target};
+use ptx2hip_core::pipeline::{self, FileOutcome, Options};
+use ptx2hip_core::scan;
 
 const INIT: &str = "ptx2hip_named_bar_init();";
 

@@ -2,7 +2,7 @@
 //! `check` says about each statement, what `translate` writes (both emit modes, with a shared
 //! helpers header), and that a second run changes nothing.
 
-mod common;
+use crate::common;
 
 use std::fs;
 use std::path::{Path, PathBuf};

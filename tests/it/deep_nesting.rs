@@ -2,9 +2,9 @@
 //! syntax tree that input can make deep is iterative or capped. Each case nests 100,000 levels
 //! and runs on a test thread (2 MiB of stack, like rayon's workers), through the whole pipeline.
 
-use ptx2hip::emit::EmitMode;
-use ptx2hip::lower::{RuleSet, Target};
-use ptx2hip::pipeline::{self, Options};
+use ptx2hip_core::emit::EmitMode;
+use ptx2hip_core::lower::{RuleSet, Target};
+use ptx2hip_core::pipeline::{self, Options};
 
 const DEPTH: usize = 100_000;
 const ADD: &str = "asm(\"add.s32 %0, %1, %1;\" : \"=r\"(x) : \"r\"(x));";

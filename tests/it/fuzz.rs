@@ -11,10 +11,11 @@ use std::path::PathBuf;
 use proptest::prelude::*;
 use proptest::sample::Index;
 
-use ptx2hip::emit::EmitMode;
-use ptx2hip::lower::{RuleSet, Target};
-use ptx2hip::pipeline::{self, Options};
-use ptx2hip::{ptx, report, scan};
+use ptx2hip::report;
+use ptx2hip_core::emit::EmitMode;
+use ptx2hip_core::lower::{RuleSet, Target};
+use ptx2hip_core::pipeline::{self, Options};
+use ptx2hip_core::{ptx, scan};
 
 /// `PROPTEST_CASES` if set, else `default`.
 fn cases(default: u32) -> ProptestConfig {
@@ -381,7 +382,7 @@ fn pipeline_checked(src: &[u8]) -> Result<(), TestCaseError> {
         src,
         rules(),
         &scan_options,
-        ptx2hip::lower::Target::Amd.into(),
+        ptx2hip_core::lower::Target::Amd.into(),
     );
     report::html::page(&entries, rules(), scan_options.macros.cuda_arch.as_slice());
     Ok(())

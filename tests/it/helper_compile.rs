@@ -8,13 +8,13 @@
 //!
 //! Without clang-19: skipped with a note, or a failure when the `CI` variable is set.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
 use std::process::Command;
 
-use ptx2hip::lower::{RuleSet, Target};
+use ptx2hip_core::lower::{RuleSet, Target};
 
 const CLANG: &str = "clang-19";
 const ARCHS: [&str; 3] = ["gfx90a", "gfx942", "gfx1100"];

@@ -24,7 +24,7 @@
 //!
 //! Without clang-19: skipped with a note, or a failure when the `CI` variable is set.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

@@ -3,7 +3,7 @@
 //! the manifest parses, every pair's category and exactness verdict are known values, every pair's
 //! snippet fingerprint is recorded, and the instruction count follows isa_count's rule.
 
-mod common;
+use crate::common;
 
 #[test]
 fn the_manifest_and_the_counting_rule_hold() {

@@ -115,7 +115,7 @@ mod sarif {
     use super::*;
 
     fn validator() -> jsonschema::Validator {
-        let text = include_str!("sarif/sarif-schema-2.1.0.json");
+        let text = include_str!("../sarif/sarif-schema-2.1.0.json");
         let schema: serde_json::Value = serde_json::from_str(text).unwrap();
         jsonschema::draft4::options()
             .should_validate_formats(true)
@@ -960,11 +960,11 @@ mod documentation {
     #[test]
     fn the_readme_lists_every_finding_code_and_the_default_extensions() {
         let readme = repo_file("README.md");
-        for code in ptx2hip::codes::Code::ALL {
+        for code in ptx2hip_core::codes::Code::ALL {
             let row = format!("| `{code}` | `{}` |", code.name());
             assert!(readme.contains(&row), "README lacks the row of {code}");
         }
-        let extensions = ptx2hip::walk::DEFAULT_EXTENSIONS.join(", ");
+        let extensions = ptx2hip_core::walk::DEFAULT_EXTENSIONS.join(", ");
         assert!(readme.contains(&extensions), "README lacks `{extensions}`");
     }
 
@@ -974,7 +974,7 @@ mod documentation {
         assert!(manifest.contains("- id: ptx2hip-check"));
         assert!(manifest.contains("entry: ptx2hip check"));
         assert!(manifest.contains("language: rust"));
-        for ext in ptx2hip::walk::DEFAULT_EXTENSIONS {
+        for ext in ptx2hip_core::walk::DEFAULT_EXTENSIONS {
             assert!(manifest.contains(ext), "the hook's `files` lacks .{ext}");
         }
     }

@@ -6,9 +6,9 @@
 
 use std::process::Command;
 
-use ptx2hip::emit::EmitMode;
-use ptx2hip::lower::{RuleSet, Target};
-use ptx2hip::pipeline::{self, Options};
+use ptx2hip_core::emit::EmitMode;
+use ptx2hip_core::lower::{RuleSet, Target};
+use ptx2hip_core::pipeline::{self, Options};
 
 fn translated(src: &str, mode: EmitMode, target: Target) -> String {
     let rules = RuleSet::embedded().unwrap();
@@ -212,9 +212,9 @@ fn arguments_that_are_not_one_name_are_compared_as_strings_at_compile_time() {
 fn markers_of_uses_and_definitions_read_the_same_on_the_next_run() {
     let src = "#if __CUDA_ARCH__ >= 800\n#define RED_OP \"redux.sync.min.f32\"\n#else\n#define RED_OP \"redux.sync.max.f32\"\n#endif\n#define MC(op, x, p) asm volatile(\"multimem.ld_reduce.global.\" #op \".u32 %0, [%1];\" : \"=r\"(x) : \"l\"(p))\n__device__ void f(unsigned& d, float& r, unsigned a, const unsigned* p) {\n  asm(\"add.u32 %0, %1, 1;\" : \"=r\"(d) : \"r\"(a));\n  asm(RED_OP \" %0, %0, 0xffffffff;\" : \"+f\"(r));\n  MC(add, d, p);\n}\n";
     let rules = RuleSet::embedded().unwrap();
-    let scan_options = ptx2hip::scan::Options {
-        macros: ptx2hip::scan::Macros {
-            cuda_arch: Some(ptx2hip::scan::cuda_arch::CudaArch::DEFAULT),
+    let scan_options = ptx2hip_core::scan::Options {
+        macros: ptx2hip_core::scan::Macros {
+            cuda_arch: Some(ptx2hip_core::scan::cuda_arch::CudaArch::DEFAULT),
             ..Default::default()
         },
     };

@@ -6,12 +6,12 @@
 //! checks are in the verification crate (`atomic_sync_forms_compile.rs`); what each statement
 //! emits is a `[[rule.test]]` case of rules/async.toml.
 
-mod common;
+use crate::common;
 
 use std::path::PathBuf;
 use std::process::Command;
 
-use ptx2hip::lower::{RuleSet, Target};
+use ptx2hip_core::lower::{RuleSet, Target};
 
 /// The statements under test: the name async_check.cpp calls, the PTX, its constraints.
 const STATEMENTS: [(&str, &str, &str); 17] = [

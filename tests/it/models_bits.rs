@@ -4,14 +4,14 @@
 //! and the AMD code compiles for each architecture. The families' cases are data (`[[rule.test]]`,
 //! run by the verification crate's `rule_cases` test).
 
-mod common;
+use crate::common;
 
 use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::process::Command;
 
-use ptx2hip::lower::{self, RuleSet, Target};
-use ptx2hip::scan::AsmStatement;
+use ptx2hip_core::lower::{self, RuleSet, Target};
+use ptx2hip_core::scan::AsmStatement;
 
 /// An asm statement with PTX `ptx` and operands `op0`, `op1`, ... of the given constraints.
 fn statement(ptx: &str, constraints: &str) -> AsmStatement {

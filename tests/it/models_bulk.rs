@@ -8,13 +8,13 @@
 //! check; the whole reductions run native against translation on an H200
 //! (tools/probes/bulk_copies: identical).
 
-mod common;
+use crate::common;
 
 use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::process::Command;
 
-use ptx2hip::lower::{RuleSet, Target};
+use ptx2hip_core::lower::{RuleSet, Target};
 
 /// The copy statements bulk_check.cpp calls by name: PTX and constraints.
 const COPIES: [(&str, &str, &str); 4] = [

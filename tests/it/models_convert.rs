@@ -2,9 +2,9 @@
 //! (tests/amd_models/convert_host_test.cpp, built with g++). The family's cases are data
 //! (`[[rule.test]]`, run by the verification crate's `rule_cases` test).
 
-mod common;
+use crate::common;
 
-use ptx2hip::lower::RuleSet;
+use ptx2hip_core::lower::RuleSet;
 
 #[test]
 fn helpers_match_independent_references_on_the_host() {

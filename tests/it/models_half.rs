@@ -3,7 +3,7 @@
 //! (tests/amd_models/half_check.cpp). The family's cases are data (`[[rule.test]]` in
 //! rules/half.toml, run by the verification crate's `rule_cases` test).
 
-mod common;
+use crate::common;
 
 /// The generated helpers of every half form against the independent reference of
 /// tests/amd_models/half_check.cpp (exact integer arithmetic), plus the AMD compile check when

@@ -5,9 +5,9 @@
 //! the 65,536 inputs of each format to keep its result. That the unmoved results are the H100's is
 //! the golden vectors' check (all inputs of the scalar forms).
 
-mod common;
+use crate::common;
 
-use ptx2hip::lower::RuleSet;
+use ptx2hip_core::lower::RuleSet;
 
 #[test]
 fn results_do_not_depend_on_the_reference_within_two_ulps() {

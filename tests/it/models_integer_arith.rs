@@ -12,17 +12,17 @@
 //! AMD compile; a missing compiler skips the check with a note, or fails when `CI` is set.
 //! The family's cases are data (`[[rule.test]]`, run by the verification crate's `rule_cases`).
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use ptx2hip::lower::types::PtxType;
-use ptx2hip::lower::{self, render, RuleSet, Target, Translation};
-use ptx2hip::rules::{Bindings, Carry, OperandKind, Rule, TypeRef};
-use ptx2hip::scan::AsmStatement;
+use ptx2hip_core::lower::{self, render, RuleSet, Target, Translation};
+use ptx2hip_core::rules::{Bindings, Carry, OperandKind, Rule, TypeRef};
+use ptx2hip_core::scan::AsmStatement;
+use ptx2hip_core::vocabulary::types::PtxType;
 
 const FAMILY: &str = "integer_arith";
 /// Rules of rules/integer.toml that belong to integer arithmetic (add, sub, mul.lo).

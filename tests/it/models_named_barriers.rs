@@ -6,12 +6,12 @@
 //! completing concurrently. What each statement emits is a `[[rule.test]]` case of rules/sync.toml;
 //! the AMD compile of every form is `crates/ptx2hip-verify/tests/atomic_sync_forms_compile.rs`.
 
-mod common;
+use crate::common;
 
 use std::path::PathBuf;
 use std::process::Command;
 
-use ptx2hip::lower::{RuleSet, Target};
+use ptx2hip_core::lower::{RuleSet, Target};
 
 /// The statements under test: the name named_barrier_check.cpp calls, the PTX, its constraints.
 const STATEMENTS: [(&str, &str, &str); 2] = [

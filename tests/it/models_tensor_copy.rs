@@ -7,12 +7,12 @@
 //! case of rules/tensor_copy.toml; the forms' AMD compile checks are in the verification crate
 //! (`atomic_sync_forms_compile.rs`).
 
-mod common;
+use crate::common;
 
 use std::path::PathBuf;
 use std::process::Command;
 
-use ptx2hip::lower::{RuleSet, Target};
+use ptx2hip_core::lower::{RuleSet, Target};
 
 /// A load or store of each rank, as the probe's kernels write them.
 fn copies() -> Vec<(String, String, String)> {

@@ -12,7 +12,7 @@
 //! missing nvcc a failure. `PTX2HIP_NVCC` names another nvcc, `PTX2HIP_NVCC_ARCH` another
 //! architecture than `sm_90`.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

@@ -13,14 +13,14 @@
 //!
 //! Without a host C++ compiler or clang-19: skipped with a note, or a failure when `CI` is set.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeSet;
 use std::fmt::Write;
 use std::path::PathBuf;
 use std::process::Command;
 
-use ptx2hip::lower::RuleSet;
+use ptx2hip_core::lower::RuleSet;
 
 /// nvcc accepts these, the glue deliberately does not compile them: a const or bit-field output,
 /// and a class with a single conversion function to a built-in type (nvcc converts it).

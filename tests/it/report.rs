@@ -1,7 +1,7 @@
 //! `ptx2hip report`: the review page, opened in a real browser (headless Chromium). Without
 //! Chromium the test skips with a message locally and fails under CI (`.ci/run` installs it).
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

@@ -26,11 +26,12 @@ use std::sync::OnceLock;
 use proptest::prelude::*;
 use proptest::sample::Index;
 use ptx2hip::baseline::Baseline;
-use ptx2hip::emit::{self, EmitMode, Placement, Rewrite, HELPERS_BEGIN, HELPERS_END};
-use ptx2hip::lower::{RuleSet, Target};
-use ptx2hip::pipeline::{process, process_file, process_file_with, Options};
+use ptx2hip::lint;
 use ptx2hip::report::html;
-use ptx2hip::{lint, scan};
+use ptx2hip_core::emit::{self, EmitMode, Placement, Rewrite, HELPERS_BEGIN, HELPERS_END};
+use ptx2hip_core::lower::{RuleSet, Target};
+use ptx2hip_core::pipeline::{process, process_file, process_file_with, Options};
+use ptx2hip_core::scan;
 
 const BOM: &[u8] = b"\xEF\xBB\xBF";
 
@@ -273,7 +274,7 @@ fn is_space(b: &u8) -> bool {
 /// Property (b) for one rewrite of `src`.
 fn check_kept(src: &[u8], rewrite: &Rewrite, mode: EmitMode) -> Result<(), TestCaseError> {
     let out = &rewrite.bytes;
-    let statements = ptx2hip::scan::scan(src).statements;
+    let statements = ptx2hip_core::scan::scan(src).statements;
     let mut rebuilt = Vec::with_capacity(out.len());
     let mut copied = 0;
     let mut blocks = 0;
@@ -292,7 +293,7 @@ fn check_kept(src: &[u8], rewrite: &Rewrite, mode: EmitMode) -> Result<(), TestC
                 && src[st.span.end..s.old.end].iter().all(is_space)
         });
         // The initialisation a kernel that reaches a counted barrier starts with (`emit::entry`).
-        let entry_call = format!("{}();", ptx2hip::emit::entry::ENTRY_HELPER);
+        let entry_call = format!("{}();", ptx2hip_core::emit::entry::ENTRY_HELPER);
         if old.is_empty()
             && src[..s.old.start].ends_with(b"{")
             && String::from_utf8_lossy(new)
@@ -447,7 +448,7 @@ fn findings(
     src: &[u8],
     path: &std::path::Path,
     settings: &lint::Settings,
-) -> (ptx2hip::pipeline::FileOutcome, lint::Linted) {
+) -> (ptx2hip_core::pipeline::FileOutcome, lint::Linted) {
     let options = Options {
         target: Target::Amd,
         emit: None,

@@ -3,9 +3,9 @@
 //! is not known, a second run that changes nothing, a byte order mark that stays first, and a
 //! helper block recognised only in its generated shape.
 
-use ptx2hip::emit::{EmitMode, HELPERS_BEGIN, HELPERS_END};
-use ptx2hip::lower::{RuleSet, Target};
-use ptx2hip::pipeline::{process, FileOutcome, Options};
+use ptx2hip_core::emit::{EmitMode, HELPERS_BEGIN, HELPERS_END};
+use ptx2hip_core::lower::{RuleSet, Target};
+use ptx2hip_core::pipeline::{process, FileOutcome, Options};
 
 fn run(src: &str, mode: EmitMode) -> FileOutcome {
     let rules = RuleSet::embedded().expect("the embedded rules load");

@@ -8,14 +8,14 @@
 //! `every_form_compiles_for_amd_targets` (`--ignored`) takes every form the table claims.
 //! Values are the business of the H100 recordings (crates/ptx2hip-verify).
 
-mod common;
+use crate::common;
 
 use std::fmt::Write as _;
 use std::process::Command;
 
-use ptx2hip::lower::{analyze, render, RuleSet, Target};
-use ptx2hip::rules::{Bindings, OperandKind, Rule, TypeRef};
-use ptx2hip::scan::AsmStatement;
+use ptx2hip_core::lower::{analyze, render, RuleSet, Target};
+use ptx2hip_core::rules::{Bindings, OperandKind, Rule, TypeRef};
+use ptx2hip_core::scan::AsmStatement;
 
 /// One wgmma statement: its PTX, its operands (constraint, C++ value) and the C++ type of its
 /// accumulators.
@@ -105,7 +105,7 @@ fn forms(rules: &RuleSet) -> Vec<Form<'_>> {
 /// N of a form's shape `m64n{N}k{K}`.
 fn n_of(b: &Bindings) -> u32 {
     let shape = b["shape"].as_deref().expect("shape");
-    ptx2hip::rules::shapes::MatrixShape::parse(shape)
+    ptx2hip_core::rules::shapes::MatrixShape::parse(shape)
         .expect("m{M}n{N}k{K}")
         .n
 }

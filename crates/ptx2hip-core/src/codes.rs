@@ -545,66 +545,6 @@ mod tests {
         }
     }
 
-    /// The code blocks of a documentation page.
-    fn examples(doc: &str) -> Vec<&str> {
-        doc.split("```cuda\n")
-            .skip(1)
-            .filter_map(|b| b.split_once("```").map(|(code, _)| code))
-            .collect()
-    }
-
-    #[test]
-    fn every_example_in_the_documentation_is_reported_with_its_code() {
-        use crate::lower::Target;
-        use crate::pipeline::{process_file, Options};
-        let rules = RuleSet::embedded().unwrap();
-        // As the command line reads them: with the default `--cuda-arch`.
-        let scan = crate::scan::Options {
-            macros: crate::scan::Macros {
-                cuda_arch: Some(crate::scan::cuda_arch::CudaArch::DEFAULT),
-                ..Default::default()
-            },
-        };
-        for &code in Code::ALL {
-            for example in examples(code.doc()) {
-                let source = format!("__device__ void f() {{\n{example}}}\n");
-                let target = match code {
-                    Code::NoPortableTranslation => Target::Portable,
-                    _ => Target::Amd,
-                };
-                let outcome = process_file(
-                    source.as_bytes(),
-                    None,
-                    &rules,
-                    Options {
-                        target,
-                        emit: None,
-                        provenance: false,
-                        tensor_model: Default::default(),
-                        fast: false,
-                        evidence: match code {
-                            Code::BelowEvidence => crate::rules::evidence::Floor::Hardware,
-                            _ => crate::rules::evidence::Floor::Any,
-                        },
-                    },
-                    &scan,
-                );
-                let settings = crate::lint::Settings {
-                    report_unused_suppressions: true,
-                    ..Default::default()
-                };
-                let path = std::path::Path::new("f.cu");
-                let linted =
-                    crate::lint::lint("f.cu", path, source.as_bytes(), &outcome, &settings);
-                let found: Vec<Code> = linted.reported.iter().map(|(d, _)| d.code).collect();
-                assert!(
-                    found.contains(&code),
-                    "{code}: the example reports {found:?}\n{example}"
-                );
-            }
-        }
-    }
-
     #[test]
     fn parse_finds_codes_in_any_case_and_nothing_else() {
         assert_eq!(Code::parse("u001"), Some(Code::UnknownInstruction));

@@ -2,21 +2,18 @@
 //! HIP code from a data-driven rule table.
 //!
 //! The stages, the types that pass between them and where a change goes: ARCHITECTURE.md.
-//! [`codes`] names every kind of finding; [`lint`] decides which `check` reports, with [`config`]
-//! (`ptx2hip.toml`), [`filter`] (excluded paths), [`suppress`] (inline comments) and [`baseline`].
+//! [`codes`] names every kind of finding; [`vocabulary`] holds the terms the rule table and the
+//! lowering share (PTX and C types, code expressions, targets); [`suppress`] reads the inline
+//! comments that keep a statement as written. The command line (arguments, commands, the lint
+//! and the output formats) is the `ptx2hip` package's.
 
-pub mod baseline;
-pub mod cli;
 pub mod codes;
-pub mod config;
 pub mod emit;
-pub mod filter;
-pub mod lint;
 pub mod lower;
 pub mod pipeline;
 pub mod ptx;
-pub mod report;
 pub mod rules;
 pub mod scan;
 pub mod suppress;
+pub mod vocabulary;
 pub mod walk;

@@ -11,10 +11,10 @@ mod common;
 use std::collections::HashSet;
 use std::process::Command;
 
-use ptx2hip::emit::entry::ENTRY_HELPER;
-use ptx2hip::lower::{analyze, render, RuleSet, Target};
-use ptx2hip::rules::{Bindings, OperandKind, Role, Rule};
-use ptx2hip::scan::AsmStatement;
+use ptx2hip_core::emit::entry::ENTRY_HELPER;
+use ptx2hip_core::lower::{analyze, render, RuleSet, Target};
+use ptx2hip_core::rules::{Bindings, OperandKind, Role, Rule};
+use ptx2hip_core::scan::AsmStatement;
 use ptx2hip_verify::forms::is_value_representative;
 
 fn rules() -> RuleSet {
@@ -109,7 +109,7 @@ fn statement_for(rule: &Rule, form: &str, bindings: &Bindings) -> Option<(String
     let mut preds: Vec<String> = Vec::new();
     let shared = form.contains(".shared");
     for spec in specs {
-        let letter = |ty: ptx2hip::lower::types::PtxType| match ty.bits() {
+        let letter = |ty: ptx2hip_core::vocabulary::types::PtxType| match ty.bits() {
             16 => "h",
             64 => "l",
             _ => "r",
@@ -125,7 +125,7 @@ fn statement_for(rule: &Rule, form: &str, bindings: &Bindings) -> Option<(String
             OperandKind::Fragment { .. } => return None,
             // A tensor map's 64-bit address and its `.s32` coordinates.
             OperandKind::Tensor(dim) => {
-                let rank = ptx2hip::rules::tensor_rank(bindings.get(dim)?.as_deref())?;
+                let rank = ptx2hip_core::rules::tensor_rank(bindings.get(dim)?.as_deref())?;
                 let k = constraints.len();
                 constraints.push("l".to_string());
                 let coords: Vec<String> = (1..=rank as usize)
@@ -150,7 +150,7 @@ fn statement_for(rule: &Rule, form: &str, bindings: &Bindings) -> Option<(String
                     OperandKind::Vector(n, _) => *n as usize,
                     _ => 1,
                 };
-                if ty == ptx2hip::lower::types::PtxType::Pred {
+                if ty == ptx2hip_core::vocabulary::types::PtxType::Pred {
                     // A predicate destination is a local; a source is set from an input.
                     let name = format!("q{}", preds.len());
                     preds.push(name.clone());

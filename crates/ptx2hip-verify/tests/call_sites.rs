@@ -5,9 +5,9 @@
 //! for both targets. The rule table refuses such templates when it loads; this checks what the
 //! lowering adds around them too.
 
-use ptx2hip::lower::{analyze, RuleSet, Target};
-use ptx2hip::rules::call_sites::capturable_calls;
-use ptx2hip::scan::AsmStatement;
+use ptx2hip_core::lower::{analyze, RuleSet, Target};
+use ptx2hip_core::rules::call_sites::capturable_calls;
+use ptx2hip_core::scan::AsmStatement;
 use ptx2hip_verify::forms::all_forms;
 
 /// The capturable calls in a statement's translation; `None` when it is not translated.

@@ -6,8 +6,8 @@
 
 use std::collections::HashMap;
 
-use ptx2hip::lower::{RuleSet, Target};
-use ptx2hip::rules::EMBEDDED;
+use ptx2hip_core::lower::{RuleSet, Target};
+use ptx2hip_core::rules::EMBEDDED;
 use ptx2hip_verify::forms::{rule_forms, CanonicalForm};
 use ptx2hip_verify::golden::{
     amd_differs, check_with_inputs, host_program, translate, CheckReport, FormVectors, GoldenFile,

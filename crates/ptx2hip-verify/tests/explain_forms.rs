@@ -4,9 +4,9 @@
 //! for 746 forms `check` translated, among them `ld.global.acquire.gpu.b32` and `bra`).
 
 use ptx2hip::cli::explain_code::{form_answer, FormAnswer};
-use ptx2hip::codes::Code;
-use ptx2hip::lower::{analyze, RuleSet, Target};
-use ptx2hip::scan::AsmStatement;
+use ptx2hip_core::codes::Code;
+use ptx2hip_core::lower::{analyze, RuleSet, Target};
+use ptx2hip_core::scan::AsmStatement;
 use ptx2hip_verify::forms::all_forms;
 use rayon::prelude::*;
 

@@ -12,7 +12,7 @@ mod common;
 
 use std::fmt::Write as _;
 
-use ptx2hip::lower::{RuleSet, Target};
+use ptx2hip_core::lower::{RuleSet, Target};
 use ptx2hip_verify::matrix::model::{dot_fp8_sync, Accum, Choices, Format};
 
 /// SplitMix64: a fixed seed, so that a failure reproduces.

@@ -9,8 +9,8 @@ mod common;
 use std::fmt::Write as _;
 use std::process::Command;
 
-use ptx2hip::lower::{analyze, render, RuleSet, Target};
-use ptx2hip::scan::AsmStatement;
+use ptx2hip_core::lower::{analyze, render, RuleSet, Target};
+use ptx2hip_core::scan::AsmStatement;
 use ptx2hip_verify::fragment::all_forms;
 
 /// The forms' statements, and the modifier order cutlass writes.

@@ -12,9 +12,9 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use ptx2hip::lower::{self, RuleSet, Target};
-use ptx2hip::rules::EMBEDDED;
-use ptx2hip::scan::AsmStatement;
+use ptx2hip_core::lower::{self, RuleSet, Target};
+use ptx2hip_core::rules::EMBEDDED;
+use ptx2hip_core::scan::AsmStatement;
 use ptx2hip_verify::fragment::reference::expected;
 use ptx2hip_verify::fragment::{all_forms, generate, inputs_digest, Case, Form, Op, Space, WARP};
 use ptx2hip_verify::warp::Recording;

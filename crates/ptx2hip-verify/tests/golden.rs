@@ -6,8 +6,8 @@
 use std::collections::HashMap;
 use std::path::PathBuf;
 
-use ptx2hip::lower::{RuleSet, Target};
-use ptx2hip::rules::EMBEDDED;
+use ptx2hip_core::lower::{RuleSet, Target};
+use ptx2hip_core::rules::EMBEDDED;
 use ptx2hip_verify::forms::{recorded_forms, CanonicalForm, MemSpace};
 use ptx2hip_verify::golden::{
     amd_differs, check_with_inputs, form_inputs, CheckReport, FormVectors, GoldenFile,
@@ -377,10 +377,12 @@ fn every_rule_has_fresh_vectors() {
             continue; // its evidence is the ISA decomposition (tests/decomposition.rs)
         }
         let per_thread = ptx2hip_verify::forms::skip_reason(r).is_none();
-        if per_thread && ptx2hip::rules::evidence::recorded(&r.code).is_none() {
+        if per_thread && ptx2hip_core::rules::evidence::recorded(&r.code).is_none() {
             problems.push(format!("{}: not in the evidence table", r.code));
         }
-        if ptx2hip::rules::evidence::level(r) == ptx2hip::rules::evidence::Level::Unrecorded {
+        if ptx2hip_core::rules::evidence::level(r)
+            == ptx2hip_core::rules::evidence::Level::Unrecorded
+        {
             problems.push(format!("{}: evidence level `unrecorded`", r.code));
         }
     }

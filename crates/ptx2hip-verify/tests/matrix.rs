@@ -12,8 +12,8 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use ptx2hip::lower::{self, RuleSet, Target, TensorModel};
-use ptx2hip::scan::AsmStatement;
+use ptx2hip_core::lower::{self, RuleSet, Target, TensorModel};
+use ptx2hip_core::scan::AsmStatement;
 use ptx2hip_verify::matrix::amd;
 use ptx2hip_verify::matrix::cases::{inputs_digest, unpack};
 use ptx2hip_verify::matrix::reference::expected;
@@ -369,17 +369,17 @@ fn the_fast_tier_is_taken_only_under_fast() {
     let rules = RuleSet::embedded().unwrap();
     let mut fast_forms = 0;
     for f in translated_forms(&rules) {
-        let stmt = ptx2hip::scan::AsmStatement::synthetic(&f.ptx(), &f.constraints());
-        let mut settings = ptx2hip::lower::Settings::from(ptx2hip::lower::Target::Amd);
-        let exact = ptx2hip::lower::analyze(&stmt, &rules, settings)
+        let stmt = ptx2hip_core::scan::AsmStatement::synthetic(&f.ptx(), &f.constraints());
+        let mut settings = ptx2hip_core::lower::Settings::from(ptx2hip_core::lower::Target::Amd);
+        let exact = ptx2hip_core::lower::analyze(&stmt, &rules, settings)
             .outcome
             .unwrap();
         assert!(exact.fast.is_empty(), "{}", f.name());
         settings.fast = true;
-        let t = ptx2hip::lower::analyze(&stmt, &rules, settings)
+        let t = ptx2hip_core::lower::analyze(&stmt, &rules, settings)
             .outcome
             .unwrap();
-        let code = ptx2hip::lower::render(&t.lines, "", "  ").join("\n");
+        let code = ptx2hip_core::lower::render(&t.lines, "", "  ").join("\n");
         let has_fast = rules.rule(&t.rules[0]).unwrap().fast.is_some();
         assert_eq!(!t.fast.is_empty(), has_fast, "{}", f.name());
         assert_eq!(

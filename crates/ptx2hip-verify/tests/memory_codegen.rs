@@ -14,8 +14,8 @@ mod common;
 use std::path::Path;
 use std::process::Command;
 
-use ptx2hip::lower::{self, RuleSet, Target};
-use ptx2hip::scan::AsmStatement;
+use ptx2hip_core::lower::{self, RuleSet, Target};
+use ptx2hip_core::scan::AsmStatement;
 
 /// One kernel: its name, parameters, and statements `(ptx, constraints, operand expressions)`.
 struct Kernel {

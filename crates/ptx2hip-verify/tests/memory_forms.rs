@@ -21,8 +21,8 @@ mod common;
 use std::path::Path;
 use std::process::Command;
 
-use ptx2hip::lower::{self, RuleSet, Target};
-use ptx2hip::scan::AsmStatement;
+use ptx2hip_core::lower::{self, RuleSet, Target};
+use ptx2hip_core::scan::AsmStatement;
 use ptx2hip_verify::forms::{rule_forms, CanonicalForm};
 
 fn statement(ptx: &str, constraints: &str) -> AsmStatement {
@@ -109,7 +109,7 @@ fn hints_change_nothing_in_the_portable_translation() {
             .slots
             .iter()
             .filter(|s| s.hint)
-            .flat_map(ptx2hip::rules::Rule::slot_values)
+            .flat_map(ptx2hip_core::rules::Rule::slot_values)
             .collect();
         for form in rule_forms(rule) {
             let cons = form.constraints.join(",");

@@ -21,7 +21,7 @@ mod common;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use ptx2hip::lower::{RuleSet, Target};
+use ptx2hip_core::lower::{RuleSet, Target};
 
 /// The helpers the rules' fast templates call.
 const FAST: [&str; 9] = [

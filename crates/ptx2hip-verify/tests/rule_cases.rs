@@ -7,9 +7,9 @@
 
 use std::collections::HashSet;
 
-use ptx2hip::lower::{analyze, render, RuleSet, Target};
-use ptx2hip::rules::{Case, Rule};
-use ptx2hip::scan::AsmStatement;
+use ptx2hip_core::lower::{analyze, render, RuleSet, Target};
+use ptx2hip_core::rules::{Case, Rule};
+use ptx2hip_core::scan::AsmStatement;
 use ptx2hip_verify::forms::all_forms;
 use rayon::prelude::*;
 

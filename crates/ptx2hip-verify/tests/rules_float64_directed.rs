@@ -24,12 +24,12 @@ use std::process::Command;
 
 /// The directed-rounding helpers exactly as the rule table emits them, with what they require.
 fn helpers() -> String {
-    let rules = ptx2hip::lower::RuleSet::embedded().expect("rule table loads");
+    let rules = ptx2hip_core::lower::RuleSet::embedded().expect("rule table loads");
     let roots: Vec<String> = ["mul", "fma", "div", "sqrt"]
         .iter()
         .map(|op| format!("ptx2hip_{op}_dir_f64"))
         .collect();
-    rules.helper_definitions(roots.iter(), ptx2hip::lower::Target::Portable)
+    rules.helper_definitions(roots.iter(), ptx2hip_core::lower::Target::Portable)
 }
 
 /// Writes `f64_directed_helpers.h` into `dir`: `prelude` (the host shim, or nothing), then the

@@ -16,7 +16,7 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use ptx2hip::lower::{RuleSet, Target};
+use ptx2hip_core::lower::{RuleSet, Target};
 use ptx2hip_verify::matrix::model::{dot_mixed, Accum, Arch, Choices, Format};
 
 /// One model form: what `ptx2hip_tc_dot<Model, Format, Accum, K>` is instantiated with.

@@ -11,11 +11,11 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use ptx2hip::emit::EmitMode;
-use ptx2hip::lower::{self, RuleSet, Target};
-use ptx2hip::pipeline::{self, Options};
-use ptx2hip::rules::EMBEDDED;
-use ptx2hip::scan::AsmStatement;
+use ptx2hip_core::emit::EmitMode;
+use ptx2hip_core::lower::{self, RuleSet, Target};
+use ptx2hip_core::pipeline::{self, Options};
+use ptx2hip_core::rules::EMBEDDED;
+use ptx2hip_core::scan::AsmStatement;
 use ptx2hip_verify::warp::reference::expected;
 use ptx2hip_verify::warp::{all_forms, generate, Case, Out, Recording, Role, WarpForm, WARP};
 

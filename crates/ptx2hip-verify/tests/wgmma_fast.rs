@@ -25,8 +25,8 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use ptx2hip::lower::{self, RuleSet, Settings, Target, TensorModel};
-use ptx2hip::scan::AsmStatement;
+use ptx2hip_core::lower::{self, RuleSet, Settings, Target, TensorModel};
+use ptx2hip_core::scan::AsmStatement;
 
 /// The helpers the rules' fast templates call.
 const FAST: [&str; 2] = ["ptx2hip_wave_full", "ptx2hip_wgmma_fast"];

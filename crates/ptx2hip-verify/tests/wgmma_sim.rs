@@ -17,10 +17,10 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use ptx2hip::emit::EmitMode;
-use ptx2hip::lower::{self, RuleSet, Target};
-use ptx2hip::pipeline::{self, Options};
-use ptx2hip::scan::AsmStatement;
+use ptx2hip_core::emit::EmitMode;
+use ptx2hip_core::lower::{self, RuleSet, Target};
+use ptx2hip_core::pipeline::{self, Options};
+use ptx2hip_core::scan::AsmStatement;
 use ptx2hip_verify::matrix::Elem;
 use ptx2hip_verify::wgmma::harness::case_words;
 use ptx2hip_verify::wgmma::model::digest;
@@ -565,7 +565,7 @@ fn translated_cutlass_statements_replay_the_h100_recording() {
 #[test]
 fn ignoring_the_base_offset_fails_the_cases_that_set_it() {
     let from = "(((a >> 7) - base) & ((1u << s) - 1u)) << 4";
-    let sources = ptx2hip::rules::EMBEDDED.iter().map(|(n, s)| {
+    let sources = ptx2hip_core::rules::EMBEDDED.iter().map(|(n, s)| {
         let mut s = s.to_string();
         if *n == "helpers/warpgroup.h" {
             assert!(

@@ -19,16 +19,17 @@ use crate::codes::Code;
 use crate::ptx::{self, Immediate, Instruction, Item, Reg};
 use crate::scan::AsmStatement;
 
-use super::code::Expr;
+use super::convert::{convert, widen_into};
 use super::helper_use::HelperUse;
 use super::operands;
-use super::types::{constraint_register, convert, widen_into, CType, PtxType};
 use super::{Settings, Target, Unsupported};
 use crate::rules::template::{self, Template};
 use crate::rules::{
     tensor_rank, vector_width, Bindings, OperandKind, OperandSpec, Role, Rule, RuleSet, Slot,
     TypeRef, TENSOR_MODEL,
 };
+use crate::vocabulary::code::Expr;
+use crate::vocabulary::types::{constraint_register, CType, PtxType};
 
 mod address;
 mod binding;

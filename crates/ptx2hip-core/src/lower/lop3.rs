@@ -11,9 +11,9 @@
 //! ([`is_simple_expr`]): evaluating it twice or never has the same effect as once.
 
 use super::block::is_simple_expr;
-use super::code::Expr;
 use crate::ptx::{Immediate, Instruction, Operand};
 use crate::rules::{Rule, RuleSet};
+use crate::vocabulary::code::Expr;
 
 /// The helper whose switch holds the formulas.
 const HELPER: &str = "ptx2hip_lop3";

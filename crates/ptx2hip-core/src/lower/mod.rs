@@ -7,11 +7,10 @@
 mod arms;
 mod barrier;
 mod block;
-pub mod code;
+mod convert;
 mod helper_use;
 mod lop3;
 pub mod operands;
-pub mod types;
 mod uses;
 mod written;
 
@@ -24,26 +23,9 @@ use crate::scan::{AsmStatement, Template};
 use helper_use::HelperUse;
 
 pub use crate::rules::RuleSet;
+pub use crate::vocabulary::Target;
 pub use block::{is_simple_expr, Line, BRANCH, COMPILER_BARRIER};
 pub use written::printed as printed_as_written;
-
-/// What the generated code may use.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Target {
-    /// HIP functions and `__builtin_amdgcn_*` allowed.
-    Amd,
-    /// Standard C++ plus device code accepted by both nvcc and HIP compilers.
-    Portable,
-}
-
-impl fmt::Display for Target {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Target::Amd => "amd",
-            Target::Portable => "portable",
-        })
-    }
-}
 
 /// Which NVIDIA architecture's tensor cores the exact matrix translations reproduce
 /// (`--tensor-model`): their block-FMA numerics differ per architecture (docs/TENSOR_MODEL.md).

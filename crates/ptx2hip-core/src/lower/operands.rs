@@ -15,9 +15,9 @@
 //! ptxas in turn accepts a register only of the instruction operand's size, except that `cvt`,
 //! `ld`, `ldu` and `st` take wider registers ([`register_fits`]).
 
-use super::code::Expr;
 use super::helper_use::HelperUse;
-use super::types::{CType, PtxType};
+use crate::vocabulary::code::Expr;
+use crate::vocabulary::types::{CType, PtxType};
 
 /// Reads input operand `expr` as the contents of a register of type `reg`; records the glue
 /// helper it calls in `uses`.
@@ -40,7 +40,7 @@ pub fn write(reg: CType, expr: &str, uses: &mut HelperUse) -> String {
     format!("{helper}({expr})")
 }
 
-/// The constraint letter of a register type (see [`super::types::constraint_register`]).
+/// The constraint letter of a register type (see [`crate::vocabulary::types::constraint_register`]).
 fn letter(reg: CType) -> char {
     match reg {
         CType::Uint(16) => 'h',
@@ -287,7 +287,7 @@ mod tests {
     /// measured with nvcc 13 on an H100) is rejected exactly where nvcc rejected it.
     #[test]
     fn visible_types_are_rejected_exactly_where_nvcc_rejected_them() {
-        let probe = include_str!("../../tests/operands/nvcc_sm90.tsv");
+        let probe = include_str!("../../../../tests/operands/nvcc_sm90.tsv");
         let mut known = 0;
         for line in probe.lines().filter(|l| !l.starts_with('#')) {
             let f: Vec<&str> = line.split('\t').collect();
@@ -295,8 +295,8 @@ mod tests {
             if dir != "in" || !decl.is_empty() || expr != "x" || binds(ctype).is_none() {
                 continue;
             }
-            let reg =
-                super::super::types::constraint_register(letter.chars().next().unwrap()).unwrap();
+            let reg = crate::vocabulary::types::constraint_register(letter.chars().next().unwrap())
+                .unwrap();
             let rejected = type_rejected(reg, ctype);
             assert_eq!(
                 rejected.is_some(),

@@ -8,8 +8,8 @@
 //! (C++ gives those an unsigned type when needed), an optional `-` and `U` suffix. The cast to
 //! the operand's type stays: it is what makes the value the register's.
 
-use super::code::Expr;
 use crate::ptx::{Immediate, Instruction, Operand};
+use crate::vocabulary::code::Expr;
 
 /// Respells the values (placeholder, component, value) of `ins`'s integer immediates, whose
 /// operands `names` name in order, with their text in `ptx` (the text `ins.span` indexes).

@@ -8,7 +8,7 @@
 //! for this when it loads ([`capturable_calls`] over every template), and a test checks the code
 //! emitted for every form of every rule.
 
-use crate::lower::code::Expr;
+use crate::vocabulary::code::Expr;
 
 /// Names that look like calls but are keywords or (functional-cast) type names.
 const NOT_FUNCTIONS: &[&str] = &[

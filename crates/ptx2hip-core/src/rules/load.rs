@@ -15,8 +15,8 @@ use super::schema::{
 };
 use super::template::{self, Template};
 use super::RuleSet;
-use crate::lower::code::Expr;
-use crate::lower::Target;
+use crate::vocabulary::code::Expr;
+use crate::vocabulary::Target;
 
 /// Why the rule table does not load. Each names where the mistake is.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -699,7 +699,7 @@ fn validate_operand_types(r: &Rule) -> Result<(), LoadError> {
                 )
             } else if let Some(v) = Rule::slot_values(slot)
                 .into_iter()
-                .find(|v| crate::lower::types::PtxType::parse(v).is_none())
+                .find(|v| crate::vocabulary::types::PtxType::parse(v).is_none())
             {
                 format!(
                     "operand `{}` is typed by slot `{name}`, whose value `{v}` is not a PTX type",
@@ -770,7 +770,7 @@ fn validate_fragments(r: &Rule) -> Result<(), LoadError> {
         if let Some(f) = r
             .fragments
             .iter()
-            .find(|f| crate::lower::types::PtxType::parse(&f.carrier).is_none())
+            .find(|f| crate::vocabulary::types::PtxType::parse(&f.carrier).is_none())
         {
             return Err(rule_error(
                 r,
@@ -992,7 +992,7 @@ carrier = "b32"
         let (_, k16) = &rule.forms()[1];
         assert_eq!(
             rule.fragment("a", "shape", "A", k16),
-            Some((4, crate::lower::types::PtxType::B(32)))
+            Some((4, crate::vocabulary::types::PtxType::B(32)))
         );
         let bad_carrier = format!("{FRAGMENTS}{}", A_K16.replace("b32", "word"));
         assert!(matrix_table(&bad_carrier, "")

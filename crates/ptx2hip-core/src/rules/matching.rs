@@ -8,8 +8,8 @@
 //! (`cvt.D.S`) are filled positionally. One rule therefore covers a whole family of forms, and
 //! [`Rule::forms`] enumerates them for documentation and hardware verification.
 
-use crate::lower::types::PtxType;
-use crate::lower::Target;
+use crate::vocabulary::types::PtxType;
+use crate::vocabulary::Target;
 
 use super::schema::{
     Bindings, Helper, OperandSpec, Rule, RuleTemplate, Slot, SpecialRegister, TypeRef,

@@ -11,7 +11,7 @@ use super::load::LoadError;
 use super::matching::expand_class;
 use super::schema::{tensor_rank, vector_width, OperandKind, Rule, TypeRef};
 use super::RuleSet;
-use crate::lower::types::PtxType;
+use crate::vocabulary::types::PtxType;
 
 /// A `LoadError` naming the later of two rules of equal priority that claim a common form with
 /// operands of the same shapes.

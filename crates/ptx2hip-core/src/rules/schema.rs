@@ -7,7 +7,7 @@ use serde::Deserialize;
 
 use super::shapes::FragmentCount;
 use super::template::Template;
-use crate::lower::types::PtxType;
+use crate::vocabulary::types::PtxType;
 
 /// One file `rules/<family>.toml`.
 #[derive(Debug, Clone, Deserialize)]
@@ -581,7 +581,7 @@ mod tests {
 
     #[test]
     fn the_readme_documents_every_key_of_the_schema() {
-        let readme = include_str!("../../rules/README.md");
+        let readme = include_str!("../../../../rules/README.md");
         let keys = schema_keys();
         assert!(keys.contains(&"max_ulp".to_string()) && keys.contains(&"special".to_string()));
         let missing: Vec<&String> = keys

@@ -5,7 +5,7 @@
 //! is C++ and stays as written. Unknown placeholders are errors, so a typo in a rule is caught by
 //! the rule-table tests rather than emitted.
 
-use crate::lower::code::Expr;
+use crate::vocabulary::code::Expr;
 
 /// A template parsed into the pieces its expansion writes: C++ text, placeholders, and casts of a
 /// placeholder's value (`({T.u}){a}`, `(uint32_t){b}`), which are written once when the value

@@ -609,7 +609,7 @@ template <typename T> __device__ T f(T x, const unsigned* p) {
 /// offset, in every corpus file: nothing is dropped silently.
 #[test]
 fn every_keyword_of_the_corpus_is_accounted_for() {
-    let corpus = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus");
+    let corpus = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../corpus");
     for entry in std::fs::read_dir(corpus).unwrap() {
         let path = entry.unwrap().path();
         if !path.is_file() {
@@ -630,7 +630,8 @@ fn every_keyword_of_the_corpus_is_accounted_for() {
 /// statement, a diagnostic or a skipped entry that starts at the keyword, on the keyword's line.
 #[test]
 fn adversarial_shapes_lose_no_keyword() {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/scan/adversarial.cu");
+    let path =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/scan/adversarial.cu");
     let src = std::fs::read(&path).unwrap();
     let r = scan_file(&src, Some(&path), &Options::default());
     let keywords: Vec<usize> = nesting::survey(&src)

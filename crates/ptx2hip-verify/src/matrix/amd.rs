@@ -5,8 +5,8 @@
 
 use std::fmt::Write as _;
 
-use ptx2hip::lower::{self, RuleSet, Settings, Target, TensorModel};
-use ptx2hip::scan::AsmStatement;
+use ptx2hip_core::lower::{self, RuleSet, Settings, Target, TensorModel};
+use ptx2hip_core::scan::AsmStatement;
 
 use super::forms::{all_forms, MmaForm, Operand};
 
