@@ -5,8 +5,7 @@
 //! rules/atomic.toml, sync.toml, async.toml, cluster.toml, tensor_copy.toml and bulk.toml (run by
 //! `rule_cases.rs`).
 
-#[path = "../../../tests/common/mod.rs"]
-mod common;
+use crate::common;
 
 use std::collections::HashSet;
 use std::process::Command;

@@ -7,8 +7,7 @@
 //! random bits. Compiled on the host with `$CXX` (default g++). `tests/matrix.rs` checks the
 //! whole translation against the H100 recording; this covers inputs the recording has not.
 
-#[path = "../../../tests/common/mod.rs"]
-mod common;
+use crate::common;
 
 use std::fmt::Write as _;
 

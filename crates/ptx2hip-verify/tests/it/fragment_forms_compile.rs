@@ -3,8 +3,7 @@
 //! gfx942 and gfx1100, the latter in wave32 and in wave64 (`-mwavefrontsize64`), warning-free
 //! under `-Wall -Wextra -Werror`. Values are `fragment_sim.rs`'s business.
 
-#[path = "../../../tests/common/mod.rs"]
-mod common;
+use crate::common;
 
 use std::fmt::Write as _;
 use std::process::Command;

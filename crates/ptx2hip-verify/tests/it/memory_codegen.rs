@@ -8,8 +8,7 @@
 //!
 //! Skipped with a note when clang-19 or the HIP headers are missing (failed when `CI` is set).
 
-#[path = "../../../tests/common/mod.rs"]
-mod common;
+use crate::common;
 
 use std::path::Path;
 use std::process::Command;

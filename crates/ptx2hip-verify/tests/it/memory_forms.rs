@@ -15,8 +15,7 @@
 //! why it is refused is a test case of its rule or `[[unsupported]]` entry in the rule files
 //! (run by `rule_cases.rs`).
 
-#[path = "../../../tests/common/mod.rs"]
-mod common;
+use crate::common;
 
 use std::path::Path;
 use std::process::Command;

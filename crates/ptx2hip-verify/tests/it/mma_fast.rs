@@ -15,8 +15,7 @@
 //! Needs clang-19 (the helpers use clang's vector types): without it skipped with a note, or a
 //! failure when `CI` is set.
 
-#[path = "../../../tests/common/mod.rs"]
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

@@ -16,8 +16,7 @@
 //! - `write_gpu_check` (ignored): writes a CUDA program that compares the helpers (nvcc) with the
 //!   PTX instructions themselves on the same inputs; run it on an NVIDIA GPU.
 
-#[path = "../../../tests/common/mod.rs"]
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

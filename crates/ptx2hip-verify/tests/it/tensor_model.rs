@@ -9,8 +9,7 @@
 //! - `helpers_compile_for_amd`: every instantiation as HIP device code (clang-19; gfx90a, gfx942,
 //!   gfx1100), without warnings, with f32 denormals kept (the helpers rely on it).
 
-#[path = "../../../tests/common/mod.rs"]
-mod common;
+use crate::common;
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};

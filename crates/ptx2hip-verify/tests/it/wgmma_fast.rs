@@ -18,8 +18,7 @@
 //! Needs clang-19 (the helpers use clang's vector types): without it skipped with a note, or a
 //! failure when `CI` is set.
 
-#[path = "../../../tests/common/mod.rs"]
-mod common;
+use crate::common;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
