@@ -2,7 +2,7 @@
 //! per-family evidence table of docs/VECTORS.md are generated from `ptx2hip rules --format json`
 //! (and the sizes of the vector files). Each generated part sits between
 //! `<!-- begin NAME: ... -->` and `<!-- end NAME -->`; when the table changes, this test fails
-//! until `PTX2HIP_UPDATE_DOCS=1 cargo test --test docs` rewrites them.
+//! until `PTX2HIP_UPDATE_DOCS=1 cargo test --test it docs::` rewrites them.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -197,7 +197,7 @@ fn check(path: &Path, name: &str, text: &str) {
     }
     panic!(
         "{}: `{name}` is not what the rule table says; rewrite it with \
-         `PTX2HIP_UPDATE_DOCS=1 cargo test --test docs`. Expected:\n{text}",
+         `PTX2HIP_UPDATE_DOCS=1 cargo test --test it docs::`. Expected:\n{text}",
         path.display()
     );
 }

@@ -4,7 +4,7 @@
 //! inside the file, at the byte the line and column say.
 //!
 //! The case counts are small so that `cargo test` stays fast; for a long run (docs/FUZZING.md):
-//! `PROPTEST_CASES=100000 cargo test --release --test fuzz fuzz_`.
+//! `PROPTEST_CASES=100000 cargo test --release --test it fuzz::fuzz_`.
 
 use std::path::PathBuf;
 

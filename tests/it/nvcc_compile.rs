@@ -8,7 +8,7 @@
 //! `// hip-compile-also: -DNAME...` (tests/hip_compile.rs): its translation is compiled with them too.
 //!
 //! nvcc is never on CI: without it the test is skipped with a note, CI or not, unless
-//! `PTX2HIP_REQUIRE_NVCC=1` (the GPU machine, `cargo test --test nvcc_compile`), which makes a
+//! `PTX2HIP_REQUIRE_NVCC=1` (the GPU machine, `cargo test --test it nvcc_compile::`), which makes a
 //! missing nvcc a failure. `PTX2HIP_NVCC` names another nvcc, `PTX2HIP_NVCC_ARCH` another
 //! architecture than `sm_90`.
 

@@ -19,7 +19,7 @@
 //! Each case edits a window of lines of one corpus file (sometimes the whole file, so that the
 //! helper block meets includes and include guards). The case count keeps the run at a few
 //! seconds on two cores; search harder with
-//! `PTX2HIP_EDIT_CASES=5000 cargo test --release --test rewrite_properties`.
+//! `PTX2HIP_EDIT_CASES=5000 cargo test --release --test it rewrite_properties::`.
 
 use std::sync::OnceLock;
 
