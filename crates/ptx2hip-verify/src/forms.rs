@@ -199,11 +199,11 @@ impl CanonicalForm {
 }
 
 /// Why a rule has no canonical forms: it is not value-checkable, or its result depends on the
-/// other lanes of the warp (checked per warp instead: [`crate::warp`], `tests/wave_sim.rs`).
+/// other lanes of the warp (checked per warp instead: [`crate::warp`], `tests/it/wave_sim.rs`).
 pub fn skip_reason(rule: &Rule) -> Option<String> {
     rule.unverifiable.clone().or_else(|| {
         rule.warp.then(|| {
-            "a warp-level instruction: checked per warp (tests/vectors/warp, crates/ptx2hip-verify/tests/wave_sim.rs)"
+            "a warp-level instruction: checked per warp (tests/vectors/warp, crates/ptx2hip-verify/tests/it/wave_sim.rs)"
                 .to_string()
         })
     })

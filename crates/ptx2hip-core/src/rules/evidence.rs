@@ -358,11 +358,11 @@ mod tests {
         let sorted = |codes: Vec<&str>| codes.windows(2).all(|w| w[0] < w[1]);
         assert!(
             sorted(table::TABLE.iter().map(|e| e.rule).collect()),
-            "src/rules/evidence/table.rs: TABLE is not sorted by rule code"
+            "crates/ptx2hip-core/src/rules/evidence/table.rs: TABLE is not sorted by rule code"
         );
         assert!(
             sorted(table::WARP_TABLE.iter().map(|e| e.rule).collect()),
-            "src/rules/evidence/table.rs: WARP_TABLE is not sorted by rule code"
+            "crates/ptx2hip-core/src/rules/evidence/table.rs: WARP_TABLE is not sorted by rule code"
         );
     }
 

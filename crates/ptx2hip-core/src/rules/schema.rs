@@ -185,7 +185,7 @@ pub struct Rule {
     pub immediates: BTreeMap<String, Vec<i64>>,
     /// A complete example statement for `explain` and the documentation.
     pub example: Example,
-    /// Test cases (`[[rule.test]]`), run by the conformance test (`tests/rule_cases.rs` of the
+    /// Test cases (`[[rule.test]]`), run by the conformance test (`tests/it/rule_cases.rs` of the
     /// verification crate).
     #[serde(default)]
     pub test: Vec<Case>,

@@ -1,7 +1,7 @@
 //! The `--target amd` translations of the mma forms as one HIP file: each form one
 //! `extern "C" __device__ noinline` function `p2h_fK` taking the statement's input registers as
 //! arguments and returning its D registers, with the helpers once at the top. Compiled for every
-//! processor by `tests/matrix.rs` (`-Wall -Wextra -Werror`) and counted by `isa_count --matrix`.
+//! processor by `tests/it/matrix.rs` (`-Wall -Wextra -Werror`) and counted by `isa_count --matrix`.
 
 use std::fmt::Write as _;
 
