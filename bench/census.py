@@ -24,7 +24,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 EXTENSIONS = {"cu", "cuh", "h", "hpp", "hh", "cpp", "cc", "cxx", "inl", "hip"}
 KEYWORDS = {b"asm", b"__asm__", b"__asm"}
-# Root opcodes of PTX (as src/ptx/opcodes.rs; kept separately so the report checks the tool).
+# Root opcodes of PTX (as crates/ptx2hip-core/src/ptx/opcodes.rs; kept separately so the report checks the tool).
 PTX_ROOTS = set("""abs activemask add addc alloca and applypriority atom bar barrier bfe bfi bfind bmsk
 bra brev brkpt brx call clusterlaunchcontrol clz cnot copysign cos cp createpolicy cvt cvta discard
 div dp2a dp4a elect ex2 exit fence fma fns getctarank griddepcontrol isspacep istypep ld ldmatrix ldu

@@ -1,5 +1,5 @@
 // Host models of AMD GPU builtins, so `--target amd` translations can be replayed against the
-// golden vectors on a CPU (crates/ptx2hip-verify/tests/golden.rs). Each model is written from the ISA pseudo-code
+// golden vectors on a CPU (crates/ptx2hip-verify/tests/it/golden.rs). Each model is written from the ISA pseudo-code
 // (AMD "Vega"/CDNA3 ISA reference, VOP3 section; CLRX doc/GcnInstrsVop3.md), not from HIP headers.
 // Include after the host shim of ptx2hip_verify::golden (needs <cstdint>, <math.h>).
 #pragma once
@@ -121,7 +121,7 @@ static inline void __builtin_amdgcn_fence(int, const char*) {}
 static inline bool __builtin_amdgcn_is_shared(const void*) { return false; }
 
 // V_EXP_F32: 2^S0 within 1 ULP; results below 2^-126 flush to +0 (no denormal output). The
-// helpers that call it are exact for any result within 2 ulp (tests/models_half_approx.rs), so the
+// helpers that call it are exact for any result within 2 ulp (tests/it/models_half_approx.rs), so the
 // host's exp2f stands for it.
 static inline float __builtin_amdgcn_exp2f(float x) {
   float r = exp2f(x);

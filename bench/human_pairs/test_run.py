@@ -3,7 +3,7 @@
 the manifest parses and every pair is well formed, the build conditions are decided per side as
 documented, and the instruction count follows isa_count's rule.
 
-Run: python3 bench/human_pairs/test_run.py   (tests/human_pairs.rs runs it under `cargo test`)
+Run: python3 bench/human_pairs/test_run.py   (tests/it/human_pairs.rs runs it under `cargo test`)
 """
 
 import sys

@@ -18,7 +18,7 @@ use serde_sarif::sarif::{
 use super::Diagnostic;
 use crate::codes::{Code, Level};
 
-/// The JSON Schema the log declares: OASIS's, which `tests/lint.rs` validates the log against.
+/// The JSON Schema the log declares: OASIS's, which `tests/it/lint.rs` validates the log against.
 const SCHEMA: &str =
     "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json";
 

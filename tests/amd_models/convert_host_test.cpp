@@ -1,5 +1,5 @@
 // Host-side semantic test of the convert-family helpers against independent references.
-// Built by tests/models_convert.rs: g++ -std=c++17 -O1 -frounding-math -include <generated helpers>.
+// Built by tests/it/models_convert.rs: g++ -std=c++17 -O1 -frounding-math -include <generated helpers>.
 // The helpers come from rules/helpers/convert.h (portable, or amd variants with -DPTX2HIP_AMD_VARIANT).
 #include <cfenv>
 #include <cmath>

@@ -1,5 +1,5 @@
 // Host model of the AMD half-precision fma that rules/helpers/half.h's amd code calls, for the golden
-// replay of the half family (crates/ptx2hip-verify/tests/golden.rs, compiled with clang for _Float16
+// replay of the half family (crates/ptx2hip-verify/tests/it/golden.rs, compiled with clang for _Float16
 // vectors). V_FMA_F16 / V_PK_FMA_F16 (AMD "Vega"/CDNA3 ISA, VOP3 / VOP3P): IEEE fused multiply-add,
 // one rounding to nearest even with f16 denormals kept (the HIP default MODE); a host f16 fma would
 // round twice (through f32), so the model is the exact software fma of the portable helpers

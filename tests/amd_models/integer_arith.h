@@ -4,7 +4,7 @@
 //
 // * `ptx_ref::` — the PTX semantics of every form, written from the PTX ISA text and the hardware
 //   facts in shared/reference/ptx-to-amd.md, not from the rule templates. The GPU check
-//   (tests/models_integer_arith.rs, `gpu_check_source`) runs each model next to the real PTX
+//   (tests/it/models_integer_arith.rs, `gpu_check_source`) runs each model next to the real PTX
 //   instruction on an NVIDIA GPU; the CPU tests then compare every translation (portable, and AMD
 //   per architecture) with them.
 // * `PTX2HIP_AMD_MODELS`: host models of the AMD builtins the AMD templates call
@@ -125,7 +125,7 @@ template <class T> PTX_REF_FN T sad(T a, T b, T c) { return add<T>(c, a < b ? su
 // ---- div / rem -----------------------------------------------------------------------------
 // PTX: "division by zero yields an unspecified, machine-specific value". An H100 (sm_90) returns
 // all ones for both div and rem by zero, for every type and every a (the GPU check of
-// tests/models_integer_arith.rs); the translations return the same, with no C++ undefined
+// tests/it/models_integer_arith.rs); the translations return the same, with no C++ undefined
 // behaviour. The most negative value divided by -1 wraps to itself, remainder 0.
 template <class T> PTX_REF_FN bool is_signed_type() { return (T)~(T)0 < 0; }
 template <class T> PTX_REF_FN T div(T a, T b) {

@@ -107,8 +107,8 @@ pub fn host_cxx() -> Option<&'static str> {
 /// The helper definitions, then one [`statement_function`] per `(name, ptx, constraints)` of
 /// `statements`, translated for `target`.
 pub fn statement_functions(
-    rules: &ptx2hip::lower::RuleSet,
-    target: ptx2hip::lower::Target,
+    rules: &ptx2hip_core::lower::RuleSet,
+    target: ptx2hip_core::lower::Target,
     statements: &[(&str, &str, &str)],
 ) -> String {
     let mut funcs = String::new();
@@ -132,16 +132,16 @@ pub fn statement_functions(
 /// `constraints` translated for `target`, as a host function a C++ check calls (outputs by
 /// reference; `"l"` operands 64-bit, the others 32-bit). Its helpers are added to `helpers`.
 pub fn statement_function(
-    rules: &ptx2hip::lower::RuleSet,
-    target: ptx2hip::lower::Target,
+    rules: &ptx2hip_core::lower::RuleSet,
+    target: ptx2hip_core::lower::Target,
     name: &str,
     ptx: &str,
     constraints: &str,
     helpers: &mut Vec<String>,
 ) -> String {
     let constraints: Vec<String> = constraints.split(',').map(str::to_string).collect();
-    let stmt = ptx2hip::scan::AsmStatement::synthetic(ptx, &constraints);
-    let t = ptx2hip::lower::analyze(&stmt, rules, target)
+    let stmt = ptx2hip_core::scan::AsmStatement::synthetic(ptx, &constraints);
+    let t = ptx2hip_core::lower::analyze(&stmt, rules, target)
         .outcome
         .unwrap_or_else(|u| panic!("`{ptx}` ({target}): {}", u.message));
     helpers.extend(t.helpers.iter().cloned());

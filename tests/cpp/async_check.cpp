@@ -1,4 +1,4 @@
-// The mbarrier checks of tests/models_async.rs, included after the translated statements (one
+// The mbarrier checks of tests/it/models_async.rs, included after the translated statements (one
 // function per statement, named below: init(bar, count), arrive(state, bar), ...; a predicate
 // result comes back as 0/1) for one target.
 //

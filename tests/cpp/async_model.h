@@ -1,6 +1,6 @@
 // Host stand-ins for the device functions the mbarrier helpers (rules/helpers/async.h) call, for
 // both targets, and the PTX reference model of an mbarrier object. Included first by the check
-// program tests/models_async.rs writes. Shared memory is an arena mapped below 4 GiB, so that a
+// program tests/it/models_async.rs writes. Shared memory is an arena mapped below 4 GiB, so that a
 // 32-bit .shared window address is the host address itself on both targets.
 
 #include <stdint.h>

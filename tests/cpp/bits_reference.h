@@ -1,6 +1,6 @@
 // Host stand-ins for the CUDA/HIP device intrinsics the portable helpers call, written from the
 // CUDA Math API definitions (loops, nothing clever), and the independent PTX reference models of
-// the bits and video families. Included first by the check program tests/models_bits.rs writes
+// the bits and video families. Included first by the check program tests/it/models_bits.rs writes
 // (translations of every case for both targets, with their helpers and tests/amd_models/bits.h).
 
 #include <stdint.h>

@@ -1,4 +1,4 @@
-// The bulk family's checks (tests/models_bulk.rs writes the statements and kReductions before
+// The bulk family's checks (tests/it/models_bulk.rs writes the statements and kReductions before
 // including this file). Shared memory and the "global" buffers are arena addresses below 4 GiB
 // (async_model.h), so a 32-bit window address and a 64-bit pointer name the same bytes.
 

@@ -1,4 +1,4 @@
-// The host check of tests/models_integer_arith.rs: every translation (portable, or AMD with the
+// The host check of tests/it/models_integer_arith.rs: every translation (portable, or AMD with the
 // host models of the AMD builtins) against the models of tests/amd_models/integer_arith.h, on the
 // vectors of integer_arith_vectors.h. integer_arith_cases.h is written by the test: the helpers,
 // `tr_<i>` and `ref_<i>` per case, and P2H_ENTRIES, the rows of `entries`.

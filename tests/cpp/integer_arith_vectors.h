@@ -1,4 +1,4 @@
-// Input vectors of the integer-arithmetic checks (tests/models_integer_arith.rs): the cartesian
+// Input vectors of the integer-arithmetic checks (tests/it/models_integer_arith.rs): the cartesian
 // product of edge values (capped), then fixed-seed random values.
 
 #include <stdint.h>

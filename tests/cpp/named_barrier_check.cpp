@@ -1,4 +1,4 @@
-// The checks of tests/models_named_barriers.rs, after the translated statements `bar_sync(id,
+// The checks of tests/it/models_named_barriers.rs, after the translated statements `bar_sync(id,
 // count)` (barrier.sync id, count) and `bar_arrive(id, count)` (bar.arrive id, count) and their
 // helpers. Each arriving unit is a host thread (named_barrier_model.h).
 

@@ -1,6 +1,6 @@
 // Host stand-ins for what the counted-barrier helpers (rules/helpers/sync.h) call, for both
 // targets, and the PTX reference of a counted barrier. Included first by the check program
-// tests/models_named_barriers.rs writes. A host thread plays one arriving unit: on the portable
+// tests/it/models_named_barriers.rs writes. A host thread plays one arriving unit: on the portable
 // target a warp (its lane 0, the leader, stands for the 32 threads), on the AMD target a wave
 // whose execution mask says which 32-lane halves (PTX warps) are active. Shared memory is the
 // helpers' own function-scope array, a static here.

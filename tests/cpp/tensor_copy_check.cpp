@@ -1,4 +1,4 @@
-// The TMA translations on the host (included last by the program tests/models_tensor_copy.rs
+// The TMA translations on the host (included last by the program tests/it/models_tensor_copy.rs
 // writes, after the translated statements load(), store(), ... and their helpers):
 //  1. random tiled boxes against a reference written from the layout's description, element by
 //     element (every rank, element size, swizzle, fill, element strides, boxes across every edge);

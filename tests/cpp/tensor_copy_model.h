@@ -1,6 +1,6 @@
 // Host stand-ins for the device functions the TMA helpers (rules/helpers/tensor_copy.h) and the
 // mbarrier helpers they complete (rules/helpers/async.h) call, for the portable target. Included
-// first by the check program tests/models_tensor_copy.rs writes. Shared memory is an arena below
+// first by the check program tests/it/models_tensor_copy.rs writes. Shared memory is an arena below
 // 4 GiB, so that a 32-bit .shared window address is the host address itself.
 
 #include <math.h>

@@ -18,7 +18,7 @@ Usage: tools/operands/probe.py STAGING_DIR [NAME...]  (cases whose name contains
        (then on the GPU: cd STAGING_DIR && ./run.sh OUT_DIR)
        tools/operands/probe.py --merge OUT_DIR tests/operands
          writes tests/operands/nvcc_sm90.tsv (every case: how it is written, what nvcc did) and
-         tests/operands/decls.h, which tests/operand_binding.rs checks the generated glue against;
+         tests/operands/decls.h, which tests/it/operand_binding.rs checks the generated glue against;
          several OUT_DIRs (a later, partial run with `probe.py STAGING NAME...`) are merged in order.
 """
 import os

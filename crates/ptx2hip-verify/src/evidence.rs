@@ -1,4 +1,4 @@
-//! The product's evidence table, `src/rules/evidence/table.rs`: for every rule, which recording checks
+//! The product's evidence table, `crates/ptx2hip-core/src/rules/evidence/table.rs`: for every rule, which recording checks
 //! it, how many forms and vectors (or, for the warp-level rules, warps), and the hardware that
 //! recorded them. It is derived from the recordings alone (their headers and form lists), so it
 //! cannot drift from them: the `vectors` tool rewrites it after every change to the recordings
@@ -12,7 +12,7 @@ use crate::golden::GoldenFile;
 use crate::warp::Recording;
 
 /// Where the product keeps the table, relative to the repository root.
-pub const TABLE_PATH: &str = "src/rules/evidence/table.rs";
+pub const TABLE_PATH: &str = "crates/ptx2hip-core/src/rules/evidence/table.rs";
 
 /// The per-warp recording, relative to the vector directory (its forms: [`crate::warp`]).
 pub const WARP_RECORDING: &str = "warp/warp.bin.gz";
@@ -40,7 +40,7 @@ const PER_WARP: [(&str, &str); 3] = [
 ];
 
 /// Printed by the tools after a recording changes: the table is derived from all of them.
-pub const UPDATE_HINT: &str = "vector files changed: in the repository, run `cargo run -p ptx2hip-verify --bin vectors -- evidence` to update src/rules/evidence/table.rs";
+pub const UPDATE_HINT: &str = "vector files changed: in the repository, run `cargo run -p ptx2hip-verify --bin vectors -- evidence` to update crates/ptx2hip-core/src/rules/evidence/table.rs";
 
 /// One rule's line of the table: its recording's constant, forms, and vectors or warps.
 struct Row {
@@ -123,7 +123,7 @@ pub fn table_source(vecdir: &Path) -> Result<String, String> {
     }
     let wgmma = crate::wgmma::record::Recording::read(&vecdir.join(WGMMA_RECORDING))?;
     recording(&mut recordings, "WGMMA", WGMMA_RECORDING, &wgmma.header);
-    let rules = ptx2hip::lower::RuleSet::embedded().map_err(|e| e.to_string())?;
+    let rules = ptx2hip_core::lower::RuleSet::embedded().map_err(|e| e.to_string())?;
     for form in &wgmma.forms {
         if let Some(rule) = crate::wgmma::record::rule_of(&rules, &form.name) {
             count(

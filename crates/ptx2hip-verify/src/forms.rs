@@ -7,11 +7,11 @@
 //! `{ .reg .pred p; <form> p, ...; @p mov.u32 %0, 1; }` with `"+r"` initialised to 0.
 //!
 //! The same statement runs on the GPU (the CUDA program writes the golden vectors) and through
-//! [`ptx2hip::lower::analyze`] on the CPU (the golden test), so both sides see identical operands.
+//! [`ptx2hip_core::lower::analyze`] on the CPU (the golden test), so both sides see identical operands.
 
-use ptx2hip::lower::types::PtxType;
-use ptx2hip::rules::{OperandKind, Role, Rule, RuleSet, TypeRef};
-use ptx2hip::scan::AsmStatement;
+use ptx2hip_core::rules::{OperandKind, Role, Rule, RuleSet, TypeRef};
+use ptx2hip_core::scan::AsmStatement;
+use ptx2hip_core::vocabulary::types::PtxType;
 
 /// Register class of an asm operand: the constraint letter and the C type that carries it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -199,11 +199,11 @@ impl CanonicalForm {
 }
 
 /// Why a rule has no canonical forms: it is not value-checkable, or its result depends on the
-/// other lanes of the warp (checked per warp instead: [`crate::warp`], `tests/wave_sim.rs`).
+/// other lanes of the warp (checked per warp instead: [`crate::warp`], `tests/it/wave_sim.rs`).
 pub fn skip_reason(rule: &Rule) -> Option<String> {
     rule.unverifiable.clone().or_else(|| {
         rule.warp.then(|| {
-            "a warp-level instruction: checked per warp (tests/vectors/warp, crates/ptx2hip-verify/tests/wave_sim.rs)"
+            "a warp-level instruction: checked per warp (tests/vectors/warp, crates/ptx2hip-verify/tests/it/wave_sim.rs)"
                 .to_string()
         })
     })
@@ -242,7 +242,7 @@ pub fn rule_forms(rule: &Rule) -> Vec<CanonicalForm> {
 }
 
 /// Whether a form stands for all forms that differ from it only in `value_neutral` slots.
-pub fn is_value_representative(rule: &Rule, bindings: &ptx2hip::rules::Bindings) -> bool {
+pub fn is_value_representative(rule: &Rule, bindings: &ptx2hip_core::rules::Bindings) -> bool {
     rule.value_neutral.iter().all(|name| {
         let Some(slot) = rule.slots.iter().find(|s| &s.name == name) else {
             return true;
@@ -267,7 +267,11 @@ fn immediate_values(rule: &Rule, name: &str) -> Option<Vec<u64>> {
     }
 }
 
-fn canonical(rule: &Rule, form: String, bindings: &ptx2hip::rules::Bindings) -> Vec<CanonicalForm> {
+fn canonical(
+    rule: &Rule,
+    form: String,
+    bindings: &ptx2hip_core::rules::Bindings,
+) -> Vec<CanonicalForm> {
     let specs = rule.operand_specs();
     let imm: Vec<(usize, Vec<u64>)> = specs
         .iter()
@@ -292,7 +296,7 @@ fn canonical(rule: &Rule, form: String, bindings: &ptx2hip::rules::Bindings) -> 
 fn canonical_with(
     rule: &Rule,
     form: String,
-    bindings: &ptx2hip::rules::Bindings,
+    bindings: &ptx2hip_core::rules::Bindings,
     imms: &[(usize, u64)],
     variants: usize,
 ) -> Option<CanonicalForm> {
@@ -581,8 +585,8 @@ fn canonical_with(
 }
 
 /// The element count of a modifier-sized vector operand in a form (1: a scalar).
-fn slot_width(bindings: &ptx2hip::rules::Bindings, slot: &str) -> u32 {
-    ptx2hip::rules::vector_width(bindings.get(slot).and_then(|v| v.as_deref())).unwrap_or(1)
+fn slot_width(bindings: &ptx2hip_core::rules::Bindings, slot: &str) -> u32 {
+    ptx2hip_core::rules::vector_width(bindings.get(slot).and_then(|v| v.as_deref())).unwrap_or(1)
 }
 
 #[cfg(test)]

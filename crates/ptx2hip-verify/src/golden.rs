@@ -20,7 +20,7 @@ use std::process::Command;
 use serde_json::Value;
 
 use super::forms::{CanonicalForm, Input, MemSpace, Output, RegClass, MEM_STRIDE, STORE_FILL};
-use ptx2hip::lower::{self, RuleSet, Target};
+use ptx2hip_core::lower::{self, RuleSet, Target};
 
 const MAGIC_V1: &str = "P2HV1\n";
 const MAGIC: &str = "P2HV2\n";

@@ -3,7 +3,7 @@
 //! fixed-seed PRNG otherwise.
 
 use super::forms::{CanonicalForm, Input, RegClass};
-use ptx2hip::lower::types::PtxType;
+use ptx2hip_core::vocabulary::types::PtxType;
 
 /// Random vectors per form (on top of the edge cases) when the space is not enumerated.
 pub const RANDOM_VECTORS: usize = 10_000;

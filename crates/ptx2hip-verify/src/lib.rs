@@ -15,7 +15,7 @@ pub mod matrix_fast;
 pub mod warp;
 pub mod wgmma;
 
-/// The repository root: the product crate, with `rules/`, `tests/vectors/` and `src/rules/evidence/`.
+/// The repository root: `rules/`, `tests/vectors/`, the library's evidence table (`TABLE_PATH`).
 pub fn repo_root() -> PathBuf {
     PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
 }

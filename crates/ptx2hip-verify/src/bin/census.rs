@@ -12,9 +12,9 @@
 use std::io::Write;
 use std::path::PathBuf;
 
-use ptx2hip::lower::{self, RuleSet, Target};
-use ptx2hip::scan::{self, Skip, Template};
-use ptx2hip::{ptx, walk};
+use ptx2hip_core::lower::{self, RuleSet, Target};
+use ptx2hip_core::scan::{self, Skip, Template};
+use ptx2hip_core::{ptx, walk};
 use serde_json::json;
 
 fn main() {

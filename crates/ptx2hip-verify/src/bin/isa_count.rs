@@ -41,7 +41,7 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use ptx2hip::lower::{self, RuleSet, Target};
+use ptx2hip_core::lower::{self, RuleSet, Target};
 use ptx2hip_verify::forms::{rule_forms, CanonicalForm, Input, Output};
 
 const FLAGS: [&str; 7] = [

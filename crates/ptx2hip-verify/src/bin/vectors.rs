@@ -15,14 +15,14 @@
 //!     re-encodes `P2HV1` files (full records of every vector) in the current format, checking
 //!     that the recorded inputs are exactly the generated ones.
 //! `cargo run --release -p ptx2hip-verify --bin vectors -- evidence [--vectors tests/vectors] [--evidence FILE]`
-//!     rewrites the product's evidence table (`src/rules/evidence/table.rs`: per rule, the vector file,
+//!     rewrites the product's evidence table (`crates/ptx2hip-core/src/rules/evidence/table.rs`: per rule, the vector file,
 //!     forms, vectors and recording hardware) from all the vector files; run it after `import`,
 //!     `convert` or `graft` (the golden test fails until the table matches the vectors).
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use ptx2hip::lower::RuleSet;
+use ptx2hip_core::lower::RuleSet;
 use ptx2hip_verify::evidence;
 use ptx2hip_verify::forms::{recorded_forms, CanonicalForm};
 use ptx2hip_verify::golden::{cuda_program, cuda_program_multi, FormVectors, GoldenFile};
@@ -345,7 +345,7 @@ fn graft(rules: &RuleSet, args: &[String]) {
     }
 }
 
-/// Rewrites the product's evidence table (`--evidence`, default `src/rules/evidence/table.rs`) from the
+/// Rewrites the product's evidence table (`--evidence`, default `crates/ptx2hip-core/src/rules/evidence/table.rs`) from the
 /// vector files in `vecdir`.
 fn write_evidence(vecdir: &Path, args: &[String]) {
     let path = PathBuf::from(arg(args, "--evidence").unwrap_or(evidence::TABLE_PATH.into()));

@@ -1,12 +1,12 @@
 //! The `--target amd` translations of the mma forms as one HIP file: each form one
 //! `extern "C" __device__ noinline` function `p2h_fK` taking the statement's input registers as
 //! arguments and returning its D registers, with the helpers once at the top. Compiled for every
-//! processor by `tests/matrix.rs` (`-Wall -Wextra -Werror`) and counted by `isa_count --matrix`.
+//! processor by `tests/it/matrix.rs` (`-Wall -Wextra -Werror`) and counted by `isa_count --matrix`.
 
 use std::fmt::Write as _;
 
-use ptx2hip::lower::{self, RuleSet, Settings, Target, TensorModel};
-use ptx2hip::scan::AsmStatement;
+use ptx2hip_core::lower::{self, RuleSet, Settings, Target, TensorModel};
+use ptx2hip_core::scan::AsmStatement;
 
 use super::forms::{all_forms, MmaForm, Operand};
 

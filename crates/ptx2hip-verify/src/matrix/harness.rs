@@ -10,7 +10,7 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
-use ptx2hip::lower::RuleSet;
+use ptx2hip_core::lower::RuleSet;
 use serde_json::json;
 
 use super::cases::{generate, inputs_digest, Case};

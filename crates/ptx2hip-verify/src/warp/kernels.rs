@@ -1,5 +1,5 @@
 //! Whole corpus kernels as warp tests: the same launch runs the original file on the GPU (the
-//! recording) and the `--target amd` translation on the wave model (`crates/ptx2hip-verify/tests/wave_sim.rs`).
+//! recording) and the `--target amd` translation on the wave model (`crates/ptx2hip-verify/tests/it/wave_sim.rs`).
 //!
 //! Each pointer parameter gets a buffer of [`ELEMS`] elements: `const` ones (inputs) filled from a
 //! fixed xorshift sequence, the others with 0xA5 bytes; every buffer is dumped after the launch,

@@ -8,7 +8,7 @@
 //! stored: [`cases::generate`] regenerates them from a seed derived from the form name, and the
 //! recording carries a digest of them so a changed generator is caught (docs/WARP.md).
 //!
-//! The same statements and cases drive the lockstep wave simulator (`crates/ptx2hip-verify/tests/wave_sim.rs`), which
+//! The same statements and cases drive the lockstep wave simulator (`crates/ptx2hip-verify/tests/it/wave_sim.rs`), which
 //! runs the `--target amd` translation of each statement on a 64-lane and a 32-lane host model
 //! of an AMD wave and compares every defined lane bit for bit; [`reference`] is the PTX semantics
 //! written out, which says which lanes are defined and is itself checked against the recording.

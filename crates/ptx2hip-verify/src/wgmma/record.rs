@@ -266,8 +266,8 @@ fn recorded(set: Set, form: &WgmmaForm, words: &[u32]) -> Option<RecordedForm> {
 /// opcode, then `a=desc` or `a=regs`), or `None` when the table refuses it: among the rules
 /// claiming the opcode's modifiers, the one whose A operand is a register fragment exactly when
 /// A comes from registers (the descriptor rules take a 64-bit scalar).
-pub fn rule_of(rules: &ptx2hip::lower::RuleSet, name: &str) -> Option<String> {
-    use ptx2hip::rules::OperandKind;
+pub fn rule_of(rules: &ptx2hip_core::lower::RuleSet, name: &str) -> Option<String> {
+    use ptx2hip_core::rules::OperandKind;
     let (opcode, rest) = name.split_once(' ')?;
     let from_regs = rest.starts_with("a=regs");
     let mut parts = opcode.split('.');

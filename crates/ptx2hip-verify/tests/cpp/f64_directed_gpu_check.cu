@@ -1,4 +1,4 @@
-// The NVIDIA check of tests/rules_float64_directed.rs (`write_gpu_check`): the helpers (nvcc)
+// The NVIDIA check of tests/it/rules_float64_directed.rs (`write_gpu_check`): the helpers (nvcc)
 // against the PTX instructions, and the PTX results against the x86 oracle.
 // f64_directed_helpers.h is written by the test: the helpers.
 #include <cstdint>

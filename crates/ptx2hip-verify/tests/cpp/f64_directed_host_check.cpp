@@ -1,4 +1,4 @@
-// The x86 check of tests/rules_float64_directed.rs: the directed-rounding helpers, run in
+// The x86 check of tests/it/rules_float64_directed.rs: the directed-rounding helpers, run in
 // round-to-nearest, against the x86 instruction executed in each rounding mode.
 // f64_directed_helpers.h is written by the test: the ptx2hip host shim and the helpers.
 #include "f64_directed_helpers.h"

@@ -1,4 +1,4 @@
-// Every directed-rounding helper in every mode as a HIP kernel (tests/rules_float64_directed.rs,
+// Every directed-rounding helper in every mode as a HIP kernel (tests/it/rules_float64_directed.rs,
 // `helpers_compile_for_amd`). f64_directed_helpers.h is written by the test: the helpers.
 #include <hip/hip_runtime.h>
 #include <cstdint>

@@ -1,5 +1,5 @@
 // The fragment forms (ldmatrix, stmatrix, movmatrix) on the wave model of sim.h: see
-// tests/fragment_sim.rs. fragment_forms.h is written by the test: the helpers (less the LDS ones,
+// tests/it/fragment_sim.rs. fragment_forms.h is written by the test: the helpers (less the LDS ones,
 // shimmed here), `form_<k>` per form and the tables `kind`, `generic`, `out_words`.
 //
 // Shared memory is a host buffer of two 1 KiB tiles, one per 32-lane half of a wave (two warps

@@ -1,7 +1,7 @@
-// The wave simulation of tests/matrix.rs: the `--target amd` translation of every mma form runs
+// The wave simulation of tests/it/matrix.rs: the `--target amd` translation of every mma form runs
 // on the wave model of sim.h. matrix_forms.h is written by the test: the helpers, `form_<k>` per
 // form and the tables `forms`, `in_words`, `out_words`. Input: wave jobs (see `jobs` in
-// tests/matrix.rs); output: every lane's output words of every present half.
+// tests/it/matrix.rs); output: every lane's output words of every present half.
 #include "sim.h"
 
 // The integer dot-product instructions, lane-local (the test compiles this file with

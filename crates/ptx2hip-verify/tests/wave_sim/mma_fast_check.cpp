@@ -1,5 +1,5 @@
 // The data movement of the --fast mma helpers (rules/helpers/matrix_fast.h) on the wave model of
-// sim.h, for the processor the compile defines (tests/mma_fast.rs): random small-integer
+// sim.h, for the processor the compile defines (tests/it/mma_fast.rs): random small-integer
 // fragments (every product and sum exact in f32, so any misplaced value shows; tf32 registers
 // carry random bits below the tf32 value, which must be ignored), on wave64 two
 // different PTX warps in the two halves; every output register of every lane must equal the plain

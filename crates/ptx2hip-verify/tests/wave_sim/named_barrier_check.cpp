@@ -1,4 +1,4 @@
-// tests/wave_sim.rs, `counted_barrier_arrivals_count_one_warp_per_active_half`: the AMD counted
+// tests/it/wave_sim.rs, `counted_barrier_arrivals_count_one_warp_per_active_half`: the AMD counted
 // barrier helpers (rules/helpers/sync.h) on one wave of the lockstep model, after the translated
 // statements `bar_sync(id, count)` and the helpers (included before this file by the test). A
 // wave arrives for 32 threads per 32-lane half with an active lane (both halves of a wave64 in

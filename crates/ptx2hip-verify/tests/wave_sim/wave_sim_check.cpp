@@ -1,7 +1,7 @@
-// The wave simulation of tests/wave_sim.rs: every recorded warp form's translation runs on the
+// The wave simulation of tests/it/wave_sim.rs: every recorded warp form's translation runs on the
 // wave model of tests/wave_sim/sim.h. wave_sim_forms.h is written by the test: the value of
 // `__builtin_constant_p`, the helpers, `form_<k>` per form and the tables `forms`, `in_words`,
-// `out_words`. Input: wave jobs (see `jobs` in tests/wave_sim.rs); output: every lane's results.
+// `out_words`. Input: wave jobs (see `jobs` in tests/it/wave_sim.rs); output: every lane's results.
 #include "sim.h"
 
 // Host shim for `--target portable` code: the lane registers read `threadIdx`, here a block that

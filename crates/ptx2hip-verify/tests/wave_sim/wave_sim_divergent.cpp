@@ -1,4 +1,4 @@
-// tests/wave_sim.rs, `divergent_cross_lane_calls_are_reported`: lanes that reach different
+// tests/it/wave_sim.rs, `divergent_cross_lane_calls_are_reported`: lanes that reach different
 // cross-lane calls make the model report it instead of making up a result.
 #include "sim.h"
 static void body(int lane, void*) {

@@ -1,4 +1,4 @@
-// The wave simulation of tests/wgmma_sim.rs: a recorded wgmma case runs through the `--target
+// The wave simulation of tests/it/wgmma_sim.rs: a recorded wgmma case runs through the `--target
 // amd` translation of its statement for the 128 threads of a warpgroup, as 2 waves of 64 and as 4
 // waves of 32, each wave on the lockstep model of sim.h, over shared memory holding the case's
 // image (wgmma_check.h). wgmma_table.h is written by the test: `entries` (wgmma_entry per
@@ -6,7 +6,7 @@
 //
 // Input: u32 jobs, then per job u32 entry, u32 warpgroup (its threads are 128 * warpgroup ...
 // 128 * warpgroup + 127 of a block of 128 * (warpgroup + 1)), u32 LDS offset of the image (a
-// multiple of 1024), u32 image bytes, the image, and the case's words (tests/wgmma_sim.rs:
+// multiple of 1024), u32 image bytes, the image, and the case's words (tests/it/wgmma_sim.rs:
 // harness::case_words: desc A and desc B as two words each, start fields relative to the image,
 // scale-d, then per thread A's registers and C). Output: per job, every thread's D registers on
 // wave64, then on wave32.

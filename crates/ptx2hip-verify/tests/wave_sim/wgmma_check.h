@@ -1,4 +1,4 @@
-// What the `--target amd` wgmma translations need on the host (tests/wgmma_sim.rs): the wave
+// What the `--target amd` wgmma translations need on the host (tests/it/wgmma_sim.rs): the wave
 // model (sim.h) with threadIdx and blockDim (kernel.h: a block whose waves run one after the
 // other), and shared memory as a host buffer behind the LDS helpers the translations call, which
 // this file defines in their place (the test leaves them out of the helper code it generates, and

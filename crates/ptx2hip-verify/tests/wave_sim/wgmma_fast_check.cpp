@@ -1,5 +1,5 @@
 // The --fast wgmma helper (rules/helpers/warpgroup_fast.h) on the wave model of sim.h, for the
-// processor the compile defines (tests/wgmma_fast.rs): one warpgroup of 128 threads (two wave64
+// processor the compile defines (tests/it/wgmma_fast.rs): one warpgroup of 128 threads (two wave64
 // or four wave32, run one wave after the other as the helper never looks past its own wave) over
 // random small integers (every product and sum exact in f32 and f16, so any misplaced value shows;
 // tf32 elements carry random bits below the tf32 value, which must be ignored). A and B lie in

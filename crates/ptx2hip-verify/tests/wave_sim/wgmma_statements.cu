@@ -1,7 +1,7 @@
 // One wgmma.mma_async statement per rule of rules/warpgroup.toml (Y001-Y010), each between
 // wgmma.fence and wgmma.commit_group / wgmma.wait_group (Y011-Y013), spelled as CUTLASS writes
 // them (cute/arch/mma_sm90_gmma.hpp: scale-d a predicate set from an "r" operand, the immediates
-// "n" operands, accumulators "+f" / "+r"). tests/wgmma_sim.rs translates this file as `ptx2hip
+// "n" operands, accumulators "+f" / "+r"). tests/it/wgmma_sim.rs translates this file as `ptx2hip
 // translate --target amd --emit replace` does and runs the result on the wave model over the
 // H100's recorded cases of each statement's form. Every function has the checker's entry
 // signature (wgmma_check.h): descriptors, scale-d, A's registers, D's registers (C in, D out).

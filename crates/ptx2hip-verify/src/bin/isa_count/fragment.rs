@@ -9,8 +9,8 @@ use std::fmt::Write as _;
 use std::path::Path;
 use std::process::Command;
 
-use ptx2hip::lower::{self, RuleSet, Target};
-use ptx2hip::scan::AsmStatement;
+use ptx2hip_core::lower::{self, RuleSet, Target};
+use ptx2hip_core::scan::AsmStatement;
 use ptx2hip_verify::fragment::{all_forms, Form, Op, Space};
 
 const ARCHS: [(&str, &[&str]); 3] = [

@@ -6,7 +6,7 @@
 use std::path::Path;
 use std::process::Command;
 
-use ptx2hip::lower::{RuleSet, TensorModel};
+use ptx2hip_core::lower::{RuleSet, TensorModel};
 use ptx2hip_verify::matrix::amd;
 
 const ARCHS: [&str; 3] = ["gfx90a", "gfx942", "gfx1100"];

@@ -13,8 +13,8 @@ use std::fmt::Write as _;
 use std::path::Path;
 use std::process::Command;
 
-use ptx2hip::lower::{self, RuleSet, Target};
-use ptx2hip::scan::AsmStatement;
+use ptx2hip_core::lower::{self, RuleSet, Target};
+use ptx2hip_core::scan::AsmStatement;
 
 /// (label, PTX statement, constraints, native HIP body over the same arguments `op1..`).
 /// The first operand is the output (`=r`), the others are `r` inputs.
