@@ -20,8 +20,9 @@ use std::process::Command;
 const CLANG_FORMAT: &str = "clang-format-19";
 const HEADER: &str = "ptx2hip_helpers.h";
 
-/// A translatable statement that no corpus file holds, appended to every file.
-const PROBE: &str = "\n__device__ unsigned p2h_formatted_probe(unsigned a, unsigned b) {\n  unsigned d;\n  asm(\"add.u32 %0, %1, %2;\" : \"=r\"(d) : \"r\"(a), \"r\"(b));\n  return d;\n}\n";
+/// A translatable statement that no corpus file holds, appended to every file: a statement whose translation needs a helper (`(a)`'s type is not
+/// visible, so it is read through the glue), which must join the file's one helper block.
+const PROBE: &str = "\n__device__ unsigned p2h_formatted_probe(unsigned a, unsigned b) {\n  unsigned d;\n  asm(\"add.u32 %0, %1, %2;\" : \"=r\"(d) : \"r\"((a)), \"r\"(b));\n  return d;\n}\n";
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
