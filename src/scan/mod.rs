@@ -968,24 +968,21 @@ fn fill_visible_types(
     tokens: &mut Option<operand_type::CodeTokens>,
     statements: &mut [AsmStatement],
 ) {
-    let conditionals: Vec<Range<usize>> = survey
-        .directives
-        .iter()
-        .filter(|d| {
-            matches!(
-                d.word(src),
-                b"if"
-                    | b"ifdef"
-                    | b"ifndef"
-                    | b"elif"
-                    | b"elifdef"
-                    | b"elifndef"
-                    | b"else"
-                    | b"endif"
-            )
-        })
-        .map(|d| d.span.clone())
-        .collect();
+    let conditionals = operand_type::Conditionals::new(
+        survey
+            .directives
+            .iter()
+            .filter_map(|d| {
+                let step = match d.word(src) {
+                    b"if" | b"ifdef" | b"ifndef" => operand_type::Step::Open,
+                    b"elif" | b"elifdef" | b"elifndef" | b"else" => operand_type::Step::Next,
+                    b"endif" => operand_type::Step::Close,
+                    _ => return None,
+                };
+                Some((d.span.start, step))
+            })
+            .collect(),
+    );
     let mut redefined: Option<HashSet<Vec<u8>>> = None;
     for statement in statements.iter_mut() {
         let at = statement.span.start;

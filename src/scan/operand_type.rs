@@ -18,7 +18,6 @@
 //! further out rather than letting it through.
 
 use std::collections::HashSet;
-use std::ops::Range;
 
 use super::tokens::{Kind, Span};
 
@@ -237,6 +236,49 @@ fn type_name(written: &str) -> Option<String> {
     Some(name)
 }
 
+/// The preprocessor conditionals of a file: where each `#if`, `#elif`/`#else` and `#endif` is.
+pub struct Conditionals(Vec<(usize, Step)>);
+
+/// What a conditional directive does to the arms around what follows it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Step {
+    /// `#if`, `#ifdef`, `#ifndef`: a group's first arm.
+    Open,
+    /// `#elif`, `#else` (and their kin): the group's next arm.
+    Next,
+    /// `#endif`.
+    Close,
+}
+
+impl Conditionals {
+    /// `steps`: each directive's offset and step, in file order.
+    pub fn new(steps: Vec<(usize, Step)>) -> Self {
+        Conditionals(steps)
+    }
+
+    /// Whether every compilation that reaches offset `late` also reached offset `early` (before
+    /// it): each conditional arm that holds `early` holds `late` too.
+    pub fn encloses_both(&self, early: usize, late: usize) -> bool {
+        // Between the two, an arm that holds `early` ends when its group moves on or closes while
+        // no arm opened after `early` is open.
+        let first = self.0.partition_point(|(at, _)| *at < early);
+        let mut depth = 0usize;
+        for (at, step) in &self.0[first..] {
+            if *at >= late {
+                break;
+            }
+            match step {
+                Step::Open => depth += 1,
+                Step::Next if depth == 0 => return false,
+                Step::Next => {}
+                Step::Close if depth == 0 => return false,
+                Step::Close => depth -= 1,
+            }
+        }
+        true
+    }
+}
+
 /// The words `src` defines as a macro (`#define NAME`) or as a type (`typedef ... NAME;`,
 /// `using NAME = ...;`): a type spelled with one of them is not the type its spelling says.
 /// `tokens`: the code tokens of `src`.
@@ -344,14 +386,14 @@ impl CodeTokens {
 /// `TYPE NAME` followed by `;`, `=`, `,`, `)`, `{` or `:`. `None` when the nearest declaration is
 /// of another shape (`T a, NAME;`, `T NAME(0);`, `std::array<T, 2> NAME;`, a type named in
 /// another namespace, a statement-level macro call that names it and may declare it), none is
-/// found (within [`SEARCH_LIMIT`] tokens), or a preprocessor conditional (`conditionals`: their
-/// byte ranges, in file order) lies between it and the statement.
+/// found (within [`SEARCH_LIMIT`] tokens), or it lies in an arm of a preprocessor conditional
+/// (`conditionals`) that does not hold the statement too: another arm may declare it otherwise.
 pub fn declared(
     src: &[u8],
     code: &CodeTokens,
     before: usize,
     name: &str,
-    conditionals: &[Range<usize>],
+    conditionals: &Conditionals,
 ) -> Option<VisibleType> {
     let tokens = &code.spans[..];
     let text = |t: &Span| t.text(src);
@@ -437,11 +479,8 @@ pub fn declared(
                 if !(declares && typed) {
                     continue;
                 }
-                let first_after = conditionals.partition_point(|r| r.start <= t.at);
-                let conditional_between = conditionals
-                    .get(first_after)
-                    .is_some_and(|r| r.start < statement_at);
-                if next.kind == Kind::LBracket || conditional_between {
+                let in_other_arm = !conditionals.encloses_both(t.at, statement_at);
+                if next.kind == Kind::LBracket || in_other_arm {
                     return None;
                 }
                 let (name, constant, volatile) = type_before(src, tokens, i)?;
@@ -604,12 +643,13 @@ mod tests {
         let tokens = spans(src.as_bytes(), 0..src.len(), &[]);
         let at = src.find("asm").unwrap();
         let before = tokens.iter().position(|t| t.at >= at).unwrap();
-        let mut conditionals: Vec<Range<usize>> = src
-            .match_indices("#if")
-            .chain(src.match_indices("#endif"))
-            .map(|(i, _)| i..i + 3)
+        let mut steps: Vec<(usize, Step)> = ["#if", "#else", "#endif"]
+            .into_iter()
+            .zip([Step::Open, Step::Next, Step::Close])
+            .flat_map(|(d, step)| src.match_indices(d).map(move |(i, _)| (i, step)))
             .collect();
-        conditionals.sort_by_key(|r| r.start);
+        steps.sort_by_key(|s| s.0);
+        let conditionals = Conditionals::new(steps);
         let code = CodeTokens::new(src.as_bytes(), tokens);
         declared(src.as_bytes(), &code, before, name, &conditionals)
     }
@@ -652,8 +692,15 @@ mod tests {
         let src = "void f() { float a[2], b; asm(\"\"); }";
         assert_eq!(declared_in(src, "a"), None);
         assert_eq!(declared_in(src, "b"), None);
-        let src = "void f() { double x;\n#if A\n#endif\n asm(\"\"); }";
+        // A declaration in an arm that does not hold the statement (another arm may declare it
+        // otherwise); one before a group that closes, or outside the arm that holds the
+        // statement, holds in every compilation that reaches the statement.
+        let src = "void f() {\n#if A\n double x;\n#else\n float x;\n#endif\n asm(\"\"); }";
         assert_eq!(declared_in(src, "x"), None);
+        let src = "void f() { double x;\n#if A\n#endif\n asm(\"\"); }";
+        assert_eq!(declared_in(src, "x").as_deref(), Some("double"));
+        let src = "void f(double x) {\n#if A\n asm(\"\");\n#else\n g();\n#endif\n }";
+        assert_eq!(declared_in(src, "x").as_deref(), Some("double"));
         // A use is not a declaration; the search goes on to the declaration.
         let src = "void f() { double x; x = 1; g(x); asm(\"\"); }";
         assert_eq!(declared_in(src, "x").as_deref(), Some("double"));
