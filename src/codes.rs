@@ -476,6 +476,43 @@ asm volatile("frobnicate.b32 %0;" :: "r"(x));   // ptx2hip: ignore[U001 NVIDIA-o
 ```
 
 What to do: write the list in brackets, `ignore[U001] reason`."#;
+
+    GeneratedCodeEdited = "L003", "generated-code-edited", Warning,
+        "a generated AMD branch that is not what ptx2hip generates for the statement it replaces",
+        r#"`translate --emit guarded` keeps each original asm statement in the `#else` arm of the AMD
+branch it generated (`#if defined(__HIP_PLATFORM_AMD__) // ptx2hip: I001`). `check` translates
+those originals again, with the options the file's helper block records (`// ptx2hip 0.1.0
+--target amd ...`; this run's options when it records none), and reports a branch whose code
+differs: a hand edit that review would not see, since the diff of a later change shows only the
+edit.
+
+Example:
+
+```cuda
+#if defined(__HIP_PLATFORM_AMD__) // ptx2hip: A020
+{
+  asm volatile("" ::: "memory");
+  v = __hip_atomic_load((uint32_t*)(uintptr_t)((uint64_t)p), __ATOMIC_RELAXED,  // L003: was
+                        __HIP_MEMORY_SCOPE_AGENT);                              // __ATOMIC_ACQUIRE
+  asm volatile("" ::: "memory");
+}
+#else
+  asm volatile("ld.acquire.gpu.b32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+#endif
+```
+
+What to do: if the edit is wrong, delete the branch (keep the original statement) and translate
+again; if it is meant, keep it and silence the finding with `// ptx2hip: ignore[L003] why`."#;
+
+    GeneratedByOtherVersion = "L004", "generated-by-other-version", Warning,
+        "generated AMD branches written by another ptx2hip version, not checked",
+        r#"The file's helper block records that another ptx2hip version translated it
+(`// ptx2hip 0.0.9 --target amd ...`). Its generated branches are what that version generated,
+which this one may generate differently for good reasons (a fixed rule, shorter code), so
+`check` does not compare them (`L003`) and says so once per file instead.
+
+What to do: translate the file again with this version to have its branches checked (delete the
+branches to regenerate them), or ignore the code for such files."#;
 }
 
 impl Code {

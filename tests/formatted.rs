@@ -130,6 +130,21 @@ fn check(style: &str, mode: &str, target: &str, shared: bool) -> Result<(), Stri
         formatted_files.push(HEADER.to_string());
     }
     format(dir.path(), &formatted_files, style);
+    if mode == "guarded" {
+        // `check` finds every generated branch as translate wrote it, after the formatter too.
+        let o = Command::new(env!("CARGO_BIN_EXE_ptx2hip"))
+            .args(["check", "--format", "json", "--target", target])
+            .args(&files)
+            .current_dir(dir.path())
+            .output()
+            .expect("ptx2hip runs");
+        let report = String::from_utf8_lossy(&o.stdout);
+        if report.contains("\"L003\"") || report.contains("\"L004\"") {
+            return Err(format!(
+                "{what}: check reports generated branches:\n{report}"
+            ));
+        }
+    }
     let formatted = contents(dir.path());
     translate(dir.path(), &files, &args);
     let again = contents(dir.path());

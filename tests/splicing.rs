@@ -229,9 +229,7 @@ fn marker_text_around_user_code_is_kept_and_a_fresh_block_inserted() {
         let out = String::from_utf8(rewrite.bytes.clone()).unwrap();
         // Without the fresh block, everything before the function is as it was.
         let fresh = out
-            .rfind(&format!(
-                "{HELPERS_BEGIN}\n#if defined(__HIP_PLATFORM_AMD__)"
-            ))
+            .rfind(&format!("{HELPERS_BEGIN}\n// ptx2hip "))
             .expect("a fresh block");
         let fresh_end = fresh + out[fresh..].find(HELPERS_END).unwrap() + HELPERS_END.len() + 1;
         let kept = format!("{}{}", &out[..fresh], &out[fresh_end..]);
