@@ -465,15 +465,25 @@ pub fn declared(
                         | (Kind::Comma | Kind::RParen | Kind::Colon, _)
                 ) || next.kind == Kind::LBracket;
                 let typed = matches!(prev, Some((Kind::Ident, _) | (Kind::Other, b"*" | b"&")));
-                // `T a, NAME;`, `T<U> NAME;`, `T NAME(0);`: perhaps a declaration of a shape
-                // not read here, which would hide any further out.
+                // `T a, NAME;`, `T<U> NAME;`, `T NAME(0);`, `T NAME __attribute__(...)`,
+                // `auto [a, NAME]`: perhaps a declaration of a shape not read here, which would
+                // hide any further out.
                 let may_declare = matches!(
                     (next.kind, text(next)),
                     (Kind::Other, b";" | b"=" | b"{")
-                        | (Kind::Comma | Kind::LBracket | Kind::LParen, _)
+                        | (
+                            Kind::Comma | Kind::LBracket | Kind::LParen | Kind::RBracket,
+                            _
+                        )
                 );
                 let listed = matches!(prev, Some((Kind::Comma, _) | (Kind::Other, b">")));
-                if (listed && may_declare) || (typed && next.kind == Kind::LParen) {
+                let bound = prev.is_some_and(|(kind, _)| kind == Kind::LBracket)
+                    && i >= 2
+                    && matches!(text(&tokens[i - 2]), b"auto" | b"&");
+                if (listed && may_declare)
+                    || bound
+                    || (typed && matches!(next.kind, Kind::LParen | Kind::Ident))
+                {
                     return None;
                 }
                 if !(declares && typed) {
@@ -752,7 +762,15 @@ mod tests {
     fn declarations_this_reader_does_not_read_whole_hide_those_further_out() {
         // `T a, x;`, `T x(0);`, `array<T, 2> x;`, a statement-level macro call naming it: each may
         // declare `x`, shadowing the parameter.
-        for inner in ["float a, x;", "float x(0);", "Vec<float> x;", "DECLARE(x);"] {
+        for inner in [
+            "float a, x;",
+            "float x(0);",
+            "Vec<float> x;",
+            "DECLARE(x);",
+            "auto [x, y] = pair();",
+            "auto& [y, x] = pair();",
+            "float x __attribute__((aligned(4)));",
+        ] {
             let src = format!("void f(uint32_t x) {{ {inner} asm(\"\"); }}");
             assert_eq!(declared_in(&src, "x"), None, "{inner}");
         }
