@@ -119,7 +119,13 @@ fn translate_prints_a_git_apply_compatible_diff_and_exits_0() {
         .stdout
         .clone();
     let diff = String::from_utf8(out).unwrap();
-    assert!(diff.starts_with("--- a/a.cu\n+++ b/a.cu\n@@ "), "{diff}");
+    // What made the patch, then the file's diff.
+    let record = format!(
+        "ptx2hip {} --target amd --emit guarded",
+        env!("CARGO_PKG_VERSION")
+    );
+    assert!(diff.starts_with(&record), "{diff}");
+    assert!(diff.contains("\n--- a/a.cu\n+++ b/a.cu\n@@ "), "{diff}");
     assert!(diff.contains("+  #if defined(__HIP_PLATFORM_AMD__)"));
     // The diff applies with patch-style tools: check it against the in-place result.
     let status = std::process::Command::new("git")
