@@ -6,8 +6,9 @@
 //! cache saves is the scanning and lowering of the files with statements, and the loading of the
 //! rule table when every such file is answered. An entry is used only when everything its
 //! findings depend on is unchanged:
-//! - the ptx2hip binary: the cache file's name is a digest of the version and of the executable's
-//!   path, size and modification time, so any rebuild starts a new cache file;
+//! - the ptx2hip build: the cache file's name is a digest of the version and of the sources the
+//!   binary was built from (`build.rs`), so a rebuild of changed code starts a new cache file and
+//!   two installs of the same sources share one;
 //! - the file's bytes (an xxh3-128 digest) and its absolute path;
 //! - the options that shape the findings (target, tensor model, `--fast`, evidence floor, the
 //!   declared macros and `--cuda-arch`, after the file's `ptx2hip.toml`), as one digest;
@@ -135,10 +136,10 @@ impl Key {
 }
 
 impl Cache {
-    /// The cache of this binary in `dir`, or `None` when the binary cannot be identified or the
-    /// directory cannot be made. A cache file that cannot be read or decoded counts as empty.
+    /// The cache of this build in `dir`, or `None` when the directory cannot be made. A cache
+    /// file that cannot be read or decoded counts as empty.
     pub fn open(dir: &Path) -> Option<Cache> {
-        let file = dir.join(format!("check-{:016x}.bin", build_stamp()?));
+        let file = dir.join(format!("check-{:016x}.bin", build_stamp()));
         prepare_dir(dir).ok()?;
         let stored = std::fs::read(&file)
             .ok()
@@ -274,24 +275,16 @@ impl Cache {
     }
 }
 
-/// A digest of what identifies this binary: its version and the path, size and modification
-/// time of its executable (a rebuild changes the last two).
-fn build_stamp() -> Option<u64> {
-    let exe = std::env::current_exe().ok()?;
-    let meta = std::fs::metadata(&exe).ok()?;
-    let modified = meta
-        .modified()
-        .ok()?
-        .duration_since(std::time::UNIX_EPOCH)
-        .ok()?;
+/// What identifies this binary's findings: its version and the digest of the sources it was built
+/// from (build.rs), so that every build of the same sources shares a cache and any change to the
+/// code or the rule table starts a new one.
+fn build_stamp() -> u64 {
     let text = format!(
-        "{}\0{}\0{}\0{}",
+        "{}\0{}",
         env!("CARGO_PKG_VERSION"),
-        exe.display(),
-        meta.len(),
-        modified.as_nanos()
+        env!("PTX2HIP_SOURCE_DIGEST")
     );
-    Some(xxh3_64(text.as_bytes()))
+    xxh3_64(text.as_bytes())
 }
 
 /// Makes the cache directory, marked so that git and backup tools leave it alone.

@@ -396,6 +396,18 @@ fn translate_file(
             .diff_root
             .map_or(Ok(path.clone().into_bytes()), |root| root.name(&file.path))
             .and_then(|name| {
+                // What made the file's patch, on a line of its own before it (`git apply`
+                // reads past it).
+                let record = emit::record::Record::current(
+                    options.settings(),
+                    options.emit.unwrap_or(emit::EmitMode::Guarded),
+                    options.provenance,
+                    scan_options.macros.cuda_arch,
+                );
+                if r.bytes != source {
+                    done.diff
+                        .extend_from_slice(format!("{record}\n").as_bytes());
+                }
                 diff::write_unified(&mut done.diff, &name, source, &r.bytes, &r.splices)
                     .map_err(|e| e.to_string())
             })

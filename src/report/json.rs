@@ -44,6 +44,8 @@ pub fn diagnostic_json(d: &Diagnostic) -> JsonFinding {
             Code::MalformedSuppression => "malformed-suppression",
             Code::OtherArchArm => "other-arch-arm",
             Code::SameWaveWait => "same-wave-wait",
+            Code::GeneratedCodeEdited => "generated-code-edited",
+            Code::GeneratedByOtherVersion => "generated-by-other-version",
             _ => "unsupported",
         },
         rules: d.rules.clone(),

@@ -119,8 +119,14 @@ fn translate_prints_a_git_apply_compatible_diff_and_exits_0() {
         .stdout
         .clone();
     let diff = String::from_utf8(out).unwrap();
-    assert!(diff.starts_with("--- a/a.cu\n+++ b/a.cu\n@@ "), "{diff}");
-    assert!(diff.contains("+#if defined(__HIP_PLATFORM_AMD__)"));
+    // What made the patch, then the file's diff.
+    let record = format!(
+        "ptx2hip {} --target amd --emit guarded",
+        env!("CARGO_PKG_VERSION")
+    );
+    assert!(diff.starts_with(&record), "{diff}");
+    assert!(diff.contains("\n--- a/a.cu\n+++ b/a.cu\n@@ "), "{diff}");
+    assert!(diff.contains("+  #if defined(__HIP_PLATFORM_AMD__)"));
     // The diff applies with patch-style tools: check it against the in-place result.
     let status = std::process::Command::new("git")
         .args(["apply", "--unsafe-paths", "-"])
@@ -171,7 +177,7 @@ fn in_place_rewrites_atomically_keeps_permissions_and_leaves_unchanged_files_alo
     );
     let text = fs::read_to_string(&changed).unwrap();
     assert!(
-        text.contains("ptx2hip_out_r(i) = (int32_t)((uint32_t)(int32_t)ptx2hip_in_r(j) + (uint32_t)(int32_t)ptx2hip_in_r(k));"),
+        text.contains("i = (int32_t)((uint32_t)j + (uint32_t)k);"),
         "{text}"
     );
     // No temporary files are left behind.
@@ -268,8 +274,8 @@ fn bytes_outside_rewritten_statements_are_kept_with_crlf_and_non_utf8() {
         !out.windows(2).any(|w| w[1] == b'\n' && w[0] != b'\r'),
         "every line ends in CRLF"
     );
-    // The statement's own line is the only other change (plus the helper block).
-    let stmt_line = b"  ptx2hip_out_r(i) = (int32_t)((uint32_t)(int32_t)ptx2hip_in_r(j) + (uint32_t)(int32_t)ptx2hip_in_r(k)); // ptx2hip: I001\r\n";
+    // The statement's own line is the only other change.
+    let stmt_line = b"  i = (int32_t)((uint32_t)j + (uint32_t)k); // ptx2hip: I001\r\n";
     assert!(out.windows(stmt_line.len()).any(|w| w == stmt_line));
 }
 

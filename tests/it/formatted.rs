@@ -20,8 +20,9 @@ use std::process::Command;
 const CLANG_FORMAT: &str = "clang-format-19";
 const HEADER: &str = "ptx2hip_helpers.h";
 
-/// A translatable statement that no corpus file holds, appended to every file.
-const PROBE: &str = "\n__device__ unsigned p2h_formatted_probe(unsigned a, unsigned b) {\n  unsigned d;\n  asm(\"add.u32 %0, %1, %2;\" : \"=r\"(d) : \"r\"(a), \"r\"(b));\n  return d;\n}\n";
+/// A translatable statement that no corpus file holds, appended to every file: a statement whose translation needs a helper (`(a)`'s type is not
+/// visible, so it is read through the glue), which must join the file's one helper block.
+const PROBE: &str = "\n__device__ unsigned p2h_formatted_probe(unsigned a, unsigned b) {\n  unsigned d;\n  asm(\"add.u32 %0, %1, %2;\" : \"=r\"(d) : \"r\"((a)), \"r\"(b));\n  return d;\n}\n";
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -129,6 +130,21 @@ fn check(style: &str, mode: &str, target: &str, shared: bool) -> Result<(), Stri
         formatted_files.push(HEADER.to_string());
     }
     format(dir.path(), &formatted_files, style);
+    if mode == "guarded" {
+        // `check` finds every generated branch as translate wrote it, after the formatter too.
+        let o = Command::new(env!("CARGO_BIN_EXE_ptx2hip"))
+            .args(["check", "--format", "json", "--target", target])
+            .args(&files)
+            .current_dir(dir.path())
+            .output()
+            .expect("ptx2hip runs");
+        let report = String::from_utf8_lossy(&o.stdout);
+        if report.contains("\"L003\"") || report.contains("\"L004\"") {
+            return Err(format!(
+                "{what}: check reports generated branches:\n{report}"
+            ));
+        }
+    }
     let formatted = contents(dir.path());
     translate(dir.path(), &files, &args);
     let again = contents(dir.path());

@@ -14,6 +14,8 @@
 //! Without a host C++ compiler or clang-19: skipped with a note, or a failure when `CI` is set.
 
 use crate::common;
+#[path = "operand_binding/direct.rs"]
+mod direct;
 
 use std::collections::BTreeSet;
 use std::fmt::Write;

@@ -616,7 +616,13 @@ pub fn process_file_with(
     // its body (`emit::uses`); the sort is stable, so rewrites at one place keep their order.
     edits.sort_by_key(|e| e.span.start);
     if let (true, Some(mode)) = (significant, options.emit) {
-        match emit::apply(source, &edits, rules, mode, options.target, placement) {
+        let record = emit::record::Record::current(
+            options.settings(),
+            mode,
+            options.provenance,
+            scan_options.macros.cuda_arch,
+        );
+        match emit::apply(source, &edits, rules, &record, placement) {
             Ok(rewritten) if rewritten.bytes != source => {
                 outcome.rewritten = Some(rewritten);
                 outcome.arch_conditions = arch_conditions.len();
@@ -625,5 +631,124 @@ pub fn process_file_with(
             Err(why) => outcome.refused = Some(why),
         }
     }
+    if options.emit.is_none() {
+        outcome
+            .diagnostics
+            .extend(edited_branches(source, path, rules, options, scan_options));
+    }
     outcome
 }
+
+/// For `check`: the generated AMD branches of `source` (`emit::verify`) that are not what this
+/// ptx2hip generates for the originals they keep, translated again with the options the file's
+/// helper block records (this run's `options` where it records none): `L003` at each, or one
+/// `L004` when another version wrote them.
+fn edited_branches(
+    source: &[u8],
+    path: Option<&Path>,
+    rules: &RuleSet,
+    options: Options,
+    scan_options: &scan::Options,
+) -> Vec<FileDiagnostic> {
+    let branches = emit::verify::branches(source);
+    let Some(first) = branches.first() else {
+        return Vec::new();
+    };
+    let at = |offset: usize, code: Code, message: String| {
+        let before = &source[..offset];
+        let line_start = before
+            .iter()
+            .rposition(|&b| b == b'\n')
+            .map_or(0, |p| p + 1);
+        FileDiagnostic {
+            code,
+            offset: Some(offset),
+            line: before.iter().filter(|&&b| b == b'\n').count() + 1,
+            column: String::from_utf8_lossy(&before[line_start..])
+                .chars()
+                .count()
+                + 1,
+            message,
+        }
+    };
+    let written = emit::recorded(source);
+    let record = written.as_deref().and_then(emit::record::Record::parse);
+    let (settings, provenance, cuda_arch, how) = match (&written, &record) {
+        (Some(_), Some(r)) if r.version != emit::record::VERSION => {
+            return vec![at(
+                first.span.start,
+                Code::GeneratedByOtherVersion,
+                format!(
+                    "the generated AMD branches of this file were written by ptx2hip {} ({r}); this is ptx2hip {}: they are not checked against this version's translations",
+                    r.version,
+                    emit::record::VERSION
+                ),
+            )];
+        }
+        (Some(w), None) => {
+            return vec![at(
+                first.span.start,
+                Code::GeneratedByOtherVersion,
+                format!("the helper block records `{w}`, which this ptx2hip cannot read: the generated AMD branches are not checked"),
+            )];
+        }
+        (_, Some(r)) => (
+            r.settings,
+            r.provenance,
+            r.cuda_arch,
+            format!("`{r}`, as the file records"),
+        ),
+        (None, _) => (
+            options.settings(),
+            true,
+            scan_options.macros.cuda_arch,
+            "this run's options (the file records none)".to_string(),
+        ),
+    };
+    let regenerate = Options {
+        target: settings.target,
+        emit: Some(EmitMode::Guarded),
+        provenance,
+        tensor_model: settings.tensor_model,
+        fast: settings.fast,
+        evidence: settings.evidence,
+    };
+    let mut scan_options = scan_options.clone();
+    scan_options.macros.cuda_arch = cuda_arch;
+    let restored = emit::verify::restore(source, &branches);
+    let again = process_file(&restored, path, rules, regenerate, &scan_options);
+    let regenerated = again.rewritten.map_or(restored, |r| r.bytes);
+    let fresh = emit::verify::branches(&regenerated);
+    let mut cursor = 0;
+    let mut found = Vec::new();
+    for b in &branches {
+        let original = &source[b.original.clone()];
+        // The regenerated branch of the same original, in file order.
+        let same = fresh[cursor..]
+            .iter()
+            .position(|f| regenerated[f.original.clone()] == *original);
+        let message = match same.map(|k| &fresh[cursor + k]) {
+            Some(f) => {
+                cursor += same.unwrap_or(0) + 1;
+                let ours = &regenerated[f.generated.clone()];
+                if emit::verify::same_code(&source[b.generated.clone()], ours) {
+                    continue;
+                }
+                format!(
+                    "this generated AMD branch is not what ptx2hip {} generates for the original statement in its `#else` arm with {how}: edited by hand?",
+                    emit::record::VERSION
+                )
+            }
+            None => format!(
+                "ptx2hip {} leaves the original statement of this generated AMD branch as written with {how}: the branch was written otherwise",
+                emit::record::VERSION
+            ),
+        };
+        found.push(at(b.span.start, Code::GeneratedCodeEdited, message));
+    }
+    found
+}
+
+#[cfg(test)]
+#[path = "pipeline/verify_tests.rs"]
+mod verify_tests;

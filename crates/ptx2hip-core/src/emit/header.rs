@@ -129,7 +129,15 @@ pub fn render(
     target: Target,
 ) -> Vec<u8> {
     let nl = old.map_or("\n", |(text, _)| super::newline_of(text));
-    let block = helpers::render_block(rules, &needs.names, needs.macro_guards, mode, target, nl);
+    let block = helpers::render_block(
+        rules,
+        &needs.names,
+        needs.macro_guards,
+        mode,
+        target,
+        None,
+        nl,
+    );
     let generated = format!("{MODE_PREFIX} {}{nl}{block}", describe(mode, target));
     match old {
         Some((text, h)) if h.generated != (0..text.len()) => [

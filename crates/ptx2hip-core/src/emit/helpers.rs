@@ -71,6 +71,11 @@ pub fn helper_block_range(text: &[u8]) -> Option<std::ops::Range<usize>> {
     find_block(text).map(|b| b.range)
 }
 
+/// The record of what wrote the helper block of `text` (`emit::record`), if it has one.
+pub fn recorded(text: &[u8]) -> Option<String> {
+    find_block(text).and_then(|b| b.record)
+}
+
 /// What the helper block of `text` provides, if it has one in generated shape.
 pub fn needs_of(text: &[u8]) -> Option<Needs> {
     find_block(text).map(|b| {
@@ -106,7 +111,13 @@ pub fn relink(
         movable(text, &block, rules, mode, target)?;
     }
     let nl = super::newline_of(text);
-    let new = render_include(&block.names, block.macro_guards, include, nl);
+    let new = render_include(
+        &block.names,
+        block.macro_guards,
+        include,
+        block.record.as_deref(),
+        nl,
+    );
     if layout::same_up_to_layout(&text[block.range.clone()], new.as_bytes()) {
         return Ok(None);
     }
@@ -131,7 +142,16 @@ pub(super) fn generated_for(
     mode: EmitMode,
     target: Target,
 ) -> bool {
-    let ours = render_block(rules, &block.names, block.macro_guards, mode, target, "\n");
+    // The record says what wrote the block; it is no part of its shape.
+    let ours = render_block(
+        rules,
+        &block.names,
+        block.macro_guards,
+        mode,
+        target,
+        block.record.as_deref(),
+        "\n",
+    );
     let theirs = &text[block.range.clone()];
     layout::same_up_to_layout(theirs, ours.as_bytes())
         && layout::same_comments(theirs, ours.as_bytes())
@@ -203,6 +223,7 @@ pub fn install(
     mode: EmitMode,
     target: Target,
     placement: Placement,
+    record: &str,
     nl: &str,
 ) -> Result<super::Splice, String> {
     let existing = find_block(text);
@@ -233,14 +254,23 @@ pub fn install(
         macro_guards |= block.macro_guards;
     }
     let block = match placement {
-        Placement::Inline => render_block(rules, &names, macro_guards, mode, target, nl),
-        Placement::Shared { include } => render_include(&names, macro_guards, include, nl),
+        Placement::Inline => {
+            render_block(rules, &names, macro_guards, mode, target, Some(record), nl)
+        }
+        Placement::Shared { include } => {
+            render_include(&names, macro_guards, include, Some(record), nl)
+        }
     };
     // Spliced in place: a copy of a large rewritten file would double the peak memory.
     match existing {
-        // What a formatter made of the same block stays as it is.
-        Some(Block { range, .. })
-            if layout::same_up_to_layout(&text[range.clone()], block.as_bytes()) =>
+        // What a formatter made of the same block stays as it is; a block whose record names
+        // other options or another version (or none) says what wrote this run's statements.
+        Some(Block {
+            range,
+            record: Some(written),
+            ..
+        }) if written == record
+            && layout::same_up_to_layout(&text[range.clone()], block.as_bytes()) =>
         {
             Ok(super::Splice {
                 old: range.clone(),
@@ -273,15 +303,18 @@ pub fn install(
     }
 }
 
+#[allow(clippy::too_many_arguments)]
 pub(super) fn render_block(
     rules: &RuleSet,
     names: &[String],
     macro_guards: bool,
     mode: EmitMode,
     target: Target,
+    record: Option<&str>,
     nl: &str,
 ) -> String {
     let mut lines: Vec<String> = vec![HELPERS_BEGIN.to_string()];
+    lines.extend(record.map(|r| format!("// {r}")));
     let amd_only = mode == EmitMode::Guarded;
     if amd_only {
         lines.push(super::AMD_CONDITION.to_string());
@@ -313,7 +346,13 @@ pub(super) fn render_block(
 }
 
 /// A block that includes the shared header `include` and names what the file uses from it.
-fn render_include(names: &[String], macro_guards: bool, include: &str, nl: &str) -> String {
+fn render_include(
+    names: &[String],
+    macro_guards: bool,
+    include: &str,
+    record: Option<&str>,
+    nl: &str,
+) -> String {
     let mut uses: Vec<&str> = names.iter().map(String::as_str).collect();
     uses.sort_unstable();
     uses.dedup();
@@ -321,6 +360,7 @@ fn render_include(names: &[String], macro_guards: bool, include: &str, nl: &str)
         uses.push(MACROS_NAME);
     }
     let mut lines = vec![HELPERS_BEGIN.to_string()];
+    lines.extend(record.map(|r| format!("// {r}")));
     if !uses.is_empty() {
         lines.push(format!("{USES_PREFIX} {}", uses.join(" ")));
     }
@@ -341,6 +381,9 @@ pub(super) struct Block {
     pub macro_guards: bool,
     /// It includes a shared header (`names` are from its `// uses:` line).
     pub shared: bool,
+    /// What wrote it, as its record line says (`emit::record`); `None` in a block written before
+    /// blocks had one.
+    pub record: Option<String>,
 }
 
 /// The first helper block in its generated shape: marker lines of their own at the file's top
@@ -380,14 +423,22 @@ fn generated_block(lines: &Lines, first: usize) -> Option<Block> {
     let begin = layout::line_comment(HELPERS_BEGIN.as_bytes())?;
     let after = text.strip_prefix(&begin)?;
     let body = first + count;
-    if after.is_empty() {
-        return included_block(lines, first, body, "")
-            .or_else(|| defining_block(lines, first, body));
-    }
-    let uses = after
-        .strip_prefix(' ')?
-        .strip_prefix(USES_PREFIX[2..].trim())?;
-    included_block(lines, first, body, uses)
+    // The record line, then the `// uses:` line, either absent.
+    let uses_word = USES_PREFIX[2..].trim();
+    let (record, uses) = match after.strip_prefix(" ptx2hip ") {
+        Some(_) => match after.find(&format!(" {uses_word}")) {
+            Some(at) => (Some(after[1..at].to_string()), &after[at..]),
+            None => (Some(after[1..].to_string()), ""),
+        },
+        None => (None, after),
+    };
+    let block = if uses.is_empty() {
+        included_block(lines, first, body, "").or_else(|| defining_block(lines, first, body))
+    } else {
+        let names = uses.strip_prefix(' ')?.strip_prefix(uses_word)?;
+        included_block(lines, first, body, names)
+    };
+    block.map(|b| Block { record, ..b })
 }
 
 /// The block from line `first` (its `#include` on line `body`, the names of its `// uses:` line
@@ -418,6 +469,7 @@ fn included_block(lines: &Lines, first: usize, body: usize, uses: &str) -> Optio
         names,
         macro_guards,
         shared: true,
+        record: None,
     })
 }
 
@@ -504,6 +556,7 @@ fn defining_block(lines: &Lines, first: usize, body: usize) -> Option<Block> {
         names,
         macro_guards,
         shared: false,
+        record: None,
     })
 }
 
@@ -719,7 +772,15 @@ mod tests {
     /// A generated block defining `names` (with the selection macros when `macros`).
     fn generated(names: &[&str], macros: bool, nl: &str) -> String {
         let names: Vec<String> = names.iter().map(|n| n.to_string()).collect();
-        render_block(&rules(), &names, macros, EmitMode::Guarded, Target::Amd, nl)
+        render_block(
+            &rules(),
+            &names,
+            macros,
+            EmitMode::Guarded,
+            Target::Amd,
+            None,
+            nl,
+        )
     }
 
     fn some_helper() -> String {
@@ -830,6 +891,50 @@ mod tests {
         let src = format!("{edited}{block}\nint x;\n");
         let found = find_block(src.as_bytes()).expect("the generated block is found");
         assert_eq!(found.range.start, edited.len());
+    }
+
+    #[test]
+    fn the_record_line_says_what_wrote_a_block_and_is_no_part_of_its_shape() {
+        let record = "ptx2hip 9.9.9 --target amd --emit guarded --tensor-model sm_90";
+        let names = vec![some_helper()];
+        let with = render_block(
+            &rules(),
+            &names,
+            true,
+            EmitMode::Guarded,
+            Target::Amd,
+            Some(record),
+            "\n",
+        );
+        assert!(with.starts_with(&format!("{HELPERS_BEGIN}\n// {record}\n#if")));
+        // With the record, and (written before blocks had one) without it: the same block.
+        for (block, recorded) in [
+            (with.clone(), Some(record)),
+            (generated(&[&names[0]], true, "\n"), None),
+        ] {
+            let src = format!("#include <a>\n{block}\nint x;\n");
+            let found = find_block(src.as_bytes()).expect("found");
+            assert_eq!(found.record.as_deref(), recorded);
+            assert!(found.names.contains(&names[0]) && found.macro_guards && !found.shared);
+            assert!(generated_for(
+                src.as_bytes(),
+                &found,
+                &rules(),
+                EmitMode::Guarded,
+                Target::Amd
+            ));
+        }
+        // An include block whose marker, record and `// uses:` line a formatter re-flowed.
+        let src = format!(
+            "// ---- ptx2hip helpers: generated by ptx2hip, do not\n// edit ---- {record}\n// uses: f g\n\
+             #include \"h.h\"\n// ---- end of ptx2hip helpers ----\nint x;\n"
+        );
+        let found = find_block(src.as_bytes()).expect("the include block is found");
+        assert_eq!(
+            (found.record.as_deref(), found.names.clone()),
+            (Some(record), vec!["f".to_string(), "g".to_string()])
+        );
+        assert!(found.shared);
     }
 
     #[test]

@@ -23,18 +23,20 @@ mod helpers;
 mod layout;
 mod lines;
 mod provenance;
+pub mod record;
 pub mod tensor_map;
 mod uses;
+pub mod verify;
 
 use std::ops::Range;
 
 use crate::codes::Code;
-use crate::lower::{render, RuleSet, Target, Translation};
+use crate::lower::{render, RuleSet, Translation};
 use crate::scan::{AsmStatement, Place};
 
 pub use helpers::{
-    helper_block_range, include_spelling, needs_of, relink, Needs, Placement, HELPERS_BEGIN,
-    HELPERS_END,
+    helper_block_range, include_spelling, needs_of, recorded, relink, Needs, Placement,
+    HELPERS_BEGIN, HELPERS_END,
 };
 pub use layout::same_up_to_layout;
 pub use lines::Lines;
@@ -320,16 +322,16 @@ fn directives_allowed(source: &[u8], stmt: &AsmStatement) -> bool {
 }
 
 /// Applies `edits` (in file order) and installs the helper block (defining the helpers, or
-/// including the shared header, as `placement` says); an error when the file's helper block may
-/// not be regenerated (see [`helpers::install`]).
+/// including the shared header, as `placement` says, with `record` saying what wrote it); an
+/// error when the file's helper block may not be regenerated (see [`helpers::install`]).
 pub fn apply(
     source: &[u8],
     edits: &[Edit],
     rules: &RuleSet,
-    mode: EmitMode,
-    target: Target,
+    record: &record::Record,
     placement: Placement,
 ) -> Result<Rewrite, String> {
+    let (mode, target) = (record.mode, record.settings.target);
     if edits.is_empty() {
         return Ok(Rewrite {
             bytes: source.to_vec(),
@@ -394,6 +396,7 @@ pub fn apply(
             mode,
             target,
             placement,
+            &record.to_string(),
             newline,
         )?
     };

@@ -72,6 +72,8 @@ struct AsmOp {
     /// The constraint as written (`"=r"`), for messages.
     constraint: String,
     expr: String,
+    /// Bound without the glue: its type is visible and what nvcc binds.
+    direct: Option<operands::Direct>,
     name: Option<String>,
     /// C local holding the operand in block mode.
     local: String,
@@ -180,8 +182,8 @@ impl<'a> Lowerer<'a> {
                 }
             }
             // The glue would refuse it at compile time; where the file shows the type, say so.
-            if let (Some(r), Some(ty)) = (reg, op.visible_type.as_deref()) {
-                if let Some(why) = operands::type_rejected(r, ty) {
+            if let (Some(r), Some(ty)) = (reg, op.visible_type.as_ref()) {
+                if let Some(why) = operands::type_rejected(r, &ty.name) {
                     return Err(Unsupported::new(
                         Code::OperandBinding,
                         format!("operand %{i} \"{c}\" `{}`: {why}", op.expr.trim()),
@@ -194,6 +196,8 @@ impl<'a> Lowerer<'a> {
                 reg,
                 constraint: c.to_string(),
                 expr: op.expr.trim().to_string(),
+                direct: reg
+                    .and_then(|r| operands::Direct::of(r, &op.expr, op.visible_type.as_ref())),
                 name: op.name.clone(),
                 local,
                 used_as_source: false,
@@ -288,7 +292,7 @@ impl<'a> Lowerer<'a> {
             }
             for op in &self.ops {
                 let Some(reg) = op.reg else { continue };
-                let mut read = || operands::read(reg, &op.expr, &mut self.helpers);
+                let mut read = || operands::read(reg, &op.expr, op.direct, &mut self.helpers);
                 match op.kind {
                     OpKind::Input | OpKind::InOut
                         if op.used_as_source || (op.kind == OpKind::InOut && op.written) =>
@@ -311,7 +315,7 @@ impl<'a> Lowerer<'a> {
                 if let (OpKind::Output | OpKind::InOut, true, Some(reg)) =
                     (op.kind, op.written, op.reg)
                 {
-                    let target = operands::write(reg, &op.expr, &mut self.helpers);
+                    let target = operands::write(reg, reg, &op.expr, op.direct, &mut self.helpers);
                     lines.push((1, format!("{target} = {};", op.local)));
                 }
             }
@@ -342,9 +346,10 @@ impl<'a> Lowerer<'a> {
                     (!op.expr.starts_with(|c: char| c.is_ascii_digit()))
                         .then(|| format!("(void){};", op.expr))
                 }
-                (OpKind::Input, Some(reg)) => {
-                    Some(format!("(void){};", operands::read(reg, &op.expr, helpers)))
-                }
+                (OpKind::Input, Some(reg)) => Some(format!(
+                    "(void){};",
+                    operands::read(reg, &op.expr, op.direct, helpers)
+                )),
                 _ => None,
             })
             .collect()

@@ -9,19 +9,26 @@
 //! letter, `ptx2hip_in_r(x)` and `ptx2hip_out_r(y) = v` (rules/operands.toml; plain names rather
 //! than `f<T>(x)` keep macro bodies parseable without type information): the C++ compiler, which
 //! knows the type, gives
-//! nvcc's result where nvcc accepts the operand and a `static_assert` where nvcc rejects it. Only
-//! an integer literal, whose type the source itself proves, is bound without a helper.
+//! nvcc's result where nvcc accepts the operand and a `static_assert` where nvcc rejects it. An
+//! integer literal, whose type the source itself proves, is bound without a helper, and so is an
+//! operand whose type the file shows beyond doubt and nvcc binds ([`Direct`]): a `uint32_t`
+//! local is read as itself and assigned as itself (`d = c | (b & a);`), where the glue would be
+//! the same code in a longer spelling.
 //!
 //! ptxas in turn accepts a register only of the instruction operand's size, except that `cvt`,
 //! `ld`, `ldu` and `st` take wider registers ([`register_fits`]).
 
 use super::helper_use::HelperUse;
+use crate::scan::{Seen, VisibleType};
 use crate::vocabulary::code::Expr;
 use crate::vocabulary::types::{CType, PtxType};
 
-/// Reads input operand `expr` as the contents of a register of type `reg`; records the glue
-/// helper it calls in `uses`.
-pub fn read(reg: CType, expr: &str, uses: &mut HelperUse) -> Expr {
+/// Reads input operand `expr` as the contents of a register of type `reg`, without the glue
+/// where `direct` allows; records the glue helper it calls in `uses`.
+pub fn read(reg: CType, expr: &str, direct: Option<Direct>, uses: &mut HelperUse) -> Expr {
+    if let Some(d) = direct {
+        return d.read(reg, expr);
+    }
     match int_literal(expr) {
         Some(lit) if lit.binds(reg) => Expr::cast(reg, format!("({expr})")),
         _ => {
@@ -32,12 +39,120 @@ pub fn read(reg: CType, expr: &str, uses: &mut HelperUse) -> Expr {
     }
 }
 
-/// An lvalue-like expression through which a value of type `reg` is stored into output `expr`;
-/// records the glue helper it calls in `uses`.
-pub fn write(reg: CType, expr: &str, uses: &mut HelperUse) -> String {
+/// An lvalue-like expression through which a value of type `value` is stored into output `expr`
+/// of register type `reg` (the value is converted to `reg`, then to the operand's type), without
+/// the glue where `direct` allows; records the glue helper it calls in `uses`.
+pub fn write(
+    reg: CType,
+    value: CType,
+    expr: &str,
+    direct: Option<Direct>,
+    uses: &mut HelperUse,
+) -> String {
+    if let Some(lvalue) = direct.and_then(|d| d.store(reg, value, expr)) {
+        return lvalue;
+    }
     let helper = format!("ptx2hip_out_{}", letter(reg));
     uses.add(&helper);
     format!("{helper}({expr})")
+}
+
+/// An operand that generated code uses as written, without the glue, because its C++ type is
+/// visible beyond doubt ([`crate::scan::Seen`]: a whole cast, or a declaration in the function
+/// around the statement that is not `volatile`) and nvcc binds it: then the glue's read,
+/// `(R)(T)x`, is `x` itself when `T` is the register's type `R` and `(R)x` otherwise, and the
+/// glue's store, `y = (T)(R)v`, is `y = v` when `T` is `R` or an integer of `R`'s size and `v`
+/// an integer (both conversions are modulo 2^n). A built-in variable (a class on HIP), a name
+/// declared further out (a member or a namespace-scope name could come between), a type this
+/// table does not know (a typedef, `auto`, `long`) or one nvcc rejects keeps the glue.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Direct {
+    /// The operand's type when it is the C type generated code gives a register (`uint32_t`,
+    /// `int32_t`, `float`, ...; `unsigned long long` is not `uint64_t` on LP64).
+    carries: Option<CType>,
+    /// An integer of the register's size, whatever its spelling and signedness.
+    integer: bool,
+    /// A name that may be assigned: a declaration, not `const`.
+    assignable: bool,
+}
+
+impl Direct {
+    /// How operand `expr` of register type `reg`, whose type the file shows as `visible`, binds
+    /// without the glue; `None` where it keeps the glue.
+    pub fn of(reg: CType, expr: &str, visible: Option<&VisibleType>) -> Option<Direct> {
+        let visible = visible?;
+        let kind = binds(&visible.name)?;
+        if reg == CType::Uint(128) || type_rejected(reg, &visible.name).is_some() {
+            return None;
+        }
+        let assignable = match visible.seen {
+            Seen::Cast => false,
+            Seen::Declared(d) if d.local && !d.volatile => !d.constant,
+            Seen::Declared(_) | Seen::Builtin => return None,
+        };
+        let carries = carried(&visible.name).filter(|c| c.bits() == reg.bits());
+        let name = expr.trim();
+        Some(Direct {
+            carries,
+            integer: matches!(kind, Binds::Int(_)),
+            assignable: assignable && is_name(name),
+        })
+    }
+
+    /// The glue's read of `expr` into a register of type `reg`.
+    fn read(self, reg: CType, expr: &str) -> Expr {
+        let operand = operand(expr);
+        if self.carries == Some(reg) {
+            Expr::other(operand)
+        } else {
+            Expr::cast(reg, operand)
+        }
+    }
+
+    /// `expr` itself where it is a value of type `want`.
+    pub fn read_as(self, want: CType, expr: &str) -> Option<Expr> {
+        (self.carries == Some(want)).then(|| Expr::other(operand(expr)))
+    }
+
+    /// `expr` as the target of storing a value of type `value` into it as the glue would store
+    /// it through a register of type `reg`.
+    fn store(self, reg: CType, value: CType, expr: &str) -> Option<String> {
+        let same = self.carries == Some(reg)
+            || (self.integer && value.is_integer() && value.bits() == reg.bits());
+        (self.assignable && same).then(|| expr.trim().to_string())
+    }
+}
+
+/// The C type generated code gives a register (`lower::types`) that a C++ type written so is on
+/// every platform ptx2hip targets.
+fn carried(ty: &str) -> Option<CType> {
+    Some(match ty {
+        "uint16_t" | "unsigned short" | "unsigned short int" => CType::Uint(16),
+        "int16_t" | "short" | "short int" | "signed short" | "signed short int" => CType::Int(16),
+        "uint32_t" | "unsigned" | "unsigned int" => CType::Uint(32),
+        "int32_t" | "int" | "signed" | "signed int" => CType::Int(32),
+        "uint64_t" => CType::Uint(64),
+        "int64_t" => CType::Int(64),
+        "float" => CType::Float,
+        "double" => CType::Double,
+        _ => return None,
+    })
+}
+
+fn is_name(e: &str) -> bool {
+    e.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+        && e.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+/// `expr` as an operand of any C++ operator: a name as it is, anything else (a cast) in
+/// parentheses.
+fn operand(expr: &str) -> String {
+    let e = expr.trim();
+    if is_name(e) {
+        e.to_string()
+    } else {
+        format!("({e})")
+    }
 }
 
 /// The constraint letter of a register type (see [`crate::vocabulary::types::constraint_register`]).
@@ -387,7 +502,7 @@ mod tests {
 
     #[test]
     fn operands_are_read_through_the_helper_unless_a_literal_proves_its_type() {
-        let r = |t, e| glued(|u| read(t, e, u));
+        let r = |t, e| glued(|u| read(t, e, None, u));
         assert_eq!(
             r(CType::Uint(32), "x"),
             ("ptx2hip_in_r(x)".into(), helpers(&["ptx2hip_in_r"]))
@@ -400,7 +515,7 @@ mod tests {
         assert_eq!(r(CType::Float, "0").0, "ptx2hip_in_f(0)");
         assert_eq!(r(CType::Double, "v[i]").0, "ptx2hip_in_d(v[i])");
         assert_eq!(
-            glued(|u| write(CType::Uint(16), "h.x", u)),
+            glued(|u| write(CType::Uint(16), CType::Uint(16), "h.x", None, u)),
             ("ptx2hip_out_h(h.x)".into(), helpers(&["ptx2hip_out_h"]))
         );
     }

@@ -41,6 +41,7 @@ mod uses;
 mod walk;
 
 use std::borrow::Cow;
+use std::collections::HashSet;
 use std::ops::Range;
 use std::path::Path;
 
@@ -53,6 +54,7 @@ use extract::Missing;
 use macros::Defines;
 pub use macros::HeaderRead;
 use nesting::{Keyword, Survey};
+pub use operand_type::{Declared, Seen, VisibleType};
 pub use platform::Macros;
 use position::LineIndex;
 use statement::Reader;
@@ -203,8 +205,9 @@ pub struct Operand {
     pub c_strings: Vec<String>,
     /// The C++ type of the expression where the file shows it beyond doubt (a built-in
     /// variable, a whole cast, a plain name's declaration in scope; see `operand_type`), in a
-    /// normal form (`unsigned int`, `__half`, `float*`). `None` when unknown.
-    pub visible_type: Option<String>,
+    /// normal form (`unsigned int`, `__half`, `float*`), and where it was seen. `None` when
+    /// unknown.
+    pub visible_type: Option<VisibleType>,
 }
 
 /// What encloses a statement (read from the bytes, see `nesting`), which decides what a rewrite
@@ -961,31 +964,31 @@ fn fill_c_strings(src: &[u8], statements: &mut [AsmStatement]) {
 
 /// Fills `visible_type` of every operand whose type the file shows (see [`operand_type`]). A
 /// name inside a `#define` body names a macro parameter or whatever the expansion site declares,
-/// so only its spelling counts there. `tokens`: the file's code tokens, lexed on first need.
+/// so only its spelling counts there; a type spelled with a word the file defines as a macro or a
+/// type (`#define uint32_t ...`, `typedef ... uint32_t;`) is not known. `tokens`: the file's code
+/// tokens, lexed on first need.
 fn fill_visible_types(
     src: &[u8],
     survey: &Survey,
     tokens: &mut Option<operand_type::CodeTokens>,
     statements: &mut [AsmStatement],
 ) {
-    let conditionals: Vec<Range<usize>> = survey
-        .directives
-        .iter()
-        .filter(|d| {
-            matches!(
-                d.word(src),
-                b"if"
-                    | b"ifdef"
-                    | b"ifndef"
-                    | b"elif"
-                    | b"elifdef"
-                    | b"elifndef"
-                    | b"else"
-                    | b"endif"
-            )
-        })
-        .map(|d| d.span.clone())
-        .collect();
+    let conditionals = operand_type::Conditionals::new(
+        survey
+            .directives
+            .iter()
+            .filter_map(|d| {
+                let step = match d.word(src) {
+                    b"if" | b"ifdef" | b"ifndef" => operand_type::Step::Open,
+                    b"elif" | b"elifdef" | b"elifndef" | b"else" => operand_type::Step::Next,
+                    b"endif" => operand_type::Step::Close,
+                    _ => return None,
+                };
+                Some((d.span.start, step))
+            })
+            .collect(),
+    );
+    let mut redefined: Option<HashSet<Vec<u8>>> = None;
     for statement in statements.iter_mut() {
         let at = statement.span.start;
         let in_macro = statement.in_macro.is_some();
@@ -994,7 +997,7 @@ fn fill_visible_types(
             .iter_mut()
             .chain(statement.inputs.iter_mut())
         {
-            op.visible_type = operand_type::of_expression(&op.expr).or_else(|| {
+            let found = operand_type::of_expression(&op.expr).or_else(|| {
                 let name = op.expr.trim();
                 let identifier = name.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
                     && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
@@ -1006,6 +1009,17 @@ fn fill_visible_types(
                 });
                 let before = tokens.spans.partition_point(|t| t.at < at);
                 operand_type::declared(src, tokens, before, name, &conditionals)
+            });
+            op.visible_type = found.filter(|ty| {
+                let redefined = redefined.get_or_insert_with(|| {
+                    let tokens = tokens.get_or_insert_with(|| {
+                        operand_type::CodeTokens::new(src, code_tokens(src, survey))
+                    });
+                    operand_type::redefined_words(src, &tokens.spans, &survey.directives)
+                });
+                ty.name
+                    .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                    .all(|w| !redefined.contains(w.as_bytes()))
             });
         }
     }

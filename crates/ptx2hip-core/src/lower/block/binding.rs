@@ -102,18 +102,25 @@ impl<'a> Lowerer<'a> {
             }
             op.used_as_source = true;
             let base = if direct {
-                operands::read(reg, &op.expr, &mut self.helpers)
+                // A visible `int` read by a `.s32` instruction is that value as it is.
+                if let Some(value) = op.direct.and_then(|d| d.read_as(want, &op.expr)) {
+                    return Ok(value);
+                }
+                operands::read(reg, &op.expr, op.direct, &mut self.helpers)
             } else {
                 Expr::other(op.local.clone())
             };
             if reg.is_integer() && want.is_integer() && reg.bits() == want.bits() && reg != want {
-                // A call needs no parentheses to be cast.
+                // A call or a name needs no parentheses to be cast.
                 let base = base.to_string();
-                return Ok(if base.ends_with(')') && base.starts_with("ptx2hip_") {
-                    Expr::cast(want, base)
-                } else {
-                    Expr::cast(want, format!("({base})"))
-                });
+                let name = base.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+                return Ok(
+                    if name || base.ends_with(')') && base.starts_with("ptx2hip_") {
+                        Expr::cast(want, base)
+                    } else {
+                        Expr::cast(want, format!("({base})"))
+                    },
+                );
             }
             return convert(&base, reg, want, &mut self.helpers)
                 .ok_or_else(|| operand_mismatch(i, reg, want, at));
@@ -187,11 +194,18 @@ impl<'a> Lowerer<'a> {
                     if direct {
                         let same = reg == want
                             || (reg.is_integer() && want.is_integer() && reg.bits() == want.bits());
-                        let target = operands::write(reg, &op.expr, &mut self.helpers);
                         if assigned && same {
                             // A same-width integer converts modulo 2^n on assignment.
-                            return Ok(target);
+                            return Ok(operands::write(
+                                reg,
+                                want,
+                                &op.expr,
+                                op.direct,
+                                &mut self.helpers,
+                            ));
                         }
+                        let target =
+                            operands::write(reg, reg, &op.expr, op.direct, &mut self.helpers);
                         // Computed in a temporary, then stored once.
                         let t = self.temp();
                         pre.push(format!("{want} {t};"));
