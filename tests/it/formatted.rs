@@ -47,12 +47,14 @@ fn corpus() -> Vec<String> {
     files
 }
 
-/// Every file of `dir` (the corpus copies and the shared header), by name.
+/// Every file of `dir` (the corpus copies and the shared header), by name: not the directories
+/// (`check`'s cache).
 fn contents(dir: &Path) -> Vec<(String, Vec<u8>)> {
     let mut out: Vec<(String, Vec<u8>)> = std::fs::read_dir(dir)
         .unwrap()
+        .map(Result::unwrap)
+        .filter(|e| e.file_type().is_ok_and(|t| t.is_file()))
         .map(|e| {
-            let e = e.unwrap();
             (
                 e.file_name().to_string_lossy().into_owned(),
                 std::fs::read(e.path()).unwrap(),

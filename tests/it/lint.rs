@@ -1158,13 +1158,18 @@ mod colour {
         let piped = diff(&[]);
         let coloured = diff(&["--color", "always"]);
         assert_eq!(plain(&coloured), piped);
+        // The record of the version and options that wrote the patch, then the file's header.
         assert!(
-            coloured.starts_with("\x1b[1m--- a/src/k.cu\x1b[0m\n"),
+            coloured.starts_with("ptx2hip ")
+                && coloured.contains("\n\x1b[1m--- a/src/k.cu\x1b[0m\n"),
             "{coloured}"
         );
         assert!(
-            coloured.contains("\n\x1b[32m+#if defined(__HIP_PLATFORM_AMD__)"),
-            "{coloured}"
+            coloured
+                .lines()
+                .any(|l| l.starts_with("\x1b[32m+")
+                    && l.contains("#if defined(__HIP_PLATFORM_AMD__)")),
+            "added lines are green: {coloured}"
         );
     }
 }
