@@ -104,7 +104,7 @@ fn branches_another_version_wrote_are_one_note_and_an_unreadable_record_too() {
 /// Every corpus file, translated, verifies clean.
 #[test]
 fn every_translated_corpus_file_verifies_clean() {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus");
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../corpus");
     let mut checked_files = 0;
     for entry in std::fs::read_dir(&dir).unwrap() {
         let path = entry.unwrap().path();
