@@ -3,6 +3,8 @@
 # cargo would (from its package's directory, one after the other) and prints a Markdown table of
 # wall-clock and CPU seconds (user + system, compilers the tests start included), with the load
 # average when each finished. Results: BENCHMARKS.md ("Test-suite time and product size").
+# A binary is named by its package's folder and target (`crates/ptx2hip-verify/it`; the root
+# package's without the folder: each package's integration tests are one binary, `it`).
 # Usage: bench/test_times.sh [cargo test arguments...]
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -13,7 +15,10 @@ import json, os, sys
 for line in sys.stdin:
     m = json.loads(line)
     if m.get("reason") == "compiler-artifact" and m["profile"]["test"] and m.get("executable"):
-        print(os.path.dirname(m["manifest_path"]), m["target"]["name"], m["executable"])
+        package = os.path.dirname(m["manifest_path"])
+        folder = os.path.relpath(package)
+        name = m["target"]["name"] if folder == "." else folder + "/" + m["target"]["name"]
+        print(package, name, m["executable"])
 ')
 echo "| test binary | wall s | CPU s | load |"
 echo "|---|---:|---:|---:|"

@@ -1,5 +1,6 @@
-// The NVIDIA check of tests/rules_integer_arith.rs (`write_gpu_check`): the real PTX instruction,
-// the ptx2hip portable translation and the model of tests/amd_models/integer_arith.h, per vector.
+// The NVIDIA check of tests/it/models_integer_arith.rs (`write_gpu_check`): the real PTX
+// instruction, the ptx2hip portable translation and the model of tests/amd_models/integer_arith.h,
+// per vector.
 // integer_arith_cases.h is written by the test: the helpers, `asm_<i>`, `tr_<i>`, `ref_<i>` and
 // the kernel `k_<i>` per case, and P2H_ENTRIES, the rows of `entries`.
 #include <stdint.h>

@@ -110,7 +110,7 @@ fn snapshot_text(source: &[u8], translated: &[u8], what: &str) -> String {
 }
 
 /// The helper block with one line naming its helpers, in emitted order, instead of their code:
-/// the code is the helper files' (compiled by tests/hip_compile.rs, replayed by the golden
+/// the code is the helper files' (compiled by tests/it/hip_compile.rs, replayed by the golden
 /// vectors), and repeating it in every snapshot made up most of their size; which helpers a file
 /// gets, and where the block stands, is what a snapshot should show.
 fn helper_names_only(text: &str) -> String {

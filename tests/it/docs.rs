@@ -262,7 +262,7 @@ fn rule_and_code_pages_are_the_tables() {
     }
     assert!(
         wrong.is_empty(),
-        "{}\nrewrite them with `PTX2HIP_UPDATE_DOCS=1 cargo test --test docs`",
+        "{}\nrewrite them with `PTX2HIP_UPDATE_DOCS=1 cargo test --test it docs::`",
         wrong.join("\n")
     );
 }

@@ -4,7 +4,7 @@
 //! wave64) with every declaration emitted, since clang checks a builtin against the processor's
 //! features only when it generates code. The files whose portable definitions use no CUDA or HIP
 //! API at all also compile as plain host C++. A requirement missing from a template helper shows
-//! only where the template is instantiated (the translation tests and tests/hip_compile.rs).
+//! only where the template is instantiated (the translation tests and tests/it/hip_compile.rs).
 //!
 //! Without clang-19: skipped with a note, or a failure when the `CI` variable is set.
 
@@ -53,8 +53,8 @@ fn run_jobs(jobs: Vec<Job>) -> Vec<String> {
 }
 
 /// The helper files whose portable definitions use no CUDA or HIP API: plain C++, which host
-/// checks (tests/rules_*.rs, tests/operand_binding.rs) run. The others call device intrinsics
-/// (`__shfl_sync`, `__cvta_*`, the atomic API, `__brkpt`), or hold `amd` code written as the
+/// checks (tests/it/models_*.rs, tests/it/operand_binding.rs) run. The others call device
+/// intrinsics (`__shfl_sync`, `__cvta_*`, the atomic API, `__brkpt`), or hold `amd` code written as the
 /// portable definition of a helper that only `amd` templates call.
 const HOST_HELPER_FILES: [&str; 7] = [
     "helpers/compare.h",

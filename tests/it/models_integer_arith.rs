@@ -687,7 +687,7 @@ fn translations_compile_as_hip_for_gfx90a_gfx942_gfx1100() {
     });
 }
 
-/// The corpus file of this family is fully translatable (so `tests/hip_compile.rs` compiles its
+/// The corpus file of this family is fully translatable (so `tests/it/hip_compile.rs` compiles its
 /// translations for every AMD processor, in every emit mode).
 #[test]
 fn corpus_file_is_translatable() {

@@ -4,7 +4,7 @@
 //! reference over every count (one warp, or the two warps of a wave64, arriving), then a producer
 //! and consumer units through a two-stage ring over thousands of phases, with single-warp barriers
 //! completing concurrently. What each statement emits is a `[[rule.test]]` case of rules/sync.toml;
-//! the AMD compile of every form is `crates/ptx2hip-verify/tests/atomic_sync_forms_compile.rs`.
+//! the AMD compile of every form is `crates/ptx2hip-verify/tests/it/atomic_sync_forms_compile.rs`.
 
 use crate::common;
 

@@ -5,7 +5,8 @@
 //! it, so that a failure of the corpus itself is told apart from one of the translation.
 //!
 //! A corpus file whose code differs with project macros names them on a line
-//! `// hip-compile-also: -DNAME...` (tests/hip_compile.rs): its translation is compiled with them too.
+//! `// hip-compile-also: -DNAME...` (tests/it/hip_compile.rs): its translation is compiled with them
+//! too.
 //!
 //! nvcc is never on CI: without it the test is skipped with a note, CI or not, unless
 //! `PTX2HIP_REQUIRE_NVCC=1` (the GPU machine, `cargo test --test it nvcc_compile::`), which makes a

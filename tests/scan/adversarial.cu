@@ -1,6 +1,6 @@
 // Shapes that make a syntax tree lose inline asm (our own code, written to break scanners).
 // Every `asm` keyword below must end as a statement, a diagnostic or a skipped entry at its own
-// line; `src/scan/tests.rs` checks it, with the expected outcome noted on each line.
+// line; crates/ptx2hip-core/src/scan/tests.rs checks it, each line noting the expected outcome.
 #include <stdint.h>
 
 #define TRACE(x)

@@ -1,5 +1,5 @@
 //! Where the documentation page of each rule (`docs/rules/I001.md`) and each finding code
-//! (`docs/codes/U001.md`) lives. tests/docs.rs generates the pages from the table and fails when
+//! (`docs/codes/U001.md`) lives. tests/it/docs.rs generates the pages from the table and fails when
 //! one is stale, missing or left over; `explain` and the review page name them, so a reader of
 //! either finds the whole page. The paths are relative to the root of the ptx2hip repository:
 //! one constant, so that pointing them at a published copy is one edit.

@@ -123,8 +123,8 @@ impl Direct {
     }
 }
 
-/// The C type generated code gives a register (`lower::types`) that a C++ type written so is on
-/// every platform ptx2hip targets.
+/// The C type generated code gives a register (`vocabulary::types`) that a C++ type written so is
+/// on every platform ptx2hip targets.
 fn carried(ty: &str) -> Option<CType> {
     Some(match ty {
         "uint16_t" | "unsigned short" | "unsigned short int" => CType::Uint(16),

@@ -206,7 +206,8 @@ mod tests {
             changed.is_empty(),
             "the table's meaning changed ({FIXTURE} against now):\n{}\n\
              compare the full texts with PTX2HIP_DIGEST_DUMP=FILE on both tables; a deliberate \
-             change is recorded by `PTX2HIP_UPDATE_DIGEST=1 cargo test --lib rules::digest`",
+             change is recorded by \
+             `PTX2HIP_UPDATE_DIGEST=1 cargo test -p ptx2hip-core --lib rules::digest`",
             changed.join("\n")
         );
     }

@@ -46,7 +46,8 @@ pub(super) fn validate(set: &RuleSet) -> Result<(), LoadError> {
         {
             return Err(LoadError::Helper(format!(
                 "rules/{}:{}: the cases of `{name}` are not those of [switch.{name}]: \
-                 `PTX2HIP_UPDATE_HELPERS=1 cargo test --lib rules::switches` generates them",
+                 `PTX2HIP_UPDATE_HELPERS=1 cargo test -p ptx2hip-core --lib rules::switches` \
+                 generates them",
                 helper.file, helper.line
             )));
         }

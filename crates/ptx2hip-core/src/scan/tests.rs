@@ -555,7 +555,8 @@ mod properties {
     }
 }
 
-/// Throughput check on a large generated file: `cargo test --release --lib scan_speed -- --ignored --nocapture`.
+/// Throughput check on a large generated file: `cargo test -p ptx2hip-core --release --lib
+/// scan_speed -- --ignored --nocapture`.
 #[test]
 #[ignore]
 fn scan_speed_on_a_large_file() {

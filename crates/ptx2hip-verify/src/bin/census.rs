@@ -2,7 +2,7 @@
 //! keyword), for `bench/census.py`, which checks the accounting against its own keyword count and
 //! writes the per-repository report (docs/REAL_WORLD.md).
 //!
-//! Usage: `cargo run --release --example census -- [-D NAME[=V]]... DIR...`
+//! Usage: `cargo run --release -p ptx2hip-verify --bin census -- [-D NAME[=V]]... DIR...`
 //!
 //! Each line: `{"root", "file", "statements": [...], "diagnostics": [...], "skipped": [...]}`
 //! where a statement is `{"at", "line", "head" (the template's start), "template": "known"|reason,

@@ -4,7 +4,7 @@
 //! K = 16 and 32, on random bytes (NaN, Inf, subnormals), values near one another (truncation
 //! and cancellation inside a block) and exactly cancelling pairs, with C drawn from zeros of both
 //! signs, subnormals, specials, values near the sum (the final IEEE addition's rounding) and
-//! random bits. Compiled on the host with `$CXX` (default g++). `tests/matrix.rs` checks the
+//! random bits. Compiled on the host with `$CXX` (default g++). `tests/it/matrix.rs` checks the
 //! whole translation against the H100 recording; this covers inputs the recording has not.
 
 use crate::common;

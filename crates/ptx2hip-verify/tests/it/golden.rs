@@ -130,7 +130,7 @@ fn families(rules: &RuleSet) -> Vec<String> {
 const AMD_NOT_MODELLED: &[(&str, &str)] =
     &[
         ("integer_arith", "the amd templates use HIP vector types (__builtin_bit_cast to 2-byte vectors) that tests/amd_models.h does not model"),
-        ("memory", "the amd templates differ only in the hint mapping (__builtin_nontemporal_load, L1-bypassing __hip_atomic_load) and in address-space casts (LDS, private) that g++ cannot model; the values loaded and stored are the portable templates' (crates/ptx2hip-verify/tests/memory_forms.rs checks the amd translations compile for gfx90a, gfx942 and gfx1100)"),
+        ("memory", "the amd templates differ only in the hint mapping (__builtin_nontemporal_load, L1-bypassing __hip_atomic_load) and in address-space casts (LDS, private) that g++ cannot model; the values loaded and stored are the portable templates' (crates/ptx2hip-verify/tests/it/memory_forms.rs checks the amd translations compile for gfx90a, gfx942 and gfx1100)"),
     ];
 
 /// Families whose `--target amd` code reaches helpers written with clang's `_Float16` vectors and
@@ -374,7 +374,7 @@ fn every_rule_has_fresh_vectors() {
             continue; // every form excluded: the rule claims nothing ([[unsupported]] says why)
         }
         if r.decomposition.is_some() {
-            continue; // its evidence is the ISA decomposition (tests/decomposition.rs)
+            continue; // its evidence is the ISA decomposition (tests/it/decomposition.rs)
         }
         let per_thread = ptx2hip_verify::forms::skip_reason(r).is_none();
         if per_thread && ptx2hip_core::rules::evidence::recorded(&r.code).is_none() {

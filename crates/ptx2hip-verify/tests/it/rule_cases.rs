@@ -2,8 +2,8 @@
 //! translates for both targets (`--target portable` where the rule has portable code) with that
 //! rule, and every test case written in the table (`[[rule.test]]`, `[[unsupported.test]]`,
 //! rules/README.md) gives what it says. Adding a rule needs no Rust test: its cases are data.
-//! The helpers are compiled once per target by `tests/hip_compile.rs`, the values replayed
-//! against the GPU recordings by `golden.rs`.
+//! The helpers are compiled once per target by the repository's `tests/it/hip_compile.rs`, the
+//! values replayed against the GPU recordings by `golden.rs`.
 
 use std::collections::HashSet;
 

@@ -64,8 +64,8 @@ fn translate(forms: &[WarpForm], rules: &RuleSet, target: Target) -> Vec<Transla
         .collect()
 }
 
-/// `wave_sim_forms.h` of `tests/cpp/wave_sim_check.cpp`: the helpers and one function per form,
-/// with the tables the driver reads.
+/// `wave_sim_forms.h` of `tests/wave_sim/wave_sim_check.cpp`: the helpers and one function per
+/// form, with the tables the driver reads.
 fn forms_header(forms: &[Translated], rules: &RuleSet, target: Target, constant_p: bool) -> String {
     let mut s = String::new();
     // Both sides of every `__builtin_constant_p` test run: the constant-pattern code (DPP,
