@@ -267,26 +267,48 @@ fn immediate_values(rule: &Rule, name: &str) -> Option<Vec<u64>> {
     }
 }
 
+/// The canonical forms of one form of a rule: one per operand count its statements may have
+/// (operands with a default may be left out; such a shorter statement is named
+/// `FORM [N operands]`), and one per allowed value of an operand PTX requires to be immediate.
 fn canonical(
     rule: &Rule,
     form: String,
     bindings: &ptx2hip_core::rules::Bindings,
 ) -> Vec<CanonicalForm> {
     let specs = rule.operand_specs();
+    (rule.required_operands()..=specs.len())
+        .flat_map(|arity| {
+            let name = if arity == specs.len() {
+                form.clone()
+            } else {
+                format!("{form} [{arity} operands]")
+            };
+            canonical_of_arity(rule, name, bindings, arity)
+        })
+        .collect()
+}
+
+fn canonical_of_arity(
+    rule: &Rule,
+    form: String,
+    bindings: &ptx2hip_core::rules::Bindings,
+    arity: usize,
+) -> Vec<CanonicalForm> {
+    let specs = &rule.operand_specs()[..arity];
     let imm: Vec<(usize, Vec<u64>)> = specs
         .iter()
         .enumerate()
         .filter_map(|(k, s)| immediate_values(rule, &s.name).map(|v| (k, v)))
         .collect();
     match imm.as_slice() {
-        [] => canonical_with(rule, form, bindings, &[], 1)
+        [] => canonical_with(rule, form, bindings, arity, &[], 1)
             .into_iter()
             .collect(),
         [(k, values)] => values
             .iter()
             .filter_map(|&v| {
                 let name = format!("{form} [{}={v:#04x}]", specs[*k].name);
-                canonical_with(rule, name, bindings, &[(*k, v)], values.len())
+                canonical_with(rule, name, bindings, arity, &[(*k, v)], values.len())
             })
             .collect(),
         _ => Vec::new(),
@@ -297,10 +319,11 @@ fn canonical_with(
     rule: &Rule,
     form: String,
     bindings: &ptx2hip_core::rules::Bindings,
+    arity: usize,
     imms: &[(usize, u64)],
     variants: usize,
 ) -> Option<CanonicalForm> {
-    let specs = rule.operand_specs();
+    let specs = &rule.operand_specs()[..arity];
     let is_store = rule.opcode == "st";
     // atom/red read the buffer (an input) and leave their result there (an output).
     let is_rmw = matches!(rule.opcode.as_str(), "atom" | "red");

@@ -124,7 +124,11 @@ fn rule(out: &mut String, r: &Rule) {
         r.helpers
     );
     for s in r.operand_specs() {
-        let _ = writeln!(out, "  operand {} {:?} {:?}", s.name, s.role, s.kind);
+        let default = s
+            .default
+            .as_ref()
+            .map_or(String::new(), |d| format!(" default={d}"));
+        let _ = writeln!(out, "  operand {} {:?} {:?}{default}", s.name, s.role, s.kind);
     }
     for (form, b) in r.forms() {
         let _ = writeln!(out, "  form {form}");

@@ -416,6 +416,25 @@ fn operand_specs(r: &Rule) -> Result<Vec<super::OperandSpec>, LoadError> {
             return Err(rule_error(r, "writes", format!("names no operand `{n}`")));
         }
     }
+    // A statement leaves out a suffix of the operands: defaults are trailing, and only sources
+    // have one (a destination left out would be a value nobody receives).
+    let first_default = specs.iter().position(|s| s.default.is_some());
+    if let Some(k) = first_default {
+        if let Some(s) = specs[k..].iter().find(|s| s.default.is_none()) {
+            return Err(rule_error(
+                r,
+                "operands",
+                format!("`{}` has no default but follows an operand that has one: only trailing operands may be left out", s.name),
+            ));
+        }
+        if let Some(s) = specs[k..].iter().find(|s| s.role == Role::Destination) {
+            return Err(rule_error(
+                r,
+                "operands",
+                format!("`{}` is written by the instruction: only a source may have a default", s.name),
+            ));
+        }
+    }
     for name in r.immediates.keys() {
         let integer_source = specs.iter().any(|s| {
             &s.name == name
@@ -1240,6 +1259,65 @@ exclude = [{ sat = ["sat"], T = ["s16", "s64"] }]"#,
                 r.code
             );
         }
+    }
+
+    /// [`load`] of the rule with `operands` (a TOML array) in place of `["d:T", "a:T"]`.
+    fn load_operands(operands: &str, portable: &str) -> Result<RuleSet, LoadError> {
+        let text = file("t", "X001", portable, "")
+            .replace(r#"operands = ["d:T", "a:T"]"#, &format!("operands = {operands}"));
+        RuleSet::from_sources([("t.toml".to_string(), text)])
+    }
+
+    #[test]
+    fn a_trailing_source_may_have_the_default_its_absence_means() {
+        let rules = load_operands(r#"["d:T", "a:T", "b:u32 = 1"]"#, "{d} = {a} + {b};").unwrap();
+        let rule = rules.rule("X001").unwrap();
+        assert_eq!(rule.required_operands(), 2);
+        assert!(rule.takes_operand_count(2) && rule.takes_operand_count(3));
+        assert!(!rule.takes_operand_count(1));
+        let literal = |spec: &str| {
+            load_operands(&format!(r#"["d:T", "a:T", "{spec}"]"#), "{d} = {a} + {b};")
+                .map(|r| r.rule("X001").unwrap().operand_specs()[2].default.clone())
+                .map_err(|e| e.to_string())
+        };
+        // The literal has the operand's C++ type, as the PTX value would.
+        assert_eq!(literal("b:u32 = 1").unwrap().as_deref(), Some("1u"));
+        assert_eq!(literal("b:u64=16").unwrap().as_deref(), Some("16ull"));
+        assert_eq!(literal("b:s32 = -1").unwrap().as_deref(), Some("-1"));
+        assert_eq!(literal("b:s64 = -1").unwrap().as_deref(), Some("-1ll"));
+        assert_eq!(literal("b:u32").unwrap(), None);
+    }
+
+    #[test]
+    fn a_default_is_a_decimal_integer_of_the_operands_fixed_type() {
+        let err = |spec: &str| {
+            load_operands(&format!(r#"["d:T", "a:T", "{spec}"]"#), "{d} = {a} + {b};")
+                .unwrap_err()
+                .to_string()
+        };
+        assert_eq!(
+            err("b:u32 = -1"),
+            "rules/t.toml: rule X001: `operands`: operand spec `b:u32 = -1`: the default `-1` is not a decimal integer of type .u32"
+        );
+        assert!(err("b:u8 = 256").contains("the default `256` is not"));
+        assert!(err("b:u32 = 0x1").contains("the default `0x1` is not"));
+        assert!(err("b:f32 = 1.0").contains("is not a decimal integer of type .f32"));
+        assert!(err("b:T = 1").contains("only an operand of a fixed scalar type may have a default"));
+        assert!(err("b:addr = 0").contains("only an operand of a fixed scalar type"));
+    }
+
+    #[test]
+    fn only_trailing_sources_may_be_left_out() {
+        let err = load_operands(r#"["d:T", "b:u32 = 1", "a:T"]"#, "{d} = {a} + {b};").unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "rules/t.toml: rule X001: `operands`: `a` has no default but follows an operand that has one: only trailing operands may be left out"
+        );
+        let err = load_operands(r#"["a:T", "d:u32 = 0"]"#, "{d} = {a};").unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "rules/t.toml: rule X001: `operands`: `d` is written by the instruction: only a source may have a default"
+        );
     }
 
     #[test]

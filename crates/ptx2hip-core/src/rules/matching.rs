@@ -126,6 +126,20 @@ impl Rule {
         &self.specs
     }
 
+    /// How many operands a statement of this rule writes at least: those before the first with a
+    /// default (`count:u32 = 1`), which a statement may leave out from there on.
+    pub fn required_operands(&self) -> usize {
+        self.specs
+            .iter()
+            .position(|s| s.default.is_some())
+            .unwrap_or(self.specs.len())
+    }
+
+    /// Whether a statement of this rule may have `n` operands.
+    pub fn takes_operand_count(&self, n: usize) -> bool {
+        (self.required_operands()..=self.specs.len()).contains(&n)
+    }
+
     /// Every concrete form (`opcode.mod...` in slot order, plus its bindings) this rule claims.
     pub fn forms(&self) -> Vec<(String, Bindings)> {
         let mut combos: Vec<Vec<(String, Option<String>)>> = vec![Vec::new()];

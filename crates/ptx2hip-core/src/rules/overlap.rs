@@ -47,7 +47,7 @@ pub(super) fn validate(set: &RuleSet) -> Result<(), LoadError> {
 /// slots share a value with some slot of the other.
 fn may_share_a_form(a: &Rule, b: &Rule) -> bool {
     let (sa, sb) = (a.operand_specs(), b.operand_specs());
-    sa.len() == sb.len()
+    !operand_counts_of_both(a, b).is_empty()
         && sa
             .iter()
             .zip(sb)
@@ -221,7 +221,18 @@ fn shapes(rule: &Rule, form: &[Option<&str>]) -> Vec<Shape> {
 
 /// Whether one instruction could have operands that fit both rules in these forms.
 fn same_shapes(a: &Rule, af: &[Option<&str>], b: &Rule, bf: &[Option<&str>]) -> bool {
-    shapes(a, af) == shapes(b, bf)
+    let (sa, sb) = (shapes(a, af), shapes(b, bf));
+    // Rules with defaulted operands take statements of several operand counts: compare the
+    // shapes of each count both take.
+    operand_counts_of_both(a, b).any(|n| sa[..n] == sb[..n])
+}
+
+/// The operand counts statements of both rules may have (more than one when a rule has
+/// operands with defaults).
+fn operand_counts_of_both(a: &Rule, b: &Rule) -> std::ops::RangeInclusive<usize> {
+    let low = a.required_operands().max(b.required_operands());
+    let high = a.operand_specs().len().min(b.operand_specs().len());
+    low..=high
 }
 
 #[cfg(test)]

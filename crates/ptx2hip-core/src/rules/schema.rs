@@ -536,6 +536,37 @@ pub struct OperandSpec {
     pub name: String,
     pub kind: OperandKind,
     pub role: Role,
+    /// For an operand PTX lets a statement leave out (`count:u32 = 1`): the C++ literal its
+    /// absence means, bound in its place (`1u`). Only trailing integer sources have one (checked
+    /// by the loader), so one rule takes both arities with one template.
+    pub default: Option<String>,
+}
+
+impl OperandSpec {
+    /// The C++ literal of the integer `value` written in PTX, for an operand of type `ty`: the
+    /// suffix gives it the operand's C++ type (`1u` for `.u32`, `-1ll` for `.s64`); `None` when
+    /// the value is not a decimal integer `ty` holds, or `ty` is not an integer type.
+    pub fn default_literal(value: &str, ty: PtxType) -> Option<String> {
+        let v: i128 = value.parse().ok()?;
+        let (signed, bits) = match ty {
+            PtxType::U(n) | PtxType::B(n) => (false, n),
+            PtxType::S(n) => (true, n),
+            _ => return None,
+        };
+        let fits = if signed {
+            let half = 1i128 << (bits - 1);
+            (-half..half).contains(&v)
+        } else {
+            (0..1i128 << bits).contains(&v)
+        };
+        let suffix = match (signed, bits == 64) {
+            (false, false) => "u",
+            (false, true) => "ull",
+            (true, false) => "",
+            (true, true) => "ll",
+        };
+        fits.then(|| format!("{v}{suffix}"))
+    }
 }
 
 /// Whether the instruction reads or writes an operand (`writes` in the rule, or derived).
@@ -617,8 +648,29 @@ pub fn tensor_rank(modifier: Option<&str>) -> Option<u32> {
         .filter(|n| (1..=5).contains(n))
 }
 
-/// Parses one operand spec; its role is [`Role::Source`] until the loader assigns it.
+/// Parses one operand spec (`name:TYPE`, or `name:TYPE = VALUE` for an operand a statement may
+/// leave out); its role is [`Role::Source`] until the loader assigns it.
 pub(super) fn parse_operand_spec(spec: &str) -> Result<OperandSpec, String> {
+    let (shape, default) = match spec.split_once('=') {
+        Some((shape, value)) => (shape.trim_end(), Some(value.trim())),
+        None => (spec, None),
+    };
+    let mut parsed = parse_operand_shape(shape)?;
+    if let Some(value) = default {
+        let OperandKind::Scalar(TypeRef::Fixed(ty)) = &parsed.kind else {
+            return Err(format!(
+                "operand spec `{spec}`: only an operand of a fixed scalar type may have a default"
+            ));
+        };
+        parsed.default = Some(OperandSpec::default_literal(value, *ty).ok_or_else(|| {
+            format!("operand spec `{spec}`: the default `{value}` is not a decimal integer of type .{ty}")
+        })?);
+    }
+    Ok(parsed)
+}
+
+/// Parses `name:TYPE` (no default).
+fn parse_operand_shape(spec: &str) -> Result<OperandSpec, String> {
     let mut parts = spec.split(':');
     let name = parts
         .next()
@@ -641,6 +693,7 @@ pub(super) fn parse_operand_spec(spec: &str) -> Result<OperandSpec, String> {
             name: first.to_string(),
             kind: OperandKind::Pair(second.to_string(), type_ref(t1), type_ref(t2)),
             role: Role::Destination,
+            default: None,
         });
     }
     let kind = match rest.as_slice() {
@@ -667,6 +720,7 @@ pub(super) fn parse_operand_spec(spec: &str) -> Result<OperandSpec, String> {
         name,
         kind,
         role: Role::Source,
+        default: None,
     })
 }
 

@@ -308,6 +308,12 @@ impl<'a> Lowerer<'a> {
                 }
             }
         }
+        // Operands the statement leaves out are the literals their absence means (`1u`).
+        for spec in specs.iter().skip(ins.operands.len()) {
+            if let Some(literal) = &spec.default {
+                values.push((spec.name.clone(), None, Expr::other(literal.clone())));
+            }
+        }
         if let Some(carry) = rule.carry {
             if carry.reads() && !self.carry_set {
                 return Err(Unsupported::at(
@@ -496,7 +502,7 @@ impl<'a> Lowerer<'a> {
 
 pub(super) fn operands_fit(rule: &Rule, bindings: &Bindings, operands: &[ptx::Operand]) -> bool {
     let specs = rule.operand_specs();
-    specs.len() == operands.len()
+    rule.takes_operand_count(operands.len())
         && specs
             .iter()
             .zip(operands)
@@ -646,6 +652,29 @@ mod tests {
         let init = "ptx2hip_vec<float, 4> p2h_t1 = ptx2hip_vec<float, 4>{{ptx2hip_in_f(d0), ptx2hip_in_f(d1), ptx2hip_in_f(d2), ptx2hip_in_f(d3)}};";
         assert!(code.contains(init), "{code}");
         assert!(code.contains("ptx2hip_out_f(d3) = p2h_t"), "{code}");
+    }
+
+    #[test]
+    fn an_operand_left_out_is_the_literal_its_absence_means() {
+        // J010 takes `mbarrier.arrive` with and without its count (1 when left out): the short
+        // statement translates as the rule without a count did (`1u`), the long one binds it.
+        let rules = RuleSet::embedded().unwrap();
+        let j010 = rules.rule("J010").unwrap();
+        let form = ["arrive", "release", "cluster", "b64"].map(String::from);
+        let bindings = j010.match_modifiers(&form).unwrap();
+        let short = "mbarrier.arrive.release.cluster.b64 _, [%0];";
+        let long = "mbarrier.arrive.release.cluster.b64 _, [%0], %1;";
+        assert!(operands_fit(j010, &bindings, &operands(short)));
+        assert!(operands_fit(j010, &bindings, &operands(long)));
+        assert!(!operands_fit(j010, &bindings, &operands("mbarrier.arrive.release.cluster.b64 _;")));
+        let code = translate(short, &[("l", "bar")]).unwrap();
+        let update = "p2h_t1 = ptx2hip_mbar_update((void*)(uintptr_t)(ptx2hip_in_l(bar)), ";
+        assert!(code.contains(&format!("{update}1u, 0u, 0);")), "{code}");
+        let code = translate(long, &[("l", "bar"), ("r", "n")]).unwrap();
+        assert!(
+            code.contains(&format!("{update}ptx2hip_in_r(n), 0u, 0);")),
+            "{code}"
+        );
     }
 
     #[test]

@@ -16,10 +16,10 @@ pub(super) fn shape(
     let form = ins.form();
     let specs = rule.operand_specs();
     let n = ins.operands.len();
-    if specs.len() != n {
+    if !rule.takes_operand_count(n) {
         let other = rules
             .rules_for(&ins.opcode)
-            .find(|r| r.operand_specs().len() == n);
+            .find(|r| r.takes_operand_count(n));
         let hint = match other {
             Some(o) => format!(
                 "; with {n} operands PTX writes the form of rule {} ({}), e.g. `{}`",
@@ -30,11 +30,14 @@ pub(super) fn shape(
                 ins.opcode
             ),
         };
+        let takes = match rule.required_operands() {
+            k if k == specs.len() => k.to_string(),
+            k => format!("{k} to {}", specs.len()),
+        };
         return format!(
-            "`{form}` has {n} operand{}, but rule {} takes {} ({}){hint}",
+            "`{form}` has {n} operand{}, but rule {} takes {takes} ({}){hint}",
             plural(n),
             rule.code,
-            specs.len(),
             rule.operands.join(", ")
         );
     }
