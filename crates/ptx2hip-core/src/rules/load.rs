@@ -434,6 +434,19 @@ fn operand_specs(r: &Rule) -> Result<Vec<super::OperandSpec>, LoadError> {
                 format!("`{}` is written by the instruction: only a source may have a default", s.name),
             ));
         }
+        for (j, s) in specs.iter().enumerate().skip(k) {
+            let Some(super::OperandDefault::SameAs(name)) = &s.default else {
+                continue;
+            };
+            let earlier = specs[..j].iter().find(|e| &e.name == name);
+            if !earlier.is_some_and(|e| e.role == Role::Source && e.kind == s.kind) {
+                return Err(rule_error(
+                    r,
+                    "operands",
+                    format!("the default of `{}` names `{name}`, which is no earlier source operand of its type", s.name),
+                ));
+            }
+        }
     }
     for name in r.immediates.keys() {
         let integer_source = specs.iter().any(|s| {
@@ -1277,7 +1290,10 @@ exclude = [{ sat = ["sat"], T = ["s16", "s64"] }]"#,
         assert!(!rule.takes_operand_count(1));
         let literal = |spec: &str| {
             load_operands(&format!(r#"["d:T", "a:T", "{spec}"]"#), "{d} = {a} + {b};")
-                .map(|r| r.rule("X001").unwrap().operand_specs()[2].default.clone())
+                .map(|r| {
+                    let default = &r.rule("X001").unwrap().operand_specs()[2].default;
+                    default.as_ref().map(ToString::to_string)
+                })
                 .map_err(|e| e.to_string())
         };
         // The literal has the operand's C++ type, as the PTX value would.
@@ -1286,6 +1302,10 @@ exclude = [{ sat = ["sat"], T = ["s16", "s64"] }]"#,
         assert_eq!(literal("b:s32 = -1").unwrap().as_deref(), Some("-1"));
         assert_eq!(literal("b:s64 = -1").unwrap().as_deref(), Some("-1ll"));
         assert_eq!(literal("b:u32").unwrap(), None);
+        // Or the value of an earlier source of the same type.
+        let rules = load_operands(r#"["d:T", "a:u32", "b:u32 = a"]"#, "{d} = {a} + {b};").unwrap();
+        let b = &rules.rule("X001").unwrap().operand_specs()[2];
+        assert_eq!(b.default, Some(super::super::OperandDefault::SameAs("a".into())));
     }
 
     #[test]
@@ -1302,7 +1322,12 @@ exclude = [{ sat = ["sat"], T = ["s16", "s64"] }]"#,
         assert!(err("b:u8 = 256").contains("the default `256` is not"));
         assert!(err("b:u32 = 0x1").contains("the default `0x1` is not"));
         assert!(err("b:f32 = 1.0").contains("is not a decimal integer of type .f32"));
-        assert!(err("b:T = 1").contains("only an operand of a fixed scalar type may have a default"));
+        assert!(err("b:u64 = 1.5").contains("the default `1.5` is not"));
+        assert_eq!(
+            err("b:u32 = c"),
+            "rules/t.toml: rule X001: `operands`: the default of `b` names `c`, which is no earlier source operand of its type"
+        );
+        assert!(err("b:u64 = a").contains("names `a`, which is no earlier source"));
         assert!(err("b:addr = 0").contains("only an operand of a fixed scalar type"));
     }
 

@@ -36,7 +36,7 @@ pub use load::{LoadError, TENSOR_MODEL};
 pub use matching::expand_class;
 pub use schema::{
     tensor_rank, vector_width, Bindings, Carry, Case, Decomposition, Example, Exclude, Fast,
-    Fragment, Helper, Lookup, OperandKind, OperandSpec, Role, Rule, RuleTemplate, Slot,
+    Fragment, Helper, Lookup, OperandDefault, OperandKind, OperandSpec, Role, Rule, RuleTemplate, Slot,
     SpecialRegister, TemplateHelpers, TypeRef, UnsupportedForm, When,
 };
 

@@ -2,6 +2,7 @@
 //! specs. Loading and validation: [`super::load`]; matching instructions: [`super::matching`].
 
 use std::collections::BTreeMap;
+use std::fmt;
 
 use serde::Deserialize;
 
@@ -536,10 +537,28 @@ pub struct OperandSpec {
     pub name: String,
     pub kind: OperandKind,
     pub role: Role,
-    /// For an operand PTX lets a statement leave out (`count:u32 = 1`): the C++ literal its
-    /// absence means, bound in its place (`1u`). Only trailing integer sources have one (checked
-    /// by the loader), so one rule takes both arities with one template.
-    pub default: Option<String>,
+    /// For an operand PTX lets a statement leave out (`count:u32 = 1`, `z:u32 = n`): what its
+    /// absence means, bound in its place. Only trailing sources have one (checked by the loader),
+    /// so one rule takes both arities with one template.
+    pub default: Option<OperandDefault>,
+}
+
+/// The value of an operand a statement leaves out.
+#[derive(Debug, Clone, PartialEq)]
+pub enum OperandDefault {
+    /// A C++ literal of the operand's type (`1u`), from the PTX value written in the spec (`1`).
+    Literal(String),
+    /// The value of an earlier operand, by name (`cp.async`'s src-size is the copy size `n`).
+    SameAs(String),
+}
+
+impl fmt::Display for OperandDefault {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            OperandDefault::Literal(c) => f.write_str(c),
+            OperandDefault::SameAs(name) => write!(f, "{{{name}}}"),
+        }
+    }
 }
 
 impl OperandSpec {
@@ -662,9 +681,14 @@ pub(super) fn parse_operand_spec(spec: &str) -> Result<OperandSpec, String> {
                 "operand spec `{spec}`: only an operand of a fixed scalar type may have a default"
             ));
         };
-        parsed.default = Some(OperandSpec::default_literal(value, *ty).ok_or_else(|| {
-            format!("operand spec `{spec}`: the default `{value}` is not a decimal integer of type .{ty}")
-        })?);
+        let is_name = value.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_');
+        parsed.default = Some(if is_name {
+            OperandDefault::SameAs(value.to_string())
+        } else {
+            OperandDefault::Literal(OperandSpec::default_literal(value, *ty).ok_or_else(|| {
+                format!("operand spec `{spec}`: the default `{value}` is not a decimal integer of type .{ty}")
+            })?)
+        });
     }
     Ok(parsed)
 }

@@ -2,6 +2,7 @@
 //! operands bound to C++ expressions by their roles, and its template expanded with them.
 
 use super::*;
+use crate::rules::OperandDefault;
 
 impl<'a> Lowerer<'a> {
     pub(super) fn instruction(
@@ -308,10 +309,23 @@ impl<'a> Lowerer<'a> {
                 }
             }
         }
-        // Operands the statement leaves out are the literals their absence means (`1u`).
+        // Operands the statement leaves out are what their absence means: a literal (`1u`) or an
+        // earlier operand's value (with the helpers it calls).
         for spec in specs.iter().skip(ins.operands.len()) {
-            if let Some(literal) = &spec.default {
-                values.push((spec.name.clone(), None, Expr::other(literal.clone())));
+            match &spec.default {
+                Some(OperandDefault::Literal(literal)) => {
+                    values.push((spec.name.clone(), None, Expr::other(literal.clone())));
+                }
+                Some(OperandDefault::SameAs(name)) => {
+                    let named = |n: &String, attr: &Option<String>| n == name && attr.is_none();
+                    if let Some((_, _, v)) = values.iter().find(|(n, a, _)| named(n, a)) {
+                        values.push((spec.name.clone(), None, v.clone()));
+                    }
+                    if let Some((_, _, u)) = value_uses.iter().find(|(n, a, _)| named(n, a)) {
+                        value_uses.push((spec.name.clone(), None, u.clone()));
+                    }
+                }
+                None => {}
             }
         }
         if let Some(carry) = rule.carry {
@@ -675,6 +689,17 @@ mod tests {
             code.contains(&format!("{update}ptx2hip_in_r(n), 0u, 0);")),
             "{code}"
         );
+    }
+
+    #[test]
+    fn an_operand_left_out_may_be_another_operands_value() {
+        // S020's src-size is the copy size when left out: the short statement copies n bytes as
+        // it did before the src-size form joined the rule.
+        let ops = [("l", "s"), ("l", "g"), ("r", "z")];
+        let code = translate("cp.async.cg.shared.global [%0], [%1], 16;", &ops[..2]).unwrap();
+        assert!(code.contains("(uint32_t)16, (uint32_t)16);"), "{code}");
+        let code = translate("cp.async.cg.shared.global [%0], [%1], 16, %2;", &ops).unwrap();
+        assert!(code.contains("(uint32_t)16, ptx2hip_in_r(z));"), "{code}");
     }
 
     #[test]
