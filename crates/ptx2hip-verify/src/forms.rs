@@ -624,6 +624,36 @@ mod tests {
     }
 
     #[test]
+    fn a_rule_with_an_operand_left_out_has_a_canonical_statement_per_operand_count() {
+        let table = r#"family = "t"
+[[rule]]
+code = "X001"
+name = "x"
+summary = "x"
+doc = "x"
+opcode = "add"
+slots = [{ name = "T", values = ["u32"] }]
+operands = ["d:T", "a:u32", "b:u32 = 1"]
+portable = "{d} = {a} + {b};"
+example = { ptx = "add.u32 %0, %1;", constraints = "=r,r" }
+"#;
+        let rules = RuleSet::from_sources([("t.toml".to_string(), table.to_string())]).unwrap();
+        let forms = rule_forms(rules.rule("X001").unwrap());
+        let statements: Vec<(&str, &str)> = forms
+            .iter()
+            .map(|f| (f.form.as_str(), f.ptx.as_str()))
+            .collect();
+        assert_eq!(
+            statements,
+            [
+                ("add.u32 [2 operands]", "add.u32 %0, %1;"),
+                ("add.u32", "add.u32 %0, %1, %2;")
+            ]
+        );
+        assert_eq!(forms[0].constraints, ["=r", "r"]);
+    }
+
+    #[test]
     fn canonical_statements() {
         let rules = RuleSet::embedded().unwrap();
         let f = form(&rules, "I005", "setp.lo.u16");
