@@ -128,7 +128,11 @@ fn rule(out: &mut String, r: &Rule) {
             .default
             .as_ref()
             .map_or(String::new(), |d| format!(" default={d}"));
-        let _ = writeln!(out, "  operand {} {:?} {:?}{default}", s.name, s.role, s.kind);
+        let _ = writeln!(
+            out,
+            "  operand {} {:?} {:?}{default}",
+            s.name, s.role, s.kind
+        );
     }
     for (form, b) in r.forms() {
         let _ = writeln!(out, "  form {form}");

@@ -431,7 +431,10 @@ fn operand_specs(r: &Rule) -> Result<Vec<super::OperandSpec>, LoadError> {
             return Err(rule_error(
                 r,
                 "operands",
-                format!("`{}` is written by the instruction: only a source may have a default", s.name),
+                format!(
+                    "`{}` is written by the instruction: only a source may have a default",
+                    s.name
+                ),
             ));
         }
         for (j, s) in specs.iter().enumerate().skip(k) {
@@ -1276,8 +1279,10 @@ exclude = [{ sat = ["sat"], T = ["s16", "s64"] }]"#,
 
     /// [`load`] of the rule with `operands` (a TOML array) in place of `["d:T", "a:T"]`.
     fn load_operands(operands: &str, portable: &str) -> Result<RuleSet, LoadError> {
-        let text = file("t", "X001", portable, "")
-            .replace(r#"operands = ["d:T", "a:T"]"#, &format!("operands = {operands}"));
+        let text = file("t", "X001", portable, "").replace(
+            r#"operands = ["d:T", "a:T"]"#,
+            &format!("operands = {operands}"),
+        );
         RuleSet::from_sources([("t.toml".to_string(), text)])
     }
 
@@ -1305,7 +1310,10 @@ exclude = [{ sat = ["sat"], T = ["s16", "s64"] }]"#,
         // Or the value of an earlier source of the same type.
         let rules = load_operands(r#"["d:T", "a:u32", "b:u32 = a"]"#, "{d} = {a} + {b};").unwrap();
         let b = &rules.rule("X001").unwrap().operand_specs()[2];
-        assert_eq!(b.default, Some(super::super::OperandDefault::SameAs("a".into())));
+        assert_eq!(
+            b.default,
+            Some(super::super::OperandDefault::SameAs("a".into()))
+        );
     }
 
     #[test]

@@ -36,8 +36,8 @@ pub use load::{LoadError, TENSOR_MODEL};
 pub use matching::expand_class;
 pub use schema::{
     tensor_rank, vector_width, Bindings, Carry, Case, Decomposition, Example, Exclude, Fast,
-    Fragment, Helper, Lookup, OperandDefault, OperandKind, OperandSpec, Role, Rule, RuleTemplate, Slot,
-    SpecialRegister, TemplateHelpers, TypeRef, UnsupportedForm, When,
+    Fragment, Helper, Lookup, OperandDefault, OperandKind, OperandSpec, Role, Rule, RuleTemplate,
+    Slot, SpecialRegister, TemplateHelpers, TypeRef, UnsupportedForm, When,
 };
 
 // The rule files compiled into the binary (`EMBEDDED: &[(name relative to rules/, text)]`),

@@ -680,7 +680,11 @@ mod tests {
         let long = "mbarrier.arrive.release.cluster.b64 _, [%0], %1;";
         assert!(operands_fit(j010, &bindings, &operands(short)));
         assert!(operands_fit(j010, &bindings, &operands(long)));
-        assert!(!operands_fit(j010, &bindings, &operands("mbarrier.arrive.release.cluster.b64 _;")));
+        assert!(!operands_fit(
+            j010,
+            &bindings,
+            &operands("mbarrier.arrive.release.cluster.b64 _;")
+        ));
         let code = translate(short, &[("l", "bar")]).unwrap();
         let update = "p2h_t1 = ptx2hip_mbar_update((void*)(uintptr_t)(ptx2hip_in_l(bar)), ";
         assert!(code.contains(&format!("{update}1u, 0u, 0);")), "{code}");
