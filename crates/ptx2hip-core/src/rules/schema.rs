@@ -563,8 +563,9 @@ impl fmt::Display for OperandDefault {
 
 impl OperandSpec {
     /// The C++ literal of the integer `value` written in PTX, for an operand of type `ty`: the
-    /// suffix gives it the operand's C++ type (`1u` for `.u32`, `-1ll` for `.s64`); `None` when
-    /// the value is not a decimal integer `ty` holds, or `ty` is not an integer type.
+    /// suffix gives it the operand's signedness and width (`1u` for `.u8` to `.u32`, `-1ll` for
+    /// `.s64`); `None` when the value is not a decimal integer `ty` holds, or `ty` is not an
+    /// integer type.
     pub fn default_literal(value: &str, ty: PtxType) -> Option<String> {
         let v: i128 = value.parse().ok()?;
         let (signed, bits) = match ty {

@@ -309,25 +309,6 @@ impl<'a> Lowerer<'a> {
                 }
             }
         }
-        // Operands the statement leaves out are what their absence means: a literal (`1u`) or an
-        // earlier operand's value (with the helpers it calls).
-        for spec in specs.iter().skip(ins.operands.len()) {
-            match &spec.default {
-                Some(OperandDefault::Literal(literal)) => {
-                    values.push((spec.name.clone(), None, Expr::other(literal.clone())));
-                }
-                Some(OperandDefault::SameAs(name)) => {
-                    let named = |n: &String, attr: &Option<String>| n == name && attr.is_none();
-                    if let Some((_, _, v)) = values.iter().find(|(n, a, _)| named(n, a)) {
-                        values.push((spec.name.clone(), None, v.clone()));
-                    }
-                    if let Some((_, _, u)) = value_uses.iter().find(|(n, a, _)| named(n, a)) {
-                        value_uses.push((spec.name.clone(), None, u.clone()));
-                    }
-                }
-                None => {}
-            }
-        }
         if let Some(carry) = rule.carry {
             if carry.reads() && !self.carry_set {
                 return Err(Unsupported::at(
@@ -348,6 +329,25 @@ impl<'a> Lowerer<'a> {
         if let Some(ptx) = self.ptx {
             let names = specs.iter().map(|s| s.name.as_str());
             crate::lower::written::respell(ptx, ins, names, &mut values);
+        }
+        // Operands the statement leaves out are what their absence means: a literal (`1u`) or an
+        // earlier operand's value (with the helpers it calls), as written in the PTX (after `respell`).
+        for spec in specs.iter().skip(ins.operands.len()) {
+            match &spec.default {
+                Some(OperandDefault::Literal(literal)) => {
+                    values.push((spec.name.clone(), None, Expr::other(literal.clone())));
+                }
+                Some(OperandDefault::SameAs(name)) => {
+                    let named = |n: &String, attr: &Option<String>| n == name && attr.is_none();
+                    if let Some((_, _, v)) = values.iter().find(|(n, a, _)| named(n, a)) {
+                        values.push((spec.name.clone(), None, v.clone()));
+                    }
+                    if let Some((_, _, u)) = value_uses.iter().find(|(n, a, _)| named(n, a)) {
+                        value_uses.push((spec.name.clone(), None, u.clone()));
+                    }
+                }
+                None => {}
+            }
         }
         let literal_lop3 = crate::lower::lop3::literal_template(self.rules, rule, ins, &values)
             .map(|t| Template::parse(&t));
@@ -704,6 +704,9 @@ mod tests {
         assert!(code.contains("(uint32_t)16, (uint32_t)16);"), "{code}");
         let code = translate("cp.async.cg.shared.global [%0], [%1], 16, %2;", &ops).unwrap();
         assert!(code.contains("(uint32_t)16, ptx2hip_in_r(z));"), "{code}");
+        // The copy size as written, for both.
+        let code = translate("cp.async.cg.shared.global [%0], [%1], 0x10;", &ops[..2]).unwrap();
+        assert!(code.contains("(uint32_t)0x10, (uint32_t)0x10);"), "{code}");
     }
 
     #[test]
