@@ -229,6 +229,22 @@ mod tests {
     }
 
     #[test]
+    fn a_rule_with_an_operand_left_out_takes_a_range_of_counts() {
+        let rules = crate::rules::RuleSet::embedded().unwrap();
+        let j010 = rules.rule("J010").unwrap();
+        let parsed = crate::ptx::parse("mbarrier.arrive.release.cluster.b64 _;").unwrap();
+        let crate::ptx::Item::Instruction(ins) = &parsed.items[0] else {
+            panic!("{parsed:?}")
+        };
+        let bindings = j010.match_modifiers(&ins.modifiers).unwrap();
+        let why = super::shape(&rules, j010, &bindings, ins);
+        assert!(
+            why.starts_with("`mbarrier.arrive.release.cluster.b64` has 1 operand, but rule J010 takes 2 to 3 (d:b64, a:addr:space, b:u32 = 1)"),
+            "{why}"
+        );
+    }
+
+    #[test]
     fn the_operand_that_does_not_fit_is_named() {
         let why = refusal("add.s32 %0, %1, [%2];", 3);
         assert_eq!(
