@@ -139,7 +139,9 @@ impl Cache {
     /// The cache of this build in `dir`, or `None` when the directory cannot be made. A cache
     /// file that cannot be read or decoded counts as empty.
     pub fn open(dir: &Path) -> Option<Cache> {
-        let file = dir.join(format!("check-{:016x}.bin", build_stamp()));
+        // The build: its version and the digest of the sources it was built from (build.rs), so that
+        // every build of the same sources shares a cache and any change starts a new one.
+        let file = dir.join(concat!("check-", env!("PTX2HIP_SOURCE_DIGEST"), ".bin"));
         prepare_dir(dir).ok()?;
         let stored = std::fs::read(&file)
             .ok()
@@ -273,18 +275,6 @@ impl Cache {
         }
         digest
     }
-}
-
-/// What identifies this binary's findings: its version and the digest of the sources it was built
-/// from (build.rs), so that every build of the same sources shares a cache and any change to the
-/// code or the rule table starts a new one.
-fn build_stamp() -> u64 {
-    let text = format!(
-        "{}\0{}",
-        env!("CARGO_PKG_VERSION"),
-        env!("PTX2HIP_SOURCE_DIGEST")
-    );
-    xxh3_64(text.as_bytes())
 }
 
 /// Makes the cache directory, marked so that git and backup tools leave it alone.

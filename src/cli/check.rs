@@ -686,8 +686,11 @@ impl FileReport {
                         let finding = &outcome.findings[*i];
                         let piece =
                             report::render_finding_in(&shown, bytes, newlines, finding, paint);
-                        rendered.keep(rendering, outcome.findings.len(), *i, &piece);
-                        rendered_now = true;
+                        // Kept only where there is a cache entry to keep it in.
+                        if key.is_some() {
+                            rendered.keep(rendering, outcome.findings.len(), *i, &piece);
+                            rendered_now = true;
+                        }
                         text += &piece;
                     }
                     text.push_str("\n\n");

@@ -26,8 +26,8 @@ fn check(dir: &Path, args: &[&str]) -> (i32, String) {
 /// A kernel whose template is a macro of the local header `ptx.h`.
 const KERNEL: &str = "#include \"ptx.h\"\n__device__ int f(int a, int b) {\n  int d;\n  asm(ADD_PTX : \"=r\"(d) : \"r\"(a), \"r\"(b));\n  return d;\n}\n";
 
-#[test]
-fn a_second_run_reports_what_a_run_without_the_cache_reports() {
+/// A directory holding `k.cu` ([`KERNEL`]) and its header, whose template is an `add.s32`.
+fn kernel_tree() -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
     fs::write(dir.path().join("k.cu"), KERNEL).unwrap();
     fs::write(
@@ -35,6 +35,12 @@ fn a_second_run_reports_what_a_run_without_the_cache_reports() {
         "#define ADD_PTX \"add.s32 %0, %1, %2;\"\n",
     )
     .unwrap();
+    dir
+}
+
+#[test]
+fn a_second_run_reports_what_a_run_without_the_cache_reports() {
+    let dir = kernel_tree();
     let uncached = check(dir.path(), &["--no-cache", "k.cu"]);
     assert!(uncached.1.contains("T001"), "{}", uncached.1);
     assert!(
@@ -54,13 +60,7 @@ fn a_second_run_reports_what_a_run_without_the_cache_reports() {
 
 #[test]
 fn every_format_and_colouring_reads_the_cache_as_it_would_be_written() {
-    let dir = tempfile::tempdir().unwrap();
-    fs::write(dir.path().join("k.cu"), KERNEL).unwrap();
-    fs::write(
-        dir.path().join("ptx.h"),
-        "#define ADD_PTX \"add.s32 %0, %1, %2;\"\n",
-    )
-    .unwrap();
+    let dir = kernel_tree();
     let runs: [&[&str]; 4] = [
         &["--color", "always"],
         &["--color", "never"],
@@ -82,13 +82,7 @@ fn every_format_and_colouring_reads_the_cache_as_it_would_be_written() {
 
 #[test]
 fn an_edited_header_or_file_is_checked_again() {
-    let dir = tempfile::tempdir().unwrap();
-    fs::write(dir.path().join("k.cu"), KERNEL).unwrap();
-    fs::write(
-        dir.path().join("ptx.h"),
-        "#define ADD_PTX \"add.s32 %0, %1, %2;\"\n",
-    )
-    .unwrap();
+    let dir = kernel_tree();
     assert!(check(dir.path(), &["k.cu"]).1.contains("T001"));
     fs::write(
         dir.path().join("ptx.h"),
@@ -115,13 +109,7 @@ fn an_edited_header_or_file_is_checked_again() {
 
 #[test]
 fn other_options_are_checked_again() {
-    let dir = tempfile::tempdir().unwrap();
-    fs::write(dir.path().join("k.cu"), KERNEL).unwrap();
-    fs::write(
-        dir.path().join("ptx.h"),
-        "#define ADD_PTX \"add.s32 %0, %1, %2;\"\n",
-    )
-    .unwrap();
+    let dir = kernel_tree();
     check(dir.path(), &["k.cu"]);
     // `-D` decides nothing here, but the cache cannot know that: it keys every option.
     let with_macro = check(dir.path(), &["-D", "X=1", "--target", "portable", "k.cu"]);
@@ -136,13 +124,7 @@ fn other_options_are_checked_again() {
 
 #[test]
 fn a_cache_directory_that_cannot_be_made_changes_nothing() {
-    let dir = tempfile::tempdir().unwrap();
-    fs::write(dir.path().join("k.cu"), KERNEL).unwrap();
-    fs::write(
-        dir.path().join("ptx.h"),
-        "#define ADD_PTX \"add.s32 %0, %1, %2;\"\n",
-    )
-    .unwrap();
+    let dir = kernel_tree();
     // A file where the directory would be.
     fs::write(dir.path().join("blocked"), "").unwrap();
     let blocked = check(dir.path(), &["--cache-dir", "blocked/cache", "k.cu"]);
