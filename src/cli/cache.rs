@@ -25,7 +25,9 @@
 //! neither reads nor writes it. A cache that cannot be read is ignored, one that cannot be written
 //! is not written: the cache never changes what a run reports, only how long it takes.
 
+use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
+use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
@@ -42,10 +44,19 @@ pub const DEFAULT_DIR: &str = ".ptx2hip_cache";
 const KEPT_FILES: usize = 4;
 
 /// The findings of the files checked by earlier runs of this binary, and those of this run.
+///
+/// The file is read whole but decoded one entry at a time, by the worker that needs it: a warm
+/// run over eight census trees spent a tenth of its time decoding every entry before any file
+/// was checked. The file is a sequence of records, each a path and its entry in postcard, both
+/// prefixed by their length (`u64`, little-endian); the records left as they were are written
+/// back as they were read.
 pub struct Cache {
     file: PathBuf,
-    stored: HashMap<String, Entry>,
-    fresh: Mutex<Vec<Entry>>,
+    /// The cache file's bytes.
+    bytes: Vec<u8>,
+    /// Where each stored file's entry lies in `bytes`, by the file's absolute path.
+    stored: HashMap<String, Range<usize>>,
+    fresh: Mutex<Vec<(String, Entry)>>,
     /// The paths of the stored entries this run used.
     used: Mutex<HashSet<String>>,
     /// Digests of the headers met in this run, read once however many files include them.
@@ -55,8 +66,6 @@ pub struct Cache {
 /// One file's findings and what they depend on.
 #[derive(Serialize, Deserialize)]
 struct Entry {
-    /// The file's absolute path.
-    path: String,
     digest: u128,
     settings: u64,
     /// Absolute paths of the headers the scan looked for, with the digest of their bytes
@@ -137,21 +146,17 @@ impl Key {
 
 impl Cache {
     /// The cache of this build in `dir`, or `None` when the directory cannot be made. A cache
-    /// file that cannot be read or decoded counts as empty.
+    /// file that cannot be read or whose records are not whole counts as empty.
     pub fn open(dir: &Path) -> Option<Cache> {
         // The build: its version and the digest of the sources it was built from (build.rs), so that
         // every build of the same sources shares a cache and any change starts a new one.
         let file = dir.join(concat!("check-", env!("PTX2HIP_SOURCE_DIGEST"), ".bin"));
         prepare_dir(dir).ok()?;
-        let stored = std::fs::read(&file)
-            .ok()
-            .and_then(|bytes| postcard::from_bytes::<Vec<Entry>>(&bytes).ok())
-            .unwrap_or_default()
-            .into_iter()
-            .map(|e| (e.path.clone(), e))
-            .collect();
+        let bytes = std::fs::read(&file).unwrap_or_default();
+        let stored = records(&bytes).unwrap_or_default();
         Some(Cache {
             file,
+            bytes,
             stored,
             fresh: Mutex::new(Vec::new()),
             used: Mutex::new(HashSet::new()),
@@ -159,9 +164,11 @@ impl Cache {
         })
     }
 
-    /// The findings stored for `key`, when nothing they depend on has changed.
+    /// The findings stored for `key`, when nothing they depend on has changed (an entry that
+    /// cannot be decoded is no entry).
     pub fn get(&self, key: &Key) -> Option<Hit> {
-        let entry = self.stored.get(&key.path)?;
+        let range = self.stored.get(&key.path)?;
+        let entry: Entry = postcard::from_bytes(&self.bytes[range.clone()]).ok()?;
         let same = entry.digest == key.digest
             && entry.settings == key.settings
             && entry
@@ -176,12 +183,12 @@ impl Cache {
         }
         Some(Hit {
             outcome: FileOutcome {
-                findings: entry.findings.clone(),
-                diagnostics: entry.diagnostics.clone(),
+                findings: entry.findings,
+                diagnostics: entry.diagnostics,
                 ..FileOutcome::default()
             },
-            rendered: entry.rendered.clone(),
-            headers: entry.headers.clone(),
+            rendered: entry.rendered,
+            headers: entry.headers,
         })
     }
 
@@ -198,62 +205,73 @@ impl Cache {
             };
             headers.push((path, header.text.as_deref().map(xxh3_128)));
         }
-        self.keep(Entry {
-            path: key.path,
-            digest: key.digest,
-            settings: key.settings,
-            headers,
-            findings: outcome.findings.clone(),
-            diagnostics: outcome.diagnostics.clone(),
-            rendered,
-        });
+        self.keep(
+            key.path,
+            Entry {
+                digest: key.digest,
+                settings: key.settings,
+                headers,
+                findings: outcome.findings.clone(),
+                diagnostics: outcome.diagnostics.clone(),
+                rendered,
+            },
+        );
     }
 
     /// Keeps a stored entry with more of its findings rendered.
     pub fn renew(&self, key: Key, hit: Hit) {
-        self.keep(Entry {
-            path: key.path,
-            digest: key.digest,
-            settings: key.settings,
-            headers: hit.headers,
-            findings: hit.outcome.findings,
-            diagnostics: hit.outcome.diagnostics,
-            rendered: hit.rendered,
-        });
+        self.keep(
+            key.path,
+            Entry {
+                digest: key.digest,
+                settings: key.settings,
+                headers: hit.headers,
+                findings: hit.outcome.findings,
+                diagnostics: hit.outcome.diagnostics,
+                rendered: hit.rendered,
+            },
+        );
     }
 
-    fn keep(&self, entry: Entry) {
+    fn keep(&self, path: String, entry: Entry) {
         if let Ok(mut fresh) = self.fresh.lock() {
-            fresh.push(entry);
+            fresh.push((path, entry));
         }
     }
 
     /// Writes the cache when this run found anything new. It keeps the stored entries this run
-    /// used and those of files the run did not check (`checked` holds the absolute paths of the
-    /// files it did), for runs over other parts of the tree; the entries this run made or
-    /// renewed replace theirs. A failure to write leaves the previous cache file in place.
-    pub fn save(self, checked: &HashSet<String>) {
+    /// used and those of files the run did not check (`checked` says which it did, by absolute
+    /// path; asked only when there is something to write), for runs over other parts of the tree;
+    /// the entries this run made or renewed replace theirs. A failure to write leaves the
+    /// previous cache file in place.
+    pub fn save(self, checked: impl FnOnce() -> HashSet<String>) {
         let fresh = self.fresh.into_inner().unwrap_or_default();
         if fresh.is_empty() {
             return;
         }
+        let checked = checked();
         let used = self.used.into_inner().unwrap_or_default();
-        let renewed: HashSet<&str> = fresh.iter().map(|e| e.path.as_str()).collect();
-        let mut entries: Vec<&Entry> = self
+        let renewed: HashSet<&str> = fresh.iter().map(|(path, _)| path.as_str()).collect();
+        let mut records: Vec<(&str, Cow<[u8]>)> = self
             .stored
-            .values()
-            .filter(|e| !renewed.contains(e.path.as_str()))
-            .filter(|e| used.contains(&e.path) || !checked.contains(&e.path))
+            .iter()
+            .filter(|(path, _)| !renewed.contains(path.as_str()))
+            .filter(|(path, _)| used.contains(*path) || !checked.contains(*path))
+            .map(|(path, range)| (path.as_str(), Cow::Borrowed(&self.bytes[range.clone()])))
             .collect();
-        entries.extend(fresh.iter());
-        entries.sort_by(|a, b| a.path.cmp(&b.path));
-        let Ok(bytes) = postcard::to_allocvec(&entries) else {
-            return;
-        };
+        records.extend(fresh.iter().filter_map(|(path, entry)| {
+            Some((path.as_str(), Cow::Owned(postcard::to_allocvec(entry).ok()?)))
+        }));
+        // In path order, so that the same findings make the same file.
+        records.sort_by(|a, b| a.0.cmp(b.0));
+        let mut out = Vec::with_capacity(self.bytes.len());
+        for (path, entry) in &records {
+            push_record(&mut out, path, entry);
+        }
         let temporary = self
             .file
             .with_extension(format!("tmp{}", std::process::id()));
-        if std::fs::write(&temporary, bytes).is_err()
+        if std::fs::write(&temporary, out).is_err()
             || std::fs::rename(&temporary, &self.file).is_err()
         {
             let _ = std::fs::remove_file(&temporary);
@@ -275,6 +293,33 @@ impl Cache {
         }
         digest
     }
+}
+
+/// Appends one record: `path` and `entry`, each after its length.
+fn push_record(out: &mut Vec<u8>, path: &str, entry: &[u8]) {
+    for piece in [path.as_bytes(), entry] {
+        out.extend_from_slice(&(piece.len() as u64).to_le_bytes());
+        out.extend_from_slice(piece);
+    }
+}
+
+/// Where each record's entry lies in `bytes`, by its path; `None` unless every record is whole.
+fn records(bytes: &[u8]) -> Option<HashMap<String, Range<usize>>> {
+    let mut at: usize = 0;
+    let mut piece = || {
+        let length = bytes.get(at..at.checked_add(8)?)?;
+        let length = usize::try_from(u64::from_le_bytes(length.try_into().ok()?)).ok()?;
+        let start = at + 8;
+        let end = start.checked_add(length).filter(|&end| end <= bytes.len())?;
+        at = end;
+        Some(start..end)
+    };
+    let mut stored = HashMap::new();
+    while let Some(path) = piece() {
+        let entry = piece()?;
+        stored.insert(std::str::from_utf8(&bytes[path]).ok()?.to_owned(), entry);
+    }
+    (at == bytes.len()).then_some(stored)
 }
 
 /// Makes the cache directory, marked so that git and backup tools leave it alone.
@@ -346,7 +391,7 @@ mod tests {
             outcome,
             Rendered::default(),
         );
-        cache.save(&HashSet::new());
+        cache.save(HashSet::new);
     }
 
     #[test]
@@ -432,7 +477,7 @@ mod tests {
                 Rendered::default(),
             );
         }
-        cache.save(&HashSet::new());
+        cache.save(HashSet::new);
         // A run over `b` and `c` only: `b` changed (checked again), `c` no longer has statements.
         let cache = Cache::open(&cache_dir).unwrap();
         cache.put(
@@ -440,11 +485,11 @@ mod tests {
             &outcome("second", vec![]),
             Rendered::default(),
         );
-        let checked = [&b, &c]
+        let checked: HashSet<String> = [&b, &c]
             .iter()
             .map(|p| std::path::absolute(p).unwrap().to_str().unwrap().to_owned())
             .collect();
-        cache.save(&checked);
+        cache.save(|| checked);
         let cache = Cache::open(&cache_dir).unwrap();
         let get = |file: &Path, bytes: &[u8]| {
             message_of(cache.get(&Key::new(file, bytes, SETTINGS).unwrap()))
@@ -474,21 +519,37 @@ mod tests {
     }
 
     #[test]
-    fn a_damaged_cache_file_counts_as_empty() {
+    fn a_damaged_cache_file_counts_as_empty_and_a_damaged_entry_as_missing() {
         let dir = tempfile::tempdir().unwrap();
         let cache_dir = dir.path().join("cache");
         let file = dir.path().join("a.cu");
-        stored(&cache_dir, &file, b"asm", &outcome("stored", vec![]));
-        for entry in std::fs::read_dir(&cache_dir).unwrap() {
-            let path = entry.unwrap().path();
-            if is_cache_file(&path) {
-                std::fs::write(&path, b"\xff\xff\xff not postcard").unwrap();
+        let damaged = |damage: &dyn Fn(&mut Vec<u8>)| {
+            stored(&cache_dir, &file, b"asm", &outcome("stored", vec![]));
+            for entry in std::fs::read_dir(&cache_dir).unwrap() {
+                let path = entry.unwrap().path();
+                if is_cache_file(&path) {
+                    let mut bytes = std::fs::read(&path).unwrap();
+                    damage(&mut bytes);
+                    std::fs::write(&path, bytes).unwrap();
+                }
             }
-        }
-        let cache = Cache::open(&cache_dir).unwrap();
-        assert!(cache
-            .get(&Key::new(&file, b"asm", SETTINGS).unwrap())
-            .is_none());
+            let cache = Cache::open(&cache_dir).unwrap();
+            cache.get(&Key::new(&file, b"asm", SETTINGS).unwrap()).is_none()
+        };
+        assert!(!damaged(&|_| {}), "undamaged, it is found");
+        assert!(damaged(&|b| *b = b"\xff\xff\xff not a cache".to_vec()));
+        assert!(damaged(&|b| {
+            b.pop();
+        }));
+        assert!(damaged(&|b| b.push(0)));
+        // The entry's own bytes (after the two lengths and the path) cut short: its record is
+        // whole, its decoding fails.
+        assert!(damaged(&|b| {
+            let path = u64::from_le_bytes(b[..8].try_into().unwrap()) as usize;
+            let at = 8 + path;
+            b.truncate(at + 8 + 3);
+            b[at..at + 8].copy_from_slice(&3u64.to_le_bytes());
+        }));
     }
 
     #[test]

@@ -289,14 +289,15 @@ fn check(
         .collect();
     progress.finish();
     if let Some(cache) = cache {
-        let checked = sources
-            .iter()
-            .filter_map(|s| match s {
-                Source::File(p) => std::path::absolute(p).ok()?.to_str().map(str::to_owned),
-                Source::Stdin { .. } => None,
-            })
-            .collect();
-        cache.save(&checked);
+        cache.save(|| {
+            sources
+                .iter()
+                .filter_map(|s| match s {
+                    Source::File(p) => std::path::absolute(p).ok()?.to_str().map(str::to_owned),
+                    Source::Stdin { .. } => None,
+                })
+                .collect()
+        });
     }
     let mut out = match &args.output_file {
         Some(path) => {
