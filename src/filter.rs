@@ -58,6 +58,10 @@ impl Filter {
 
     /// Whether the file at `path` (relative to the working directory, or absolute) is kept.
     pub fn keeps(&self, path: &Path) -> bool {
+        // Asked of every file the walk finds: without patterns, nothing to make absolute.
+        if self.excludes.is_empty() && self.globs.is_none() {
+            return true;
+        }
         let path = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
         !self.excludes_entry(&path, false) && self.globs_keep(&path)
     }
@@ -66,6 +70,9 @@ impl Filter {
     /// configuration's directory is judged by the configuration above it, as a walk entering it
     /// would be. Globs choose files, not directories.
     pub fn keeps_dir(&self, dir: &Path) -> bool {
+        if self.excludes.is_empty() {
+            return true;
+        }
         let dir = std::path::absolute(dir).unwrap_or_else(|_| dir.to_path_buf());
         !self.excludes_entry(&dir, true)
     }

@@ -2,6 +2,7 @@
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 
 use super::output::warn;
@@ -98,7 +99,20 @@ impl Selection {
                 unread.insert(e);
             }
         };
-        let wanted = |path: &Path| {
+        // Files left out by exclusions, to say so when nothing is left.
+        let excluded = AtomicUsize::new(0);
+        let kept = |path: &Path| {
+            let kept = filter.keeps(path)
+                && configs.keeps(path).unwrap_or_else(|e| {
+                    note(e);
+                    false
+                });
+            if !kept {
+                excluded.fetch_add(1, Ordering::Relaxed);
+            }
+            kept
+        };
+        let extension_wanted = |path: &Path| {
             if !extensions.is_empty() {
                 return walk::has_extension(path, extensions);
             }
@@ -113,26 +127,24 @@ impl Selection {
                 }
             }
         };
+        let walked = |path: &Path| extension_wanted(path) && kept(path);
         let options = walk::WalkOptions {
             no_ignore: self.no_ignore,
             hidden: self.hidden,
             follow: self.follow,
         };
-        let mut walked = walk::collect(paths, &wanted, options);
-        let found = walked.files.len();
-        walked.files.retain(|f| {
-            filter.keeps(&f.path)
-                && configs.keeps(&f.path).unwrap_or_else(|e| {
-                    note(e);
-                    false
-                })
-        });
+        let wants = walk::Wants {
+            walked: &walked,
+            named: &kept,
+        };
+        let mut walked = walk::collect(paths, wants, options);
+        let excluded = excluded.into_inner();
         walked
             .errors
             .extend(unread.into_inner().unwrap_or_default());
         if walked.files.is_empty() && walked.errors.is_empty() && !paths.is_empty() {
-            let why = if found > 0 {
-                format!("the {found} found are all excluded (`exclude` of the configuration, --exclude or --glob)")
+            let why = if excluded > 0 {
+                format!("the {excluded} found are all excluded (`exclude` of the configuration, --exclude or --glob)")
             } else {
                 let extensions = match (extensions, &configs.of_working_directory().extensions) {
                     ([], Some(configured)) => configured.join(", "),

@@ -16,7 +16,7 @@
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, RwLock};
 
 use super::select::PerFileIgnores;
 use super::{Config, Source, FILE_NAME};
@@ -66,7 +66,7 @@ pub struct Configs {
     /// For files with no configuration above them: the one found from the working directory.
     fallback: Arc<Resolved>,
     /// Per directory (absolute), what its lookup found.
-    dirs: Mutex<HashMap<PathBuf, Found>>,
+    dirs: RwLock<HashMap<PathBuf, Found>>,
 }
 
 impl Configs {
@@ -76,7 +76,7 @@ impl Configs {
         let mut configs = Configs {
             fixed: None,
             fallback: Resolved::new(Config::default())?,
-            dirs: Mutex::new(HashMap::new()),
+            dirs: RwLock::new(HashMap::new()),
         };
         match source {
             Source::Isolated => configs.fixed = Some(Resolved::new(Config::default())?),
@@ -153,14 +153,14 @@ impl Configs {
                 None => Ok(None),
             }
         };
-        if let Ok(mut dirs) = self.dirs.lock() {
+        if let Ok(mut dirs) = self.dirs.write() {
             dirs.insert(dir.to_path_buf(), found.clone());
         }
         found
     }
 
     fn cached(&self, dir: &Path) -> Option<Found> {
-        self.dirs.lock().ok()?.get(dir).cloned()
+        self.dirs.read().ok()?.get(dir).cloned()
     }
 }
 

@@ -82,12 +82,32 @@ pub struct Walked {
     pub errors: Vec<String>,
 }
 
-/// Which files found in walked directories are processed: by their extension, which each file's
-/// configuration can decide (a nested `ptx2hip.toml` chooses for its subtree).
+/// Whether a file is processed. Asked from the walk's own threads, so that the files left out
+/// (by extension, by exclusions) are told apart while directories are still being read, not in
+/// a pass of their own after the walk.
 pub type Wanted<'a> = &'a (dyn Fn(&Path) -> bool + Sync);
 
+/// Which files are processed: `walked` decides for the files found in walked directories (their
+/// extension, which each file's configuration can choose, and exclusions), `named` for the files
+/// given as paths, which are processed whatever their extension.
+#[derive(Clone, Copy)]
+pub struct Wants<'a> {
+    pub walked: Wanted<'a>,
+    pub named: Wanted<'a>,
+}
+
+impl<'a> Wants<'a> {
+    /// Every file `walked` wants, and every file named.
+    pub fn walked(walked: Wanted<'a>) -> Wants<'a> {
+        Wants {
+            walked,
+            named: &|_| true,
+        }
+    }
+}
+
 /// Collects the files under `paths`, sorted by path; walk errors are returned alongside, not fatal.
-pub fn collect(paths: &[PathBuf], wanted: Wanted, options: WalkOptions) -> Walked {
+pub fn collect(paths: &[PathBuf], wants: Wants, options: WalkOptions) -> Walked {
     let mut files = Vec::new();
     let mut errors = Vec::new();
     let mut seen = HashSet::new();
@@ -97,13 +117,13 @@ pub fn collect(paths: &[PathBuf], wanted: Wanted, options: WalkOptions) -> Walke
     if !overlap {
         // One walk over every root keeps both cores busy from the first directory to the last.
         let roots: Vec<&Path> = paths.iter().map(PathBuf::as_path).collect();
-        (files, errors) = collect_roots(&roots, wanted, options);
+        (files, errors) = collect_roots(&roots, wants, options);
     }
     // One file reached by several paths is processed once, under the first root's path that
     // reaches it without a link where there is one (the file itself, not a link to it).
     let mut reached: Vec<(PathBuf, bool, usize, SourceFile)> = Vec::new();
     for (k, root) in paths.iter().enumerate().filter(|_| overlap) {
-        let (found, errs) = collect_roots(&[root.as_path()], wanted, options);
+        let (found, errs) = collect_roots(&[root.as_path()], wants, options);
         errors.extend(errs);
         for file in found {
             let real = std::fs::canonicalize(&file.path).unwrap_or_else(|_| file.path.clone());
@@ -118,16 +138,40 @@ pub fn collect(paths: &[PathBuf], wanted: Wanted, options: WalkOptions) -> Walke
     }
     if let Some(tracked) = tracked {
         let walked: HashSet<PathBuf> = files.iter().map(|f| f.path.clone()).collect();
-        for file in tracked.finish(wanted, options) {
+        for file in tracked.finish(wants.walked, options) {
             let real = || std::fs::canonicalize(&file.path).unwrap_or_else(|_| file.path.clone());
             if !walked.contains(&file.path) && (!overlap || seen.insert(real())) {
                 files.push(file);
             }
         }
     }
-    files.sort();
+    files.sort_unstable_by(|a, b| {
+        walk_order(&a.path, &b.path).then_with(|| a.relative.cmp(&b.relative))
+    });
     files.dedup_by(|a, b| a.path == b.path);
     Walked { files, errors }
+}
+
+/// The order of `Path`'s comparison (component by component) for the paths a walk makes, which
+/// have no `.` or doubled separators past their root's: bytes compared with the separator below
+/// every other byte. Comparing components cost a warm run over eight census trees 3 % of its
+/// time, with every core but one idle.
+fn walk_order(a: &Path, b: &Path) -> std::cmp::Ordering {
+    if !cfg!(unix) {
+        return a.cmp(b);
+    }
+    let (a, b) = (a.as_os_str().as_encoded_bytes(), b.as_os_str().as_encoded_bytes());
+    // Eight bytes at a time to the first difference: every path shares its root's prefix.
+    let shorter = a.len().min(b.len());
+    let mut common = 0;
+    while common + 8 <= shorter && a[common..common + 8] == b[common..common + 8] {
+        common += 8;
+    }
+    while common < shorter && a[common] == b[common] {
+        common += 1;
+    }
+    let rank = |byte: Option<&u8>| byte.map(|&c| if c == b'/' { 0 } else { u16::from(c) + 1 });
+    rank(a.get(common)).cmp(&rank(b.get(common)))
 }
 
 /// Whether some component of `path` is a symbolic link.
@@ -156,7 +200,7 @@ fn roots_overlap(paths: &[PathBuf]) -> bool {
 /// The files under `roots`: a root that is a file is itself, directories are walked together.
 fn collect_roots(
     roots: &[&Path],
-    wanted: Wanted,
+    wants: Wants,
     options: WalkOptions,
 ) -> (Vec<SourceFile>, Vec<String>) {
     let mut found = Vec::new();
@@ -164,6 +208,9 @@ fn collect_roots(
     let mut dirs = Vec::new();
     for &root in roots {
         if root.is_file() {
+            if !(wants.named)(root) {
+                continue;
+            }
             let relative = root
                 .file_name()
                 .map(PathBuf::from)
@@ -204,7 +251,7 @@ fn collect_roots(
         .run(|| {
             Box::new(|entry| {
                 match entry {
-                    Ok(e) if e.file_type().is_some_and(|t| t.is_file()) && wanted(e.path()) => {
+                    Ok(e) if e.file_type().is_some_and(|t| t.is_file()) && (wants.walked)(e.path()) => {
                         // Roots do not overlap: exactly one is a prefix.
                         let relative = dirs
                             .iter()
@@ -350,10 +397,23 @@ mod tests {
         std::os::unix::fs::symlink(&a, &b).unwrap();
         let gone = dir.path().join("gone.cu");
         std::os::unix::fs::symlink(dir.path().join("missing.cu"), &gone).unwrap();
-        let walked = collect(&[a, gone], &|_: &Path| true, WalkOptions::default());
+        let walked = collect(&[a, gone], Wants::walked(&|_: &Path| true), WalkOptions::default());
         assert_eq!(walked.errors.len(), 2);
         for e in &walked.errors {
             assert!(e.contains("a symbolic link that cannot be followed"), "{e}");
+        }
+    }
+
+    #[test]
+    fn walked_paths_are_ordered_as_paths_compare() {
+        let paths = [
+            "/t/a", "/t/a.b/c.cu", "/t/a/c.cu", "/t/a-b.cu", "/t/a/b/c.cu", "/t/ab.cu", "/t/a/b.cu",
+            "/t/A.cu", "/t/a/b", "/t/é.cu", "/t/b",
+        ];
+        for x in paths.map(Path::new) {
+            for y in paths.map(Path::new) {
+                assert_eq!(walk_order(x, y), x.cmp(y), "{} against {}", x.display(), y.display());
+            }
         }
     }
 

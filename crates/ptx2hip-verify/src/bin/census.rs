@@ -50,7 +50,7 @@ fn main() {
     for root in &roots {
         let walked = walk::collect(
             std::slice::from_ref(root),
-            &|p: &std::path::Path| walk::has_extension(p, &extensions),
+            walk::Wants::walked(&|p: &std::path::Path| walk::has_extension(p, &extensions)),
             walk::WalkOptions::default(),
         );
         for file in walked.files {
