@@ -260,7 +260,10 @@ impl Cache {
             .map(|(path, range)| (path.as_str(), Cow::Borrowed(&self.bytes[range.clone()])))
             .collect();
         records.extend(fresh.iter().filter_map(|(path, entry)| {
-            Some((path.as_str(), Cow::Owned(postcard::to_allocvec(entry).ok()?)))
+            Some((
+                path.as_str(),
+                Cow::Owned(postcard::to_allocvec(entry).ok()?),
+            ))
         }));
         // In path order, so that the same findings make the same file.
         records.sort_by(|a, b| a.0.cmp(b.0));
@@ -310,7 +313,9 @@ fn records(bytes: &[u8]) -> Option<HashMap<String, Range<usize>>> {
         let length = bytes.get(at..at.checked_add(8)?)?;
         let length = usize::try_from(u64::from_le_bytes(length.try_into().ok()?)).ok()?;
         let start = at + 8;
-        let end = start.checked_add(length).filter(|&end| end <= bytes.len())?;
+        let end = start
+            .checked_add(length)
+            .filter(|&end| end <= bytes.len())?;
         at = end;
         Some(start..end)
     };
@@ -534,7 +539,9 @@ mod tests {
                 }
             }
             let cache = Cache::open(&cache_dir).unwrap();
-            cache.get(&Key::new(&file, b"asm", SETTINGS).unwrap()).is_none()
+            cache
+                .get(&Key::new(&file, b"asm", SETTINGS).unwrap())
+                .is_none()
         };
         assert!(!damaged(&|_| {}), "undamaged, it is found");
         assert!(damaged(&|b| *b = b"\xff\xff\xff not a cache".to_vec()));

@@ -160,7 +160,10 @@ fn walk_order(a: &Path, b: &Path) -> std::cmp::Ordering {
     if !cfg!(unix) {
         return a.cmp(b);
     }
-    let (a, b) = (a.as_os_str().as_encoded_bytes(), b.as_os_str().as_encoded_bytes());
+    let (a, b) = (
+        a.as_os_str().as_encoded_bytes(),
+        b.as_os_str().as_encoded_bytes(),
+    );
     // Eight bytes at a time to the first difference: every path shares its root's prefix.
     let shorter = a.len().min(b.len());
     let mut common = 0;
@@ -251,7 +254,10 @@ fn collect_roots(
         .run(|| {
             Box::new(|entry| {
                 match entry {
-                    Ok(e) if e.file_type().is_some_and(|t| t.is_file()) && (wants.walked)(e.path()) => {
+                    Ok(e)
+                        if e.file_type().is_some_and(|t| t.is_file())
+                            && (wants.walked)(e.path()) =>
+                    {
                         // Roots do not overlap: exactly one is a prefix.
                         let relative = dirs
                             .iter()
@@ -397,7 +403,11 @@ mod tests {
         std::os::unix::fs::symlink(&a, &b).unwrap();
         let gone = dir.path().join("gone.cu");
         std::os::unix::fs::symlink(dir.path().join("missing.cu"), &gone).unwrap();
-        let walked = collect(&[a, gone], Wants::walked(&|_: &Path| true), WalkOptions::default());
+        let walked = collect(
+            &[a, gone],
+            Wants::walked(&|_: &Path| true),
+            WalkOptions::default(),
+        );
         assert_eq!(walked.errors.len(), 2);
         for e in &walked.errors {
             assert!(e.contains("a symbolic link that cannot be followed"), "{e}");
@@ -407,12 +417,27 @@ mod tests {
     #[test]
     fn walked_paths_are_ordered_as_paths_compare() {
         let paths = [
-            "/t/a", "/t/a.b/c.cu", "/t/a/c.cu", "/t/a-b.cu", "/t/a/b/c.cu", "/t/ab.cu", "/t/a/b.cu",
-            "/t/A.cu", "/t/a/b", "/t/é.cu", "/t/b",
+            "/t/a",
+            "/t/a.b/c.cu",
+            "/t/a/c.cu",
+            "/t/a-b.cu",
+            "/t/a/b/c.cu",
+            "/t/ab.cu",
+            "/t/a/b.cu",
+            "/t/A.cu",
+            "/t/a/b",
+            "/t/é.cu",
+            "/t/b",
         ];
         for x in paths.map(Path::new) {
             for y in paths.map(Path::new) {
-                assert_eq!(walk_order(x, y), x.cmp(y), "{} against {}", x.display(), y.display());
+                assert_eq!(
+                    walk_order(x, y),
+                    x.cmp(y),
+                    "{} against {}",
+                    x.display(),
+                    y.display()
+                );
             }
         }
     }
