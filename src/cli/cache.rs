@@ -145,23 +145,23 @@ impl Key {
 }
 
 impl Cache {
-    /// The cache of this build in `dir`, or `None` when the directory cannot be made. A cache
-    /// file that cannot be read or whose records are not whole counts as empty.
-    pub fn open(dir: &Path) -> Option<Cache> {
+    /// The cache of this build in `dir` (made when there is something to save). A cache file
+    /// that cannot be read or whose records are not whole counts as empty. Opening only reads, so
+    /// a run opens its cache while it walks the tree.
+    pub fn open(dir: &Path) -> Cache {
         // The build: its version and the digest of the sources it was built from (build.rs), so that
         // every build of the same sources shares a cache and any change starts a new one.
         let file = dir.join(concat!("check-", env!("PTX2HIP_SOURCE_DIGEST"), ".bin"));
-        prepare_dir(dir).ok()?;
         let bytes = std::fs::read(&file).unwrap_or_default();
         let stored = records(&bytes).unwrap_or_default();
-        Some(Cache {
+        Cache {
             file,
             bytes,
             stored,
             fresh: Mutex::new(Vec::new()),
             used: Mutex::new(HashSet::new()),
             headers: Mutex::new(HashMap::new()),
-        })
+        }
     }
 
     /// The findings stored for `key`, when nothing they depend on has changed (an entry that
@@ -271,6 +271,12 @@ impl Cache {
         for (path, entry) in &records {
             push_record(&mut out, path, entry);
         }
+        let Some(dir) = self.file.parent() else {
+            return;
+        };
+        if prepare_dir(dir).is_err() {
+            return;
+        }
         let temporary = self
             .file
             .with_extension(format!("tmp{}", std::process::id()));
@@ -280,9 +286,7 @@ impl Cache {
             let _ = std::fs::remove_file(&temporary);
             return;
         }
-        if let Some(dir) = self.file.parent() {
-            prune(dir, &self.file);
-        }
+        prune(dir, &self.file);
     }
 
     /// The digest of the header at `path` now (`None`: not readable), read once per run.
@@ -390,7 +394,7 @@ mod tests {
 
     /// Stores `outcome` for `file` in a cache in `dir` and saves it, as a run does.
     fn stored(dir: &Path, file: &Path, bytes: &[u8], outcome: &FileOutcome) {
-        let cache = Cache::open(dir).unwrap();
+        let cache = Cache::open(dir);
         cache.put(
             Key::new(file, bytes, SETTINGS).unwrap(),
             outcome,
@@ -409,7 +413,7 @@ mod tests {
             b"asm",
             &outcome("stored", vec![]),
         );
-        let cache = Cache::open(&dir.path().join("cache")).unwrap();
+        let cache = Cache::open(&dir.path().join("cache"));
         let key = Key::new(&file, b"asm", SETTINGS).unwrap();
         assert_eq!(message_of(cache.get(&key)).as_deref(), Some("stored"));
     }
@@ -424,7 +428,7 @@ mod tests {
             b"asm",
             &outcome("stored", vec![]),
         );
-        let cache = Cache::open(&dir.path().join("cache")).unwrap();
+        let cache = Cache::open(&dir.path().join("cache"));
         assert!(cache
             .get(&Key::new(&file, b"asm ", SETTINGS).unwrap())
             .is_none());
@@ -457,12 +461,12 @@ mod tests {
         let cache_dir = dir.path().join("cache");
         stored(&cache_dir, &file, b"asm", &outcome("stored", headers));
         let key = || Key::new(&file, b"asm", SETTINGS).unwrap();
-        assert!(Cache::open(&cache_dir).unwrap().get(&key()).is_some());
+        assert!(Cache::open(&cache_dir).get(&key()).is_some());
         std::fs::write(&absent, "#define Y 2\n").unwrap();
-        assert!(Cache::open(&cache_dir).unwrap().get(&key()).is_none());
+        assert!(Cache::open(&cache_dir).get(&key()).is_none());
         std::fs::remove_file(&absent).unwrap();
         std::fs::write(&header, "#define X 2\n").unwrap();
-        assert!(Cache::open(&cache_dir).unwrap().get(&key()).is_none());
+        assert!(Cache::open(&cache_dir).get(&key()).is_none());
     }
 
     #[test]
@@ -474,7 +478,7 @@ mod tests {
             dir.path().join("b.cu"),
             dir.path().join("c.cu"),
         );
-        let cache = Cache::open(&cache_dir).unwrap();
+        let cache = Cache::open(&cache_dir);
         for file in [&a, &b, &c] {
             cache.put(
                 Key::new(file, b"asm", SETTINGS).unwrap(),
@@ -484,7 +488,7 @@ mod tests {
         }
         cache.save(HashSet::new);
         // A run over `b` and `c` only: `b` changed (checked again), `c` no longer has statements.
-        let cache = Cache::open(&cache_dir).unwrap();
+        let cache = Cache::open(&cache_dir);
         cache.put(
             Key::new(&b, b"asm 2", SETTINGS).unwrap(),
             &outcome("second", vec![]),
@@ -495,7 +499,7 @@ mod tests {
             .map(|p| std::path::absolute(p).unwrap().to_str().unwrap().to_owned())
             .collect();
         cache.save(|| checked);
-        let cache = Cache::open(&cache_dir).unwrap();
+        let cache = Cache::open(&cache_dir);
         let get = |file: &Path, bytes: &[u8]| {
             message_of(cache.get(&Key::new(file, bytes, SETTINGS).unwrap()))
         };
@@ -538,7 +542,7 @@ mod tests {
                     std::fs::write(&path, bytes).unwrap();
                 }
             }
-            let cache = Cache::open(&cache_dir).unwrap();
+            let cache = Cache::open(&cache_dir);
             cache
                 .get(&Key::new(&file, b"asm", SETTINGS).unwrap())
                 .is_none()
@@ -563,7 +567,12 @@ mod tests {
     fn the_cache_directory_is_marked_for_git_and_backup_tools() {
         let dir = tempfile::tempdir().unwrap();
         let cache_dir = dir.path().join("cache");
-        Cache::open(&cache_dir).unwrap();
+        stored(
+            &cache_dir,
+            &dir.path().join("a.cu"),
+            b"asm",
+            &outcome("stored", vec![]),
+        );
         assert_eq!(
             std::fs::read_to_string(cache_dir.join(".gitignore")).unwrap(),
             "# Created by ptx2hip.\n*\n"

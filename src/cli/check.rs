@@ -89,7 +89,13 @@ pub struct LintArgs {
 }
 
 impl LintArgs {
-    /// The cache this run reads and writes, unless `--no-cache` (standard input is never cached).
+    /// Whether the report needs every finding once all files are checked: the JSON and SARIF
+    /// documents and the statistics (the other formats print each file's as it is done).
+    fn prints_all_at_the_end(&self) -> bool {
+        self.statistics || matches!(self.format, CheckFormat::Json | CheckFormat::Sarif)
+    }
+
+    /// The cache this run reads and writes, unless `--no-cache`.
     fn cache(&self) -> Option<Cache> {
         if self.no_cache {
             return None;
@@ -99,7 +105,7 @@ impl LintArgs {
             .clone()
             .or_else(|| std::env::var_os("PTX2HIP_CACHE_DIR").map(PathBuf::from))
             .unwrap_or_else(|| PathBuf::from(cache::DEFAULT_DIR));
-        Cache::open(&dir)
+        Some(Cache::open(&dir))
     }
 }
 
@@ -176,10 +182,18 @@ impl CommandLineCodes {
 }
 
 pub fn run(input: &Input, args: &LintArgs, rules: &Rules, options: Options) -> ExitCode {
-    match prepare(input, args) {
-        Ok(prepared) => check(input, args, rules, options, prepared),
-        Err(e) => conclude(Output::stdout(), vec![e], ExitCode::SUCCESS),
-    }
+    // The cache file is read while the tree is walked; standard input is never cached.
+    let stdin = input.paths.iter().any(|p| p == Path::new("-"));
+    std::thread::scope(|scope| {
+        let cache = scope.spawn(|| (!stdin).then(|| args.cache()).flatten());
+        match prepare(input, args) {
+            Ok(prepared) => {
+                let cache = cache.join().ok().flatten();
+                check(input, args, rules, options, prepared, cache)
+            }
+            Err(e) => conclude(Output::stdout(), vec![e], ExitCode::SUCCESS),
+        }
+    })
 }
 
 /// The inputs, the settings and the baseline, or why the run cannot start.
@@ -236,6 +250,7 @@ fn check(
     rules: &Rules,
     options: Options,
     run: Prepared,
+    cache: Option<Cache>,
 ) -> ExitCode {
     let Prepared {
         sources,
@@ -261,11 +276,6 @@ fn check(
     // Each file is read, checked and its part of the report rendered on its own (rendering
     // snippets costs as much as scanning); only the reports are kept, in walk order.
     let memo = pipeline::Memo::default();
-    let cache = sources
-        .iter()
-        .any(|s| matches!(s, Source::File(_)))
-        .then(|| args.cache())
-        .flatten();
     let progress = Progress::new(
         sources.len() as u64,
         !args.quiet && matches!(args.format, CheckFormat::Human | CheckFormat::Concise),
@@ -311,6 +321,7 @@ fn check(
     };
     let mut totals = Totals::default();
     let mut all = Vec::new();
+    let mut fails = false;
     let mut recorded = record;
     for report in reports {
         let report = match report {
@@ -323,7 +334,8 @@ fn check(
                 }
             }
         };
-        totals.add(&report.linted);
+        totals.merge(&report.totals);
+        fails |= report.fails;
         if let Some(b) = recorded.as_mut() {
             report.linted.recorded.into_iter().for_each(|k| b.add(k));
         }
@@ -381,15 +393,10 @@ fn check(
             ));
         }
     }
-    let fails = !args.exit_zero
-        && all.iter().any(|d| match args.fail_on {
-            FailOn::Any => true,
-            FailOn::Unsupported => d.code.level() == Level::Error,
-        });
     conclude(
         out,
         errors,
-        if fails {
+        if fails && !args.exit_zero {
             ExitCode::from(1)
         } else {
             ExitCode::SUCCESS
@@ -490,6 +497,20 @@ impl Totals {
         self.baselined += l.baselined;
     }
 
+    fn merge(&mut self, o: &Totals) {
+        self.files += o.files;
+        self.translatable += o.translatable;
+        self.unsupported += o.unsupported;
+        self.unused_suppressions += o.unused_suppressions;
+        self.malformed_suppressions += o.malformed_suppressions;
+        self.edited_branches += o.edited_branches;
+        self.other_version_files += o.other_version_files;
+        self.other_arch += o.other_arch;
+        self.same_wave_waits += o.same_wave_waits;
+        self.suppressed += o.suppressed;
+        self.baselined += o.baselined;
+    }
+
     fn summary(&self) -> String {
         let mut line = report::summary(self.files, self.translatable, self.unsupported);
         let mut extra = Vec::new();
@@ -546,7 +567,33 @@ impl Totals {
 struct FileReport {
     /// The text printed as the file is done (human, concise and GitHub formats).
     text: String,
+    /// Its findings counted for the summary.
+    totals: Totals,
+    /// Whether one of its findings fails the run (`--fail-on`).
+    fails: bool,
+    /// Its lint; the findings themselves only for the formats and options that print them all at
+    /// the end (JSON, SARIF, statistics), so that the others are dropped by the workers.
     linted: Linted,
+}
+
+impl FileReport {
+    fn new(text: String, mut linted: Linted, args: &LintArgs) -> FileReport {
+        let mut totals = Totals::default();
+        totals.add(&linted);
+        let fails = linted.reported.iter().any(|(d, _)| match args.fail_on {
+            FailOn::Any => true,
+            FailOn::Unsupported => d.code.level() == Level::Error,
+        });
+        if !args.prints_all_at_the_end() {
+            linted.reported = Vec::new();
+        }
+        FileReport {
+            text,
+            totals,
+            fails,
+            linted,
+        }
+    }
 }
 
 /// A file that could not be read: an error (exit 2), and for the JSON and SARIF documents also
@@ -565,10 +612,11 @@ fn unreadable(path: &Path, e: &std::io::Error, settings: &Settings, args: &LintA
             }],
             ..Default::default()
         };
-        FileReport {
-            text: String::new(),
-            linted: lint::lint(&shown, path, b"", &outcome, settings),
-        }
+        FileReport::new(
+            String::new(),
+            lint::lint(&shown, path, b"", &outcome, settings),
+            args,
+        )
     });
     Unread { message, report }
 }
@@ -719,7 +767,7 @@ impl FileReport {
                 cache.renew(key, hit);
             }
         }
-        Ok(FileReport { text, linted })
+        Ok(FileReport::new(text, linted, asked.args))
     }
 }
 
