@@ -329,7 +329,7 @@ fn check(
             Err(Unread { message, report }) => {
                 errors.push(message);
                 match report {
-                    Some(r) => r,
+                    Some(r) => *r,
                     None => continue,
                 }
             }
@@ -612,11 +612,11 @@ fn unreadable(path: &Path, e: &std::io::Error, settings: &Settings, args: &LintA
             }],
             ..Default::default()
         };
-        FileReport::new(
+        Box::new(FileReport::new(
             String::new(),
             lint::lint(&shown, path, b"", &outcome, settings),
             args,
-        )
+        ))
     });
     Unread { message, report }
 }
@@ -624,7 +624,7 @@ fn unreadable(path: &Path, e: &std::io::Error, settings: &Settings, args: &LintA
 /// A file [`unreadable`] found.
 struct Unread {
     message: String,
-    report: Option<FileReport>,
+    report: Option<Box<FileReport>>,
 }
 
 impl FileReport {
