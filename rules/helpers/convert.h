@@ -191,8 +191,10 @@ __device__ inline uint64_t ptx2hip_cvt_int_from_f32(float x, int mode, int bits,
 /* AMD: into 8 and 16 bits, the rounding instruction (v_rndne/v_trunc/v_floor/v_ceil_f32), a clamp
    to the destination range in f32 (v_max + v_min, or v_med3: both bounds are exact in f32; fmaxf
    of the quiet NaN a rounding returns gives the bound, so the conversion is always in range) and
-   v_cvt_i32_f32, then one select for NaN -> 0, no branch; 32 bits likewise with one more select for
-   the upper bound. 64 bits: the portable code. */
+   v_cvt_i32_f32, then one select for NaN -> 0, no branch; the compiler is told the result lies in
+   the destination's range, which it is by the clamp, so the narrowing the call site writes costs
+   no v_bfe. 32 bits likewise with one more select for the upper bound. 64 bits: the portable
+   code. */
 __device__ inline uint64_t ptx2hip_cvt_int_from_f32(float x, int mode, int bits, bool sgn,
                                                     bool ftz) {
   if (ftz && fabsf(x) < 1.17549435e-38f) x = copysignf(0.0f, x);
@@ -201,6 +203,7 @@ __device__ inline uint64_t ptx2hip_cvt_int_from_f32(float x, int mode, int bits,
     float lo = sgn ? -(float)(1 << (bits - 1)) : 0.0f;
     float hi = (float)(sgn ? (1 << (bits - 1)) - 1 : (1 << bits) - 1);
     int32_t v = (int32_t)fminf(fmaxf(r, lo), hi);
+    if (v < (int32_t)lo || v > (int32_t)hi) __builtin_unreachable();
     return x != x ? 0 : (uint64_t)(int64_t)v;
   }
   if (bits == 32) {
