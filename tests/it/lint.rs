@@ -528,6 +528,16 @@ __device__ unsigned b(const unsigned* p) {\n  unsigned v;\n  asm(\n#if FAST\n  \
     }
 
     #[test]
+    fn an_error_for_a_tree_left_out_whole_counts_the_source_files_the_walk_found() {
+        let dir = tree();
+        write(dir.path(), "src/deep/h.cuh", ADD);
+        write(dir.path(), "notes.txt", "not a source");
+        let (code, _, err) = check(dir.path(), &["--exclude", "src/"]);
+        assert_eq!(code, 2, "{err}");
+        assert!(err.contains("the 2 found are all excluded"), "{err}");
+    }
+
+    #[test]
     fn a_configuration_that_selects_no_file_is_an_error_in_every_format() {
         for (config, why) in [
             ("exclude = [\"*\"]\n", "all excluded"),
