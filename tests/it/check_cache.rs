@@ -130,3 +130,28 @@ fn a_cache_directory_that_cannot_be_made_changes_nothing() {
     let blocked = check(dir.path(), &["--cache-dir", "blocked/cache", "k.cu"]);
     assert_eq!(blocked, check(dir.path(), &["--no-cache", "k.cu"]));
 }
+
+#[test]
+fn the_cache_directory_is_made_only_when_there_is_something_to_keep() {
+    let dir = kernel_tree();
+    fs::write(
+        dir.path().join("plain.cu"),
+        "__device__ int g(int a) { return a; }\n",
+    )
+    .unwrap();
+    // Standard input, a file without asm, no file at all: nothing to keep.
+    let stdin = Command::cargo_bin("ptx2hip")
+        .expect("binary built")
+        .current_dir(dir.path())
+        .env_remove("PTX2HIP_CACHE_DIR")
+        .args(["check", "-"])
+        .write_stdin(KERNEL)
+        .output()
+        .unwrap();
+    assert_eq!(stdin.status.code(), Some(1));
+    check(dir.path(), &["plain.cu"]);
+    check(dir.path(), &["--ext", "none", "."]);
+    assert!(!dir.path().join(".ptx2hip_cache").exists());
+    check(dir.path(), &["k.cu"]);
+    assert!(dir.path().join(".ptx2hip_cache/CACHEDIR.TAG").is_file());
+}

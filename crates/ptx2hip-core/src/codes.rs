@@ -481,7 +481,7 @@ What to do: write the list in brackets, `ignore[U001] reason`."#;
         "a generated AMD branch that is not what ptx2hip generates for the statement it replaces",
         r#"`translate --emit guarded` keeps each original asm statement in the `#else` arm of the AMD
 branch it generated (`#if defined(__HIP_PLATFORM_AMD__) // ptx2hip: I001`). `check` translates
-those originals again, with the options the file's helper block records (`// ptx2hip 0.8.0
+those originals again, with the options the file's helper block records (`// ptx2hip 0.9.0
 --target amd ...`; this run's options when it records none), and reports a branch whose code
 differs: a hand edit that review would not see, since the diff of a later change shows only the
 edit.
@@ -519,7 +519,7 @@ Example:
 #include "ptx2hip_helpers.h"
 // ---- end of ptx2hip helpers ----
 uint32_t d, a = 1;
-#if defined(__HIP_PLATFORM_AMD__) // ptx2hip: B003   (L004: written by 0.0.9, this is 0.8.0)
+#if defined(__HIP_PLATFORM_AMD__) // ptx2hip: B003   (L004: written by 0.0.9, this is 0.9.0)
 d = __brev(a);
 #else
 asm("brev.b32 %0, %1;" : "=r"(d) : "r"(a));

@@ -1,5 +1,5 @@
 //! The record of what produced a translation: ptx2hip's version and the options that change its
-//! output, written into the helper block (`// ptx2hip 0.8.0 --target amd --emit guarded
+//! output, written into the helper block (`// ptx2hip 0.9.0 --target amd --emit guarded
 //! --tensor-model sm_90`) so that a reviewer sees what made the patch and `check` can regenerate
 //! the translated branches with the same options (`emit::verify`).
 //!
