@@ -104,6 +104,7 @@ pub fn form_answer<'a>(rules: &'a RuleSet, form: &str) -> FormAnswer<'a> {
     }
     let family: Vec<_> = rules
         .rules_for(opcode)
+        .filter(|r| may_carry_all(r, &modifiers))
         .map(|r| {
             let forms: Vec<String> = r
                 .forms()
@@ -130,6 +131,21 @@ pub fn form_answer<'a>(rules: &'a RuleSet, form: &str) -> FormAnswer<'a> {
         None => (Code::UnknownInstruction, "no rule in the table".to_string()),
     };
     FormAnswer::Refused(refused.0, refused.1)
+}
+
+/// Whether each of `modifiers` is a piece of the rule's opcode (`cp.async.mbarrier.arrive`) or of
+/// some value of one of its slots: only then can one of its forms carry them all. Asked before
+/// listing a rule's forms, which are every combination of its slots' values (thousands for a
+/// `cvt` or `ld` rule).
+fn may_carry_all(rule: &Rule, modifiers: &[String]) -> bool {
+    modifiers.iter().all(|m| {
+        rule.opcode.split('.').skip(1).any(|piece| piece == m)
+            || rule.slots.iter().filter(|s| !s.hint).any(|s| {
+                Rule::slot_values(s)
+                    .iter()
+                    .any(|v| v.split('.').any(|piece| piece == m))
+            })
+    })
 }
 
 /// Whether the form `opcode.m1.m2...` carries each of `modifiers`, in any order, each once.
@@ -252,5 +268,30 @@ mod tests {
         assert!(!is_form("trap;"));
         assert!(!is_form("%clock"));
         assert!(!is_form("add..s32"));
+    }
+
+    #[test]
+    fn a_family_is_every_rule_with_a_form_carrying_the_modifiers_in_the_opcode_or_a_slot() {
+        let rules = RuleSet::embedded().unwrap();
+        let family = |form: &str| match form_answer(&rules, form) {
+            FormAnswer::Family(family) => family,
+            _ => panic!("`{form}` is not a family"),
+        };
+        let codes = |form: &str| -> Vec<String> {
+            family(form).iter().map(|(r, _)| r.code.clone()).collect()
+        };
+        // Q018 (`cp.async.mbarrier.arrive`): `async` is a piece of its opcode as the table
+        // loads it, `mbarrier` a slot's one value.
+        let mbarrier = rules.rules.iter().find(|r| r.code == "Q018").unwrap();
+        assert!(codes("cp.async").contains(&mbarrier.code));
+        assert!(codes("cp.mbarrier").contains(&mbarrier.code));
+        // A modifier no slot of a rule has leaves the rule out, and every form listed carries all.
+        for (rule, forms) in family("ld.relaxed.global") {
+            assert!(may_carry_all(rule, &["relaxed".into(), "global".into()]));
+            assert!(forms
+                .iter()
+                .all(|f| f.contains(".relaxed") && f.contains(".global")));
+        }
+        assert!(!may_carry_all(mbarrier, &["relaxed".into()]));
     }
 }
