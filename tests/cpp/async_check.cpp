@@ -83,7 +83,7 @@ static void sequential_against_the_reference(char* smem) {
 }
 
 // 400 rounds: each stage's phase completes 100 times. Six threads spin on however few cores the
-// machine has: 3000 rounds took 30 s on two.
+// machine has (the portable try_wait polls without sleeping): 3000 rounds took 21 s of CPU on two.
 enum { STAGES = 4, PRODUCERS = 3, CONSUMERS = 3, ITERS = 400 };
 
 struct Ring {

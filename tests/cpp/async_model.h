@@ -33,7 +33,14 @@ static inline void __threadfence_block() { __atomic_thread_fence(__ATOMIC_SEQ_CS
 #define __hip_atomic_compare_exchange_weak(p, expected, desired, ok, fail, scope) \
   __atomic_compare_exchange_n(p, expected, desired, true, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST)
 #define __builtin_amdgcn_fence(order, scope) __atomic_thread_fence(__ATOMIC_SEQ_CST)
-#define __builtin_amdgcn_s_sleep(n) std::this_thread::yield()
+// s_sleep: every 64th gives the processor up. The threaded ring's six spinning threads must let
+// the others run on a machine of two cores; a yield at every poll made the single-threaded part's
+// try_wait time-outs (256 polls each) 15 s of system time.
+static inline void ptx2hip_model_sleep() {
+  static thread_local unsigned calls;
+  if (++calls % 64 == 0) std::this_thread::yield();
+}
+#define __builtin_amdgcn_s_sleep(n) ptx2hip_model_sleep()
 
 // The watchdog of PTX spin loops (ptx2hip_spin_watch, rules/helpers/control.h), both targets:
 // a host clock, the CUDA/HIP thread indices of one thread, and abort for the trap.
