@@ -677,7 +677,7 @@ impl FileReport {
                     Ok(r) => r,
                     Err(e) => return Err(unreadable(path, &e, settings, args)),
                 };
-                (path, read.bytes.as_slice())
+                (path, read.bytes())
             }
             Source::Stdin { path, bytes } => (path, bytes.as_slice()),
         };
@@ -773,29 +773,52 @@ impl FileReport {
 
 /// A file's bytes in a buffer its worker thread reuses for the next file: a run reads thousands
 /// of files, and a fresh allocation for each large one costs the page faults of new memory.
+///
+/// The file is read straight into the buffer until a read returns nothing: `open`, `read`,
+/// `read`, `close`. `read_to_end` also asked the file's size and position (`statx`, `lseek`)
+/// and probed for the end, seven system calls a file; a warm run over 13,899 files spent a
+/// tenth of its reading in the extra ones.
 struct ReadBuffer {
-    bytes: Vec<u8>,
+    /// Initialised to its full length once, reused: only `bytes[..filled]` is the file.
+    buffer: Vec<u8>,
+    filled: usize,
 }
 
 thread_local! {
     static SPARE: std::cell::Cell<Vec<u8>> = const { std::cell::Cell::new(Vec::new()) };
 }
 
+/// The buffer's first size: most source files fit.
+const FIRST_BUFFER: usize = 256 * 1024;
+
 impl ReadBuffer {
     fn read(path: &Path) -> std::io::Result<ReadBuffer> {
-        let mut bytes = SPARE.take();
-        bytes.clear();
+        let mut read = ReadBuffer {
+            buffer: SPARE.take(),
+            filled: 0,
+        };
         let mut file = std::fs::File::open(path)?;
-        if let Ok(meta) = file.metadata() {
-            bytes.reserve(usize::try_from(meta.len()).unwrap_or(0));
+        loop {
+            if read.filled == read.buffer.len() {
+                let grown = (read.buffer.len() * 2).max(FIRST_BUFFER);
+                read.buffer.resize(grown, 0);
+            }
+            match file.read(&mut read.buffer[read.filled..]) {
+                Ok(0) => return Ok(read),
+                Ok(n) => read.filled += n,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(e),
+            }
         }
-        file.read_to_end(&mut bytes)?;
-        Ok(ReadBuffer { bytes })
+    }
+
+    fn bytes(&self) -> &[u8] {
+        &self.buffer[..self.filled]
     }
 }
 
 impl Drop for ReadBuffer {
     fn drop(&mut self) {
-        SPARE.set(std::mem::take(&mut self.bytes));
+        SPARE.set(std::mem::take(&mut self.buffer));
     }
 }
