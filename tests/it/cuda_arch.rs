@@ -392,3 +392,25 @@ fn a_formatted_translation_is_translated_again_to_itself() {
         assert_eq!(fs::read_to_string(&file).unwrap(), text, "--style={style}");
     }
 }
+
+/// The definition goes before a statement's rewrite that starts where it does: a statement on the
+/// file's first line after a byte order mark (found by `rewrite_properties`: the statement was
+/// copied again after the definition, and the next run translated the copy).
+#[test]
+fn the_definition_and_a_statement_on_the_first_line_after_a_bom_are_each_written_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("k.cu");
+    let stmt = "asm(\"brev.b32 %0, %1;\" : \"=r\"(d) : \"r\"(a));";
+    fs::write(
+        &file,
+        format!("\u{feff}  {stmt}\n#ifdef __CUDA_ARCH__\n  {stmt}\n#endif\n"),
+    )
+    .unwrap();
+    translate(&file, &["--target", "amd", "--cuda-arch", "90"]);
+    let once = fs::read_to_string(&file).unwrap();
+    assert!(once.starts_with('\u{feff}'));
+    assert_eq!(once.matches(stmt).count(), 2, "{once}");
+    assert_eq!(once.matches("#define PTX2HIP_CUDA_ARCH 900").count(), 1);
+    translate(&file, &["--target", "amd", "--cuda-arch", "90"]);
+    assert_eq!(fs::read_to_string(&file).unwrap(), once);
+}

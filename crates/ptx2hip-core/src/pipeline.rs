@@ -575,7 +575,9 @@ pub fn process_file_with(
             emit::cuda_arch::edits(source, &arch_tokens, first, arch, translated, newline);
         if !arch_edits.is_empty() {
             edits.extend(arch_edits);
-            edits.sort_by_key(|e| e.span.start);
+            // The definition inserted where a statement's rewrite starts (the file's first line,
+            // after a byte order mark) goes before it.
+            edits.sort_by_key(|e| (e.span.start, e.span.end));
         }
     }
     // Host code's tensor-map encoder: calls renamed to ptx2hip's, other uses reported.

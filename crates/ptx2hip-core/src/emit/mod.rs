@@ -353,6 +353,14 @@ pub fn apply(
             }
         }
         needs_macro_guards |= e.selects && mode == EmitMode::Guarded;
+        // An edit wholly before what is already copied would copy those bytes again: edits out
+        // of order are a fault of the caller, and the file is left as it is.
+        if e.span.end < copied {
+            return Err(format!(
+                "internal error: overlapping rewrites at bytes {}..{} and before {copied}; the file is left unchanged",
+                e.span.start, e.span.end
+            ));
+        }
         // Two statements on one line may both claim the spaces between them, and both end the
         // line between them: once is enough.
         let mut old = e.span.start.max(copied)..e.span.end;
@@ -563,6 +571,23 @@ fn statement_text(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn edits_out_of_order_are_an_error_not_a_second_copy_of_the_source() {
+        let rules = RuleSet::embedded().unwrap();
+        let target = crate::lower::Target::Amd;
+        let record = record::Record::current(target.into(), EmitMode::Guarded, false, None);
+        let source = b"int a; int b;";
+        let edits = [
+            plain_edit(4..5, "x".into(), true),
+            plain_edit(0..0, "// before\n".into(), true),
+        ];
+        let applied = apply(source, &edits, &rules, &record, Placement::Inline);
+        assert!(applied.is_err_and(|e| e.contains("overlapping rewrites")));
+        let in_order = [edits[1].clone(), edits[0].clone()];
+        let applied = apply(source, &in_order, &rules, &record, Placement::Inline).unwrap();
+        assert_eq!(applied.bytes, b"// before\nint x; int b;");
+    }
 
     #[test]
     fn only_commas_outside_parentheses_and_literals_split_an_argument() {
