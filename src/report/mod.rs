@@ -262,11 +262,19 @@ impl Diagnostic {
 
 /// The line holding byte `offset`, without its line break.
 fn line_at(source: &[u8], offset: usize) -> &[u8] {
+    const BOM: &[u8] = b"\xEF\xBB\xBF";
     let offset = offset.min(source.len());
+    // A byte order mark is not text of the first line: the line keeps its fingerprint when lines
+    // are added above it.
+    let first = if source.starts_with(BOM) {
+        BOM.len().min(offset)
+    } else {
+        0
+    };
     let start = source[..offset]
         .iter()
         .rposition(|&b| b == b'\n')
-        .map_or(0, |p| p + 1);
+        .map_or(first, |p| p + 1);
     let end = source[offset..]
         .iter()
         .position(|&b| b == b'\n')
@@ -282,6 +290,23 @@ fn one_line(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_finding_on_the_first_line_keeps_its_fingerprint_when_lines_are_added_after_a_bom() {
+        let finding = |source: &[u8], offset: usize, line: usize| {
+            let d = FileDiagnostic {
+                code: Code::UnreadableAsm,
+                offset: Some(offset),
+                line,
+                column: 1,
+                message: "the parentheses of this `asm` statement are not closed".into(),
+            };
+            Diagnostic::of_file_diagnostic("k.cu", source, &d).fingerprint
+        };
+        let first = finding(b"\xEF\xBB\xBF  asm(\"{\"", 5, 1);
+        assert_eq!(first, finding(b"\xEF\xBB\xBF\n\n  asm(\"{\"", 7, 3));
+        assert_eq!(first, finding(b"  asm(\"{\"", 2, 1));
+    }
 
     #[test]
     fn locations_count_lines_bytes_and_characters() {
