@@ -779,7 +779,7 @@ impl FileReport {
 /// and probed for the end, seven system calls a file; a warm run over 13,899 files spent a
 /// tenth of its reading in the extra ones.
 struct ReadBuffer {
-    /// Initialised to its full length once, reused: only `bytes[..filled]` is the file.
+    /// Initialised to its full length once, reused: only `buffer[..filled]` is the file.
     buffer: Vec<u8>,
     filled: usize,
 }

@@ -127,14 +127,14 @@ impl Selection {
                 }
             }
         };
-        let walked = |path: &Path| extension_wanted(path) && kept(path);
+        let wanted_in_walk = |path: &Path| extension_wanted(path) && kept(path);
         let options = walk::WalkOptions {
             no_ignore: self.no_ignore,
             hidden: self.hidden,
             follow: self.follow,
         };
         let wants = walk::Wants {
-            walked: &walked,
+            walked: &wanted_in_walk,
             named: &kept,
         };
         let mut walked = walk::collect(paths, wants, options);

@@ -262,7 +262,7 @@ impl Diagnostic {
 
 /// The line holding byte `offset`, without its line break.
 fn line_at(source: &[u8], offset: usize) -> &[u8] {
-    const BOM: &[u8] = b"\xEF\xBB\xBF";
+    use crate::scan::BOM;
     let offset = offset.min(source.len());
     // A byte order mark is not text of the first line: the line keeps its fingerprint when lines
     // are added above it.

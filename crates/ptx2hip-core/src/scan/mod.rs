@@ -375,7 +375,7 @@ pub fn with_compiler_lines(source: &[u8]) -> Cow<'_, [u8]> {
     Cow::Owned(text)
 }
 
-pub use nesting::comments;
+pub use nesting::{comments, BOM};
 
 /// Whether `word` is one of the spellings of the asm keyword (`asm`, `__asm__`, `__asm`).
 pub fn is_asm_keyword(word: &[u8]) -> bool {

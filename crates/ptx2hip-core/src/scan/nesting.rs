@@ -104,7 +104,8 @@ pub fn declarations_naming(src: &[u8], names: &[&str]) -> Vec<Range<usize>> {
 /// sits deeper counts as a possible macro argument.
 const MAX_DEPTH: usize = 256;
 
-const BOM: &[u8] = b"\xEF\xBB\xBF";
+/// The UTF-8 byte order mark: at the start of a file, not part of its first line.
+pub const BOM: &[u8] = b"\xEF\xBB\xBF";
 
 #[derive(Debug, Clone, Copy)]
 struct Open {
